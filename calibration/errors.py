@@ -1,0 +1,14 @@
+"""Errors of the calibration package. All are ValueErrors whose message says what to fix."""
+from __future__ import annotations
+
+
+class CalibrationError(ValueError):
+    """Base class: a calibration input or file the user can correct."""
+
+
+class CalibrationFileError(CalibrationError):
+    """A calibration file is missing fields, corrupt, truncated or of an unknown version."""
+
+
+class RegistrationError(CalibrationError):
+    """The table could not be registered (too few anchors visible, residual too large)."""
