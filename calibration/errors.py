@@ -12,3 +12,12 @@ class CalibrationFileError(CalibrationError):
 
 class RegistrationError(CalibrationError):
     """The table could not be registered (too few anchors visible, residual too large)."""
+
+
+class LayoutFileError(CalibrationError):
+    """A table layout file (TOML) is malformed; the message names the file, entry and field."""
+
+
+class ScenarioFileError(CalibrationError):
+    """The calibration layer's part of a scenario file ([table], [terrain], [simulation], unit paths)
+    is malformed; the message names the file, entry and field."""
