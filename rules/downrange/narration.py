@@ -178,11 +178,11 @@ def narrate_damage(r: DamageResult) -> list[str]:
 def narrate_initiative(r: InitiativeResult) -> list[str]:
     parts = []
     for roll in r.rolls:
-        text = f"{roll.side} rolls {roll.d10}"
+        text = f"{roll.side} {roll.d10}"
         if roll.d4 is not None:
-            text += f" + {roll.d4} (Enhanced Initiative) = {roll.d10 + roll.d4}"
+            text += f" + {roll.d4} (Enhanced Initiative d4) = {roll.d10 + roll.d4}"
         if roll.rerolls:
-            text += f", re-rolls {', '.join(map(str, roll.rerolls))} after a tie"
+            text += f" (tied; re-rolled {', '.join(map(str, roll.rerolls))})"
         parts.append(text)
     lines = [f"Round {r.round} initiative: " + "; ".join(parts) + "."]
     if r.unresolved:
