@@ -21,3 +21,7 @@ class LayoutFileError(CalibrationError):
 class ScenarioFileError(CalibrationError):
     """The calibration layer's part of a scenario file ([table], [terrain], [simulation], unit paths)
     is malformed; the message names the file, entry and field."""
+
+
+class ProjectorCalibrationError(CalibrationError):
+    """The projected pattern was not seen well enough to calibrate the projector."""
