@@ -6,6 +6,7 @@ transform (undistortion, solvePnP, projection) sees the convention it was writte
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,16 +78,44 @@ class TagDetections:
 
 
 def make_detector(*, quad_decimate: float = 1.0, nthreads: int = 1, refine_edges: bool = True, decode_sharpening: float = 0.25) -> Any:
-    """A pupil-apriltags tag36h11 detector with the given options."""
-    import pupil_apriltags
+    """A pupil-apriltags tag36h11 detector with the given options.
 
-    return pupil_apriltags.Detector(
+    Two defects of pupil-apriltags 1.0.4 are worked around here: its constructor truncates
+    ``decode_sharpening`` to an int (0.25 became 0, i.e. no sharpening of small, blurred tags), and its
+    destructor frees the tag family before the detector that still points at it, which crashes the
+    interpreter at exit now and then when several detectors existed.
+    """
+    detector = _safe_detector_class()(
         families="tag36h11",
         nthreads=nthreads,
         quad_decimate=quad_decimate,
         refine_edges=int(refine_edges),
         decode_sharpening=decode_sharpening,
     )
+    detector.tag_detector_ptr.contents.decode_sharpening = float(decode_sharpening)
+    return detector
+
+
+@functools.cache  # built on first use, so that importing this module does not load pupil-apriltags
+def _safe_detector_class() -> type:
+    import pupil_apriltags
+
+    class _Detector(pupil_apriltags.Detector):  # type: ignore[misc, name-defined]
+        def __del__(self) -> None:
+            ptr = getattr(self, "tag_detector_ptr", None)
+            if ptr is None:
+                return
+            # The detector first (it reads its families while freeing), then the families.
+            self.libc.apriltag_detector_destroy.restype = None
+            self.libc.apriltag_detector_destroy(ptr)
+            self.tag_detector_ptr = None
+            for family, tf in self.tag_families.items():
+                destroy = getattr(self.libc, f"{family}_destroy")
+                destroy.restype = None
+                destroy(tf)
+            self.tag_families = {}
+
+    return _Detector
 
 
 def detections_from_pupil(
@@ -123,4 +152,50 @@ def detect_tags(
     raw = detector.detect(img)
     return detections_from_pupil(
         raw, frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]), max_hamming=max_hamming
+    )
+
+
+def concat_detections(
+    batches: "list[TagDetections]", *, frame_index: int = 0, t_s: float = 0.0, frame_size_px: tuple[int, int] = (0, 0)
+) -> TagDetections:
+    """One batch holding every detection of ``batches`` (e.g. found in several regions of one frame)."""
+    batches = [b for b in batches if len(b)]
+    if not batches:
+        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
+    return TagDetections(
+        tag_ids=np.concatenate([b.tag_ids for b in batches]),
+        corners_px=np.concatenate([b.corners_px for b in batches]),
+        centers_px=np.concatenate([b.centers_px for b in batches]),
+        decision_margins=np.concatenate([b.decision_margins for b in batches]),
+        hammings=np.concatenate([b.hammings for b in batches]),
+        frame_index=frame_index,
+        t_s=t_s,
+        frame_size_px=frame_size_px,
+    )
+
+
+def detect_tags_in_region(
+    detector: Any,
+    gray_region: np.ndarray,
+    *,
+    offset_px: tuple[int, int],
+    frame_index: int = 0,
+    t_s: float = 0.0,
+    frame_size_px: tuple[int, int] = (0, 0),
+    max_hamming: int = 0,
+) -> TagDetections:
+    """Run the detector on a grey crop whose top-left pixel is ``offset_px`` in the full frame.
+
+    Corners come back in full-frame coordinates (OpenCV convention), as if the whole frame had been
+    searched.
+    """
+    img = np.ascontiguousarray(gray_region, dtype=np.uint8)
+    raw = detector.detect(img)
+    return detections_from_pupil(
+        raw,
+        offset_px=(float(offset_px[0]), float(offset_px[1])),
+        frame_index=frame_index,
+        t_s=t_s,
+        frame_size_px=frame_size_px,
+        max_hamming=max_hamming,
     )

@@ -1,0 +1,358 @@
+"""Full-resolution AprilTag detection at camera rate: search where tags are, sweep the rest in turns.
+
+The bare detector at ``quad_decimate=1`` spends its time on every pixel of the frame, although the tags
+cover a few percent of it. Decimating the frame (the detector's default of 2) makes it fast but loses
+small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after decimation. So instead:
+
+* **regions**: every tag seen recently is searched for at full resolution in a small window around
+  where it is predicted to be (last centre + velocity), sized from its apparent size plus a margin that
+  grows while it is missing. Overlapping windows are merged.
+* **sweep**: the rest of the frame is searched for new tags in overlapping tiles, a few tiles per frame
+  in round robin (a whole sweep takes ``1 / sweep_fraction`` frames), at full resolution. The first
+  frame, and any frame after ``request_full_search()`` (a camera that came back), is searched whole.
+* **two cores**: the windows and tiles of a frame are split into two lists of about equal area, each
+  searched by its own detector in its own thread (pupil-apriltags releases the GIL while it detects;
+  the grey conversion of each crop happens in the worker too).
+
+Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
+the larger decision margin.
+"""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tracker.detections import TagDetections, concat_detections, detect_tags_in_region, make_detector
+
+
+@dataclass(frozen=True)
+class FastDetectorSettings:
+    """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
+
+    workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
+    sweep_fraction: float = 1 / 16  # share of the frame's tiles searched for new tags in each frame
+    tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
+    border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
+    min_border_px: float = 10.0
+    uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
+    sweep_decimate_min_edge_px: float = 44.0  # sweep at half resolution when every tag seen is this big
+    miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
+    max_growth_edges: float = 1.5
+    forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
+    min_edge_px: float = 12.0  # smallest tag edge assumed when sizing windows and tile overlaps
+    duplicate_px: float = 4.0  # same id closer than this: one tag found twice
+
+
+@dataclass
+class _PixelTrack:
+    """Where one tag was last seen in the image (mutable, internal)."""
+
+    tag_id: int
+    center: np.ndarray
+    velocity: np.ndarray  # px per second
+    edge_px: float
+    last_seen_t: float
+    misses: int = 0
+
+
+@dataclass(frozen=True)
+class DetectionWork:
+    """What one frame cost: the pixels searched in windows and in sweep tiles."""
+
+    window_px: int
+    sweep_px: int
+    windows: int
+    tiles: int
+    frame_px: int
+
+    @property
+    def searched_share(self) -> float:
+        return (self.window_px + self.sweep_px) / max(1, self.frame_px)
+
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), full-frame pixels
+Job = tuple[Box, bool]  # a box, and whether to search it at half resolution
+
+
+def merge_boxes(boxes: list[Box]) -> list[Box]:
+    """Merge overlapping boxes into their bounding boxes until none overlap.
+
+    >>> merge_boxes([(0, 0, 10, 10), (5, 5, 20, 20), (30, 30, 40, 40)])
+    [(0, 0, 20, 20), (30, 30, 40, 40)]
+    """
+    merged = list(boxes)
+    changed = True
+    while changed:
+        changed = False
+        out: list[Box] = []
+        for box in merged:
+            for i, other in enumerate(out):
+                if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+                    out[i] = (min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3]))
+                    changed = True
+                    break
+            else:
+                out.append(box)
+        merged = out
+    return sorted(merged)
+
+
+def tile_grid(width: int, height: int, *, tile_px: int, overlap_px: int) -> list[Box]:
+    """Tiles covering the frame, neighbours overlapping by ``overlap_px`` so no tag is cut in all of them.
+
+    >>> tile_grid(100, 50, tile_px=50, overlap_px=10)
+    [(0, 0, 60, 50), (50, 0, 100, 50)]
+    """
+    nx = max(1, math.ceil(width / tile_px))
+    ny = max(1, math.ceil(height / tile_px))
+    xs = [round(i * width / nx) for i in range(nx + 1)]
+    ys = [round(j * height / ny) for j in range(ny + 1)]
+    tiles = []
+    for j in range(ny):
+        for i in range(nx):
+            tiles.append(
+                (
+                    max(0, xs[i] - overlap_px // 2),
+                    max(0, ys[j] - overlap_px // 2),
+                    min(width, xs[i + 1] + overlap_px - overlap_px // 2),
+                    min(height, ys[j + 1] + overlap_px - overlap_px // 2),
+                )
+            )
+    return tiles
+
+
+def _bands(width: int, height: int, count: int, overlap_px: int) -> list[Box]:
+    """``count`` vertical bands covering the frame, overlapping by ``overlap_px`` (a whole-frame search)."""
+    edges = [round(i * width / count) for i in range(count + 1)]
+    return [
+        (max(0, edges[i] - overlap_px // 2), 0, min(width, edges[i + 1] + overlap_px - overlap_px // 2), height)
+        for i in range(count)
+    ]
+
+
+def _balanced_split(jobs: list[Job], parts: int) -> list[list[Job]]:
+    """Jobs dealt into ``parts`` lists of about equal cost (largest first, to the lightest list)."""
+    lists: list[list[Job]] = [[] for _ in range(parts)]
+    loads = [0.0] * parts
+
+    def cost(job: Job) -> float:
+        (x0, y0, x1, y1), coarse = job
+        return (x1 - x0) * (y1 - y0) * (0.3 if coarse else 1.0)
+
+    for job in sorted(jobs, key=lambda j: -cost(j)):
+        k = loads.index(min(loads))
+        lists[k].append(job)
+        loads[k] += cost(job)
+    return lists
+
+
+class FastTagDetector:
+    """Finds every tag36h11 tag of a frame at full resolution, spending time where tags are.
+
+    Mutable (it remembers where tags were); one per video stream. ``close()`` stops its threads.
+    """
+
+    def __init__(self, *, settings: FastDetectorSettings | None = None) -> None:
+        self.settings = settings or FastDetectorSettings()
+        workers = max(1, int(self.settings.workers))
+        self._detectors = [make_detector(quad_decimate=1.0, nthreads=1) for _ in range(workers)]
+        # Sweeping for new tags at half resolution is safe once every tag in view is big (4K footage).
+        self._coarse_detectors = [make_detector(quad_decimate=2.0, nthreads=1) for _ in range(workers)]
+        self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
+        self._tracks: list[_PixelTrack] = []
+        self._tiles: list[Box] = []
+        self._tile_cursor = 0
+        self._frame_size: tuple[int, int] | None = None
+        self._full_search = True
+        self._sweep_credit = 0.0
+        self.last_work: DetectionWork | None = None
+
+    def request_full_search(self) -> None:
+        """Search the whole next frame (after a gap in the stream, a camera bump, a re-registration)."""
+        self._full_search = True
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __enter__(self) -> "FastTagDetector":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- one frame -------------------------------------------------------------------------------
+    def detect(self, image: np.ndarray, *, frame_index: int = 0, t_s: float = 0.0) -> TagDetections:
+        """All tags of ``image`` (BGR or grey, uint8), corners in full-frame OpenCV pixels."""
+        height, width = image.shape[:2]
+        if self._frame_size != (width, height):
+            self._frame_size = (width, height)
+            self._tracks.clear()
+            self._full_search = True
+            self._tiles = []
+        if not self._tiles:
+            self._tiles = tile_grid(width, height, tile_px=self._tile_px(width), overlap_px=self._overlap_px(width))
+            self._tile_cursor = 0
+
+        full = self._full_search
+        if full:
+            windows: list[Box] = []
+            tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
+            self._full_search = False
+        else:
+            windows = merge_boxes(self._windows(t_s, width, height))
+            tiles = self._next_tiles()
+        coarse = bool(tiles) and not full and self._tags_are_big()
+        windows = [align_box(b, width, height) for b in windows]
+        tiles = [align_box(b, width, height) for b in tiles]
+        jobs = [(box, False) for box in windows] + [(box, coarse) for box in tiles]
+        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height))
+        found = _drop_duplicates(found, self.settings.duplicate_px)
+        self._update_tracks(found, t_s)
+        area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
+        self.last_work = DetectionWork(area(windows), area(tiles), len(windows), len(tiles), width * height)
+        return found
+
+    def _tile_px(self, width: int) -> int:
+        return max(96, round(self.settings.tile_px * width / 1920))
+
+    def _overlap_px(self, width: int) -> int:
+        # Wide enough that a 2" anchor seen close to the camera is whole in at least one tile.
+        return max(48, round(80 * width / 1920))
+
+    def _tags_are_big(self) -> bool:
+        limit = self.settings.sweep_decimate_min_edge_px
+        return bool(self._tracks) and limit > 0 and min(t.edge_px for t in self._tracks) >= limit
+
+    def _next_tiles(self) -> list[Box]:
+        self._sweep_credit += self.settings.sweep_fraction * len(self._tiles)
+        count = int(self._sweep_credit)
+        self._sweep_credit -= count
+        picked = []
+        for _ in range(min(count, len(self._tiles))):
+            picked.append(self._tiles[self._tile_cursor])
+            self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
+        return picked
+
+    def _windows(self, t_s: float, width: int, height: int) -> list[Box]:
+        s = self.settings
+        boxes = []
+        for track in self._tracks:
+            edge = max(track.edge_px, s.min_edge_px)
+            dt = max(0.0, t_s - track.last_seen_t)
+            centre = track.center + track.velocity * dt
+            grow = min(s.max_growth_edges, s.miss_growth_edges * track.misses)
+            # The detector thresholds in 4x4 tiles against their neighbours: a small tag needs a few
+            # tiles of context around it whatever its size, hence the floors in pixels.
+            border = max(edge * s.border_edges, s.min_border_px)
+            slack = max(edge * s.uncertainty_edges, 3.0) + 0.5 * float(np.linalg.norm(track.velocity)) * dt
+            half = edge * (math.sqrt(0.5) + grow) + border + slack
+            x0 = int(max(0, math.floor(centre[0] - half)))
+            y0 = int(max(0, math.floor(centre[1] - half)))
+            x1 = int(min(width, math.ceil(centre[0] + half) + 1))
+            y1 = int(min(height, math.ceil(centre[1] + half) + 1))
+            if x1 - x0 >= 8 and y1 - y0 >= 8:
+                boxes.append((x0, y0, x1, y1))
+        return boxes
+
+    def _run(
+        self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+    ) -> TagDetections:
+        parts = _balanced_split(jobs, len(self._detectors))
+
+        def work(k: int) -> TagDetections:
+            detectors = (self._detectors[k], self._coarse_detectors[k])
+            return _detect_boxes(detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size)
+
+        futures = [self._pool.submit(work, k) for k in range(1, len(parts)) if parts[k]] if self._pool else []
+        results = [work(0)] + [f.result() for f in futures]
+        return concat_detections(results, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+    def _update_tracks(self, found: TagDetections, t_s: float) -> None:
+        s = self.settings
+        unmatched = list(range(len(found)))
+        for track in self._tracks:
+            candidates = [i for i in unmatched if found.tag_ids[i] == track.tag_id]
+            if not candidates:
+                track.misses += 1
+                continue
+            i = min(candidates, key=lambda i: float(np.linalg.norm(found.centers_px[i] - track.center)))
+            unmatched.remove(i)
+            centre = found.centers_px[i]
+            dt = t_s - track.last_seen_t
+            if 0 < dt < 0.5 and track.misses == 0:
+                # Smoothed so that one noisy corner fit does not fling the next window off.
+                track.velocity = 0.5 * track.velocity + 0.5 * (centre - track.center) / dt
+            else:
+                track.velocity = np.zeros(2)
+            track.center = centre.copy()
+            track.edge_px = _edge_px(found.corners_px[i])
+            track.last_seen_t = t_s
+            track.misses = 0
+        for i in unmatched:
+            self._tracks.append(
+                _PixelTrack(int(found.tag_ids[i]), found.centers_px[i].copy(), np.zeros(2), _edge_px(found.corners_px[i]), t_s)
+            )
+        self._tracks = [t for t in self._tracks if t_s - t.last_seen_t <= s.forget_after_s]
+
+
+def _edge_px(corners: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+
+
+def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:
+    """Grow a box to multiples of ``step`` pixels (clipped to the frame).
+
+    The detector binarises in 4x4 tiles counted from the image's corner; a crop that starts on the
+    same grid binarises its pixels exactly as the whole frame would, so a tag at the edge of
+    detectability is found in the crop whenever it is found in the whole frame.
+
+    >>> align_box((5, 6, 17, 18), 100, 100)
+    (4, 4, 20, 20)
+    """
+    x0, y0, x1, y1 = box
+    return (
+        x0 - x0 % step,
+        y0 - y0 % step,
+        min(width, x1 + (-x1) % step),
+        min(height, y1 + (-y1) % step),
+    )
+
+
+def _detect_boxes(
+    detectors: tuple[Any, Any], image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+) -> TagDetections:
+    import cv2
+
+    batches = []
+    for (x0, y0, x1, y1), coarse in jobs:
+        detector = detectors[1] if coarse else detectors[0]
+        crop = image[y0:y1, x0:x1]
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        batches.append(
+            detect_tags_in_region(
+                detector, gray, offset_px=(x0, y0), frame_index=frame_index, t_s=t_s, frame_size_px=frame_size
+            )
+        )
+    return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+
+def _drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
+    """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
+    if len(found) < 2:
+        return found
+    keep = np.ones(len(found), dtype=bool)
+    order = np.argsort(-found.decision_margins)
+    for rank, i in enumerate(order):
+        if not keep[i]:
+            continue
+        for j in order[rank + 1 :]:
+            if keep[j] and found.tag_ids[j] == found.tag_ids[i]:
+                if np.linalg.norm(found.centers_px[j] - found.centers_px[i]) < radius_px:
+                    keep[j] = False
+    return found.filter(keep)

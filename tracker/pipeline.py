@@ -1,0 +1,189 @@
+"""The whole tracking pipeline for one camera: frame -> tags -> units -> events.
+
+:class:`Tracker` composes the fast detector (``tracker/fast_detection.py``), the unit tracker
+(``tracker/unit_tracker.py``), the anchors' drift watch (``calibration.drift``, when calibrated) and the
+event bus the GUI and the recorder subscribe to. It is the one object a front end needs.
+
+    tracker = Tracker(roster=load_roster("game.toml"), calibration=cal)
+    unsubscribe = tracker.bus.subscribe(print)
+    for frame in frames:
+        result = tracker.process(frame)      # result.poses, result.events
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tracker.detections import TagDetections, detect_tags, make_detector
+from tracker.events import EventBus, EventKind, TrackerEvent
+from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagDetector
+from tracker.frames import Frame
+from tracker.roster import Roster
+from tracker.unit_pose import HeightMap, UnitPose
+from tracker.unit_tracker import DEFAULT_ANCHOR_IDS, TrackerSettings, UnitTracker
+
+
+@dataclass(frozen=True)
+class TrackedFrame:
+    """Everything the tracker learned from one frame."""
+
+    frame_index: int
+    t_s: float
+    poses: tuple[UnitPose, ...]
+    events: tuple[TrackerEvent, ...]
+    detections: TagDetections
+    work: DetectionWork | None = None
+
+    def pose(self, tag_id: int) -> UnitPose | None:
+        for p in self.poses:
+            if p.tag_id == tag_id:
+                return p
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The line ``sandtable track --jsonl`` prints for this frame."""
+        return {
+            "frame": self.frame_index,
+            "t_s": round(self.t_s, 4),
+            "units": [p.to_json() for p in self.poses],
+            **({"events": [e.to_json() for e in self.events]} if self.events else {}),
+        }
+
+
+class Tracker:
+    """Tracks the units of one game through one camera (mutable; ``close()`` stops its worker threads).
+
+    ``calibration``: a ``TableCalibration`` (poses in table inches) or None (poses in pixels).
+    ``fast=False`` runs the bare detector on every whole frame instead of the fast detector (slower;
+    for comparison and for single images).
+    """
+
+    def __init__(
+        self,
+        *,
+        roster: Roster | None = None,
+        calibration: Any | None = None,
+        terrain: HeightMap | None = None,
+        settings: TrackerSettings | None = None,
+        detector_settings: FastDetectorSettings | None = None,
+        drift_threshold_in: float = 0.15,
+        fast: bool = True,
+        bus: EventBus | None = None,
+    ) -> None:
+        self.bus = bus or EventBus()
+        self.calibration = calibration
+        layout = getattr(calibration, "layout", None)
+        anchor_ids = layout.anchor_ids if layout is not None and layout.anchors else DEFAULT_ANCHOR_IDS
+        self.units = UnitTracker(roster, mapping=calibration, terrain=terrain, anchor_ids=anchor_ids, settings=settings)
+        self._fast = FastTagDetector(settings=detector_settings) if fast else None
+        self._bare = None if fast else make_detector(nthreads=2)
+        self._drift = _make_drift_watch(calibration, drift_threshold_in)
+        self._connected = True
+        self._last_index = -1
+        self._last_t = 0.0
+
+    # -- per frame -------------------------------------------------------------------------------
+    def process(self, frame: Frame) -> TrackedFrame:
+        """Track one frame: detect, update units, check the anchors; events go to the bus and the result."""
+        image = frame.image_bgr
+        if self._fast is not None:
+            detections = self._fast.detect(image, frame_index=frame.index, t_s=frame.t_s)
+            work = self._fast.last_work
+        else:
+            import cv2
+
+            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+            detections = detect_tags(self._bare, gray, frame_index=frame.index, t_s=frame.t_s)
+            work = None
+        update = self.units.update(detections, image=image)
+        events = list(update.events)
+        events += self._check_drift(update.anchors, frame)
+        self._last_index, self._last_t = frame.index, frame.t_s
+        result = TrackedFrame(frame.index, frame.t_s, update.poses, tuple(events), detections, work)
+        self.bus.publish_all(result.events)
+        return result
+
+    def source_status(self, connected: bool, *, t_s: float | None = None) -> TrackerEvent | None:
+        """Tell the tracker whether the camera delivers frames; emits source_lost / source_back once each.
+
+        The game state is kept while the camera is away; when it is back the whole next frame is searched.
+        """
+        if connected == self._connected:
+            return None
+        self._connected = connected
+        kind = EventKind.SOURCE_BACK if connected else EventKind.SOURCE_LOST
+        if connected and self._fast is not None:
+            self._fast.request_full_search()
+        event = TrackerEvent(kind, self._last_t if t_s is None else t_s, self._last_index)
+        self.bus.publish(event)
+        return event
+
+    # -- what the GUI calls ----------------------------------------------------------------------
+    @property
+    def poses(self) -> tuple[UnitPose, ...]:
+        return self.units.poses()
+
+    def start_turn(self) -> TrackerEvent:
+        """Reset every unit's movement this turn (the rules say a player's turn begins)."""
+        event = self.units.start_turn()
+        self.bus.publish(event)
+        return event
+
+    def mark_lifted(self, tag_id: int) -> TrackerEvent | None:
+        event = self.units.mark_lifted(tag_id)
+        if event is not None:
+            self.bus.publish(event)
+        return event
+
+    def close(self) -> None:
+        if self._fast is not None:
+            self._fast.close()
+
+    def __enter__(self) -> "Tracker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- anchors -------------------------------------------------------------------------------
+    def _check_drift(self, anchors: TagDetections, frame: Frame) -> list[TrackerEvent]:
+        if self._drift is None or len(anchors) == 0:
+            return []
+        status = self._drift.check(anchors.tag_ids, anchors.corners_px)
+        if not status.drifted:
+            return []
+        events = [
+            TrackerEvent(
+                EventKind.DRIFT,
+                frame.t_s,
+                frame.index,
+                payload={"residual_in": round(float(status.residual_in), 4)},
+            )
+        ]
+        new_cal = getattr(status, "calibration", None)
+        if new_cal is not None and new_cal is not self.calibration:
+            self.calibration = new_cal
+            self.units.set_mapping(new_cal)
+            if self._fast is not None:
+                self._fast.request_full_search()
+            events.append(
+                TrackerEvent(
+                    EventKind.REREGISTERED,
+                    frame.t_s,
+                    frame.index,
+                    payload={"residual_in": round(float(getattr(new_cal, "residual_in", np.nan)), 4)},
+                )
+            )
+        return events
+
+
+def _make_drift_watch(calibration: Any | None, threshold_in: float) -> Any | None:
+    if calibration is None or getattr(calibration, "layout", None) is None:
+        return None
+    try:
+        from calibration.drift import DriftWatch
+    except ImportError:  # the drift watch is optional: without it the tracker keeps its calibration
+        return None
+    return DriftWatch(calibration, threshold_in=threshold_in)

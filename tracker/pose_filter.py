@@ -1,0 +1,163 @@
+"""Keep a still unit still, follow a moved one at once: a hysteresis filter for one unit's pose.
+
+Raw tag poses jitter by a few hundredths of an inch and about a degree from frame to frame (sensor
+noise, the detector's sub-pixel corner fit). Smoothing all of it away would make a moved unit lag for
+many frames; passing it through would make range readouts flicker. So the filter has two modes:
+
+* **still**: the output is the mean of the measurements since the unit came to rest (it gets *more*
+  accurate the longer the unit stands), and it ignores changes smaller than a deadband. A change
+  beyond the deadband in two consecutive frames, or beyond the jump threshold in one, means the unit
+  is being moved.
+* **moving**: the output is the latest measurement (no lag). When the last ``settle_s`` of
+  measurements fit inside a small circle (and a small heading band) the unit is at rest again.
+
+All lengths are in the caller's unit (table inches when calibrated, pixels otherwise: the caller
+passes thresholds in that unit). Translation and rotation are judged separately, so turning in place
+is a pose change that adds no path length.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FilterSettings:
+    """Thresholds of :class:`PoseFilter` (lengths in the caller's unit, angles in degrees, times in s)."""
+
+    deadband: float = 0.06  # a still unit must be displaced this much for two frames to count as moving
+    jump: float = 0.2  # ... or this much in one frame
+    deadband_deg: float = 2.5
+    jump_deg: float = 8.0
+    rest_radius: float = 0.03  # measurements of the last settle_s within this radius: at rest
+    rest_band_deg: float = 1.5
+    settle_s: float = 0.2
+    still_samples: int = 60  # the still pose averages at most this many measurements (then it is frozen)
+
+    def scaled(self, factor: float) -> "FilterSettings":
+        """The same settings with lengths multiplied by ``factor`` (e.g. inches to pixels)."""
+        return FilterSettings(
+            deadband=self.deadband * factor,
+            jump=self.jump * factor,
+            deadband_deg=self.deadband_deg,
+            jump_deg=self.jump_deg,
+            rest_radius=self.rest_radius * factor,
+            rest_band_deg=self.rest_band_deg,
+            settle_s=self.settle_s,
+            still_samples=self.still_samples,
+        )
+
+
+def angle_diff_deg(a: float, b: float) -> float:
+    """Signed smallest difference a - b in degrees, in (-180, 180].
+
+    >>> angle_diff_deg(10.0, 350.0)
+    20.0
+    >>> angle_diff_deg(350.0, 10.0)
+    -20.0
+    """
+    d = (a - b) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+@dataclass(frozen=True)
+class FilterStep:
+    """What one measurement did: the filtered pose, and whether motion started or stopped."""
+
+    x: float
+    y: float
+    heading_deg: float
+    moving: bool
+    started: bool  # the unit began to move in this step
+    stopped: bool  # the unit came to rest in this step
+    travelled: float  # translation of the output caused by motion in this step (not by refinement)
+
+
+class PoseFilter:
+    """Hysteresis filter for one unit (mutable: one per unit, fed one measurement per frame seen)."""
+
+    def __init__(self, x: float, y: float, heading_deg: float, t_s: float, *, settings: FilterSettings) -> None:
+        self.settings = settings
+        self.moving = False
+        self._pending = 0
+        self._reset_still([(t_s, x, y, heading_deg)])
+        self._recent: deque[tuple[float, float, float, float]] = deque([(t_s, x, y, heading_deg)])
+
+    # -- still-mode mean --------------------------------------------------------------------
+    def _reset_still(self, samples: list[tuple[float, float, float, float]]) -> None:
+        self._n = 0
+        self._sx = self._sy = 0.0
+        self._sc = self._ss = 0.0
+        self._ref_heading = samples[-1][3]
+        for _, x, y, h in samples:
+            self._add_still(x, y, h)
+
+    def _add_still(self, x: float, y: float, heading_deg: float) -> None:
+        if self._n >= self.settings.still_samples:
+            return  # frozen: a unit standing for minutes does not creep with slow light changes
+        self._n += 1
+        self._sx += x
+        self._sy += y
+        # Average headings as offsets from a reference, so 359 and 1 average to 0, not 180.
+        self._sc += angle_diff_deg(heading_deg, self._ref_heading)
+        self.x = self._sx / self._n
+        self.y = self._sy / self._n
+        self.heading_deg = (self._ref_heading + self._sc / self._n) % 360.0
+
+    # -- one measurement ----------------------------------------------------------------------
+    def update(self, x: float, y: float, heading_deg: float, t_s: float) -> FilterStep:
+        s = self.settings
+        self._recent.append((t_s, x, y, heading_deg))
+        while len(self._recent) > 2 and self._recent[0][0] < t_s - s.settle_s - 1e-9:
+            self._recent.popleft()
+        d = math.hypot(x - self.x, y - self.y)
+        dh = abs(angle_diff_deg(heading_deg, self.heading_deg))
+        if not self.moving:
+            if d > s.jump or dh > s.jump_deg or ((d > s.deadband or dh > s.deadband_deg) and self._pending >= 1):
+                return self._follow(x, y, heading_deg, started=True)
+            if d > s.deadband or dh > s.deadband_deg:
+                self._pending += 1
+            else:
+                self._pending = 0
+                self._add_still(x, y, heading_deg)
+            return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
+        step = self._follow(x, y, heading_deg, started=False)
+        if self._at_rest(t_s):
+            before = (self.x, self.y)
+            self._reset_still(list(self._recent))
+            self.moving = False
+            self._pending = 0
+            settle = math.hypot(self.x - before[0], self.y - before[1])
+            return FilterStep(self.x, self.y, self.heading_deg, False, False, True, step.travelled + settle)
+        return step
+
+    def _follow(self, x: float, y: float, heading_deg: float, *, started: bool) -> FilterStep:
+        travelled = math.hypot(x - self.x, y - self.y)
+        self.moving = True
+        self._pending = 0
+        self.x, self.y, self.heading_deg = x, y, heading_deg % 360.0
+        return FilterStep(self.x, self.y, self.heading_deg, True, started, False, travelled)
+
+    def _at_rest(self, t_s: float) -> bool:
+        s = self.settings
+        window = [r for r in self._recent if r[0] >= t_s - s.settle_s - 1e-9]
+        if len(window) < 3 or window[-1][0] - window[0][0] < s.settle_s * 0.99:
+            return False
+        mx = sum(r[1] for r in window) / len(window)
+        my = sum(r[2] for r in window) / len(window)
+        if max(math.hypot(r[1] - mx, r[2] - my) for r in window) > s.rest_radius:
+            return False
+        ref = window[-1][3]
+        offsets = [angle_diff_deg(r[3], ref) for r in window]
+        return max(offsets) - min(offsets) <= 2 * s.rest_band_deg
+
+    def relocate(self, x: float, y: float, heading_deg: float, t_s: float) -> float:
+        """Jump to a pose measured after a gap (the unit was hidden or lifted); returns the distance."""
+        distance = math.hypot(x - self.x, y - self.y)
+        self.moving = False
+        self._pending = 0
+        self._recent.clear()
+        self._recent.append((t_s, x, y, heading_deg))
+        self._reset_still([(t_s, x, y, heading_deg)])
+        return distance

@@ -1,0 +1,176 @@
+"""A unit's pose as the tracker reports it, and how it is measured from a tag's corners.
+
+Positions are table inches (calibrated) at the height of the tag: the unit's base height above the
+ground it stands on, plus the terrain's height there. Since the terrain height depends on where the
+unit is, the mapping alternates "xy at height z" and "z at xy" a few times (it converges at once on
+gentle slopes).
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+
+class UnitState(str, enum.Enum):
+    SEEN = "seen"  # its tag is in view (or was, within the last ``stale_after_s``)
+    STALE = "stale"  # hidden (a hand over it); the pose is the last known one
+    LOST = "lost"  # hidden for longer than ``lost_after_s``
+    LIFTED = "lifted"  # taken off the table (boarded a vehicle, removed as a casualty)
+
+
+@dataclass(frozen=True)
+class UnitPose:
+    """Where one unit stands and faces, at time ``t_s``.
+
+    ``x_in``, ``y_in``, ``z_in`` are table inches (``z_in`` is the tag's height: terrain + base);
+    ``heading_deg`` is the unit's front (tag heading + the roster's facing offset), counter-clockwise
+    from +x. Uncalibrated, the table fields are None and the pose is in the image: ``center_px`` and a
+    heading measured with the image's y axis pointing up. ``moved_this_turn_in`` is the path length
+    since the last :meth:`UnitTracker.start_turn` (filtered poses, so a still unit accumulates nothing);
+    ``turned_this_turn_deg`` the total rotation.
+    """
+
+    tag_id: int
+    name: str
+    side: str
+    x_in: float | None
+    y_in: float | None
+    z_in: float | None
+    heading_deg: float
+    state: UnitState
+    t_s: float
+    moved_this_turn_in: float | None
+    turned_this_turn_deg: float = 0.0
+    last_seen_t_s: float = 0.0
+    moving: bool = False
+    conflict: bool = False
+    center_px: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def calibrated(self) -> bool:
+        return self.x_in is not None
+
+    @property
+    def moved_this_turn(self) -> bool:
+        """Whether the unit moved this turn (beyond the filter's deadband): the rules' "did it move?"."""
+        return self.moved_this_turn_in is not None and self.moved_this_turn_in > 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape ``sandtable track --jsonl`` prints for each unit."""
+        out: dict[str, Any] = {"tag_id": self.tag_id, "name": self.name}
+        if self.side:
+            out["side"] = self.side
+        if self.calibrated:
+            out["x_in"] = round(float(self.x_in), 3)  # type: ignore[arg-type]
+            out["y_in"] = round(float(self.y_in), 3)  # type: ignore[arg-type]
+            out["z_in"] = round(float(self.z_in), 3)  # type: ignore[arg-type]
+        else:
+            out["center_px"] = [round(self.center_px[0], 2), round(self.center_px[1], 2)]
+        out["heading_deg"] = round(self.heading_deg, 2)
+        out["state"] = self.state.value
+        if self.moved_this_turn_in is not None:
+            out["moved_this_turn_in"] = round(self.moved_this_turn_in, 3)
+        if self.moving:
+            out["moving"] = True
+        if self.conflict:
+            out["conflict"] = True
+        return out
+
+
+class TableMapping(Protocol):
+    """What the tracker needs of a table calibration (``calibration.table_calibration.TableCalibration``)."""
+
+    def table_from_camera(self, pixels: np.ndarray, *, z_in: float | np.ndarray = 0.0) -> np.ndarray: ...
+
+
+class HeightMap(Protocol):
+    """Terrain heights (``calibration.terrain.Terrain``): table inches in, inches above the table out."""
+
+    def height_at(self, x_in: Any, y_in: Any) -> Any: ...
+
+
+def heading_from_corners(corners: np.ndarray) -> float:
+    """Heading (deg, [0, 360)) of a tag from four corners in detector order in a y-up frame.
+
+    >>> heading_from_corners(np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]]))
+    90.0
+    """
+    c = np.asarray(corners, dtype=np.float64)
+    top = (c[0] + c[1]) / 2.0
+    bottom = (c[2] + c[3]) / 2.0
+    d = top - bottom
+    return math.degrees(math.atan2(d[1], d[0])) % 360.0
+
+
+def image_pose(corners_px: np.ndarray) -> tuple[float, float, float]:
+    """(x_px, y_px, heading_deg) of a tag in the image, heading measured with image y pointing up.
+
+    >>> image_pose(np.array([[11.0, 9.0], [9.0, 9.0], [9.0, 11.0], [11.0, 11.0]]))
+    (10.0, 10.0, 90.0)
+    """
+    c = np.asarray(corners_px, dtype=np.float64)
+    centre = c.mean(axis=0)
+    flipped = c * np.array([1.0, -1.0])
+    return float(centre[0]), float(centre[1]), heading_from_corners(flipped)
+
+
+def table_pose(
+    corners_px: np.ndarray,
+    mapping: TableMapping,
+    *,
+    base_height_in: float,
+    terrain: HeightMap | None = None,
+    iterations: int = 3,
+) -> tuple[float, float, float, float]:
+    """(x_in, y_in, z_in, tag_heading_deg) of a tag lying flat at ``base_height_in`` above the terrain.
+
+    The centre is the mean of the four corners mapped to the table (exact for a flat square, unlike
+    the image centre, which perspective shifts).
+    """
+    z = float(base_height_in)
+    if terrain is not None:
+        guess = mapping.table_from_camera(np.asarray(corners_px, dtype=np.float64), z_in=z).mean(axis=0)
+        for _ in range(iterations):
+            z = float(base_height_in + float(np.asarray(terrain.height_at(guess[0], guess[1]))))
+            guess = mapping.table_from_camera(np.asarray(corners_px, dtype=np.float64), z_in=z).mean(axis=0)
+    table = mapping.table_from_camera(np.asarray(corners_px, dtype=np.float64), z_in=z)
+    if not np.all(np.isfinite(table)):
+        raise ValueError("tag corners do not reach the table plane (calibration does not fit this camera)")
+    centre = table.mean(axis=0)
+    return float(centre[0]), float(centre[1]), z, heading_from_corners(table)
+
+
+def table_poses(
+    corners_px: np.ndarray,
+    mapping: TableMapping,
+    *,
+    base_heights_in: np.ndarray,
+    terrain: HeightMap | None = None,
+    iterations: int = 3,
+) -> np.ndarray:
+    """:func:`table_pose` for N tags at once: (N, 4) rows of x_in, y_in, z_in, tag_heading_deg.
+
+    Rows whose corners do not reach the table are NaN.
+    """
+    corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
+    n = len(corners)
+    if n == 0:
+        return np.zeros((0, 4))
+    flat = corners.reshape(-1, 2)
+    z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
+    base = z.copy()
+    if terrain is not None:
+        for _ in range(iterations):
+            guess = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2).mean(axis=1)
+            z = base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
+    table = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2)
+    centre = table.mean(axis=1)
+    d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
+    heading = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
+    out = np.column_stack([centre, z, heading])
+    out[~np.all(np.isfinite(table.reshape(n, -1)), axis=1)] = np.nan
+    return out
