@@ -105,7 +105,7 @@ def tile_grid(width: int, height: int, *, tile_px: int, overlap_px: int) -> list
     """Tiles covering the frame, neighbours overlapping by ``overlap_px`` so no tag is cut in all of them.
 
     >>> tile_grid(100, 50, tile_px=50, overlap_px=10)
-    [(0, 0, 60, 50), (50, 0, 100, 50)]
+    [(0, 0, 55, 50), (45, 0, 100, 50)]
     """
     nx = max(1, math.ceil(width / tile_px))
     ny = max(1, math.ceil(height / tile_px))

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 
 from tracker.detections import TagDetections, detect_tags, make_detector
 from tracker.events import EventBus, EventKind, TrackerEvent
@@ -68,7 +67,7 @@ class Tracker:
         terrain: HeightMap | None = None,
         settings: TrackerSettings | None = None,
         detector_settings: FastDetectorSettings | None = None,
-        drift_threshold_in: float = 0.15,
+        drift_threshold_in: float = 0.1,
         fast: bool = True,
         bus: EventBus | None = None,
     ) -> None:
@@ -80,6 +79,7 @@ class Tracker:
         self._fast = FastTagDetector(settings=detector_settings) if fast else None
         self._bare = None if fast else make_detector(nthreads=2)
         self._drift = _make_drift_watch(calibration, drift_threshold_in)
+        self._drifting = False
         self._connected = True
         self._last_index = -1
         self._last_t = 0.0
@@ -152,20 +152,20 @@ class Tracker:
         if self._drift is None or len(anchors) == 0:
             return []
         status = self._drift.check(anchors.tag_ids, anchors.corners_px)
-        if not status.drifted:
-            return []
-        events = [
-            TrackerEvent(
-                EventKind.DRIFT,
-                frame.t_s,
-                frame.index,
-                payload={"residual_in": round(float(status.residual_in), 4)},
+        events = []
+        if status.drifted and not self._drifting:
+            events.append(
+                TrackerEvent(
+                    EventKind.DRIFT,
+                    frame.t_s,
+                    frame.index,
+                    payload={"residual_in": round(float(status.residual_in), 4), "message": status.message},
+                )
             )
-        ]
-        new_cal = getattr(status, "calibration", None)
-        if new_cal is not None and new_cal is not self.calibration:
-            self.calibration = new_cal
-            self.units.set_mapping(new_cal)
+        self._drifting = bool(status.drifted) and not status.re_registered
+        if status.re_registered:
+            self.calibration = status.calibration
+            self.units.set_mapping(status.calibration)
             if self._fast is not None:
                 self._fast.request_full_search()
             events.append(
@@ -173,17 +173,17 @@ class Tracker:
                     EventKind.REREGISTERED,
                     frame.t_s,
                     frame.index,
-                    payload={"residual_in": round(float(getattr(new_cal, "residual_in", np.nan)), 4)},
+                    payload={"residual_in": round(float(status.calibration.residual_in), 4), "message": status.message},
                 )
             )
         return events
 
 
 def _make_drift_watch(calibration: Any | None, threshold_in: float) -> Any | None:
-    if calibration is None or getattr(calibration, "layout", None) is None:
-        return None
-    try:
-        from calibration.drift import DriftWatch
-    except ImportError:  # the drift watch is optional: without it the tracker keeps its calibration
-        return None
+    from calibration.table_calibration import TableCalibration
+
+    if not isinstance(calibration, TableCalibration) or not calibration.layout.anchors:
+        return None  # a bare mapping (tests, benchmarks) has no anchors to watch
+    from calibration.drift import DriftWatch
+
     return DriftWatch(calibration, threshold_in=threshold_in)

@@ -186,7 +186,7 @@ class UnitTracker:
             picked.append((spec, self._pick(tag_id, rows, units, t, frame, events)))
         measured = self._measure_all(picked, units)
         for (spec, row), pose in zip(picked, measured):
-            if not np.all(np.isfinite(pose)):
+            if not np.all(np.isfinite(pose[[0, 1, 3]])):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
             events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image)
             seen.add(spec.tag_id)

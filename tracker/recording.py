@@ -1,0 +1,370 @@
+"""Recording a session to SQLite for the debrief: poses over time, events, rule resolutions, bookmarks.
+
+The format (version 1) is documented field by field in docs/recording-format.md; reading is in
+``tracker/replay.py``.
+
+Crash safety: the file is in WAL mode and a writer thread commits at least every
+``commit_interval_s`` (0.5 s), so killing the process mid-game leaves a readable file that misses at
+most the last commit interval. The tracking thread never waits on the disk: it hands rows to the
+writer through a bounded queue (it blocks only if the disk falls seconds behind; nothing is ever
+dropped), and ``close()`` sends a sentinel, waits for the writer to drain the queue and marks the
+session as ended.
+
+Optionally the camera frames go to a Motion-JPEG AVI next to the database (``<name>.avi``), written
+by the same thread; MJPEG AVI stays readable when the writer is killed (an MP4 would not, its index is
+written at the end). The ``frames`` table maps frame index to time and to the frame's number in the
+video.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tracker.errors import RecordingError
+from tracker.events import EventBus, TrackerEvent
+from tracker.roster import Roster
+from tracker.unit_pose import UnitPose
+
+RECORDING_FORMAT = "sandtable-recording"
+RECORDING_VERSION = 1
+VIDEO_SUFFIX = ".avi"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS units (
+    tag_id INTEGER PRIMARY KEY, name TEXT NOT NULL, side TEXT NOT NULL, spec_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS frames (
+    frame_index INTEGER PRIMARY KEY, t_s REAL NOT NULL, video_frame INTEGER);
+CREATE TABLE IF NOT EXISTS poses (
+    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, frame_index INTEGER NOT NULL, tag_id INTEGER NOT NULL,
+    name TEXT NOT NULL, side TEXT NOT NULL, state TEXT NOT NULL,
+    x_in REAL, y_in REAL, z_in REAL, heading_deg REAL NOT NULL, center_x_px REAL, center_y_px REAL,
+    moved_this_turn_in REAL, turned_this_turn_deg REAL NOT NULL, moving INTEGER NOT NULL,
+    conflict INTEGER NOT NULL, last_seen_t_s REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS poses_by_tag_time ON poses (tag_id, t_s);
+CREATE INDEX IF NOT EXISTS poses_by_time ON poses (t_s);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, frame_index INTEGER NOT NULL, kind TEXT NOT NULL,
+    tag_id INTEGER, name TEXT NOT NULL, payload_json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_by_time ON events (t_s);
+CREATE TABLE IF NOT EXISTS rules_events (
+    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, kind TEXT NOT NULL, payload_json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS rules_events_by_time ON rules_events (t_s);
+CREATE TABLE IF NOT EXISTS bookmarks (id INTEGER PRIMARY KEY, t_s REAL NOT NULL, note TEXT NOT NULL);
+"""
+
+_STOP = object()
+#: A pose is written again only when it changed by more than this (inches, or pixels uncalibrated) ...
+POSITION_EPS = 1e-3
+#: ... or this many degrees, or its state or flags changed.
+HEADING_EPS_DEG = 0.01
+
+
+def video_path_for(path: str | Path) -> Path:
+    """Where the camera video of recording ``path`` goes: same name, ``.avi``."""
+    return Path(path).with_suffix(VIDEO_SUFFIX)
+
+
+def _utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _json(payload: Any) -> str:
+    try:
+        return json.dumps(payload, sort_keys=True, default=_json_default)
+    except (TypeError, ValueError) as exc:
+        raise RecordingError(f"cannot record {payload!r}: not JSON-serialisable ({exc}); pass plain dicts, lists, numbers and strings") from None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if hasattr(value, "value") and isinstance(getattr(value, "value"), (str, int)):
+        return value.value  # enums
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+class Recorder:
+    """Writes one session to a SQLite file (mutable; ``close()`` it, or use it as a context manager).
+
+    ``metadata``: session facts stored in the ``meta`` table (scenario path and text, calibration
+    JSON, ruleset...). ``video``: also write the frames handed to :meth:`record_frame` to ``<name>.avi``.
+    An existing file is refused unless ``overwrite`` (a recording is never destroyed by accident).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+        roster: Roster | None = None,
+        video: bool = False,
+        video_fps: float = 30.0,
+        overwrite: bool = False,
+        queue_size: int = 512,
+        commit_interval_s: float = 0.5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = Path(path)
+        if self.path.exists() and not overwrite:
+            raise RecordingError(f"'{self.path}' already exists; choose another file name (a recording is never overwritten)")
+        if not self.path.parent.exists():
+            raise RecordingError(f"cannot record to '{self.path}': folder '{self.path.parent}' does not exist; create it first")
+        if overwrite:
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), video_path_for(self.path)):
+                p.unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(str(self.path), check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(SCHEMA)
+            meta = {
+                "format": RECORDING_FORMAT,
+                "version": str(RECORDING_VERSION),
+                "created_utc": _utc_now(),
+                "video_file": video_path_for(self.path).name if video else "",
+                "video_fps": str(float(video_fps)),
+            }
+            for key, value in (metadata or {}).items():
+                meta[str(key)] = value if isinstance(value, str) else _json(value)
+            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+            for spec in (roster.units if roster else ()):
+                db.execute(
+                    "INSERT OR REPLACE INTO units (tag_id, name, side, spec_json) VALUES (?, ?, ?, ?)",
+                    (spec.tag_id, spec.name, spec.side, _json(asdict(spec))),
+                )
+            db.commit()
+        except sqlite3.Error as exc:
+            raise RecordingError(f"cannot record to '{self.path}': {exc}; check the folder is writable and the disk not full") from None
+        self._db = db
+        self._video = video
+        self._video_fps = float(video_fps)
+        self._writer_video: Any = None
+        self._video_frames = 0
+        self._commit_interval_s = float(commit_interval_s)
+        self._clock = clock
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(8, queue_size))
+        self._error: BaseException | None = None
+        self._last_pose: dict[int, UnitPose] = {}
+        self._known_units: set[int] = {spec.tag_id for spec in (roster.units if roster else ())}
+        self._unsubscribe: Callable[[], None] | None = None
+        self._attached_to: EventBus | None = None
+        self._closed = False
+        self.last_t_s = 0.0
+        self._thread = threading.Thread(target=self._write_loop, name=f"sandtable-recorder-{self.path.name}", daemon=True)
+        self._thread.start()
+
+    # -- what the tracker and the GUI call --------------------------------------------------------
+    def attach(self, bus: EventBus) -> None:
+        """Record every event published on ``bus`` (the tracker's), until :meth:`close`. Idempotent."""
+        if self._attached_to is bus:
+            return
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._attached_to = bus
+        self._unsubscribe = bus.subscribe(self.record_event)
+
+    def record_frame(self, frame_index: int, t_s: float, poses: tuple[UnitPose, ...] | list[UnitPose], image_bgr: np.ndarray | None = None) -> None:
+        """One processed frame: its time, the poses that changed, and (with ``video``) the image."""
+        self._check()
+        self.last_t_s = max(self.last_t_s, float(t_s))
+        rows = []
+        for pose in poses:
+            if self._changed(pose):
+                self._last_pose[pose.tag_id] = pose
+                rows.append(_pose_row(frame_index, pose))
+            if pose.tag_id not in self._known_units:
+                self._known_units.add(pose.tag_id)
+                self._put(("unit", (pose.tag_id, pose.name, pose.side, _json({"tag_id": pose.tag_id, "name": pose.name}))))
+        image = image_bgr if self._video else None
+        self._put(("frame", (int(frame_index), float(t_s)), rows, image))
+
+    def record_event(self, event: TrackerEvent) -> None:
+        self._check()
+        self.last_t_s = max(self.last_t_s, float(event.t_s))
+        self._put(
+            ("event", (float(event.t_s), int(event.frame_index), event.kind.value, event.tag_id, event.name, _json(event.payload)))
+        )
+
+    def record_rules_event(self, t_s: float, kind: str, payload: Mapping[str, Any]) -> None:
+        """A rule resolution from the rules engine (a JSON-serialisable dict), at session time ``t_s``."""
+        self._check()
+        if not isinstance(kind, str) or not kind:
+            raise RecordingError(f"rules event kind {kind!r}: give a non-empty name such as 'attack'")
+        self._put(("rules", (float(t_s), kind, _json(dict(payload)))))
+
+    def add_bookmark(self, t_s: float, note: str) -> None:
+        """An instructor's bookmark at session time ``t_s``."""
+        self._check()
+        self._put(("bookmark", (float(t_s), str(note))))
+
+    def set_meta(self, key: str, value: Any) -> None:
+        self._check()
+        self._put(("meta", (str(key), value if isinstance(value, str) else _json(value))))
+
+    def flush(self, timeout_s: float = 10.0) -> None:
+        """Wait until everything handed over so far is committed to the file."""
+        done = threading.Event()
+        self._put(("flush", done))
+        if not done.wait(timeout_s):
+            raise RecordingError(f"recording to '{self.path}' is more than {timeout_s:.0f} s behind; is the disk very slow?")
+        self._check()
+
+    def close(self) -> None:
+        """Write what is queued, mark the session ended, and close the file (and the video)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._queue.put(_STOP)
+        self._thread.join()
+        if self._error is not None:
+            raise RecordingError(
+                f"recording to '{self.path}' failed: {self._error}; everything up to t={self.last_t_s:.1f} s "
+                "that was committed is kept in the file"
+            )
+
+    def __enter__(self) -> "Recorder":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals ---------------------------------------------------------------------------
+    def _check(self) -> None:
+        if self._error is not None:
+            raise RecordingError(
+                f"recording to '{self.path}' stopped: {self._error}; free disk space or record to another file "
+                "(what was committed before is kept)"
+            )
+        if self._closed:
+            raise RecordingError(f"recording '{self.path}' is closed; start a new one")
+
+    def _put(self, item: Any) -> None:
+        self._queue.put(item)  # blocks when the writer is seconds behind: never drops data
+
+    def _changed(self, pose: UnitPose) -> bool:
+        last = self._last_pose.get(pose.tag_id)
+        if last is None:
+            return True
+        if (last.state, last.moving, last.conflict) != (pose.state, pose.moving, pose.conflict):
+            return True
+        if last.x_in is not None and pose.x_in is not None and last.y_in is not None and pose.y_in is not None:
+            moved = math.hypot(pose.x_in - last.x_in, pose.y_in - last.y_in)
+        else:
+            moved = math.hypot(pose.center_px[0] - last.center_px[0], pose.center_px[1] - last.center_px[1])
+        turned = abs((pose.heading_deg - last.heading_deg + 180.0) % 360.0 - 180.0)
+        return moved > POSITION_EPS or turned > HEADING_EPS_DEG
+
+    def _write_loop(self) -> None:
+        db = self._db
+        last_commit = self._clock()
+        dirty = False
+        while True:
+            try:
+                item = self._queue.get(timeout=self._commit_interval_s / 2)
+            except queue.Empty:
+                item = None
+            try:
+                if item is _STOP:
+                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('ended_utc', ?)", (_utc_now(),))
+                    db.commit()
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    break
+                if item is not None and self._error is None:
+                    if item[0] == "flush":
+                        db.commit()
+                        dirty = False
+                        last_commit = self._clock()
+                        item[1].set()
+                        continue
+                    self._apply(db, item)
+                    dirty = True
+                if dirty and self._clock() - last_commit >= self._commit_interval_s:
+                    db.commit()
+                    dirty = False
+                    last_commit = self._clock()
+            except Exception as exc:  # disk full, file removed: keep what was committed, report on next call
+                self._error = exc
+                if item is not None and item is not _STOP and item[0] == "flush":
+                    item[1].set()
+        self._finish_video()
+        db.close()
+
+    def _apply(self, db: sqlite3.Connection, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "frame":
+            (frame_index, t_s), rows, image = item[1], item[2], item[3]
+            video_frame = self._write_video(image) if image is not None else None
+            db.execute("INSERT OR REPLACE INTO frames (frame_index, t_s, video_frame) VALUES (?, ?, ?)", (frame_index, t_s, video_frame))
+            if rows:
+                db.executemany(
+                    "INSERT INTO poses (t_s, frame_index, tag_id, name, side, state, x_in, y_in, z_in, heading_deg, "
+                    "center_x_px, center_y_px, moved_this_turn_in, turned_this_turn_deg, moving, conflict, last_seen_t_s) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+        elif kind == "event":
+            db.execute("INSERT INTO events (t_s, frame_index, kind, tag_id, name, payload_json) VALUES (?, ?, ?, ?, ?, ?)", item[1])
+        elif kind == "rules":
+            db.execute("INSERT INTO rules_events (t_s, kind, payload_json) VALUES (?, ?, ?)", item[1])
+        elif kind == "bookmark":
+            db.execute("INSERT INTO bookmarks (t_s, note) VALUES (?, ?)", item[1])
+        elif kind == "unit":
+            db.execute("INSERT OR IGNORE INTO units (tag_id, name, side, spec_json) VALUES (?, ?, ?, ?)", item[1])
+        elif kind == "meta":
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", item[1])
+
+    def _write_video(self, image: np.ndarray) -> int:
+        import cv2
+
+        if self._writer_video is None:
+            h, w = image.shape[:2]
+            writer = cv2.VideoWriter(str(video_path_for(self.path)), cv2.VideoWriter_fourcc(*"MJPG"), self._video_fps, (w, h))
+            if not writer.isOpened():
+                raise OSError(f"OpenCV cannot write the video '{video_path_for(self.path)}'")
+            self._writer_video = writer
+        self._writer_video.write(image)
+        self._video_frames += 1
+        return self._video_frames - 1
+
+    def _finish_video(self) -> None:
+        if self._writer_video is not None:
+            self._writer_video.release()
+            self._writer_video = None
+
+
+def _pose_row(frame_index: int, p: UnitPose) -> tuple[Any, ...]:
+    return (
+        float(p.t_s),
+        int(frame_index),
+        int(p.tag_id),
+        p.name,
+        p.side,
+        p.state.value,
+        p.x_in,
+        p.y_in,
+        p.z_in,
+        float(p.heading_deg),
+        float(p.center_px[0]),
+        float(p.center_px[1]),
+        p.moved_this_turn_in,
+        float(p.turned_this_turn_deg),
+        int(p.moving),
+        int(p.conflict),
+        float(p.last_seen_t_s),
+    )
