@@ -369,8 +369,10 @@ class UnitTracker:
     def _ring_radii_px(self, unit: _Unit) -> tuple[float, float]:
         size_in = unit.spec.tag_size_in or self.settings.default_tag_size_in
         px_per_in = unit.edge_px / size_in
-        inner_in = max(0.75 * size_in, unit.spec.base_radius_in) + 0.25
-        return inner_in * px_per_in, (inner_in + 0.75) * px_per_in
+        # Outside the printed card (about 1.3 tag edges wide), the base, and the block's sides and
+        # shadow, which lean outward the taller the base is.
+        inner_in = max(0.9 * size_in, unit.spec.base_radius_in) + 0.4 + 0.4 * unit.spec.base_height_in
+        return inner_in * px_per_in, (inner_in + 1.0) * px_per_in
 
     def _snapshot_ring(self, unit: _Unit, image: np.ndarray, t: float) -> None:
         if unit.rings and t - unit.rings[-1].t_s < self.settings.ring_every_s:
