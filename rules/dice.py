@@ -270,6 +270,11 @@ class EnteredDice:
         else:
             faces = [entry]
             while len(faces) < request.count:
+                if self._next >= len(self._entries):
+                    raise EnteredDiceError(
+                        f"{what} needs {request.count} separate dice but only {faces} was entered: "
+                        "enter them as a list like [6, 2]"
+                    )
                 more = self._take(request)
                 if isinstance(more, bool) or not isinstance(more, int):
                     raise EnteredDiceError(

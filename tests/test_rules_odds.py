@@ -93,7 +93,7 @@ dice = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(skill=sides, adv=st.integers(0, 3), dis=st.integers(0, 3), bonus=st.integers(0, 3),
        difficulty=st.integers(1, 13), damage=dice, defense=dice,
        auto_rule=st.sampled_from(("kept die", "both dice")), ones=st.booleans())

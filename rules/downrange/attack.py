@@ -169,6 +169,11 @@ def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon
         problems.append(f"{setup.linked} linked shots need {setup.linked} rounds; {ws.ammo_left} left")
     if attacker.status is not Status.ACTIVE:
         problems.append(f"{attacker.name} is {attacker.status.value} and cannot attack")
+    if attacker.carrying is not None or attacker.carried_by is not None:
+        problems.append(f"{attacker.name} is {'carrying a unit' if attacker.carrying is not None else 'being carried'}: "
+                        "neither may use weapons (2.3.1); put the unit down first")
+    if attacker.disabled:
+        problems.append(f"{attacker.name} is disabled by a hazard this turn and cannot act")
     if attacker.is_remote:
         if not is_controlled(state, attacker):
             problems.append(f"{attacker.name} is not being piloted: an armed RPV attacks only while its operator "

@@ -35,7 +35,7 @@ def _check(state: GameState, medic: Unit, patient: Unit) -> bool:
         raise state.illegal(f"{patient.name} is {patient.status.value}, not {what}: only a {what} unit can be "
                             + ("repaired" if repair else "revived"))
     needed = "repair" if repair else "medical"
-    item = "repair tools" if repair else "a medical kit"
+    item = "repair tools" if repair else "medical kit"
     if not state.has_effect(medic, needed):
         raise state.illegal(f"{medic.name} has no {item}: add it to the unit's equipment to "
                             + ("repair vehicles" if repair else "treat the downed"))
