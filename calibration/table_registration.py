@@ -107,10 +107,11 @@ def register_table(
     homography, h_rms, h_max, plane_z = _fit_homography(model, layout, kept)
     notes: list[str] = []
     if model.source == "default":
+        fitted = f"; estimated its focal length ({model.fx_px:.0f} px) and barrel distortion (k1 {model.dist_coeffs[0]:+.3f}) from the anchors"
         notes.append(
-            "uncalibrated camera: assumed a lens without distortion"
-            + (f" and estimated its focal length ({model.fx_px:.0f} px) from the anchors" if refine_focal else "")
-            + "; calibrate the lens (sandtable calibrate camera) for full accuracy"
+            "uncalibrated camera: no lens calibration"
+            + (fitted if refine_focal else ", assumed a lens without distortion")
+            + "; expect errors of several tenths of an inch with a wide-angle webcam: calibrate the lens (sandtable calibrate camera)"
         )
     if rejected:
         notes.append(
@@ -251,27 +252,31 @@ def _pose_from_homography(model: CameraModel, homography: np.ndarray, plane_z: f
 
 
 def _refine_focal(model: CameraModel, layout: TableLayout, seen: dict[int, np.ndarray]) -> CameraModel:
-    """The default model with its focal length fitted to the anchors (square pixels, centred principal
-    point, no distortion). Kept only when the anchors pin it down: a camera looking straight down
-    cannot tell focal length from height, and then the assumed focal length stays."""
+    """The default model fitted to the anchors: focal length (square pixels, centred principal point)
+    and, with four or more anchors, the main radial distortion term k1 too. Kept only when the fit is
+    sane; a camera looking straight down cannot tell focal length from height, but the fitted pair
+    still maps the table plane well."""
     obj, img = _object_and_image_points(layout, seen)
     if len(seen) < 3 or np.ptp(obj[:, 2]) > 1e-9:
         return model
     flags = (
         cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
-        | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1 | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3
+        | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3
     )
+    if len(seen) < 4:
+        flags |= cv2.CALIB_FIX_K1
     flat = (obj - np.array([0.0, 0.0, obj[0, 2]])).astype(np.float32)
     try:
-        rms, k, _, _, _ = cv2.calibrateCamera(
+        rms, k, dist, _, _ = cv2.calibrateCamera(
             [flat], [img.astype(np.float32)], model.size_px, model.matrix.copy(), np.zeros(5), flags=flags
         )
     except cv2.error:
         return model
     f = float(k[0, 0])
-    if not (0.5 * model.fx_px < f < 2.0 * model.fx_px) or not math.isfinite(rms):
+    k1 = float(np.asarray(dist).reshape(-1)[0])
+    if not (0.5 * model.fx_px < f < 2.0 * model.fx_px) or not math.isfinite(rms) or not -0.6 < k1 < 0.3:
         return model
     return CameraModel(
         width_px=model.width_px, height_px=model.height_px, fx_px=f, fy_px=f, cx_px=model.cx_px, cy_px=model.cy_px,
-        dist_coeffs=model.dist_coeffs, source=model.source, reprojection_rms_px=model.reprojection_rms_px,
+        dist_coeffs=(k1, 0.0, 0.0, 0.0, 0.0), source=model.source, reprojection_rms_px=model.reprojection_rms_px,
     )
