@@ -260,7 +260,12 @@ def _range_of(setup: AttackSetup, attacker: Unit, target: Unit) -> float:
     return gap_in(attacker.footprint, target.footprint)
 
 
-def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon, problems: list[str]):  # type: ignore[no-untyped-def]
+#: What each kind of attack plan yields: targets, the single roll's modifiers, aim, radius, fan axis.
+PlanParts = tuple[list[TargetPlan], Modifiers, tuple[float, float] | None, float | None, float | None]
+
+
+def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon,
+                 problems: list[str]) -> PlanParts:
     if not setup.targets:
         problems.append(f"choose a target for the {weapon.name}")
     shots = sum(s.shots for s in setup.targets)
@@ -311,7 +316,7 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
 
 
 def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon, payload: Payload | None,
-                    problems: list[str]):  # type: ignore[no-untyped-def]
+                    problems: list[str]) -> PlanParts:
     primary_spec = setup.targets[0] if setup.targets else None
     primary = _position(state, state.unit(primary_spec.unit_id)) if primary_spec else None
     aim = setup.aim or (primary.footprint.center.xy if primary else None)
@@ -354,7 +359,8 @@ def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon
     return plans, mods, aim, radius, None
 
 
-def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon, problems: list[str]):  # type: ignore[no-untyped-def]
+def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon,
+                      problems: list[str]) -> PlanParts:
     limit = weapon.suppression_limit
     aim = setup.aim
     radius = weapon.radius_in
@@ -476,7 +482,7 @@ def _casualties(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[
     """Who goes down with a killed target: its gun team (one token), and for a vehicle everyone
     aboard who had no Reaction ready to bail out (4.3). Returns (down, bailed out)."""
     down = [m.unit_id for m in state.team_of(target) if m.status is Status.ACTIVE]
-    bailed = []
+    bailed: list[int] = []
     if target.is_vehicle:
         for occupant in state.occupants(target.unit_id):
             if occupant.status is not Status.ACTIVE:
@@ -533,7 +539,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         return resolve_landing(state, setup, base, landing, dice)
 
     # Direct fire: each target's shots have their own Skill rolls, then Damage for each hit.
-    results = []
+    hits: list[TargetResult] = []
     for t in plan.targets:
         n = t.shots * (setup.linked if not weapon.is_automatic else 1)
         shots: list[ShotResult] = []
@@ -550,9 +556,9 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
                 killed = dmg.killed
                 shots[i] = replace(shot, damage=dmg)
         down, bailed = _casualties(state, state.unit(t.unit_id)) if killed else ((), ())
-        results.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
-                                    killed, False, down, bailed))
-    return AttackResult(**common, targets=tuple(results))  # type: ignore[arg-type]
+        hits.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
+                                 killed, False, down, bailed))
+    return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]
 
 
 def _explode(state: GameState, plan: AttackPlan, base: AttackResult, at: tuple[float, float],

@@ -317,16 +317,16 @@ class _Entry:
 
     def whole(self, name: str, default: Any = ..., *, low: int = 0, high: int = 1000) -> int:
         value = self.get(name, default)
-        if value is None:
-            return value  # type: ignore[no-any-return]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise self.fail(name, f"{value!r} is not a whole number from {low} to {high}")
         return value
 
+    def maybe_whole(self, name: str, *, low: int = 0, high: int = 1000) -> int | None:
+        self.used.add(name)
+        return None if self.data.get(name) is None else self.whole(name, low=low, high=high)
+
     def inches(self, name: str, default: Any = ..., *, allow_inf: bool = False, low: float = 0.0) -> float:
         value = self.get(name, default)
-        if value is None:
-            return value  # type: ignore[no-any-return]
         if isinstance(value, str) and value.strip().lower() in ("inf", "unlimited", "∞") and allow_inf:
             return math.inf
         if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
@@ -337,14 +337,20 @@ class _Entry:
             raise self.fail(name, f"{value!r} must be at least {low:g}")
         return float(value)
 
+    def maybe_inches(self, name: str, *, low: float = 0.0) -> float | None:
+        self.used.add(name)
+        return None if self.data.get(name) is None else self.inches(name, low=low)
+
     def dice(self, name: str, default: Any = ...) -> Dice:
         value = self.get(name, default)
-        if value is None:
-            return value  # type: ignore[no-any-return]
         try:
             return Dice.parse(value, allowed_sides=SIDES)
         except DiceError as exc:
             raise self.fail(name, str(exc)) from None
+
+    def maybe_dice(self, name: str) -> Dice | None:
+        self.used.add(name)
+        return None if self.data.get(name) is None else self.dice(name)
 
     def names(self, name: str) -> tuple[str, ...]:
         value = self.get(name, [])
@@ -362,8 +368,8 @@ class _Entry:
 
 def _read_weapon(e: _Entry) -> Weapon:
     name = e.text("name")
-    fan = e.whole("fan", None, low=1, high=50)
-    radius = e.inches("radius_in", None, low=0.0)
+    fan = e.maybe_whole("fan", low=1, high=50)
+    radius = e.maybe_inches("radius_in", low=0.0)
     payloads = e.names("payloads") if "payloads" in e.data else (("HE",) if radius is not None else ())
     if payloads and radius is None:
         raise e.fail("payloads", "only explosives (with a radius_in) fire payloads")
@@ -377,7 +383,7 @@ def _read_weapon(e: _Entry) -> Weapon:
         focus=e.boolean("focus"),
         fan=fan,
         radius_in=radius,
-        ammunition=e.whole("ammunition", None, low=1, high=1000),
+        ammunition=e.maybe_whole("ammunition", low=1, high=1000),
         indirect=e.boolean("indirect"),
         payloads=payloads,
         aliases=e.names("aliases"),
@@ -412,7 +418,7 @@ def _read_unit_type(e: _Entry) -> UnitType:
         move_in=e.inches("move_in", allow_inf=True),
         skill=_single_die(e, "skill"),
         defense=e.dice("defense"),
-        specialty_skill=_single_die(e, "specialty_skill", None),
+        specialty_skill=_maybe_single_die(e, "specialty_skill"),
         aliases=e.names("aliases"),
         uncertain=e.names("uncertain"),
         note=e.text("note", "-") if "note" in e.data else "",
@@ -422,11 +428,16 @@ def _read_unit_type(e: _Entry) -> UnitType:
     return u
 
 
-def _single_die(e: _Entry, name: str, default: Any = ...) -> Dice:
-    d = e.dice(name, default)
-    if d is not None and (d.count != 1 or d.bonus != 0):
+def _single_die(e: _Entry, name: str) -> Dice:
+    d = e.dice(name)
+    if d.count != 1 or d.bonus != 0:
         raise e.fail(name, f"{str(d)!r}: a Skill is always a single die such as '1d6' (2.1.1)")
     return d
+
+
+def _maybe_single_die(e: _Entry, name: str) -> Dice | None:
+    e.used.add(name)
+    return None if e.data.get(name) is None else _single_die(e, name)
 
 
 def _read_vehicle(e: _Entry) -> VehicleType:
@@ -440,10 +451,10 @@ def _read_vehicle(e: _Entry) -> VehicleType:
         weapons=e.names("weapons"),
         unlisted_weapons=e.names("unlisted_weapons"),
         control=e.choice("control", CONTROLS, "crewed"),
-        skill=_single_die(e, "skill", None),
-        length_in=e.inches("length_in", None, low=0.01),
-        width_in=e.inches("width_in", None, low=0.01),
-        radius_in=e.inches("radius_in", None, low=0.01),
+        skill=_maybe_single_die(e, "skill"),
+        length_in=e.maybe_inches("length_in", low=0.01),
+        width_in=e.maybe_inches("width_in", low=0.01),
+        radius_in=e.maybe_inches("radius_in", low=0.01),
         aliases=e.names("aliases"),
         uncertain=e.names("uncertain"),
         note=e.text("note", "-") if "note" in e.data else "",

@@ -250,9 +250,9 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
         name = r.text("name")
         if name is None:
             raise r.fail("name", "missing: every side has a name")
-        unknown = set(s) - SIDE_FIELDS
-        if unknown:
-            raise r.fail(sorted(unknown)[0], f"unknown field; the side fields are {', '.join(sorted(SIDE_FIELDS))}")
+        unknown_side = sorted(set(s) - SIDE_FIELDS)
+        if unknown_side:
+            raise r.fail(unknown_side[0], f"unknown field; the side fields are {', '.join(sorted(SIDE_FIELDS))}")
         age = r.integer("age_rank")
         sides.append(SideState(name, r.text("color"), age_rank=age))
     side_names = [s.name for s in sides]

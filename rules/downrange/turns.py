@@ -271,9 +271,9 @@ def apply_edit(state: GameState, action: EditUnit) -> GameState:
         elif key in ("skill", "defense"):
             value = Dice.parse(value, allowed_sides=(4, 6, 8, 10))
         elif kind is tuple:
-            value = tuple(value)  # type: ignore[arg-type]
+            value = tuple(value)
             if key == "equipment":
-                value = tuple(state.catalog.equipment_item(v).name for v in value)  # type: ignore[union-attr]
+                value = tuple(state.catalog.equipment_item(v).name for v in value)
         elif kind is bool and not isinstance(value, bool):
             raise state.illegal(f"{key} = {value!r}: use true or false")
         changes[key] = value
