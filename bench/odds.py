@@ -141,9 +141,10 @@ def main() -> int:
         dmg, dfn = Dice.parse(damage), Dice.parse(defense)
         outcomes = (sides ** (1 if mode == "normal" else 2)) * (dmg.sides ** dmg.count) * (
             1 if dfn.is_static else dfn.sides ** dfn.count)
-        eng = median_time(lambda: shot_odds(sides, mode, 0, 4, dmg, dfn), args.repeat, cold=True)
+        config = (sides, mode, 0, 4, dmg, dfn)
+        eng = median_time(lambda c=config: shot_odds(*c), args.repeat, cold=True)  # type: ignore[misc]
         if outcomes <= 2_000_000:
-            nv = median_time(lambda: naive(sides, mode, 0, 4, dmg, dfn), 1, cold=False)
+            nv = median_time(lambda c=config: naive(*c), 1, cold=False)  # type: ignore[misc]
             nv_text = f"{nv * 1e3:9.1f} ms"
         else:
             nv_text = "   (skipped)"

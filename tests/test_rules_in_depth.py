@@ -236,3 +236,23 @@ def test_the_whole_example_replays_from_its_saved_log(records: dict[str, StepRec
     assert len(attack_events) == 6
     # The debrief re-renders each attack from the recorded data alone.
     assert dr.explain(attack_events[0])[0] == "Mortar gunner fires the 60 mm mortar, with 1 assistant Focusing (+1)."
+
+
+def test_each_attack_event_logs_every_die_in_the_order_rolled(records: dict[str, StepRecord]) -> None:
+    final = records["6.6.1 c"].state
+    autocannon = [e for e in final.events if e.kind == "attack"][2]
+    assert autocannon.inputs["weapon"] == "Autocannon"
+    assert [(r.faces, r.dice_total) for r in autocannon.rolls] == [
+        ((6, 2), 8), ((4, 1), 5), (None, 12), (None, 8), ((2,), 2), ((6,), 6), (None, 10)]
+    assert [r.label for r in autocannon.rolls][2:4] == ["Damage against UTV", "Defense of UTV"]
+
+
+def test_keyframes_for_the_synthetic_table_follow_the_script() -> None:
+    from rules.downrange.examples.in_depth import synthetic_keyframes
+
+    frames = synthetic_keyframes(step_s=2.0)
+    zbl = frames[ZBL]
+    assert (zbl[0]["x_in"], zbl[0]["y_in"]) == (53.0, 25.0) and (zbl[1]["x_in"], zbl[1]["t_s"]) == (44.0, 10.0)
+    assert frames[AT][0]["on_table"] is False and frames[AT][1]["on_table"] is True  # dismounts in 6.3
+    assert ASSISTANT not in frames  # rides on the mortar gunner's token
+    assert all(a["t_s"] < b["t_s"] for f in frames.values() for a, b in zip(f, f[1:]))

@@ -12,7 +12,7 @@ from rules.dice import Dice, EnteredDice, LowestDice
 from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, plan_attack, resolve_attack
 from rules.downrange.command import information_reaches, is_jammed, most_senior_commander
-from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
+from rules.downrange.declarations import AttackMode, AttackSetup, TargetSpec
 from rules.downrange.environment import (fall_damage_dice, resolve_burning, resolve_fall, resolve_fire_spread,
                                          resolve_hazard)
 from rules.downrange.medicine import resolve_treatment
@@ -500,3 +500,24 @@ def test_the_start_of_a_turn_burns_the_players_burning_units() -> None:
     s = dr.start_round(s, EnteredDice([9, 1])).state
     res = dr.start_turn(s, EnteredDice([5]))
     assert res.state.unit(10).status is Status.DOWN and "Fire" in res.sentences[1]
+
+
+def test_a_reaction_resolved_first_can_stop_the_action_that_triggered_it() -> None:
+    s = game(unit(10, "Ann", "Blue", 0, 0, weapons=["M4/M16"]), unit(20, "Bo", "Red", 20, 0, weapons=["AK series"]))
+    s = start(s, 9, 1).apply(A.ReadyReaction(10))
+    s = next_turn(s)  # Bo's turn: he takes aim at Ann, who reacts first
+    reaction = resolve_attack(s, AttackSetup(10, "M4/M16", (TargetSpec(20, stationary=False),), reaction=True),
+                              EnteredDice([5, 6]))
+    s = s.apply(A.RecordAttack(reaction))
+    blocked = plan_attack(s, AttackSetup(20, "AK series", (TargetSpec(10),)))
+    assert blocked.problems == ("Bo is down and cannot attack",)
+
+
+def test_a_gun_team_on_one_token_moves_together_and_goes_down_together() -> None:
+    s = game(unit(10, "Gunner", "Blue", 0, 0, team="mortar"), unit(11, "Loader", "Blue", 0, 0, team="mortar"),
+             unit(12, "Tagged member", "Blue", 3, 0, team="mortar"),
+             unit(20, "Bo", "Red", 20, 0, weapons=["AK series"]))
+    s = s.apply(A.SetPose(10, 1.0, 1.0, 0.0))
+    assert (s.unit(11).x_in, s.unit(11).y_in) == (1.0, 1.0) and s.unit(12).x_in == 3.0
+    r = resolve_attack(s, AttackSetup(20, "AK series", (TargetSpec(10, stationary=False),)), EnteredDice([6, 6]))
+    assert sorted(r.targets[0].went_down) == [10, 11, 12]

@@ -13,7 +13,6 @@ roll and Suppresses every eligible target.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -648,9 +647,10 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
         state = replace(state, areas=state.areas + (r.area,))
     from rules.downrange.narration import narrate_attack
 
-    rolls: Sequence[object] = ()
+    from rules.downrange.narration import attack_rolls
+
     return state.log("attack", " ".join(narrate_attack(r)), inputs={"attacker": r.attacker, "weapon": r.weapon},
-                     outcome=to_jsonable(r), rolls=tuple(rolls), warnings=r.warnings)
+                     outcome=to_jsonable(r), rolls=attack_rolls(r), warnings=r.warnings)
 
 
 __all__ = ["AttackPlan", "TargetPlan", "plan_attack", "attack_odds", "resolve_attack", "resolve_landing",

@@ -124,9 +124,10 @@ def apply_damage(state: GameState, action: RecordDamage) -> GameState:
             changed.append(replace(state.unit(uid), aboard=None, on_table=True, reaction_ready=False,
                                    x_in=unit.x_in, y_in=unit.y_in))
     state = state.with_units(changed)
-    from rules.downrange.narration import narrate_damage
+    from rules.downrange.narration import damage_rolls, narrate_damage
 
-    return state.log(r.cause, " ".join(narrate_damage(r)), inputs={"cause": r.cause}, outcome=to_jsonable(r))
+    return state.log(r.cause, " ".join(narrate_damage(r)), inputs={"cause": r.cause}, outcome=to_jsonable(r),
+                     rolls=damage_rolls(r))
 
 
 def apply_extinguish(state: GameState, action: Extinguish) -> GameState:

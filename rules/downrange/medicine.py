@@ -89,7 +89,7 @@ def apply_treatment(state: GameState, action: RecordTreatment) -> GameState:
     elif r.outcome is MedicalOutcome.RESTORED:
         patient = replace(patient, status=Status.ACTIVE)
     state = state.with_units([medic, patient, *helpers])
-    from rules.downrange.narration import narrate_treatment
+    from rules.downrange.narration import narrate_treatment, treatment_rolls
 
     return state.log(task, " ".join(narrate_treatment(r)), inputs={"medic": r.medic, "patient": r.patient},
-                     outcome=to_jsonable(r))
+                     outcome=to_jsonable(r), rolls=treatment_rolls(r))

@@ -11,6 +11,72 @@ from rules.downrange.results import (AttackResult, DamageResult, InitiativeResul
                                      TargetResult, TaskResult, TreatmentResult)
 from rules.downrange.rolls import DamageRoll, SkillRoll
 from rules.downrange.state import possessive
+from rules.events import RollRecord
+
+
+def _sides(dice: str) -> int:
+    return int(dice.split("d")[1].split("+")[0].split("-")[0]) if "d" in dice else 0
+
+
+def _skill_record(roll: SkillRoll) -> RollRecord:
+    return RollRecord(roll.label, len(roll.faces), _sides(roll.die), roll.faces, sum(roll.faces))
+
+
+def _damage_records(d: DamageRoll, target: str) -> list[RollRecord]:
+    out = []
+    for label, dice, faces, total in ((f"Damage against {target}", d.damage, d.damage_faces, d.damage_total),
+                                      (f"Defense of {target}", d.defense, d.defense_faces, d.defense_total)):
+        if total is not None and "d" in dice:
+            out.append(RollRecord(label, int(dice.split("d")[0]), _sides(dice), faces, total - _bonus(dice)))
+    return out
+
+
+def _bonus(dice: str) -> int:
+    rest = dice.split("d", 1)[1]
+    for sign in ("+", "-"):
+        if sign in rest:
+            value = int(rest.split(sign, 1)[1])
+            return value if sign == "+" else -value
+    return 0
+
+
+def attack_rolls(r: AttackResult) -> tuple[RollRecord, ...]:
+    """Every die of an attack, in the order they were rolled (for the event log)."""
+    out: list[RollRecord] = []
+    if r.skill is not None:
+        out.append(_skill_record(r.skill))
+    for t in r.targets:
+        for shot in t.shots:
+            if shot.skill is not None:
+                out.append(_skill_record(shot.skill))
+        for shot in t.shots:
+            if shot.damage is not None:
+                out += _damage_records(shot.damage, t.name)
+    return tuple(out)
+
+
+def treatment_rolls(r: TreatmentResult) -> tuple[RollRecord, ...]:
+    return (_skill_record(r.skill),)
+
+
+def damage_rolls(r: DamageResult) -> tuple[RollRecord, ...]:
+    out: list[RollRecord] = []
+    if r.spread_in is not None:
+        out.append(RollRecord("fire spread distance (inches)", 1, 6, (r.spread_in,), r.spread_in))
+    for d in r.damages:
+        out += _damage_records(d.roll, d.name)
+    return tuple(out)
+
+
+def initiative_rolls(r: InitiativeResult) -> tuple[RollRecord, ...]:
+    out = []
+    for roll in r.rolls:
+        out.append(RollRecord(f"initiative of {roll.side}", 1, 10, (roll.d10,), roll.d10))
+        if roll.d4 is not None:
+            out.append(RollRecord(f"Enhanced Initiative of {roll.side}", 1, 4, (roll.d4,), roll.d4))
+        for again in roll.rerolls:
+            out.append(RollRecord(f"initiative re-roll of {roll.side} (tie)", 1, 10, (again,), again))
+    return tuple(out)
 
 
 def _roll_words(faces: tuple[int, ...] | None, total: int | None, dice: str) -> str:

@@ -150,9 +150,17 @@ def max_impaired_in(state: GameState, unit: Unit, terrain_name: str, *, open_in:
     return max(0.0, left / terrain_factor(state, unit, terrain_name))
 
 
-def _move_team(state: GameState, unit: Unit, **pose: float) -> GameState:
-    members = state.team_of(unit)
-    return state.with_units(replace(m, **pose) for m in members)  # type: ignore[arg-type]
+def _token_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    """The unit and the members of its gun team standing exactly where it stands: one token on the
+    table (only one of them needs a tag). Team members with tags of their own move on their own."""
+    return tuple(m for m in state.team_of(unit)
+                 if m.unit_id == unit.unit_id or (m.x_in, m.y_in, m.on_table) == (unit.x_in, unit.y_in, unit.on_table))
+
+
+def _move_team(state: GameState, unit: Unit, **pose: float) -> tuple[GameState, tuple[int, ...]]:
+    members = _token_of(state, unit)
+    ids = tuple(m.unit_id for m in members)
+    return state.with_units(replace(m, **pose) for m in members), ids  # type: ignore[arg-type]
 
 
 def apply_set_pose(state: GameState, action: SetPose) -> GameState:
@@ -175,9 +183,9 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
     if moved > EPS and unit.status is not Status.ACTIVE and unit.carried_by is None:
         warnings.append(f"{unit.name} is {unit.status.value} and should not move on its own")
     team_moved = unit.moved_in + moved if unit.status is Status.ACTIVE else unit.moved_in
-    state = _move_team(state, unit, x_in=action.x_in, y_in=action.y_in, heading_deg=action.heading_deg % 360.0)
-    state = state.with_units(replace(m, moved_in=max(m.moved_in, team_moved), on_table=action.on_table)
-                             for m in state.team_of(state.unit(unit.unit_id)))
+    state, ids = _move_team(state, unit, x_in=action.x_in, y_in=action.y_in, heading_deg=action.heading_deg % 360.0)
+    state = state.with_units(replace(state.unit(i), moved_in=max(state.unit(i).moved_in, team_moved),
+                                     on_table=action.on_table) for i in ids)
     if unit.carrying is not None:
         state = state.update_unit(unit.carrying, x_in=action.x_in, y_in=action.y_in)
     if unit.is_remote:
@@ -207,8 +215,8 @@ def apply_move(state: GameState, action: MoveUnit) -> GameState:
             raise state.illegal(f"{unit.name} needs {cost:g}\" of Movement for that move but has {left:g}\" left "
                                 f"(Movement {movement_allowance_in(state, unit):g}\"): move less far")
     heading = unit.heading_deg if action.heading_deg is None else action.heading_deg
-    state = _move_team(state, unit, x_in=action.x_in, y_in=action.y_in, heading_deg=heading % 360.0)
-    state = state.with_units(replace(m, moved_in=m.moved_in + cost) for m in state.team_of(state.unit(unit.unit_id)))
+    state, ids = _move_team(state, unit, x_in=action.x_in, y_in=action.y_in, heading_deg=heading % 360.0)
+    state = state.with_units(replace(state.unit(i), moved_in=state.unit(i).moved_in + cost) for i in ids)
     impaired = ", ".join(f"{i:g}\" of {n} (x{terrain_factor(state, unit, n):g})" for n, i in action.impaired)
     text = f"{unit.name} moves {open_in:g}\" in the open" + (f" and {impaired}" if impaired else "") + \
         f", using {cost:g}\" of its Movement ({max(0.0, left - cost):g}\" left)."
@@ -325,6 +333,8 @@ def roll_initiative(state: GameState, dice: DiceSource) -> InitiativeResult:
 
 
 def apply_start_round(state: GameState, action: StartRound) -> GameState:
+    from rules.downrange.narration import initiative_rolls
+
     result = action.initiative
     if state.in_turn:
         raise state.illegal(f"{possessive(state.active_side or '')} turn is not over: end it before the next round")
@@ -343,8 +353,7 @@ def apply_start_round(state: GameState, action: StartRound) -> GameState:
             text += f" (tie, re-rolled {', '.join(map(str, r.rerolls))})"
         parts.append(text)
     return state.log("initiative", f"Round {result.round} initiative: {'; '.join(parts)}. {order[0]} goes first.",
-                     inputs={}, outcome=to_jsonable(result),
-                     rolls=())
+                     inputs={}, outcome=to_jsonable(result), rolls=initiative_rolls(result))
 
 
 def apply_start_turn(state: GameState, action: StartTurn) -> GameState:
@@ -459,10 +468,10 @@ def apply_task(state: GameState, action: RecordTask) -> GameState:
     if needs_focus:
         unit = replace(unit, focused=result.task)
     state = state.with_units([unit, *helpers])
-    from rules.downrange.narration import narrate_task
+    from rules.downrange.narration import _skill_record, narrate_task
 
     return state.log("task", " ".join(narrate_task(result)), inputs={"task": result.task},
-                     outcome=to_jsonable(result))
+                     outcome=to_jsonable(result), rolls=(_skill_record(result.skill),))
 
 
 __all__ = ["IllegalActionError", "roll_initiative", "resolve_task", "movement_cost_in", "max_impaired_in",

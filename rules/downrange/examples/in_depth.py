@@ -304,17 +304,22 @@ def play(steps: Sequence[Step] = STEPS, state: GameState | None = None) -> Itera
 
 
 def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]]]:
-    """Keyframes (``[[units.path]]`` entries) that move every tracked unit as the steps do: each step
+    """Keyframes (``[[units.path]]`` entries) that move every tagged unit as the steps do: each step
     takes ``step_s`` seconds and its moves happen in it. Units off the table have ``on_table = false``.
+    A gun team's members that stand on one token (same team, same spot) get one tag: the first member's.
     """
     state = initial_state()
+    riders = {u.unit_id for u in state.units if u.team and any(
+        m.unit_id < u.unit_id and m.team == u.team and (m.x_in, m.y_in) == (u.x_in, u.y_in) for m in state.units)}
     frames: dict[int, list[dict[str, Any]]] = {
         u.unit_id: [{"t_s": 0.0, "x_in": u.x_in, "y_in": u.y_in, "heading_deg": u.heading_deg, "on_table": u.on_table}]
-        for u in state.units
+        for u in state.units if u.unit_id not in riders
     }
     for i, record in enumerate(play(state=state)):
         t = (i + 1) * step_s
         for u in record.state.units:
+            if u.unit_id in riders:
+                continue
             last = frames[u.unit_id][-1]
             now = {"t_s": t, "x_in": round(u.x_in, 3), "y_in": round(u.y_in, 3),
                    "heading_deg": round(u.heading_deg, 3), "on_table": u.on_table}
