@@ -511,7 +511,7 @@ def _entries(doc: Mapping[str, Any], table: str, source: str) -> list[Mapping[st
 def _merge_named(target: dict[str, T], items: Iterable[T], source: str, table: str) -> None:
     seen: set[str] = set()
     for item in items:
-        name = item.name
+        name: str = getattr(item, "name")  # noqa: B009 - every table entry has a name
         if _key(name) in seen:
             raise DataFileError(f"{source}: {table} {name!r} appears twice in this file; keep one")
         seen.add(_key(name))
