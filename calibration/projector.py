@@ -38,7 +38,7 @@ class ProjectorPattern:
 
     >>> p = ProjectorPattern(1280, 720)
     >>> p.tag_ids[0], p.tag_ids[-1], p.tag_px
-    (400, 439, 96)
+    (400, 439, 80)
     """
 
     width_px: int

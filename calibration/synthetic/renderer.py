@@ -8,8 +8,8 @@ hand); the scene's colour there is averaged over the pixel's area. Tag edges are
 
 Speed: the static part (sand, floor, hills, anchors, projector light) is rendered once per table; each
 frame copies it, draws the units and hands in small patches (cached while a unit stands still) and
-applies the faults of real footage. 1280x720 with a dozen units renders well above 30 frames/s on one core
-(measured by ``bench/synthetic_speed.py``).
+applies the faults of real footage. 1280x720 with a dozen units renders above 30 frames/s on one core
+(about 40 frames/s with all the faults of a webcam; ``bench/synthetic_speed.py``).
 """
 from __future__ import annotations
 
