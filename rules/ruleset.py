@@ -185,6 +185,10 @@ class Ruleset(Protocol):
         """A game state from its saved JSON data."""
         ...
 
+    def apply(self, state: Any, action: Any) -> Any:
+        """The state after one of the rule system's actions (``state.apply(action)``)."""
+        ...
+
     def units(self, state: Any) -> tuple[UnitView, ...]:
         ...
 

@@ -178,3 +178,37 @@ def test_p_kill_over_several_shots_is_one_minus_all_missing() -> None:
     per_shot = shot_odds(6, "normal", 1, 5, D("1d8"), D("4")).p_kill
     assert p_at_least_one(per_shot, 4) == 1 - (1 - F(5, 16)) ** 4
     assert p_at_least_one(per_shot, 1) == per_shot
+
+
+# -- the odds shown and the dice resolution implement the same rules --------------------------------
+
+@settings(max_examples=15, deadline=None)
+@given(weapon=st.sampled_from(["M4/M16", "Bayonet", "M7", "Sniper rifle", "M249 SAW"]),
+       target=st.sampled_from(["average combatant", "substandard combatant", "UTV", "Motorcycle", "UGV"]),
+       armor=st.booleans(), cover=st.booleans(), stationary=st.booleans(), untrained=st.booleans())
+def test_the_odds_shown_equal_the_share_of_all_dice_outcomes_that_kill(weapon, target, armor, cover, stationary,  # type: ignore[no-untyped-def]
+                                                                      untrained):
+    from rules.dice import EnteredDice
+    from rules.downrange.attack import attack_odds, resolve_attack
+    from rules.downrange.declarations import AttackSetup, Level, TargetSpec
+    from tests.rules_helpers import game, unit
+
+    s = game(unit(10, "Shooter", "Blue", 0, 0, weapons=[weapon]),
+             unit(20, "Target", "Red", 1.2, 0, target, equipment=["body armor"] if armor else []))
+    setup = AttackSetup(10, weapon, (TargetSpec(20, stationary=stationary,
+                                                cover=Level.PARTIAL if cover else Level.NONE),), untrained=untrained)
+    (odds,) = attack_odds(s, setup)
+    w = s.catalog.weapon(weapon)
+    defense = s.effective_defense(s.unit(20))
+    skill_rolls = list(product(range(1, 7), repeat=1 if odds.roll == "normal" else 2))
+    dmg_rolls = list(product(range(1, w.damage.sides + 1), repeat=w.damage.count))
+    def_rolls = [()] if defense.is_static else list(product(range(1, defense.sides + 1), repeat=defense.count))
+    kills = total = 0
+    for sk in skill_rolls:
+        for dm in dmg_rolls:
+            for df in def_rolls:
+                dice = [list(sk), list(dm)] + ([list(df)] if df else [])
+                result = resolve_attack(s, setup, EnteredDice(dice))
+                kills += bool(result.killed)
+                total += 1
+    assert odds.p_kill == F(kills, total)
