@@ -264,6 +264,8 @@ def play_step(state: GameState, step: Step) -> StepRecord:
             unit = state.unit(item.unit)
             heading = unit.heading_deg if item.heading_deg is None else item.heading_deg
             state = state.apply(A.SetPose(item.unit, item.x_in, item.y_in, heading))
+            moved = state.unit(item.unit).moved_in - unit.moved_in
+            lines.append(f"{unit.name} moves {moved:.1f}\" to ({item.x_in:g}, {item.y_in:g}).")
         elif isinstance(item, Attack):
             table = attack_odds(state, item.setup)
             odds.append(table)
