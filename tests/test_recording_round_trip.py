@@ -66,7 +66,7 @@ def test_a_recording_killed_mid_game_is_readable_and_loses_at_most_a_second(tmp_
     progress = tmp_path / "progress.txt"
     script = textwrap.dedent(
         f"""
-        import sys, time
+        import os, sys, time
         sys.path.insert(0, {str(ROOT)!r})
         from tracker.recording import Recorder
         from tracker.unit_pose import UnitPose, UnitState
@@ -76,8 +76,9 @@ def test_a_recording_killed_mid_game_is_readable_and_loses_at_most_a_second(tmp_
         while True:
             t = time.monotonic() - t0
             rec.record_frame(i, t, [UnitPose(12, "Haas", "", t, 5.0, 1.0, 90.0, UnitState.SEEN, t, t, last_seen_t_s=t)])
-            if i % 10 == 0:
-                open({str(progress)!r}, "w").write(repr(t))
+            if i % 10 == 0:  # written whole or not at all, so the test never reads half a number
+                open({str(progress)!r} + ".tmp", "w").write(repr(t))
+                os.replace({str(progress)!r} + ".tmp", {str(progress)!r})
             i += 1
             time.sleep(1 / 60)
         """
