@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.errors import RegistrationError
+from calibration.errors import CalibrationError, RegistrationError
 from calibration.table_calibration import TableCalibration
 from calibration.table_registration import anchor_residuals_in, register_table
 
@@ -61,7 +61,7 @@ class DriftWatch:
         min_anchors: int = 2,
     ) -> None:
         if not threshold_in > 0:
-            raise ValueError(f"threshold_in={threshold_in}: give a positive distance in inches")
+            raise CalibrationError(f"drift threshold_in={threshold_in}: give a positive distance in inches, e.g. 0.1")
         self.calibration = calibration
         self.threshold_in = float(threshold_in)
         self.confirm_frames = max(1, int(confirm_frames))

@@ -139,3 +139,32 @@ def test_any_plausible_camera_is_recovered_and_maps_units_at_any_height(tilt_deg
     gx, gy, heading = cal.tag_pose_in(px, z_in=z)
     assert math.hypot(gx - x, gy - y) < 0.03
     assert abs((heading - 33.0 + 180) % 360 - 180) < 0.5
+
+
+def test_anchors_at_different_heights_register_too():
+    # one anchor sits on a 0.75" riser at the table edge (a layout file can say so)
+    raised = TableLayout(72.0, 48.0, tuple(
+        AnchorTag(a.tag_id, a.x_in, a.y_in, a.size_in, a.heading_deg, 0.75 if a.tag_id == 2 else 0.0) for a in LAYOUT.anchors
+    ))
+    model = CameraModel(1920, 1080, 1150.0, 1150.0, 959.5, 539.5, (-0.25, 0.08, 0.0, 0.0, 0.0), source="synthetic")
+    pose = CameraPose.looking_at((36.0, -6.0, 60.0), (36.0, 24.0, 0.0))
+    ids = np.array([a.tag_id for a in raised.anchors])
+    corners = np.stack([tag_corners_px(a.x_in, a.y_in, a.z_in, a.heading_deg, a.size_in, model, pose) for a in raised.anchors])
+    cal = register_table(ids, corners, model, raised)
+    assert cal.method == "pnp" and cal.residual_in < 1e-3
+    assert np.linalg.norm(cal.pose.camera_position_in - pose.camera_position_in) < 0.01
+    # the same frame read with a layout that forgets the riser puts anchor 2 off its mark
+    flat = register_table(ids, corners, model, LAYOUT)
+    assert flat.anchors_rejected == (2,) or flat.residual_in > cal.residual_in
+
+
+def test_the_flat_fallback_still_places_units_on_the_table_plane(scene):
+    frame, found = scene
+    wrong = CameraModel(1280, 720, MODEL.fx_px * 1.6, MODEL.fx_px * 1.6, 639.5, 359.5, MODEL.dist_coeffs)
+    cal = register_table(found.tag_ids, found.corners_px, wrong, LAYOUT)
+    assert cal.method == "homography"
+    tag_id = next(int(t) for t in found.tag_ids if t >= 10)
+    where = cal.locate_tag(found.corners_of(tag_id), base_height_in=1.5)
+    assert where.z_in == 1.5  # the height is reported as given, the position is on the anchors' plane
+    back = cal.camera_from_table(np.array([[where.x_in, where.y_in]]))
+    assert np.allclose(cal.table_from_camera(back), [[where.x_in, where.y_in]], atol=1e-6)

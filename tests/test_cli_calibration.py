@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np

@@ -44,6 +44,10 @@ SKY_BGR = np.array([40.0, 40.0, 44.0], dtype=np.float32)
 _STRIP_ROWS = 48
 _PATCH_CACHE_SIZE = 512
 
+#: A rendered piece of the picture: pixel box (x0, y0, x1, y1), premultiplied BGR colour and coverage
+#: (both float32, the box's size); None when nothing of it is in view.
+Patch = tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None
+
 
 def webcam_model(
     width_px: int = 1280,
@@ -140,8 +144,8 @@ class SyntheticTable:
         self.background_supersample = int(background_supersample)
         self._geom = ViewGeometry(self.model, self.pose)
         self._background: np.ndarray | None = None
-        self._patches: OrderedDict[tuple, tuple | None] = OrderedDict()
-        self._hands: dict[Hand, tuple | None] = {}
+        self._patches: OrderedDict[tuple, Patch] = OrderedDict()
+        self._hands: dict[Hand, Patch] = {}
 
     # ------------------------------------------------------------------ variants
     def moved(self, pose: CameraPose) -> "SyntheticTable":
@@ -211,7 +215,7 @@ class SyntheticTable:
         return tuple(out)
 
     # ------------------------------------------------------------------ internals
-    def _truth(self, tag_id, x, y, z, heading, size, hands) -> TagTruth:
+    def _truth(self, tag_id: int, x: float, y: float, z: float, heading: float, size: float, hands: Sequence[Hand]) -> TagTruth:
         corners = np.column_stack([tag_corners_in((x, y), size, heading), np.full(4, z)])
         pts = np.vstack([corners, [[x, y, z]]])
         px, inside = self._geom.project(pts)
@@ -240,7 +244,7 @@ class SyntheticTable:
         light = _projector_light(self.projector, np.array([[x, y, z]]))
         return float(self.projector.room_light + self.projector.brightness * light.mean())
 
-    def _unit_patch(self, p: TagPlacement, faults: Faults):
+    def _unit_patch(self, p: TagPlacement, faults: Faults) -> Patch:
         smear = (0.0, 0.0)
         vx, vy = p.velocity_in_s
         if faults.motion_blur and (vx or vy) and faults.exposure_s > 0:
@@ -258,7 +262,7 @@ class SyntheticTable:
             self._patches.popitem(last=False)
         return patch
 
-    def _render_block(self, block: _Block, smear_in: tuple[float, float] = (0.0, 0.0)):
+    def _render_block(self, block: _Block, smear_in: tuple[float, float] = (0.0, 0.0)) -> Patch:
         """The block as a premultiplied patch; ``smear_in`` is how far it travels during the exposure
         (the tag is at its position mid-exposure)."""
         offsets = [(0.0, 0.0)]
@@ -327,7 +331,7 @@ class SyntheticTable:
             return patch
         return _smear(patch, ends[1] - ends[0])
 
-    def _render_hand(self, hand: Hand):
+    def _render_hand(self, hand: Hand) -> Patch:
         outline = _hand_outline(hand, self.layout)
         box = self._geom.pixel_bbox(outline)
         if box is None:
@@ -366,7 +370,7 @@ class SyntheticTable:
         return out
 
 
-def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain):
+def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Where each ray meets the ground: x, y, z (float32 arrays), shading factor, and whether it does."""
     dz = dirs[..., 2].astype(np.float64)
     valid = dz < -1e-9
@@ -404,7 +408,7 @@ def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain):
     return x.astype(np.float32), y.astype(np.float32), z.astype(np.float32), shade, valid
 
 
-def _near_terrain(terrain: Terrain, x0, x1, y0, y1) -> np.ndarray:
+def _near_terrain(terrain: Terrain, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
     """Rays whose path between the terrain's top and the table plane may touch a hill or the grid."""
     if terrain.grid is not None:
         return np.ones(x0.shape, bool)
@@ -487,7 +491,7 @@ def _hand_outline(hand: Hand, layout: TableLayout) -> np.ndarray:
     return np.column_stack([pts, np.full(len(pts), hand.z_in)])
 
 
-def _downsample(box, colour: np.ndarray, cover: np.ndarray, n: int):
+def _downsample(box: tuple[int, int, int, int], colour: np.ndarray, cover: np.ndarray, n: int) -> Patch:
     x0, y0, x1, y1 = box
     size = (x1 - x0, y1 - y0)
     if n > 1:
@@ -498,7 +502,7 @@ def _downsample(box, colour: np.ndarray, cover: np.ndarray, n: int):
     return box, colour.astype(np.float32), cover.astype(np.float32)
 
 
-def _smear(patch, travel_px: np.ndarray):
+def _smear(patch: Patch, travel_px: np.ndarray) -> Patch:
     """Convolve a premultiplied patch with a line of ``travel_px`` (dx, dy) centred on the origin."""
     box, colour, cover = patch
     length = float(np.hypot(*travel_px))
@@ -521,7 +525,7 @@ def _smear(patch, travel_px: np.ndarray):
     return box, colour, cover
 
 
-def _composite(img: np.ndarray, patch) -> None:
+def _composite(img: np.ndarray, patch: Patch) -> None:
     """Paint a premultiplied patch over ``img`` (float32 or uint8 BGR) in place."""
     if patch is None:
         return
