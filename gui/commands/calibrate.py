@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     proj = sub.add_parser("projector", help="map table inches to projector pixels from a projected pattern",
                           description="Calibrate the projector: show the pattern, let the camera see it on the table.")
-    proj.add_argument("--size", metavar="WxH", help="projector resolution in pixels, e.g. 1920x1080")
+    proj.add_argument("--size", metavar="WxH", help="projector resolution in pixels, e.g. 1920x1080 (live: the screen's)")
     proj.add_argument("--write-pattern", metavar="PNG", help="write the pattern image to show full-screen, then stop")
     proj.add_argument("--photo", metavar="IMAGE", help="a camera frame of the pattern projected on the table")
     proj.add_argument("--camera", type=int, metavar="INDEX", help="show the pattern and grab the frame live (needs a display)")
@@ -217,7 +217,14 @@ def _projector(args: argparse.Namespace) -> int:
 
     from calibration.projector import ProjectorPattern, calibrate_projector, save_projector_calibration
 
-    width, height = _size(args.size, "--size")
+    if args.camera is not None and not args.write_pattern:
+        # live: the pattern must fill the projector's screen pixel for pixel
+        width, height = _screen_size(args.screen)
+        if args.size and _size(args.size, "--size") != (width, height):
+            raise UsageError(f"--size {args.size} but the projector screen (--screen {args.screen}) is {width}x{height}; "
+                             "leave out --size or set the projector to that resolution")
+    else:
+        width, height = _size(args.size, "--size")
     pattern = ProjectorPattern(width, height)
     if args.write_pattern:
         if not cv2.imwrite(args.write_pattern, pattern.image()):
@@ -250,25 +257,44 @@ def _projector(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show_and_grab(pattern, camera_index: int, screen_index: int):
-    """Show the pattern full-screen on the projector's screen, let the camera adjust, grab a frame."""
-    from PySide6.QtCore import QEventLoop, QTimer, Qt
-    from PySide6.QtGui import QGuiApplication, QImage, QPixmap
-    from PySide6.QtWidgets import QApplication, QLabel
+def _screen(screen_index: int):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(["sandtable"])
+    if QApplication.instance() is None:
+        QApplication(["sandtable"])
     screens = QGuiApplication.screens()
     if not screens:
         raise UsageError("no display: write the pattern with --write-pattern and use --photo instead")
-    screen = screens[screen_index] if -len(screens) <= screen_index < len(screens) else None
-    if screen is None:
+    if not -len(screens) <= screen_index < len(screens):
         raise UsageError(f"--screen {screen_index}: there are {len(screens)} screens (0-{len(screens) - 1})")
+    return screens[screen_index]
+
+
+def _screen_size(screen_index: int) -> tuple[int, int]:
+    """The projector screen's size in device pixels."""
+    screen = _screen(screen_index)
+    ratio = screen.devicePixelRatio()
+    size = screen.geometry().size()
+    return int(round(size.width() * ratio)), int(round(size.height() * ratio))
+
+
+def _show_and_grab(pattern, camera_index: int, screen_index: int):
+    """Show the pattern full-screen on the projector's screen, let the camera adjust, grab a frame."""
+    from PySide6.QtCore import QEventLoop, QTimer, Qt
+    from PySide6.QtGui import QImage, QPixmap
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    screen = _screen(screen_index)
+    app = QApplication.instance()
     img = pattern.image()
     label = QLabel()
     label.setAlignment(Qt.AlignmentFlag.AlignCenter)
     label.setStyleSheet("background: white")
     qimage = QImage(img.data, img.shape[1], img.shape[0], img.strides[0], QImage.Format.Format_Grayscale8)
-    label.setPixmap(QPixmap.fromImage(qimage))
+    pixmap = QPixmap.fromImage(qimage)
+    pixmap.setDevicePixelRatio(screen.devicePixelRatio())  # one pattern pixel per projector pixel
+    label.setPixmap(pixmap)
     label.setGeometry(screen.geometry())
     label.showFullScreen()
     loop = QEventLoop()
