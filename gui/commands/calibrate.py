@@ -261,8 +261,11 @@ def _screen(screen_index: int):
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
 
-    if QApplication.instance() is None:
-        QApplication(["sandtable"])
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(["sandtable"])
+    if not isinstance(app, QApplication):
+        raise UsageError("this process has no window support; run `sandtable calibrate projector --camera ...` on its own")
     screens = QGuiApplication.screens()
     if not screens:
         raise UsageError("no display: write the pattern with --write-pattern and use --photo instead")

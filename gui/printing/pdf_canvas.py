@@ -19,14 +19,18 @@ PRINTER_MARGIN_IN = 0.4
 
 
 def ensure_qt_app():
-    """A QGuiApplication for fonts; headless when there is no display (CI, SSH)."""
-    from PySide6.QtGui import QGuiApplication
+    """The process's Qt application (fonts need one); headless when there is no display (CI, SSH).
 
-    app = QGuiApplication.instance()
+    A QApplication rather than a bare QGuiApplication, so that windows can still be opened later in
+    the same process (Qt allows only one application object per process).
+    """
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
     if app is None:
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        app = QGuiApplication(["sandtable"])
+        app = QApplication(["sandtable"])
     return app
 
 
