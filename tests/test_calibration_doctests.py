@@ -16,6 +16,7 @@ MODULES = [
     "calibration.synthetic.renderer",
     "calibration.table_layout",
     "calibration.tag_bitmaps",
+    "calibration.table_setup",
     "calibration.terrain",
 ]
 

@@ -15,16 +15,14 @@ import numpy as np
 
 from calibration.camera_model import CameraModel, CameraPose
 from calibration.errors import CalibrationError, ScenarioFileError
-from calibration.layout_file import layout_from_fields, load_layout
 from calibration.synthetic.renderer import WIDE_ANGLE_DIST, WIDE_ANGLE_HFOV_DEG, SyntheticTable, overhead_pose, webcam_model
 from calibration.synthetic.scene import Faults, Hand, RenderedFrame, TagPlacement
-from calibration.table_layout import DEFAULT_TABLE_IN, FIRST_UNIT_TAG_ID, TableLayout
+from calibration.table_layout import FIRST_UNIT_TAG_ID, TableLayout
+from calibration.table_setup import read_scenario_top, read_table, read_terrain
 from calibration.tag_bitmaps import MAX_TAG_ID
-from calibration.terrain import HeightGrid, Hill, Terrain
-from calibration.toml_fields import Fields, read_toml
+from calibration.terrain import Terrain
+from calibration.toml_fields import Fields
 
-SCENARIO_FORMAT = "sandtable-scenario"
-SCENARIO_VERSION = 1
 DEFAULT_BASE_HEIGHT_IN = 1.0
 #: Heading of a unit whose first keyframe gives none: facing +y, away from the near edge.
 DEFAULT_HEADING_DEG = 90.0
@@ -150,16 +148,9 @@ def load_synthetic_scenario(path: str | Path, *, width_px: int | None = None, he
     """Read a scenario file for the synthetic table. ``width_px``/``height_px`` override the file's
     resolution (the camera's field of view stays the same)."""
     p = Path(path)
-    data = read_toml(p, error=ScenarioFileError, what="scenario")
-    top = Fields(data, p.name, error=ScenarioFileError)
-    if data.get("format") != SCENARIO_FORMAT:
-        raise ScenarioFileError(
-            f"{p.name}: format = {data.get('format')!r}; a scenario file starts with format = \"{SCENARIO_FORMAT}\""
-        )
-    if data.get("version") != SCENARIO_VERSION:
-        raise ScenarioFileError(f"{p.name}: version = {data.get('version')!r}; this program reads scenario version {SCENARIO_VERSION}")
-    layout = _read_table(top, p)
-    terrain = _read_terrain(top, p)
+    top = read_scenario_top(p)
+    layout = read_table(top, p)
+    terrain = read_terrain(top, p)
     sim = top.table("simulation") or Fields({}, f"{p.name} [simulation]", error=ScenarioFileError)
     sim.refuse_unknown({"fps", "duration_s", "width_px", "height_px", "seed", "camera", "faults", "hands", "texture_seed"})
     fps = sim.number("fps", 30.0, positive=True, maximum=240)
@@ -176,45 +167,6 @@ def load_synthetic_scenario(path: str | Path, *, width_px: int | None = None, he
         path=str(p), name=top.string("name", p.stem), fps=fps, duration_s=duration, seed=seed, table=table,
         faults=faults, units=units, hands=hands,
     )
-
-
-def _read_table(top: Fields, path: Path) -> TableLayout:
-    t = top.table("table")
-    if t is None:
-        return TableLayout.default()
-    t.refuse_unknown({"width_in", "depth_in", "layout"})
-    if t.has("layout"):
-        layout_path = path.parent / t.string("layout")
-        layout = load_layout(layout_path)
-        for key, value in (("width_in", layout.width_in), ("depth_in", layout.depth_in)):
-            if t.has(key) and t.number(key) != value:
-                raise t.fail(key, f"disagrees with the layout file {layout_path.name!r} ({value:g}); give the size in one place")
-        return layout
-    size = (t.number("width_in", DEFAULT_TABLE_IN[0], positive=True), t.number("depth_in", DEFAULT_TABLE_IN[1], positive=True))
-    return layout_from_fields(Fields({"width_in": size[0], "depth_in": size[1]}, t.where, error=ScenarioFileError))
-
-
-def _read_terrain(top: Fields, path: Path) -> Terrain:
-    t = top.table("terrain")
-    if t is None:
-        return Terrain()
-    t.refuse_unknown({"hills", "height_map", "cell_in"})
-    hills = []
-    for hf in t.tables("hills"):
-        hf.refuse_unknown({"x_in", "y_in", "radius_in", "height_in"})
-        hills.append(Hill(hf.number("x_in"), hf.number("y_in"), hf.number("radius_in", positive=True), hf.number("height_in", minimum=0)))
-    grid = None
-    if t.has("height_map"):
-        grid_path = path.parent / t.string("height_map")
-        try:
-            heights = np.loadtxt(grid_path, delimiter=",", ndmin=2)
-        except (OSError, ValueError) as exc:
-            raise t.fail("height_map", f"cannot be read as a CSV of heights in inches ({exc})") from None
-        try:
-            grid = HeightGrid(heights, t.number("cell_in", 1.0, positive=True))
-        except CalibrationError as exc:
-            raise t.fail("height_map", f"is not a usable height map: {exc}") from None
-    return Terrain(hills=tuple(hills), grid=grid)
 
 
 def _read_camera(sim: Fields, layout: TableLayout, w: int, h: int) -> tuple[CameraModel, CameraPose]:

@@ -244,9 +244,9 @@ def _projector(args: argparse.Namespace) -> int:
     table = table.for_frame_size(image.shape[1], image.shape[0])
     terrain = None
     if args.scenario:
-        from calibration.synthetic.scenario import load_synthetic_scenario
+        from calibration.table_setup import load_table_setup
 
-        terrain = load_synthetic_scenario(args.scenario).terrain
+        terrain = load_table_setup(args.scenario).terrain
     found = _detect(image)
     cal = calibrate_projector(pattern, found.tag_ids, found.corners_px, table, terrain=terrain)
     save_projector_calibration(cal, args.out)
