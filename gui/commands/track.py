@@ -2,6 +2,7 @@
 
     sandtable track 0 --calibration table.json --scenario game.toml --record game.sqlite
     sandtable track game.mp4 --scenario game.toml --jsonl > poses.jsonl
+    sandtable track 0 --calibration table.json --tuio 127.0.0.1:3333   # TUIO 1.1 for other software (docs/tuio.md)
 
 ``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
 "x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
@@ -29,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lost-after", type=float, default=10.0, metavar="S", help="a hidden unit is lost after S seconds (default 10)")
     parser.add_argument("--bare", action="store_true", help="run the plain detector on every whole frame (slower; for comparison)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--tuio", nargs="?", const="127.0.0.1:3333", default=None, metavar="HOST:PORT",
+        help="send the units as TUIO 1.1 /tuio/2Dobj over UDP (default 127.0.0.1:3333; put it after SOURCE)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from tracker.roster import Roster, load_roster
     from tracker.session import run_tracking
     from tracker.sources import open_source
+    from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
 
     if args.max_frames is not None and args.max_frames < 1:
@@ -64,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
         calibration = load_table_calibration(args.calibration)
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
+    tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
 
     source = open_source(args.source, fps=args.fps)
     recorder = None
     tracker = None
+    tuio = None
     stop = threading.Event()
     try:
         first = None
@@ -84,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
             settings=TrackerSettings(lost_after_s=args.lost_after),
             fast=not args.bare,
         )
+        if tuio_address is not None:
+            layout = getattr(calibration, "layout", None)
+            tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in) if layout is not None else None)
+            print(f"sending TUIO to {tuio_address} ({'table' if layout is not None else 'camera frame'} coordinates)", file=sys.stderr)
         if args.record:
             metadata = {"source": str(args.source), "command": "sandtable " + " ".join(sys.argv[1:])}
             if args.scenario:
@@ -103,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
             tracker.bus.subscribe(lambda e: print(_event_line(e), flush=True))
 
         def on_frame(result: TrackedFrame) -> None:
+            if tuio is not None:
+                tuio.send(result.poses, t_s=result.t_s, frame_size_px=result.detections.frame_size_px)
             if args.jsonl:
                 print(json.dumps(result.to_json()), flush=False)
             progress.update(result.frame_index)
@@ -133,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if tracker is not None:
             tracker.close()
+        if tuio is not None:
+            tuio.close()
+            if tuio.send_errors:
+                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
         source.close()
         if recorder is not None:
             recorder.close()
