@@ -1,0 +1,104 @@
+"""Starting the companion: the Qt application, the frame source, screenshots of the real window."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gui.errors import UsageError
+
+
+def create_application() -> Any:
+    """The QApplication (one per process), with the Fusion style in dark colours: readable on a
+    table-side laptop in a dim room, and the same on every platform."""
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(["sandtable"])
+        app.setOrganizationName("Sandtable")
+        app.setApplicationName("Sandtable Companion")
+        app.setStyle("Fusion")
+        palette = QPalette()
+        for role, color in ((QPalette.ColorRole.Window, "#23262b"), (QPalette.ColorRole.WindowText, "#e8e8e8"),
+                            (QPalette.ColorRole.Base, "#1b1d21"), (QPalette.ColorRole.AlternateBase, "#2a2d33"),
+                            (QPalette.ColorRole.Text, "#e8e8e8"), (QPalette.ColorRole.Button, "#30343a"),
+                            (QPalette.ColorRole.ButtonText, "#e8e8e8"), (QPalette.ColorRole.Highlight, "#3d6fb6"),
+                            (QPalette.ColorRole.HighlightedText, "#ffffff"), (QPalette.ColorRole.ToolTipBase, "#30343a"),
+                            (QPalette.ColorRole.ToolTipText, "#e8e8e8")):
+            palette.setColor(role, QColor(color))
+        app.setPalette(palette)
+    return app
+
+
+def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,
+                     scenario_path: str | None) -> tuple[Any, Any]:
+    """(live loop, table calibration): a tracked camera/video when ``source`` is given, else the
+    synthetic table rendering the game (its exact calibration)."""
+    from gui.live_tracking import LiveTracking, SyntheticLive
+    from gui.synthetic_feed import SyntheticFeed
+
+    if source is None:
+        feed = SyntheticFeed(session.table_size_in)
+        return SyntheticLive(feed).start(), feed.calibration
+    from calibration.files import load_table_calibration
+    from tracker.pipeline import Tracker
+    from tracker.roster import load_roster
+    from tracker.sources import open_source
+
+    calibration = load_table_calibration(calibration_path) if calibration_path else None
+    if calibration is None:
+        raise UsageError(f"--source {source!r} needs --calibration table.json: without it positions are pixels and the "
+                         "rules cannot measure (sandtable calibrate table makes one)")
+    roster = load_roster(scenario_path) if scenario_path else None
+    frames = open_source(source)
+    tracker = Tracker(roster=roster, calibration=calibration)
+    return LiveTracking(frames, tracker).start(), calibration
+
+
+def recording_calibration(replay: Any, path: str | None) -> Any:
+    """The table calibration for a replay's camera view: the file given, else the one stored in the recording."""
+    from calibration.files import load_table_calibration
+
+    if path:
+        return load_table_calibration(path)
+    text = replay.reader.meta.get("calibration_json", "")
+    if not text:
+        return None
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "table.json"
+        p.write_text(text, encoding="utf-8")
+        try:
+            return load_table_calibration(p)
+        except ValueError:
+            return None
+
+
+def take_screenshot(window: Any, path: str | Path, *, size: tuple[int, int] = (1600, 960), live: Any | None = None,
+                    settle_s: float = 0.0) -> Path:
+    """Show ``window`` at ``size``, let it draw (and the live feed deliver a frame), save it as PNG."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(*size)
+    window.show()
+    app = QApplication.instance()
+    if live is not None and hasattr(live, "render_now"):
+        window.view.set_frame(live.render_now(window.session.units()))
+    end = time.monotonic() + settle_s
+    while True:
+        app.processEvents()
+        if time.monotonic() >= end:
+            break
+        time.sleep(0.02)
+    path = Path(path)
+    if not window.grab().save(str(path)):
+        raise UsageError(f"cannot write the screenshot {str(path)!r}: check the folder exists and the name ends in .png")
+    window.close()
+    return path
+
+
+__all__ = ["create_application", "open_live_source", "recording_calibration", "take_screenshot"]

@@ -1,0 +1,350 @@
+"""The companion's main window: the table view in the middle, roster, attack, turn and log panels
+around it, the projector/presenter window, recording, replay, and a keyboard shortcut for everything
+used during play (F1 shows them over the view)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QMainWindow, QMessageBox, QWidget
+
+from gui.errors import UsageError
+from gui.overlay_shapes import OVERLAYS
+from gui.panels.attack_panel import AttackPanel
+from gui.panels.log_panel import LogPanel
+from gui.panels.roster_panel import RosterPanel
+from gui.panels.timeline_panel import TimelinePanel
+from gui.panels.turn_panel import TurnPanel
+from gui.projector_window import ProjectorWindow
+from gui.settings import AppSettings, save_settings
+from gui.table_view import TableView
+from rules.errors import RulesError
+
+#: How often the UI polls the tracking thread (ms): faster than a 30 fps camera delivers.
+POLL_MS = 25
+#: How long the projector shows the calibration pattern before the camera frame is taken (ms).
+PATTERN_SETTLE_MS = 1500
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Any, *, settings: AppSettings | None = None, store: Any | None = None,
+                 calibration: Any | None = None, projector_calibration: Any | None = None, live: Any | None = None,
+                 replay: Any | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings or AppSettings()
+        self.store = store
+        self.calibration = calibration
+        self.projector_calibration = projector_calibration
+        self.live = live
+        self.replay = replay
+        self.projector: ProjectorWindow | None = None
+        self.setWindowTitle("Sandtable Companion" + (f" — replay of {Path(replay.path).name}" if replay else ""))
+        self.view = TableView(session, calibration=calibration, toggles=self.settings.overlays, mode=self.settings.view_mode)
+        self.setCentralWidget(self.view)
+        self.view.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.roster = RosterPanel(session)
+        self.attack = AttackPanel(session)
+        self.turn = TurnPanel(session)
+        self.log_panel = LogPanel(session)
+        self.docks: dict[str, QDockWidget] = {}
+        self._dock("Attack", self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("Turn", self.turn, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._dock("Roster", self.roster, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.docks["Attack"], self.docks["Turn"])
+        self.docks["Attack"].raise_()
+        self.timeline: TimelinePanel | None = None
+        if replay is not None:
+            self.timeline = TimelinePanel(replay, on_frame=self.view.set_frame)
+            self._dock("Timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+            self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
+            self.docks["Timeline"].raise_()
+        self.actions_by_name: dict[str, QAction] = {}
+        self._build_actions()
+        self.view.help_text = None
+        self._disconnect = session.changed.connect(self._session_changed)
+        self._disconnect_turn = session.turn_started.connect(self._turn_started)
+        self.timer = QTimer(self)
+        self.timer.setInterval(POLL_MS)
+        self.timer.timeout.connect(self.poll_live)
+        if live is not None:
+            self.timer.start()
+            if hasattr(live, "show"):
+                live.show(session.units())
+        if self.settings.window_geometry:
+            self.restoreGeometry(QByteArray(self.settings.window_geometry))
+        else:
+            self.resize(1600, 960)
+        if self.settings.window_state:
+            self.restoreState(QByteArray(self.settings.window_state))
+        self.statusBar().showMessage("Click a unit to select it; F1 lists every shortcut.")
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[title] = dock
+
+    # -- actions and shortcuts ------------------------------------------------------------------
+    def _action(self, name: str, text: str, shortcut: str, slot: Any, *, menu: Any, checkable: bool = False,
+                checked: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setCheckable(checkable)
+        if checkable:
+            action.setChecked(checked)
+            action.toggled.connect(slot)
+        else:
+            action.triggered.connect(slot)
+        menu.addAction(action)
+        self.addAction(action)
+        self.actions_by_name[name] = action
+        return action
+
+    def _build_actions(self) -> None:
+        bar = self.menuBar()
+        game = bar.addMenu("&Game")
+        view = bar.addMenu("&View")
+        tools = bar.addMenu("&Tools")
+        overlays = bar.addMenu("&Overlays")
+        projector = bar.addMenu("&Projector")
+        record = bar.addMenu("&Record")
+        a = self._action
+        a("initiative", "Roll initiative", "Ctrl+I", self.turn.roll_initiative, menu=game)
+        a("start_turn", "Start turn", "Ctrl+T", self.turn.start_turn, menu=game)
+        a("end_turn", "End turn", "Ctrl+E", self.turn.end_turn, menu=game)
+        a("resolve", "Resolve the attack", "Ctrl+Return", self.attack.resolve, menu=game)
+        a("next_unit", "Select the next unit", "N", lambda: self._cycle_unit(1), menu=game)
+        a("prev_unit", "Select the previous unit", "Shift+N", lambda: self._cycle_unit(-1), menu=game)
+        a("next_weapon", "Next weapon of the selected unit", "]", lambda: self._cycle_weapon(1), menu=game)
+        a("prev_weapon", "Previous weapon", "[", lambda: self._cycle_weapon(-1), menu=game)
+        a("edit_unit", "Edit the selected unit's tokens", "Ctrl+U", self.roster.edit_selected, menu=game)
+        a("export_log", "Export the log…", "Ctrl+L", self.log_panel._export, menu=game)
+        a("quit", "Quit", "Ctrl+Q", self.close, menu=game)
+        a("switch_view", "Camera / top-down view", "Tab", self.view.toggle_mode, menu=view)
+        a("zoom_in", "Zoom in", "+", lambda: self.view.zoom_by(1.25), menu=view)
+        a("zoom_out", "Zoom out", "-", lambda: self.view.zoom_by(0.8), menu=view)
+        a("zoom_reset", "Fit the table", "0", self.view.reset_zoom, menu=view)
+        a("help", "Keyboard shortcuts", "F1", self.toggle_help, menu=view)
+        a("select_tool", "Select units (clears the tool)", "Esc", lambda: self._escape(), menu=tools)
+        a("tape_tool", "Tape measure (drag)", "T", lambda: self.view.set_tool("tape"), menu=tools)
+        a("clear_tape", "Clear the tape", "Shift+T", self.session.clear_tape, menu=tools)
+        a("blast_tool", "Blast point (click)", "B", lambda: self.view.set_tool("blast"), menu=tools)
+        a("clear_blast", "Clear the blast point", "Shift+B", lambda: self.session.set_blast_point(None), menu=tools)
+        a("landing_tool", "Landing point of a missed explosive", "L", lambda: self.view.set_tool("landing"), menu=tools)
+        for name, spec in OVERLAYS.items():
+            a(f"overlay_{name}", spec.title, spec.shortcut, lambda on, n=name: self.set_overlay(n, on), menu=overlays,
+              checkable=True, checked=self.settings.overlays.is_on(name))
+        a("projector", "Projector window", "Ctrl+P", lambda: self.show_projector("projector"), menu=projector)
+        a("presenter", "Presenter window (top-down, for a TV)", "Ctrl+Shift+P", lambda: self.show_projector("presenter"),
+          menu=projector)
+        a("calibrate_projector", "Calibrate the projector…", "", self.calibrate_projector, menu=projector)
+        shown = projector.addMenu("What the players see")
+        for name, spec in OVERLAYS.items():
+            a(f"projector_{name}", spec.title, "", lambda on, n=name: self.set_projector_overlay(n, on), menu=shown,
+              checkable=True, checked=self.settings.projector_overlays.is_on(name))
+        a("record", "Start / stop recording", "Ctrl+R", self.toggle_recording, menu=record)
+        a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: self.session.bookmark(), menu=record)
+        a("open_replay", "Open a recording…", "Ctrl+O", self.open_replay, menu=record)
+        if self.timeline is not None:
+            a("play", "Play / pause", "Space", self.timeline.toggle_play, menu=record)
+            a("next_event", "Jump to the next event", ".", self.timeline.next_event, menu=record)
+            a("prev_event", "Jump to the previous event", ",", self.timeline.previous_event, menu=record)
+
+    def help_lines(self) -> list[str]:
+        lines = ["Keyboard shortcuts (F1 closes)", ""]
+        for action in self.actions_by_name.values():
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if keys:
+                lines.append(f"{keys:<16} {action.text().replace('&', '')}")
+        lines += ["", "Mouse: click a unit to select it · wheel zooms · right-drag pans"]
+        return lines
+
+    def toggle_help(self) -> None:
+        self.view.help_text = None if self.view.help_text else "\n".join(self.help_lines())
+        self.view.update()
+
+    def _escape(self) -> None:
+        if self.view.help_text:
+            self.toggle_help()
+        self.view.set_tool("select")
+
+    def _cycle_unit(self, step: int) -> None:
+        units = [u.unit_id for u in self.session.units() if u.on_table]
+        if not units:
+            return
+        sel = self.session.snapshot().selected_unit
+        i = units.index(sel) if sel in units else -step
+        self.session.select_unit(units[(i + step) % len(units)])
+
+    def _cycle_weapon(self, step: int) -> None:
+        snap = self.session.snapshot()
+        names = [w.name for w in snap.weapons]
+        if snap.selected_unit is None or not names:
+            return
+        i = names.index(snap.selected_weapon) if snap.selected_weapon in names else 0
+        self.session.select_weapon(names[(i + step) % len(names)])
+
+    # -- overlays -------------------------------------------------------------------------------
+    def set_overlay(self, name: str, on: bool) -> None:
+        self.settings = self.settings.with_overlay(name, on)
+        self.view.set_toggles(self.settings.overlays)
+
+    def set_projector_overlay(self, name: str, on: bool) -> None:
+        self.settings = self.settings.with_projector_overlay(name, on)
+        if self.projector is not None and self.projector.mode == "projector":
+            self.projector.set_toggles(self.settings.projector_overlays)
+
+    # -- projector ------------------------------------------------------------------------------
+    def show_projector(self, mode: str) -> ProjectorWindow | None:
+        if mode == "projector" and self.projector_calibration is None:
+            self.statusBar().showMessage("no projector calibration: calibrate the projector first (Projector menu), "
+                                         "or use the presenter window", 8000)
+            return None
+        if self.projector is not None and self.projector.mode == mode and self.projector.isVisible():
+            self.projector.close()
+            self.projector = None
+            return None
+        if self.projector is not None:
+            self.projector.close()
+        toggles = self.settings.projector_overlays if mode == "projector" else self.settings.overlays
+        self.projector = ProjectorWindow(self.session, projector_calibration=self.projector_calibration, toggles=toggles,
+                                         mode=mode, calibration=self.calibration)
+        self.projector.show_on_screen(self.settings.projector_screen if mode == "projector" else self.settings.presenter_screen)
+        return self.projector
+
+    def calibrate_projector(self) -> None:
+        """Show the pattern on the projector, take a camera frame once it settled, fit the mapping."""
+        from calibration.projector import ProjectorPattern
+
+        if self.calibration is None or self.live is None:
+            QMessageBox.information(self, "Projector calibration", "Calibrate the table and start the camera first: the "
+                                    "camera must see the pattern the projector throws onto the table.")
+            return
+        from PySide6.QtGui import QGuiApplication
+
+        screens = QGuiApplication.screens()
+        screen = screens[min(self.settings.projector_screen, len(screens) - 1)]
+        size = screen.geometry().size()
+        pattern = ProjectorPattern(size.width(), size.height())
+        window = ProjectorWindow(self.session, mode="presenter")
+        window.show_on_screen(self.settings.projector_screen)
+        window.show_pattern(pattern.image())
+        self.statusBar().showMessage("showing the pattern; the camera takes a frame in 1.5 s…")
+        QTimer.singleShot(PATTERN_SETTLE_MS, lambda: self._finish_projector_calibration(window, pattern))
+
+    def _finish_projector_calibration(self, window: ProjectorWindow, pattern: Any) -> None:
+        from calibration.errors import CalibrationError
+        from calibration.projector import calibrate_projector, save_projector_calibration
+        from tracker.detections import detect_tags, make_detector
+
+        frame = self.view.frame_bgr
+        window.close()
+        if frame is None:
+            self.statusBar().showMessage("no camera frame arrived while the pattern was shown; check the camera", 10000)
+            return
+        import cv2
+
+        detections = detect_tags(make_detector(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        try:
+            result = calibrate_projector(pattern, detections.tag_ids, detections.corners_px, self.calibration)
+        except CalibrationError as exc:
+            QMessageBox.warning(self, "Projector calibration", str(exc))
+            return
+        path = self.settings.projector_calibration_path or str(Path.home() / "sandtable-projector.json")
+        save_projector_calibration(result, path)
+        self.projector_calibration = result
+        self.settings = replace(self.settings, projector_calibration_path=path)
+        QMessageBox.information(self, "Projector calibration", f"{result.summary()}\nSaved to {path}.")
+
+    # -- recording and replay -------------------------------------------------------------------
+    def toggle_recording(self) -> None:
+        try:
+            if self.session.recorder is not None:
+                if self.live is not None and hasattr(self.live, "set_recorder"):
+                    self.live.set_recorder(None)
+                self.session.stop_recording()
+                return
+            folder = Path(self.settings.recordings_dir or Path.home())
+            from datetime import datetime
+
+            default = folder / f"game-{datetime.now():%Y%m%d-%H%M%S}.sqlite"
+            path = default if self.store is None else Path(QFileDialog.getSaveFileName(
+                self, "Record the session to", str(default), "Recordings (*.sqlite)")[0] or "")
+            if not str(path) or str(path) == ".":
+                return
+            recorder = self.session.start_recording(path, calibration_path=self.settings.calibration_path or None)
+            if self.live is not None and hasattr(self.live, "set_recorder"):
+                self.live.set_recorder(recorder)
+            self.settings = replace(self.settings, recordings_dir=str(Path(path).parent))
+        except (UsageError, RulesError, ValueError, OSError) as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+
+    def open_replay(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")
+        if not path:
+            return
+        from gui.replay_model import ReplayModel
+
+        try:
+            replay = ReplayModel(path)
+        except (UsageError, ValueError) as exc:
+            QMessageBox.warning(self, "Open a recording", str(exc))
+            return
+        window = MainWindow(replay.session, settings=self.settings, store=None, calibration=self.calibration, replay=replay)
+        window.show()
+        self._replay_window = window
+
+    # -- the live loop ----------------------------------------------------------------------------
+    def poll_live(self) -> None:
+        """Take what the tracking thread produced since the last tick (never waits for it)."""
+        if self.live is None:
+            return
+        update = self.live.poll()
+        if update.frame_bgr is not None:
+            self.view.set_frame(update.frame_bgr)
+            if self.projector is not None:
+                self.projector.set_frame(update.frame_bgr)
+        if update.tracked is not None:
+            self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+        for event in update.events:
+            self.session.on_tracker_event(event)
+        if update.error:
+            self.statusBar().showMessage(update.error, 15000)
+
+    def _turn_started(self) -> None:
+        if self.live is not None and hasattr(self.live, "start_turn"):
+            self.live.start_turn()
+
+    def _session_changed(self, kind: str) -> None:
+        if kind == "state" and self.live is not None and hasattr(self.live, "show"):
+            self.live.show(self.session.units())
+        if kind == "attack" and self.session.pending is not None:
+            self.view.set_tool("landing")
+        if kind == "recording":
+            self.actions_by_name["record"].setText("Stop recording" if self.session.recorder else "Start recording")
+
+    # -- closing --------------------------------------------------------------------------------
+    def closeEvent(self, event: Any) -> None:  # noqa: N802
+        self.timer.stop()
+        if self.projector is not None:
+            self.projector.close()
+        self.settings = replace(self.settings, view_mode=self.view.mode,
+                                window_geometry=bytes(self.saveGeometry().data()),
+                                window_state=bytes(self.saveState().data()))
+        if self.store is not None:
+            save_settings(self.settings, self.store)
+        if self.replay is None:
+            self.session.close()  # a recording in progress is closed cleanly
+        if self.live is not None:
+            self.live.stop()
+        self._disconnect()
+        self._disconnect_turn()
+        super().closeEvent(event)

@@ -1,0 +1,101 @@
+"""The replay timeline: scrub, play/pause, speed, jump to the next or previous event, bookmarks."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
+                               QVBoxLayout, QWidget)
+
+from gui.session import _clock_text
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+#: Slider steps per second of recording.
+STEPS_PER_S = 10
+
+
+class TimelinePanel(QWidget):
+    """Drives a :class:`gui.replay_model.ReplayModel`; ``on_frame(frame_bgr)`` gets the recorded video."""
+
+    def __init__(self, replay: Any, *, on_frame: Any = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.replay = replay
+        self.on_frame = on_frame
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, max(1, int(replay.duration_s * STEPS_PER_S)))
+        self.time_label = QLabel()
+        self.play_button = QPushButton("Play (Space)")
+        self.prev_button = QPushButton("◀ Event (,)")
+        self.next_button = QPushButton("Event ▶ (.)")
+        self.speed = QComboBox()
+        for s in SPEEDS:
+            self.speed.addItem(f"{s:g}x", s)
+        self.speed.setCurrentIndex(SPEEDS.index(1.0))
+        self.moments = QListWidget()
+        for m in replay.moments:
+            item = QListWidgetItem(f"{_clock_text(m.t_s)}  {m.text}")
+            item.setData(Qt.ItemDataRole.UserRole, m.t_s)
+            self.moments.addItem(item)
+        for b in replay.bookmarks:
+            item = QListWidgetItem(f"{_clock_text(b.t_s)}  ★ {b.note}")
+            item.setData(Qt.ItemDataRole.UserRole, b.t_s)
+            self.moments.addItem(item)
+        self.moments.sortItems()
+        row = QHBoxLayout()
+        for w in (self.prev_button, self.play_button, self.next_button, self.speed, self.time_label):
+            row.addWidget(w)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.slider)
+        layout.addLayout(row)
+        layout.addWidget(self.moments)
+        self.timer = QTimer(self)
+        self.timer.setInterval(50)
+        self.timer.timeout.connect(self._tick)
+        self.slider.valueChanged.connect(lambda v: self.seek(v / STEPS_PER_S, from_slider=True))
+        self.play_button.clicked.connect(self.toggle_play)
+        self.next_button.clicked.connect(self.next_event)
+        self.prev_button.clicked.connect(self.previous_event)
+        self.moments.itemActivated.connect(lambda item: self.seek(float(item.data(Qt.ItemDataRole.UserRole))))
+        self.moments.itemClicked.connect(lambda item: self.seek(float(item.data(Qt.ItemDataRole.UserRole))))
+        self.seek(0.0)
+
+    @property
+    def playing(self) -> bool:
+        return self.timer.isActive()
+
+    def seek(self, t_s: float, *, from_slider: bool = False) -> None:
+        self.replay.seek(t_s)
+        if not from_slider:
+            self.slider.blockSignals(True)
+            self.slider.setValue(int(round(self.replay.t_s * STEPS_PER_S)))
+            self.slider.blockSignals(False)
+        self.time_label.setText(f"{_clock_text(self.replay.t_s)} / {_clock_text(self.replay.duration_s)}")
+        if self.on_frame is not None:
+            self.on_frame(self.replay.frame_at(self.replay.t_s))
+
+    def toggle_play(self) -> None:
+        if self.playing:
+            self.timer.stop()
+            self.play_button.setText("Play (Space)")
+        else:
+            if self.replay.t_s >= self.replay.duration_s:
+                self.seek(0.0)
+            self.timer.start()
+            self.play_button.setText("Pause (Space)")
+
+    def _tick(self) -> None:
+        t = self.replay.t_s + self.timer.interval() / 1000.0 * float(self.speed.currentData())
+        self.seek(t)
+        if t >= self.replay.duration_s:
+            self.toggle_play()
+
+    def next_event(self) -> None:
+        m = self.replay.next_moment_after(self.replay.t_s)
+        if m is not None:
+            self.seek(m.t_s)
+
+    def previous_event(self) -> None:
+        m = self.replay.previous_moment_before(self.replay.t_s)
+        if m is not None:
+            self.seek(m.t_s)

@@ -1,0 +1,108 @@
+"""Round, initiative, whose turn, reactions available; starting and ending turns as the rules say."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
+
+from gui.errors import UsageError
+from gui.panels.base import SessionPanel
+from rules.errors import RulesError
+
+
+def parse_dice_text(text: str) -> list[Any]:
+    """Dice typed by players: numbers separated by spaces or commas; a group in brackets or joined by
+    '+' is one roll of several dice ("[6 2]" or "6+2").
+
+    >>> parse_dice_text("7 4"), parse_dice_text("[6, 2] 12"), parse_dice_text("6+2")
+    ([7, 4], [[6, 2], 12], [[6, 2]])
+    """
+    out: list[Any] = []
+    text = text.replace(",", " ")
+    group: list[int] | None = None
+    for raw in text.replace("[", " [ ").replace("]", " ] ").split():
+        if raw == "[":
+            group = []
+        elif raw == "]":
+            if group is not None:
+                out.append(group)
+            group = None
+        else:
+            parts = raw.split("+")
+            try:
+                values = [int(p) for p in parts]
+            except ValueError:
+                raise UsageError(f"{raw!r} is not a die: type the numbers the dice show, like 6 or [6 2]") from None
+            value: Any = values if len(values) > 1 else values[0]
+            (group.extend(values) if group is not None else out.append(value))
+    return out
+
+
+class TurnPanel(SessionPanel):
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.round_label = QLabel()
+        self.turn_label = QLabel()
+        self.order_label = QLabel()
+        self.reactions_label = QLabel()
+        self.reactions_label.setWordWrap(True)
+        self.initiative_dice = QLineEdit()
+        self.initiative_dice.setPlaceholderText("players' d10s in side order, e.g. 7 4 (empty: virtual dice)")
+        self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
+        self.start_button = QPushButton("Start turn (Ctrl+T)")
+        self.end_button = QPushButton("End turn (Ctrl+E)")
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: #ff6b6b")
+        self.error_label.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Round", self.round_label)
+        form.addRow("Turn", self.turn_label)
+        form.addRow("Order", self.order_label)
+        form.addRow("Reactions ready", self.reactions_label)
+        form.addRow("Initiative dice", self.initiative_dice)
+        buttons = QHBoxLayout()
+        for b in (self.roll_button, self.start_button, self.end_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        self.roll_button.clicked.connect(self.roll_initiative)
+        self.start_button.clicked.connect(self.start_turn)
+        self.end_button.clicked.connect(self.end_turn)
+        self.refresh()
+
+    def on_session_changed(self, kind: str) -> None:
+        if kind == "state":
+            self.refresh()
+
+    def refresh(self) -> None:
+        state = self.session.state
+        self.round_label.setText(str(getattr(state, "round", 0) or "not started"))
+        side = getattr(state, "active_side", None)
+        self.turn_label.setText(side or "between turns")
+        self.order_label.setText(" → ".join(getattr(state, "order", ()) or ()) or "roll initiative")
+        ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
+        self.reactions_label.setText(", ".join(ready) or "none")
+
+    def _run(self, fn: Any) -> None:
+        try:
+            fn()
+            self.error_label.setText("")
+        except (UsageError, RulesError, ValueError) as exc:
+            self.error_label.setText(str(exc))
+
+    def roll_initiative(self) -> None:
+        def go() -> None:
+            text = self.initiative_dice.text().strip()
+            self.session.start_round(parse_dice_text(text) if text else None)
+            self.initiative_dice.clear()
+        self._run(go)
+
+    def start_turn(self) -> None:
+        self._run(self.session.start_turn)
+
+    def end_turn(self) -> None:
+        self._run(self.session.end_turn)

@@ -1,0 +1,111 @@
+"""The second window: full-screen on a screen the user picks, black, showing only the overlays the
+instructor chose, warped through the projector calibration so they land on the table — or, in
+presenter mode, the plain top-down view for a wall screen or TV. It also shows the projector
+calibration pattern while the camera captures it."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtWidgets import QWidget
+
+from gui.compositor import Compositor
+from gui.settings import OverlayToggles
+from gui.transforms import ProjectorTransform, TopDownTransform
+
+
+class ProjectorWindow(QWidget):
+    """``mode`` "projector" (needs ``projector_calibration``) or "presenter"."""
+
+    def __init__(self, session: Any, *, projector_calibration: Any | None = None, toggles: OverlayToggles | None = None,
+                 mode: str = "projector", calibration: Any | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.projector_calibration = projector_calibration
+        self.calibration = calibration
+        self.toggles = toggles or OverlayToggles.projector_default()
+        self.mode = mode if (mode == "presenter" or projector_calibration is not None) else "presenter"
+        self.compositor = Compositor(font_px=22)
+        self.frame_bgr: np.ndarray | None = None
+        self.pattern: QImage | None = None
+        self.setWindowTitle("Sandtable Companion — " + ("projector" if self.mode == "projector" else "presenter"))
+        self.setStyleSheet("background: black")
+        self.setCursor(Qt.CursorShape.BlankCursor)
+        if self.mode == "projector":
+            self.resize(projector_calibration.width_px, projector_calibration.height_px)
+        self._disconnect = session.changed.connect(lambda kind: self.update())
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802
+        self._disconnect()
+        super().closeEvent(event)
+
+    def show_on_screen(self, index: int) -> None:
+        """Full screen on screen ``index`` (the last screen if there are fewer)."""
+        from PySide6.QtGui import QGuiApplication
+
+        screens = QGuiApplication.screens()
+        screen = screens[min(max(0, index), len(screens) - 1)]
+        self.setScreen(screen)
+        self.setGeometry(screen.geometry())
+        self.showFullScreen()
+
+    def set_toggles(self, toggles: OverlayToggles) -> None:
+        self.toggles = toggles
+        self.update()
+
+    def set_frame(self, frame_bgr: np.ndarray | None) -> None:
+        """The camera frame (presenter mode shows it rectified under the overlays)."""
+        self.frame_bgr = frame_bgr
+        if self.mode == "presenter":
+            self.update()
+
+    def show_pattern(self, pattern_gray: np.ndarray | None) -> None:
+        """Show a calibration pattern (grey image at projector resolution) instead of the overlays."""
+        if pattern_gray is None:
+            self.pattern = None
+        else:
+            g = np.ascontiguousarray(pattern_gray)
+            self.pattern = QImage(g.data, g.shape[1], g.shape[0], g.shape[1], QImage.Format.Format_Grayscale8).copy()
+        self.update()
+
+    def transform(self) -> Any:
+        if self.mode == "projector":
+            return ProjectorTransform(self.projector_calibration)
+        return TopDownTransform(self.session.table_size_in, (max(1, self.width()), max(1, self.height())))
+
+    def render_image(self, size: tuple[int, int] | None = None) -> QImage:
+        """What the window shows, as an image (tests, the headless demo)."""
+        if size is None:
+            size = ((self.projector_calibration.width_px, self.projector_calibration.height_px) if self.mode == "projector"
+                    else (self.width(), self.height()))
+        image = QImage(size[0], size[1], QImage.Format.Format_RGB32)
+        p = QPainter(image)
+        try:
+            self._paint(p, size)
+        finally:
+            p.end()
+        return image
+
+    def _paint(self, p: QPainter, size: tuple[int, int]) -> None:
+        if self.pattern is not None:
+            p.fillRect(0, 0, size[0], size[1], Qt.GlobalColor.white)
+            p.drawImage(0, 0, self.pattern)
+            return
+        transform = self.transform() if self.mode == "presenter" else ProjectorTransform(self.projector_calibration)
+        if self.mode == "presenter" and transform.viewport_px != size:
+            transform = transform.resized(size)
+        self.compositor.paint(p, self.session.snapshot(), transform, self.toggles, size,
+                              frame_bgr=self.frame_bgr if self.mode == "presenter" else None,
+                              calibration=self.calibration, black=self.mode == "projector")
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        p = QPainter(self)
+        try:
+            if self.mode == "projector":
+                # The projector's pixels are the calibration's pixels: draw 1:1 from the top-left.
+                p.fillRect(self.rect(), Qt.GlobalColor.black)
+            self._paint(p, (self.width(), self.height()))
+        finally:
+            p.end()

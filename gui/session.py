@@ -1,0 +1,737 @@
+"""The game session the companion shows: rules state, tracked poses, selection, attack, log, recording.
+
+:class:`GameSession` is the Qt-free model of the application (napari's layer models): it composes the
+ruleset's game state, the tracker's poses and events, the dice, the log and the recorder, and tells
+its views what changed through :class:`gui.observer.Signal` ``changed(kind)`` — kinds ``"state"``,
+``"selection"``, ``"attack"``, ``"log"``, ``"recording"``. Widgets, the projector window, the
+headless demo video and the tests all drive this one object; nothing here imports Qt.
+
+The tracker never imports rules: the session turns its poses into ``ruleset.set_pose`` calls
+(:meth:`GameSession.apply_poses`) and tells it when a turn starts (``turn_started``, which the live
+loop forwards to ``Tracker.start_turn`` on its own thread). Every state change made by the rules is
+logged in plain words and, while recording, handed to ``Recorder.record_rules_event`` together with
+the state it produced, so a replay shows the overlays and log as they were.
+
+>>> from rules.downrange.examples.in_depth import SCENARIO_PATH
+>>> s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+>>> s.select_unit(13); s.snapshot().selected_weapon
+'Carl Gustaf / MAAWS'
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from gui.errors import UsageError
+from gui.observer import Signal
+from rules.dice import DiceRoll, DiceSource, EnteredDice, RollRequest, SeededDice
+from rules.errors import RulesError
+from rules.events import RulesEvent
+from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
+from rules.ruleset import AttackRequest, Overlay, Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, \
+    WeaponView, get_ruleset
+
+XY = tuple[float, float]
+Entry = int | Sequence[int]
+
+#: Default overlay colours of sides that give none (scenario ``[[sides]] color``), in order.
+DEFAULT_SIDE_COLORS = ("#2f6fd0", "#d03a2f", "#2a9d55", "#c58b12", "#8e44ad", "#16a2b8")
+#: A tracked pose closer than this to the state's (inches / degrees) is not a change worth a set_pose.
+POSE_EPS_IN = 0.01
+HEADING_EPS_DEG = 0.5
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the session log: ``kind`` is "rules", "tracker", "note", "bookmark" or "warning"."""
+
+    t_s: float
+    kind: str
+    text: str
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class TapeMeasure:
+    """A tape between two points or units; ``distance_in`` is base to base for units, as the rules measure."""
+
+    start_in: XY
+    end_in: XY
+    start_unit: int | None
+    end_unit: int | None
+    distance_in: float
+
+
+@dataclass(frozen=True)
+class AttackDraft:
+    """An attack being set up at the table (what the attack panel shows)."""
+
+    attacker_id: int
+    weapon: str
+    target_ids: tuple[int, ...] = ()
+    declarations: Mapping[str, Any] = field(default_factory=dict)
+    target_declarations: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    aim_point: XY | None = None
+
+    def request(self) -> AttackRequest:
+        decl = dict(self.declarations)
+        mode = str(decl.get("mode", "attack"))
+        return AttackRequest(self.attacker_id, self.weapon, tuple(self.target_ids), (),
+                             self.aim_point, mode, decl,
+                             {uid: dict(self.target_declarations.get(uid, {})) for uid in self.target_ids})
+
+
+@dataclass(frozen=True)
+class MissMarker:
+    """Where a missed explosive was aimed, how far it may land, who chooses, and where it landed."""
+
+    intended_in: XY
+    miss_radius_in: float
+    chooser: str
+    landed_in: XY | None = None
+
+
+@dataclass(frozen=True)
+class PendingLanding:
+    """A missed explosive waiting for its landing point (the ruleset's ``pending``)."""
+
+    draft: AttackDraft
+    entries: tuple[Entry, ...]
+    miss: MissMarker
+    message: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a view draws at one moment, immutable (the compositor and the overlays read it)."""
+
+    version: int
+    state: Any
+    ruleset: Ruleset
+    units: tuple[UnitView, ...]
+    table_size_in: XY
+    side_colors: Mapping[str, str]
+    radio_units: frozenset[int]
+    selected_unit: int | None
+    selected_weapon: str | None
+    weapons: tuple[WeaponView, ...]
+    overlays: tuple[Overlay, ...]
+    blast_point: XY | None
+    blast_radius_in: float | None
+    blast_caught: tuple[int, ...]
+    tape: TapeMeasure | None
+    draft: AttackDraft | None
+    proposals: tuple[TargetProposal, ...]
+    odds: tuple[TargetOdds, ...]
+    odds_error: str
+    miss: MissMarker | None
+    t_s: float
+
+    def unit(self, unit_id: int) -> UnitView | None:
+        for u in self.units:
+            if u.unit_id == unit_id:
+                return u
+        return None
+
+    def color_of(self, side: str | None) -> str:
+        return self.side_colors.get(side or "", "#dddddd")
+
+    def weapon(self, name: str | None) -> WeaponView | None:
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
+
+
+class _NeedDice(Exception):
+    def __init__(self, request: RollRequest) -> None:
+        super().__init__(request.label)
+        self.request = request
+
+
+class _ProbeDice:
+    """Dice fed one entry per roll; raises :class:`_NeedDice` at the first roll without an entry."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.entries = list(entries)
+        self.requests: list[RollRequest] = []
+
+    def roll(self, request: RollRequest) -> DiceRoll:
+        if len(self.requests) >= len(self.entries):
+            raise _NeedDice(request)
+        entry = self.entries[len(self.requests)]
+        self.requests.append(request)
+        return EnteredDice([entry]).roll(request)
+
+
+class _CapturingDice:
+    """Rolls with ``inner`` and keeps each roll as an entry, so the same dice can be fed again."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.entries: list[Entry] = []
+
+    def roll(self, request: RollRequest) -> DiceRoll:
+        roll = self.inner.roll(request)
+        self.entries.append(list(roll.faces) if roll.faces is not None else roll.dice_total)
+        return roll
+
+
+def _default_clock() -> Callable[[], float]:
+    start = time.monotonic()
+    return lambda: time.monotonic() - start
+
+
+class GameSession:
+    """One game at the table (mutable; single-threaded: call it from the UI thread or the demo loop)."""
+
+    def __init__(self, ruleset: Ruleset, state: Any, *, scenario: Mapping[str, Any] | None = None,
+                 scenario_path: str | None = None, table_size_in: XY | None = None,
+                 dice: DiceSource | None = None, clock: Callable[[], float] | None = None) -> None:
+        self.ruleset = ruleset
+        self._state = state
+        self.scenario: Mapping[str, Any] = dict(scenario or {})
+        self.scenario_path = scenario_path
+        table = self.scenario.get("table", {}) if isinstance(self.scenario.get("table"), Mapping) else {}
+        self.table_size_in: XY = table_size_in or (float(table.get("width_in", 72.0)), float(table.get("depth_in", 48.0)))
+        self.side_colors = self._side_colors()
+        self.radio_units = frozenset(int(u["tag_id"]) for u in self.scenario.get("units", [])
+                                     if any("radio" in str(e).lower() for e in u.get("equipment", ())))
+        self.dice: DiceSource = dice or SeededDice()
+        self._clock = clock or _default_clock()
+        self._tracked_t_s: float | None = None
+        self.changed = Signal()
+        self.turn_started = Signal()
+        self.log: list[LogEntry] = []
+        self.recorder: Any | None = None
+        self._selected: int | None = None
+        self._weapon: str | None = None
+        self._blast_point: XY | None = None
+        self._tape: TapeMeasure | None = None
+        self._draft: AttackDraft | None = None
+        self._pending: PendingLanding | None = None
+        self._miss: MissMarker | None = None
+        self._moved_seen: dict[int, float] = {}
+        self._version = 0
+        self._snapshot: Snapshot | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_scenario_file(cls, path: str | Path, *, seed: int | None = None,
+                           clock: Callable[[], float] | None = None) -> "GameSession":
+        """A session on the scenario file at ``path`` (docs/scenario-format.md)."""
+        path = Path(path)
+        try:
+            with path.open("rb") as fh:
+                scenario = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise UsageError(f"scenario {str(path)!r} is not valid TOML ({exc}); fix the line it names") from None
+        return cls.from_scenario(scenario, source=str(path), base_dir=str(path.parent), seed=seed, clock=clock)
+
+    @classmethod
+    def from_scenario(cls, scenario: Mapping[str, Any], *, source: str = "<scenario>", base_dir: str | None = None,
+                      seed: int | None = None, clock: Callable[[], float] | None = None) -> "GameSession":
+        ruleset = get_ruleset(str(scenario.get("ruleset", "down-range")))
+        state = ruleset.new_game(scenario, source=source, base_dir=base_dir)
+        return cls(ruleset, state, scenario=scenario, scenario_path=source if source != "<scenario>" else None,
+                   dice=SeededDice(seed))
+
+    def _side_colors(self) -> dict[str, str]:
+        colors: dict[str, str] = {}
+        sides = [s for s in self.scenario.get("sides", []) if isinstance(s, Mapping)]
+        for i, side in enumerate(sides):
+            colors[str(side.get("name"))] = str(side.get("color") or DEFAULT_SIDE_COLORS[i % len(DEFAULT_SIDE_COLORS)])
+        for u in self.ruleset.units(self._state):
+            if u.side not in colors:
+                colors[u.side] = DEFAULT_SIDE_COLORS[len(colors) % len(DEFAULT_SIDE_COLORS)]
+        return colors
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self._state
+
+    @property
+    def pending(self) -> PendingLanding | None:
+        return self._pending
+
+    def now_s(self) -> float:
+        """Session time: the tracker's frame time when tracking, else the wall clock since the start."""
+        return self._tracked_t_s if self._tracked_t_s is not None else self._clock()
+
+    def units(self) -> tuple[UnitView, ...]:
+        return self.ruleset.units(self._state)
+
+    def unit(self, unit_id: int) -> UnitView:
+        for u in self.units():
+            if u.unit_id == unit_id:
+                return u
+        raise UsageError(f"no unit with tag id {unit_id}: the scenario's units are "
+                         f"{', '.join(str(u.unit_id) for u in self.units())}")
+
+    def unit_at(self, x_in: float, y_in: float, *, slack_in: float = 0.5) -> int | None:
+        """The on-table unit whose base is nearest to a point, within ``slack_in`` of it."""
+        best: tuple[float, int] | None = None
+        for u in self.units():
+            if not u.on_table:
+                continue
+            d = distance_to_point_in(u.footprint, x_in, y_in)
+            if d <= slack_in and (best is None or d < best[0]):
+                best = (d, u.unit_id)
+        return best[1] if best else None
+
+    def snapshot(self) -> Snapshot:
+        """What the views draw now (computed once per change)."""
+        if self._snapshot is not None and self._snapshot.version == self._version:
+            return self._snapshot
+        units = self.units()
+        weapons: tuple[WeaponView, ...] = ()
+        overlays: list[Overlay] = []
+        sel = self._selected
+        on_table = {u.unit_id: u for u in units if u.on_table}
+        if sel is not None:
+            weapons = self.ruleset.weapons(self._state, sel)
+            if sel in on_table:
+                overlays += self.ruleset.overlays(self._state, sel, weapon=self._weapon)
+        # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
+        # overlays(); one call per side that the selection does not already cover.
+        per_unit = ("range", "movement", "fan", "blast reach")
+        shown_sides = {on_table[sel].side} if sel in on_table else set()
+        for u in units:
+            if u.on_table and u.status == "active" and u.side not in shown_sides:
+                shown_sides.add(u.side)
+                overlays += [o for o in self.ruleset.overlays(self._state, u.unit_id) if o.kind not in per_unit]
+        overlays = _dedupe_table_overlays(overlays)
+        radius = None
+        caught: tuple[int, ...] = ()
+        w = next((x for x in weapons if x.name == self._weapon), None)
+        if self._blast_point is not None:
+            radius = w.radius_in if w is not None and w.radius_in else None
+            if radius:
+                caught = units_in_blast(self._blast_point, radius,
+                                        {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
+        proposals: tuple[TargetProposal, ...] = ()
+        odds: tuple[TargetOdds, ...] = ()
+        odds_error = ""
+        if self._draft is not None:
+            try:
+                proposals = self.ruleset.propose_targets(self._state, self._draft.attacker_id, self._draft.weapon,
+                                                         aim_point=self._draft.aim_point)
+                if self._draft.target_ids:
+                    odds = self.ruleset.attack_odds(self._state, self._draft.request())
+            except (RulesError, ValueError) as exc:
+                odds_error = str(exc)
+        self._snapshot = Snapshot(
+            self._version, self._state, self.ruleset, units, self.table_size_in, dict(self.side_colors),
+            self.radio_units, sel, self._weapon, weapons, tuple(overlays), self._blast_point, radius, caught,
+            self._tape, self._draft, proposals, odds, odds_error, self._miss, self.now_s())
+        return self._snapshot
+
+    # -- changes --------------------------------------------------------------------------------
+    def _touch(self, kind: str) -> None:
+        self._version += 1
+        self.changed.emit(kind)
+
+    def set_state(self, state: Any, *, kind: str = "state") -> None:
+        """Replace the game state (replay, loading a saved game)."""
+        self._state = state
+        self._touch(kind)
+
+    def select_unit(self, unit_id: int | None, *, weapon: str | None = None) -> None:
+        """Select a unit (and one of its weapons: by default its first)."""
+        if unit_id is not None:
+            self.unit(unit_id)  # refuses an unknown id with the list of ids
+            names = [w.name for w in self.ruleset.weapons(self._state, unit_id)]
+            if weapon is not None and weapon not in names:
+                raise UsageError(f"{self.unit(unit_id).name} has no weapon {weapon!r}: it has {', '.join(names) or 'none'}")
+            weapon = weapon or (self._weapon if self._weapon in names and unit_id == self._selected else None) \
+                or (names[0] if names else None)
+        self._selected, self._weapon = unit_id, weapon if unit_id is not None else None
+        self._record_view()
+        self._touch("selection")
+
+    def select_weapon(self, name: str) -> None:
+        if self._selected is None:
+            raise UsageError("select a unit first, then its weapon")
+        self.select_unit(self._selected, weapon=name)
+
+    def set_blast_point(self, point: XY | None) -> None:
+        """Where a blast is shown (a point the user picked, or a unit's centre)."""
+        self._blast_point = None if point is None else (float(point[0]), float(point[1]))
+        self._record_view()
+        self._touch("selection")
+
+    def measure(self, start: XY, end: XY) -> TapeMeasure:
+        """Set the tape measure between two points; a point on a unit's base snaps to that unit and the
+        distance is then measured base to base, as the rules measure range."""
+        a, b = self.unit_at(*start), self.unit_at(*end)
+        views = {u.unit_id: u for u in self.units()}
+        if a is not None and b is not None and a != b:
+            d = gap_in(views[a].footprint, views[b].footprint)
+            s, e = (views[a].x_in, views[a].y_in), (views[b].x_in, views[b].y_in)
+        elif a is not None:
+            d = distance_to_point_in(views[a].footprint, *end)
+            s, e = (views[a].x_in, views[a].y_in), end
+        elif b is not None:
+            d = distance_to_point_in(views[b].footprint, *start)
+            s, e = start, (views[b].x_in, views[b].y_in)
+        else:
+            d = math.hypot(end[0] - start[0], end[1] - start[1])
+            s, e = start, end
+        self._tape = TapeMeasure((float(s[0]), float(s[1])), (float(e[0]), float(e[1])), a, b, float(d))
+        self._touch("selection")
+        return self._tape
+
+    def clear_tape(self) -> None:
+        self._tape = None
+        self._touch("selection")
+
+    # -- tracking -------------------------------------------------------------------------------
+    def apply_poses(self, poses: Iterable[Any], *, t_s: float | None = None) -> int:
+        """Move the rules' units to the tracker's poses (``tracker.unit_pose.UnitPose``); returns how many
+        changed. The path length the tracker measured since the last pose is passed as ``moved_in``, so
+        a unit carried around an obstacle is charged for the way it went."""
+        if t_s is not None:
+            self._tracked_t_s = float(t_s)
+        views = {u.unit_id: u for u in self.units()}
+        changed = 0
+        state = self._state
+        before = len(getattr(state, "events", ()))
+        for p in poses:
+            if getattr(p, "x_in", None) is None or p.tag_id not in views:
+                continue
+            u = views[p.tag_id]
+            on_table = getattr(getattr(p, "state", None), "value", "seen") != "lifted"
+            moved_now = p.moved_this_turn_in
+            seen = self._moved_seen.get(p.tag_id)
+            delta = None
+            if moved_now is not None:
+                delta = moved_now if seen is None or moved_now < seen else moved_now - seen
+                self._moved_seen[p.tag_id] = moved_now
+            turned = abs(((p.heading_deg - u.heading_deg) + 180.0) % 360.0 - 180.0)
+            if math.hypot(p.x_in - u.x_in, p.y_in - u.y_in) > POSE_EPS_IN or turned > HEADING_EPS_DEG \
+                    or on_table != u.on_table:
+                state = self.ruleset.set_pose(state, p.tag_id, float(p.x_in), float(p.y_in), float(p.heading_deg),
+                                              moved_in=delta, on_table=on_table)
+                changed += 1
+        if changed:
+            self._state = state
+            self._note_new_events(before, ())
+            self._touch("state")
+        return changed
+
+    def on_tracker_event(self, event: Any) -> None:
+        """Log what a player should hear about (a unit lifted, a camera lost, a duplicate tag)."""
+        kind = getattr(event.kind, "value", str(event.kind))
+        name = event.name or (f"tag {event.tag_id}" if event.tag_id is not None else "")
+        words = {
+            "lifted": f"{name} was lifted off the table.",
+            "returned": f"{name} is back on the table.",
+            "lost": f"{name} has not been seen for a while (lost).",
+            "conflict": f"Two tags with id {event.tag_id} are in view: {event.payload.get('hint', 'remove the copy')}.",
+            "unknown_tag": f"Tag {event.tag_id} is not in the scenario's roster.",
+            "drift": f"The camera or table moved: {event.payload.get('message', 're-registering')}.",
+            "reregistered": f"The table was registered again ({event.payload.get('residual_in', 0):.3f}\" residual).",
+            "source_lost": "The camera stopped delivering frames; the game is kept and tracking resumes when it is back.",
+            "source_back": "The camera is back.",
+        }
+        text = words.get(kind)
+        if text:
+            self._log(LogEntry(float(event.t_s), "tracker", text, getattr(self._state, "round", None)))
+
+    # -- attacks --------------------------------------------------------------------------------
+    def set_attack(self, draft: AttackDraft | None) -> None:
+        """Set up (or clear) the attack the panel shows; odds and proposals follow in the snapshot."""
+        if draft is not None:
+            self.unit(draft.attacker_id)
+            names = [w.name for w in self.ruleset.weapons(self._state, draft.attacker_id)]
+            if draft.weapon not in names:
+                raise UsageError(f"{self.unit(draft.attacker_id).name} has no weapon {draft.weapon!r}: "
+                                 f"it has {', '.join(names) or 'none'}")
+        self._draft = draft
+        self._touch("attack")
+
+    @property
+    def draft(self) -> AttackDraft | None:
+        return self._draft
+
+    def dice_needed(self, entries: Sequence[Entry], *, what: str = "attack") -> RollRequest | None:
+        """The next roll the rules will ask for after ``entries`` (None when they are enough).
+
+        The entered-dice form lists exactly these, one at a time: which dice follow depends on the
+        earlier ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
+        probe = _ProbeDice(entries)
+        try:
+            self._run_rolls(what, probe, landing=None)
+        except _NeedDice as need:
+            return need.request
+        return None
+
+    def _run_rolls(self, what: str, dice: DiceSource, *, landing: XY | None) -> Resolution:
+        if what == "attack":
+            if self._draft is None:
+                raise UsageError("no attack is set up: choose an attacker, a weapon and targets first")
+            if not self._draft.target_ids and self._draft.aim_point is None:
+                raise UsageError("tick at least one target (or pick an aim point for an explosive)")
+            return self.ruleset.resolve_attack(self._state, self._draft.request(), dice, landing_point=landing)
+        if what == "initiative":
+            return self.ruleset.start_round(self._state, dice)
+        if what == "turn":
+            return self.ruleset.start_turn(self._state, dice)
+        raise ValueError(what)
+
+    def resolve_attack(self, entries: Sequence[Entry] | None = None) -> Resolution:
+        """Resolve the attack set up: with the session's virtual dice, or with ``entries`` the players
+        rolled (one per roll, as :meth:`dice_needed` lists them). A missed explosive whose landing point
+        a player must choose stays pending until :meth:`choose_landing`."""
+        dice = _CapturingDice(self.dice if entries is None else EnteredDice(list(entries)))
+        res = self._run_rolls("attack", dice, landing=None)
+        if entries is not None:
+            dice.inner.check_all_used()  # type: ignore[attr-defined]
+        assert self._draft is not None
+        if res.pending:
+            miss = getattr(res.result, "miss", None)
+            marker = MissMarker((float(miss.intended_x_in), float(miss.intended_y_in)), float(miss.miss_radius_in),
+                                str(miss.chooser)) if miss is not None else None
+            if marker is None:
+                raise RulesError(res.pending)
+            self._pending = PendingLanding(self._draft, tuple(dice.entries), marker, res.pending)
+            self._miss = marker
+            for line in res.sentences:
+                self._log(LogEntry(self.now_s(), "rules", line, getattr(self._state, "round", None)))
+            self._log(LogEntry(self.now_s(), "note", f"Waiting for the landing point: {res.pending}."))
+            self._touch("attack")
+            return res
+        self._commit(res, "attack")
+        return res
+
+    def choose_landing(self, point: XY) -> Resolution:
+        """Where the pending missed explosive lands (the chooser clicked it); refused beyond the miss radius."""
+        pending = self._pending
+        if pending is None:
+            raise UsageError("no missed explosive is waiting for a landing point")
+        x, y = float(point[0]), float(point[1])
+        ix, iy = pending.miss.intended_in
+        if math.hypot(x - ix, y - iy) > pending.miss.miss_radius_in + 1e-6:
+            raise UsageError(f"({x:.1f}, {y:.1f}) is {math.hypot(x - ix, y - iy):.1f}\" from the intended point; "
+                             f"the round lands within {pending.miss.miss_radius_in:g}\" of ({ix:.1f}, {iy:.1f})")
+        saved = self._draft
+        self._draft = pending.draft
+        try:
+            res = self._run_rolls("attack", EnteredDice(list(pending.entries)), landing=(x, y))
+        finally:
+            self._draft = saved
+        self._pending = None
+        self._miss = replace(pending.miss, landed_in=(x, y))
+        self._commit(res, "attack", already_logged=True)
+        return res
+
+    def cancel_pending(self) -> None:
+        self._pending = None
+        self._miss = None
+        self._touch("attack")
+
+    # -- turns ----------------------------------------------------------------------------------
+    def start_round(self, entries: Sequence[Entry] | None = None) -> Resolution:
+        """Roll initiative (virtual dice or the players' ``entries``) and start the round."""
+        res = self._run_rolls("initiative", self.dice if entries is None else EnteredDice(list(entries)), landing=None)
+        self._commit(res, "initiative")
+        return res
+
+    def start_turn(self) -> Resolution:
+        """The next player's turn: the rules expire tokens, and the tracker restarts movement accounting."""
+        res = self._run_rolls("turn", self.dice, landing=None)
+        self._commit(res, "turn")
+        self._moved_seen.clear()
+        self.turn_started.emit()
+        return res
+
+    def end_turn(self) -> None:
+        before = len(getattr(self._state, "events", ()))
+        self._state = self.ruleset.end_turn(self._state)
+        self._note_new_events(before, ())
+        self._record_state("turn")
+        self._touch("state")
+
+    def apply_action(self, action: Any, *, kind: str = "edit") -> None:
+        """Apply one of the ruleset's own actions (a hand edit from the roster, a Signal...)."""
+        before = len(getattr(self._state, "events", ()))
+        self._state = self.ruleset.apply(self._state, action)
+        self._note_new_events(before, ())
+        self._record_state(kind)
+        self._touch("state")
+
+    def edit_unit(self, unit_id: int, changes: Mapping[str, Any]) -> None:
+        """Hand edits of what the camera cannot see (tokens, injuries), through the ruleset's edit action."""
+        if self.ruleset.name != "down-range":
+            raise UsageError(f"hand edits are not available for the {self.ruleset.name} ruleset yet")
+        from rules.downrange.actions import EditUnit
+
+        self.apply_action(EditUnit(unit_id, dict(changes)))
+
+    def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False) -> None:
+        before = len(getattr(self._state, "events", ()))
+        self._state = res.state
+        lines = res.sentences
+        if already_logged:
+            lines = tuple(s for s in lines if s)  # the miss was logged when it happened; log the landing
+        self._note_new_events(before, lines)
+        self._record_state(kind, sentences=lines)
+        self._touch("state")
+
+    def _note_new_events(self, before: int, sentences: Sequence[str]) -> None:
+        events: Sequence[RulesEvent] = tuple(getattr(self._state, "events", ())[before:])
+        rnd = getattr(self._state, "round", None)
+        if sentences:
+            for line in sentences:
+                self._log(LogEntry(self.now_s(), "rules", line, rnd))
+            for e in events:
+                for w in e.warnings:
+                    self._log(LogEntry(self.now_s(), "warning", w, rnd))
+        else:
+            for e in events:
+                self._log(LogEntry(self.now_s(), "warning" if e.warnings else "rules", e.summary, rnd))
+                for w in e.warnings:
+                    if w != e.summary:
+                        self._log(LogEntry(self.now_s(), "warning", w, rnd))
+        if self.recorder is not None:
+            for e in events:
+                self.recorder.record_rules_event(self.now_s(), e.kind, {"event": e.to_json()})
+
+    # -- log ------------------------------------------------------------------------------------
+    def _log(self, entry: LogEntry) -> None:
+        self.log.append(entry)
+        if self.recorder is not None:
+            # The log as it was shown, so a replay shows the same lines at the same moments.
+            self.recorder.record_rules_event(entry.t_s, "log", {"kind": entry.kind, "text": entry.text, "round": entry.round})
+        self.changed.emit("log")
+
+    def note(self, text: str) -> None:
+        self._log(LogEntry(self.now_s(), "note", text, getattr(self._state, "round", None)))
+
+    def set_log(self, entries: Sequence[LogEntry]) -> None:
+        self.log = list(entries)
+        self.changed.emit("log")
+
+    def export_log(self, path: str | Path) -> Path:
+        """Write the log: JSON Lines for ``.jsonl``/``.json``, else plain text (one line per entry)."""
+        path = Path(path)
+        if path.suffix.lower() in (".jsonl", ".json"):
+            text = "".join(json.dumps({"t_s": round(e.t_s, 3), "kind": e.kind, "round": e.round, "text": e.text}) + "\n"
+                           for e in self.log)
+        else:
+            text = "".join(f"[{_clock_text(e.t_s)}]{f' R{e.round}' if e.round else ''} {e.text}\n" for e in self.log)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    # -- recording ------------------------------------------------------------------------------
+    def start_recording(self, path: str | Path, *, video: bool = False, calibration_path: str | None = None,
+                        roster: Any | None = None) -> Any:
+        """Record the session to a new SQLite file (refused if it exists: a recording is never overwritten)."""
+        from tracker.recording import Recorder
+
+        if self.recorder is not None:
+            raise UsageError("already recording; stop the recording first")
+        meta: dict[str, Any] = {"ruleset": self.ruleset.name, "command": "sandtable gui"}
+        if self.scenario_path:
+            meta["scenario_path"] = self.scenario_path
+            try:
+                meta["scenario_toml"] = Path(self.scenario_path).read_text(encoding="utf-8")
+            except OSError:
+                pass
+        if calibration_path:
+            meta["calibration_path"] = calibration_path
+            try:
+                meta["calibration_json"] = Path(calibration_path).read_text(encoding="utf-8")
+            except OSError:
+                pass
+        if Path(path).exists():
+            raise UsageError(f"{str(path)!r} already exists: choose a new file name (recordings are never overwritten)")
+        self.recorder = Recorder(path, metadata=meta, roster=roster, video=video)
+        self._record_state("start")
+        self._record_view()
+        self._log(LogEntry(self.now_s(), "note", f"Recording to {path}."))
+        self.changed.emit("recording")
+        return self.recorder
+
+    def stop_recording(self) -> None:
+        if self.recorder is None:
+            return
+        recorder, self.recorder = self.recorder, None
+        path = recorder.path
+        recorder.close()
+        self._log(LogEntry(self.now_s(), "note", f"Recording saved: {path}."))
+        self.changed.emit("recording")
+
+    def bookmark(self, note: str = "") -> LogEntry:
+        """Mark this moment for the debrief (kept in the recording when recording)."""
+        text = note.strip() or f"Bookmark at {_clock_text(self.now_s())}"
+        if self.recorder is not None:
+            self.recorder.add_bookmark(self.now_s(), text)
+        entry = LogEntry(self.now_s(), "bookmark", text, getattr(self._state, "round", None))
+        self._log(entry)
+        return entry
+
+    def _record_state(self, kind: str, *, sentences: Sequence[str] = ()) -> None:
+        if self.recorder is None:
+            return
+        to_json = getattr(self._state, "to_json", None)
+        payload = {"state": to_json() if to_json else None, "sentences": list(sentences)}
+        self.recorder.record_rules_event(self.now_s(), f"state:{kind}", payload)
+
+    def _record_view(self) -> None:
+        if self.recorder is None:
+            return
+        self.recorder.record_rules_event(self.now_s(), "view", {
+            "selected_unit": self._selected, "selected_weapon": self._weapon,
+            "blast_point": list(self._blast_point) if self._blast_point else None})
+
+    def restore_view(self, selected_unit: int | None, selected_weapon: str | None, blast_point: XY | None) -> None:
+        """The selection as it was (replay)."""
+        names = [w.name for w in self.ruleset.weapons(self._state, selected_unit)] if selected_unit is not None else []
+        self._selected = selected_unit if selected_unit in {u.unit_id for u in self.units()} else None
+        self._weapon = selected_weapon if selected_weapon in names else (names[0] if names and self._selected else None)
+        self._blast_point = tuple(blast_point) if blast_point else None  # type: ignore[assignment]
+        self._touch("selection")
+
+    def set_time(self, t_s: float) -> None:
+        """Pin the session clock (replay)."""
+        self._tracked_t_s = float(t_s)
+
+    def close(self) -> None:
+        self.stop_recording()
+
+
+def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:
+    """The same table-wide overlay (a jamming zone, a smoke cloud) comes back from each overlays() call."""
+    seen: set[tuple[str, Any]] = set()
+    out = []
+    for o in overlays:
+        key = (o.kind, o.side if o.kind == "voice" else repr(o.shape))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(o)
+    return out
+
+
+def _clock_text(t_s: float) -> str:
+    """A session time as m:ss (h:mm:ss past an hour).
+
+    >>> _clock_text(75.4), _clock_text(3725)
+    ('1:15', '1:02:05')
+    """
+    t = int(max(0.0, t_s))
+    h, rest = divmod(t, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def blast_circle(point: XY, radius_in: float) -> Circle:
+    return Circle(point[0], point[1], radius_in)
