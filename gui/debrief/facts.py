@@ -1,0 +1,581 @@
+"""What happened in a recorded session, as plain facts: the model behind the debrief report and the
+GUI replay (Qt-free, so both show the same facts).
+
+``read_debrief_facts(path)`` reads a recording (``tracker.replay.RecordingReader``) and derives:
+
+* the units (roster, side colours) and each unit's **trail** on the table, split where it was lifted;
+* the tracker's events and the instructor's **bookmarks**;
+* every **rule resolution** with the ruleset's own sentences (``ruleset.explain``), every die rolled
+  with its exact odds (``roll_odds.py``) and the odds shown before the roll;
+* **engagements**: who fired at whom, from where to where, and how it came out (killed, hit without a
+  kill, miss, suppressed);
+* **casualties** over time (down, back in play after treatment, removed);
+* **emissions**: who put an emission token on the table, until when, and which enemy EW unit could
+  have located it (or did, with SIGINT).
+
+A recording that was cut off (the program killed mid-game, the disk full) still gives its facts; what
+is missing is listed in ``problems``. A damaged table is reported there too instead of stopping.
+"""
+from __future__ import annotations
+
+import enum
+import json
+import math
+import sqlite3
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gui.debrief.roll_odds import RollFact, rolls_of
+from gui.debrief.rules_payload import read_rules_payload
+
+#: Colours of sides without one in the scenario (and of units whose side is unknown).
+FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
+DEFAULT_TABLE_IN = (72.0, 48.0)
+
+Progress = Callable[[str, int, int], None]
+
+
+class EngagementOutcome(str, enum.Enum):
+    """How one attack on one target came out (the colour of its line in the report)."""
+
+    KILLED = "killed"
+    HIT = "hit, no kill"
+    MISS = "miss"
+    SUPPRESSED = "suppressed"
+
+
+@dataclass(frozen=True)
+class UnitFacts:
+    tag_id: int
+    name: str
+    side: str
+    type_name: str
+    color: str
+
+
+@dataclass(frozen=True)
+class Trail:
+    """Where a unit went: runs of (t_s, x_in, y_in) while on the table, and the jumps between them
+    (lifted here, put down there)."""
+
+    tag_id: int
+    runs: tuple[tuple[tuple[float, float, float], ...], ...]
+    jumps: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
+
+    @property
+    def length_in(self) -> float:
+        """Path length on the table (jumps not counted)."""
+        return sum(math.hypot(b[1] - a[1], b[2] - a[2]) for run in self.runs for a, b in zip(run, run[1:]))
+
+
+@dataclass(frozen=True)
+class RulesFact:
+    """One recorded rule resolution."""
+
+    t_s: float
+    kind: str
+    summary: str
+    sentences: tuple[str, ...] = ()
+    seq: int | None = None
+    round: int | None = None
+    side: str | None = None
+    rolls: tuple[RollFact, ...] = ()
+    odds: tuple[dict[str, Any], ...] = ()
+    warnings: tuple[str, ...] = ()
+    payload: dict[str, Any] = field(default_factory=dict)  # what was recorded, as it was
+
+
+@dataclass(frozen=True)
+class Engagement:
+    """One attack on one target (or at a point, when nothing was hit)."""
+
+    t_s: float
+    attacker_id: int
+    attacker_name: str
+    side: str
+    weapon: str
+    target_id: int | None
+    target_name: str
+    target_side: str
+    outcome: EngagementOutcome
+    shots: int
+    hits: int
+    from_in: tuple[float, float] | None
+    to_in: tuple[float, float] | None
+    impact_in: tuple[float, float] | None = None
+    radius_in: float | None = None
+    p_hit: float | None = None  # the odds shown before the roll (per shot)
+    p_kill: float | None = None  # ... of killing with all the shots spent on this target
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class CasualtyChange:
+    t_s: float
+    tag_id: int
+    name: str
+    side: str
+    change: str  # "down", "back in play", "removed"
+    cause: str
+
+
+@dataclass(frozen=True)
+class EmissionFact:
+    """An emission token: who Signalled, why, until when, and who could have located it."""
+
+    t_s: float
+    tag_id: int
+    name: str
+    side: str
+    purpose: str
+    until_t_s: float | None
+    could_locate: tuple[str, ...]
+    located_by: tuple[str, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class BookmarkFact:
+    t_s: float
+    note: str
+
+
+@dataclass(frozen=True)
+class DebriefFacts:
+    """Everything the report shows about one recording."""
+
+    path: str
+    title: str
+    ruleset: str
+    created_utc: str
+    ended_utc: str
+    source: str
+    duration_s: float
+    frame_count: int
+    table_size_in: tuple[float, float]
+    side_colors: dict[str, str]
+    units: tuple[UnitFacts, ...]
+    trails: dict[int, Trail]
+    tracker_events: tuple[Any, ...]
+    rules: tuple[RulesFact, ...]
+    engagements: tuple[Engagement, ...]
+    casualties: tuple[CasualtyChange, ...]
+    emissions: tuple[EmissionFact, ...]
+    bookmarks: tuple[BookmarkFact, ...]
+    problems: tuple[str, ...]
+
+    def unit(self, tag_id: int) -> UnitFacts | None:
+        return next((u for u in self.units if u.tag_id == tag_id), None)
+
+    def color_of(self, side: str) -> str:
+        return self.side_colors.get(side, "#666666")
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return tuple(self.side_colors)
+
+    def down_at(self, t_s: float) -> frozenset[int]:
+        """Units out of the fight at ``t_s`` (the replay greys them out)."""
+        down: set[int] = set()
+        for c in self.casualties:
+            if c.t_s > t_s:
+                break
+            (down.discard if c.change == "back in play" else down.add)(c.tag_id)
+        return frozenset(down)
+
+    def casualties_over_time(self) -> dict[str, list[tuple[float, int]]]:
+        """Per side, (t_s, units out of the fight from then on), starting at 0."""
+        curves: dict[str, list[tuple[float, int]]] = {side: [(0.0, 0)] for side in self.sides}
+        down: dict[str, set[int]] = {side: set() for side in self.sides}
+        for c in self.casualties:
+            group = down.setdefault(c.side, set())
+            (group.discard if c.change == "back in play" else group.add)(c.tag_id)
+            curves.setdefault(c.side, [(0.0, 0)]).append((c.t_s, len(group)))
+        return curves
+
+    def rolls(self) -> list[tuple[RulesFact, RollFact]]:
+        return [(fact, roll) for fact in self.rules for roll in fact.rolls]
+
+    def rules_until(self, t_s: float) -> tuple[RulesFact, ...]:
+        return tuple(r for r in self.rules if r.t_s <= t_s)
+
+
+# ------------------------------------------------------------------------------------------ reading
+def read_debrief_facts(path: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
+    """The facts of the recording at ``path`` (``tracker.errors.RecordingError`` if it is no recording)."""
+    from tracker.replay import RecordingReader
+
+    with RecordingReader(path) as reader:
+        return facts_from_reader(reader, progress=progress)
+
+
+def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> DebriefFacts:
+    problems: list[str] = list(reader.problems)
+    report = progress or (lambda stage, done, total: None)
+
+    def safely(what: str, read: Callable[[], Any], default: Any) -> Any:
+        try:
+            return read()
+        except (sqlite3.DatabaseError, json.JSONDecodeError) as exc:
+            problems.append(f"the {what} could not be read ({exc}); the report shows the rest")
+            return default
+
+    meta = dict(reader.meta)
+    scenario, scenario_problem = _scenario(meta)
+    if scenario_problem:
+        problems.append(scenario_problem)
+    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or "down-range"
+    table = scenario.get("table", {}) if isinstance(scenario.get("table"), Mapping) else {}
+    table_size = (float(table.get("width_in", DEFAULT_TABLE_IN[0])), float(table.get("depth_in", DEFAULT_TABLE_IN[1])))
+    if not table and meta.get("calibration_json"):
+        try:
+            layout = json.loads(meta["calibration_json"]).get("layout", {})
+            table_size = (float(layout["width_in"]), float(layout["depth_in"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+
+    recorded_units: dict[int, dict[str, Any]] = safely("units table", lambda: reader.units, {})
+    game = _game(ruleset_name, scenario, meta, problems)
+    side_colors = _side_colors(scenario, recorded_units, game)
+    units = _units(recorded_units, scenario, game, side_colors)
+    names = {u.tag_id: u for u in units}
+
+    tracker_events = tuple(safely("tracker events", reader.events_between, []))
+    trails: dict[int, Trail] = {}
+    unit_ids = sorted(recorded_units)
+    for i, tag_id in enumerate(unit_ids):
+        track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag), None)
+        if track is not None and len(track):
+            lifts = [e.t_s for e in tracker_events if e.tag_id == tag_id and e.kind.value == "lifted"]
+            trail = _trail(tag_id, track, lifts)
+            if trail.runs:
+                trails[tag_id] = trail
+        report("poses", i + 1, len(unit_ids))
+
+    records = safely("rules events", reader.rules_events, [])
+    ruleset = _ruleset(ruleset_name)
+    options = getattr(game, "options", None)
+    catalog = _catalog(game)
+    rules: list[RulesFact] = []
+    for i, record in enumerate(records):
+        rules.append(_rules_fact(record, ruleset, options, catalog))
+        report("rules events", i + 1, len(records))
+
+    def where(tag_id: int | None, t_s: float) -> tuple[float, float] | None:
+        if tag_id is None or tag_id not in trails:
+            return None
+        return position_at(trails[tag_id], t_s)
+
+    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where))
+    casualties = tuple(_casualties(rules, names))
+    emissions = tuple(_emissions(rules, names, game, casualties, where))
+    bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
+    duration = safely("session length", lambda: reader.duration_s, 0.0)
+    return DebriefFacts(
+        path=str(reader.path),
+        title=str(scenario.get("name") or Path(reader.path).stem),
+        ruleset=ruleset_name,
+        created_utc=meta.get("created_utc", ""),
+        ended_utc=meta.get("ended_utc", ""),
+        source=meta.get("source", ""),
+        duration_s=float(duration),
+        frame_count=int(safely("frames", lambda: reader.frame_count, 0)),
+        table_size_in=table_size,
+        side_colors=side_colors,
+        units=units,
+        trails=trails,
+        tracker_events=tracker_events,
+        rules=tuple(rules),
+        engagements=engagements,
+        casualties=casualties,
+        emissions=emissions,
+        bookmarks=bookmarks,
+        problems=tuple(problems),
+    )
+
+
+def _scenario(meta: Mapping[str, str]) -> tuple[dict[str, Any], str]:
+    text = meta.get("scenario_toml", "")
+    if not text:
+        return {}, ""
+    try:
+        return tomllib.loads(text), ""
+    except tomllib.TOMLDecodeError as exc:
+        return {}, f"the scenario stored in the recording is not valid TOML ({exc}); units are shown as recorded"
+
+
+def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str], problems: list[str]) -> Any:
+    """The game at its start, for what the roster alone does not say (unit types, EW equipment, options)."""
+    if not scenario.get("units"):
+        return None
+    from rules.errors import RulesError
+
+    try:
+        ruleset = _ruleset(ruleset_name)
+        if ruleset is None:
+            return None
+        path = meta.get("scenario_path", "")
+        base = str(Path(path).parent) if path else None
+        return ruleset.new_game(scenario, source=path or "<recorded scenario>", base_dir=base)
+    except (RulesError, OSError) as exc:
+        problems.append(f"the recorded scenario could not be set up as a game ({exc}); odds use the default rules options")
+        return None
+
+
+def _ruleset(name: str) -> Any:
+    from rules.errors import RulesError
+    from rules.ruleset import get_ruleset
+
+    try:
+        return get_ruleset(name)
+    except RulesError:
+        return None
+
+
+def _catalog(game: Any) -> Any:
+    try:
+        return game.catalog if game is not None else None
+    except Exception:  # a missing data file: odds of medicine fall back to Table 2-2's defaults
+        return None
+
+
+def _side_colors(scenario: Mapping[str, Any], recorded: Mapping[int, Mapping[str, Any]], game: Any) -> dict[str, str]:
+    colors: dict[str, str] = {}
+    for side in scenario.get("sides", []) or []:
+        if isinstance(side, Mapping) and side.get("name"):
+            colors[str(side["name"])] = str(side.get("color") or "")
+    for unit in recorded.values():
+        colors.setdefault(str(unit.get("side", "")), "")
+    palette = iter(c for c in FALLBACK_COLORS if c not in colors.values())
+    return {side: color or next(palette, "#666666") for side, color in colors.items()}
+
+
+def _units(recorded: Mapping[int, Mapping[str, Any]], scenario: Mapping[str, Any], game: Any, colors: Mapping[str, str]) -> tuple[UnitFacts, ...]:
+    types = {}
+    for u in scenario.get("units", []) or []:
+        if isinstance(u, Mapping) and isinstance(u.get("tag_id"), int):
+            types[u["tag_id"]] = (str(u.get("name", "")), str(u.get("side", "")), str(u.get("type", "")))
+    out = {}
+    for tag_id, u in recorded.items():
+        name, side = str(u.get("name", f"tag {tag_id}")), str(u.get("side", ""))
+        type_name = str(u.get("type") or types.get(tag_id, ("", "", ""))[2])
+        out[tag_id] = UnitFacts(tag_id, name, side, type_name, colors.get(side, "#666666"))
+    for tag_id, (name, side, type_name) in types.items():
+        out.setdefault(tag_id, UnitFacts(tag_id, name, side, type_name, colors.get(side, "#666666")))
+    return tuple(out[k] for k in sorted(out))
+
+
+def _trail(tag_id: int, track: Any, lift_times: Iterable[float]) -> Trail:
+    lifts = sorted(lift_times)
+    runs: list[list[tuple[float, float, float]]] = [[]]
+    jumps = []
+    li = 0
+    for t, x, y, _ in track.tolist():
+        if math.isnan(x) or math.isnan(y):
+            continue
+        if li < len(lifts) and t > lifts[li]:
+            while li < len(lifts) and t > lifts[li]:
+                li += 1
+            if runs[-1]:
+                last = runs[-1][-1]
+                if math.hypot(x - last[1], y - last[2]) > 1e-6:
+                    jumps.append(((last[1], last[2]), (x, y)))
+                runs.append([])
+        runs[-1].append((t, x, y))
+    return Trail(tag_id, tuple(tuple(r) for r in runs if r), tuple(jumps))
+
+
+def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
+    """Where the trail's unit was at ``t_s`` (its last recorded position), or None before it appeared."""
+    best = None
+    for run in trail.runs:
+        for t, x, y in run:
+            if t <= t_s + 1e-9:
+                best = (x, y)
+            else:
+                break
+    return best
+
+
+def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any) -> RulesFact:
+    payload = dict(record.payload)
+    event, odds = read_rules_payload(payload)
+    if event is None:
+        text = str(payload.get("summary") or payload.get("text") or json.dumps(payload, sort_keys=True)[:300])
+        return RulesFact(record.t_s, record.kind, text, payload=payload)
+    sentences: tuple[str, ...] = ()
+    if ruleset is not None:
+        try:
+            sentences = tuple(ruleset.explain(event))
+        except Exception:  # a payload from a newer program: its own summary still tells it
+            sentences = ()
+    try:
+        rolls = rolls_of(event.kind, event.outcome, options=options, catalog=catalog)
+    except (TypeError, ValueError, KeyError):
+        rolls = ()
+    return RulesFact(record.t_s, event.kind, event.summary, sentences or (event.summary,), event.seq, event.round,
+                     event.side, rolls, odds, tuple(event.warnings), payload)
+
+
+def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts],
+                 where: Callable[[int | None, float], tuple[float, float] | None]) -> Iterable[Engagement]:
+    outcome = fact.payload.get("outcome") or {}
+    if fact.kind != "attack" or not isinstance(outcome, Mapping) or outcome.get("type") != "AttackResult":
+        return
+    attacker = int(outcome.get("attacker", -1))
+    side = str(outcome.get("side") or fact.side or "")
+    name = str(outcome.get("attacker_name") or (units[attacker].name if attacker in units else f"unit {attacker}"))
+    weapon = str(outcome.get("weapon", ""))
+    suppress = outcome.get("mode") == "suppress"
+    impact = None
+    if outcome.get("impact_x_in") is not None and outcome.get("impact_y_in") is not None:
+        impact = (float(outcome["impact_x_in"]), float(outcome["impact_y_in"]))
+    radius = outcome.get("radius_in")
+    origin = where(attacker, fact.t_s)
+    shown = {int(o["unit_id"]): o for o in fact.odds if "unit_id" in o}
+    targets = [t for t in outcome.get("targets", []) if isinstance(t, Mapping) and t.get("allowed", True)]
+    down_all = {int(u) for t in targets for u in t.get("went_down", [])}
+    for target in targets:
+        tid = int(target["unit_id"])
+        shots = [s for s in target.get("shots", []) if isinstance(s, Mapping)]
+        hits = sum(1 for s in shots if s.get("outcome") == "hit")
+        if target.get("killed") or tid in down_all:
+            result = EngagementOutcome.KILLED
+        elif target.get("suppressed") or suppress:
+            result = EngagementOutcome.SUPPRESSED
+        elif hits:
+            result = EngagementOutcome.HIT
+        else:
+            result = EngagementOutcome.MISS
+        odds = shown.get(tid, {})
+        to = where(tid, fact.t_s)
+        yield Engagement(fact.t_s, attacker, name, side, weapon, tid, str(target.get("name", "")), str(target.get("side", "")),
+                         result, len(shots), hits, origin, to, impact, float(radius) if radius is not None else None,
+                         odds.get("p_hit"), odds.get("p_kill_any", odds.get("p_kill")), fact.round)
+    if not targets:
+        miss = outcome.get("miss") or {}
+        aim = None
+        if isinstance(miss, Mapping) and miss.get("intended_x_in") is not None:
+            aim = (float(miss["intended_x_in"]), float(miss["intended_y_in"]))
+        yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "",
+                         EngagementOutcome.SUPPRESSED if suppress else EngagementOutcome.MISS, 1, 0, origin, aim or impact,
+                         impact, float(radius) if radius is not None else None, None, None, fact.round)
+
+
+def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:
+    down: set[int] = set()
+
+    def unit(tag_id: int) -> tuple[str, str]:
+        u = units.get(tag_id)
+        return (u.name, u.side) if u else (f"unit {tag_id}", "")
+
+    for fact in rules:
+        outcome = fact.payload.get("outcome") or {}
+        if not isinstance(outcome, Mapping):
+            continue
+        if outcome.get("type") == "TreatmentResult":
+            patient = int(outcome.get("patient", -1))
+            result = str(outcome.get("outcome", ""))
+            medic = outcome.get("medic_name", "")
+            if result in ("injured", "restored") and patient in down:
+                down.discard(patient)
+                yield CasualtyChange(fact.t_s, patient, *unit(patient), "back in play", f"treated by {medic} ({result})")
+            elif result == "removed":
+                down.add(patient)
+                yield CasualtyChange(fact.t_s, patient, *unit(patient), "removed", f"treatment by {medic} failed")
+            continue
+        cause = fact.kind
+        if outcome.get("type") == "AttackResult":
+            cause = f"{outcome.get('attacker_name', '')} with the {outcome.get('weapon', '')}"
+        for tag_id in _went_down(outcome):
+            if tag_id not in down:
+                down.add(tag_id)
+                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down", cause)
+
+
+def _went_down(node: Any) -> list[int]:
+    out: list[int] = []
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "went_down" and isinstance(value, list):
+                out += [int(v) for v in value if isinstance(v, int)]
+            else:
+                out += _went_down(value)
+    elif isinstance(node, list):
+        for item in node:
+            out += _went_down(item)
+    return out
+
+
+#: Rule resolutions that put an emission token on the table (Down Range 5.1): kind -> (who, purpose).
+def _emitter(fact: RulesFact) -> tuple[int, str] | None:
+    inputs = fact.payload.get("inputs") or {}
+    outcome = fact.payload.get("outcome") or {}
+    if not isinstance(inputs, Mapping) or not isinstance(outcome, Mapping):
+        return None
+    if fact.kind == "signal" and "unit_id" in inputs:
+        purpose = "fires observation" if "observation" in outcome else str(outcome.get("emission") or inputs.get("purpose", "signal"))
+        return int(inputs["unit_id"]), purpose
+    if fact.kind == "rpv" and inputs.get("type") == "ControlRpv":
+        return int(inputs["operator_id"]), "RPV control"
+    if fact.kind == "main effort" and outcome.get("by_radio") and "commander_id" in inputs:
+        return int(inputs["commander_id"]), "Main Effort by radio"
+    if fact.kind == "sigint" and outcome.get("shared") and "unit_id" in inputs:
+        return int(inputs["unit_id"]), "SIGINT share"
+    if fact.kind == "jamming" and "unit_id" in inputs:
+        return int(inputs["unit_id"]), "jamming"
+    return None
+
+
+def _emissions(rules: list[RulesFact], units: Mapping[int, UnitFacts], game: Any, casualties: tuple[CasualtyChange, ...],
+               where: Callable[[int | None, float], tuple[float, float] | None]) -> Iterable[EmissionFact]:
+    ew_units = _ew_units(game)
+    sigint_range = float(getattr(getattr(game, "options", None), "sigint_range_in", math.inf))
+    for i, fact in enumerate(rules):
+        found = _emitter(fact)
+        if found is None:
+            continue
+        tag_id, purpose = found
+        u = units.get(tag_id)
+        name, side = (u.name, u.side) if u else (f"unit {tag_id}", fact.side or "")
+        until = next((r.t_s for r in rules[i + 1:] if r.kind == "turn" and r.side == side
+                      and isinstance(r.payload.get("inputs"), Mapping) and r.payload["inputs"].get("side") == side), None)
+        down = {c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change != "back in play"} - {
+            c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change == "back in play"}
+        here = where(tag_id, fact.t_s)
+        could = []
+        for ew_id, ew_name, ew_side in ew_units:
+            if ew_side == side or ew_id in down:
+                continue
+            if math.isinf(sigint_range):
+                could.append(ew_name)
+                continue
+            there = where(ew_id, fact.t_s)
+            if here is not None and there is not None and math.dist(here, there) <= sigint_range:
+                could.append(ew_name)
+        end = math.inf if until is None else until
+        located = tuple(sorted({units[int(r.payload["inputs"]["unit_id"])].name if int(r.payload["inputs"]["unit_id"]) in units else "EW unit"
+                                for r in rules[i + 1:] if r.kind == "sigint" and r.t_s <= end
+                                and tag_id in (r.payload.get("outcome") or {}).get("found", [])}))
+        if located:
+            note = f"located by SIGINT ({', '.join(located)})"
+        elif could:
+            reach = "anywhere on the table" if math.isinf(sigint_range) else f"within {sigint_range:g}\""
+            note = f"could have been located by {', '.join(could)} (SIGINT sees emitters {reach})"
+        else:
+            note = "no enemy EW unit in the fight: it could not be located"
+        yield EmissionFact(fact.t_s, tag_id, name, side, purpose, until, tuple(could), located, note)
+
+
+def _ew_units(game: Any) -> list[tuple[int, str, str]]:
+    if game is None:
+        return []
+    try:
+        from rules.downrange.command import is_ew
+
+        return [(u.unit_id, u.name, u.side) for u in game.units if is_ew(game, u)]
+    except Exception:  # another ruleset: no EW notion the debrief knows of
+        return []

@@ -1,0 +1,54 @@
+"""How a rule resolution is stored in a recording's ``rules_events`` table, and read back.
+
+The payload is the ruleset's event as JSON (``RulesEvent.to_json()``: kind, round, side, summary,
+inputs, outcome, every die rolled, warnings) plus, for an attack, the odds the players were shown
+before rolling (``odds``: one entry per target, ``TargetOdds.as_floats()`` and the exact fractions as
+text). Recording it this way lets the replay and the debrief explain every roll without the live
+game state::
+
+    recorder.record_rules_event(t_s, event.kind, rules_payload(event, odds=table))
+
+A payload that is not a rules event (a front end's own record) is kept and shown as it is.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+PAYLOAD_KEYS = ("seq", "kind", "summary", "outcome")
+
+
+def rules_payload(event: Any, *, odds: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The JSON dict to record for a ``rules.events.RulesEvent`` (and the ``TargetOdds`` shown for it)."""
+    payload: dict[str, Any] = dict(event.to_json())
+    if odds:
+        payload["odds"] = [_odds_json(o) for o in odds]
+    return payload
+
+
+def _odds_json(o: Any) -> dict[str, Any]:
+    data: dict[str, Any] = dict(o.as_floats())
+    for key in ("p_hit", "p_damage", "p_kill", "p_kill_any"):
+        data[f"{key}_exact"] = str(getattr(o, key))
+    return data
+
+
+def read_rules_payload(payload: Mapping[str, Any]) -> tuple[Any | None, tuple[dict[str, Any], ...]]:
+    """(RulesEvent or None, odds shown) from a recorded payload; None when it is not a rules event.
+
+    >>> read_rules_payload({"note": "free text"})
+    (None, ())
+    """
+    if not all(k in payload for k in PAYLOAD_KEYS):
+        return None, ()
+    from rules.errors import RulesError
+    from rules.events import RulesEvent
+
+    body = {k: v for k, v in payload.items() if k != "odds"}
+    body.setdefault("type", "RulesEvent")
+    try:
+        event = RulesEvent.from_json(body)
+    except (RulesError, TypeError, ValueError, KeyError):
+        return None, ()
+    odds = payload.get("odds") or ()
+    return event, tuple(dict(o) for o in odds if isinstance(o, Mapping))
