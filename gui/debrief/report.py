@@ -216,9 +216,10 @@ def _casualties(facts: DebriefFacts, png: bytes) -> str:
 def _rolls(facts: DebriefFacts) -> str:
     rows = []
     for fact, roll in facts.rolls():
-        faces = ", ".join(str(f) for f in roll.faces) if roll.faces else ""
-        rolled = f"({faces}) → {roll.total}" if faces and roll.total is not None and (len(roll.faces or ()) > 1) else (
-            str(roll.total) if roll.total is not None else "—")
+        rolled = "—" if roll.total is None else str(roll.total)
+        if roll.faces and roll.total is not None and (len(roll.faces) > 1 or roll.faces[0] != roll.total):
+            faces = ", ".join(str(f) for f in roll.faces)
+            rolled = f"({faces}) → {roll.total}" if len(roll.faces) > 1 else f"{faces} → {roll.total}"
         cls = "success" if roll.success else ("failure" if roll.success is False else "")
         odds = roll.p_text + (f" <small>{_e(roll.odds_note)}</small>" if roll.odds_note and roll.p_success is not None else "")
         rows.append([clock(fact.t_s), _e(roll.label), _e(roll.dice), _e(roll.needed), odds, _e(rolled),
