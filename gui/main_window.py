@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from gui.errors import UsageError
 from gui.overlay_shapes import OVERLAYS
@@ -86,7 +86,11 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock-{title.lower()}")
-        dock.setWidget(widget)
+        # Scrollable, so a 768-pixel laptop screen still fits the window.
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(widget)
+        dock.setWidget(scroll)
         self.addDockWidget(area, dock)
         self.docks[title] = dock
 

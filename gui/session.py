@@ -240,7 +240,7 @@ class GameSession:
         ruleset = get_ruleset(str(scenario.get("ruleset", "down-range")))
         state = ruleset.new_game(scenario, source=source, base_dir=base_dir)
         return cls(ruleset, state, scenario=scenario, scenario_path=source if source != "<scenario>" else None,
-                   dice=SeededDice(seed))
+                   dice=SeededDice(seed), clock=clock)
 
     def _side_colors(self) -> dict[str, str]:
         colors: dict[str, str] = {}
