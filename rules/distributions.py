@@ -104,3 +104,43 @@ def kept_die_pmf(sides: int, mode: KeepMode) -> Pmf:
         raise ValueError(f"unknown keep mode {mode!r}: use normal, advantage or disadvantage")
     counts.setflags(write=False)
     return Pmf(1, counts, outcomes)
+
+
+@lru_cache(maxsize=256)
+def successes_pmf(count: int, sides: int, threshold: int) -> Pmf:
+    """How many of ``count`` dice with ``sides`` sides show ``threshold`` or more (a dice pool that
+    counts successes, like Force on Force's 4+). ``count`` may be 0 (no dice: no successes).
+
+    >>> pmf = successes_pmf(2, 6, 4)
+    >>> pmf.prob(0), pmf.prob(1), pmf.prob(2)
+    (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
+    """
+    if count < 0 or sides < 1:
+        raise ValueError(f"successes_pmf needs 0 or more dice with at least one side, got {count}d{sides}")
+    good = max(0, min(sides, sides - threshold + 1))
+    dtype: type | str = np.int64 if count * np.log2(sides) < 62 else object
+    one = np.array([sides - good, good], dtype=dtype)
+    counts = np.ones(1, dtype=dtype)
+    for _ in range(count):
+        counts = np.convolve(counts, one)
+    counts.setflags(write=False)
+    return Pmf(0, counts, sides**count)
+
+
+def compare_pmfs(a: Pmf, b: Pmf) -> tuple[Fraction, Fraction, Fraction]:
+    """Exact (P(a > b), P(a == b), P(a < b)) for two independent rolls.
+
+    >>> compare_pmfs(dice_sum_pmf(1, 6), dice_sum_pmf(1, 6))
+    (Fraction(5, 12), Fraction(1, 6), Fraction(5, 12))
+    """
+    greater = equal = 0
+    cumulative_b = [0]
+    for i in range(len(b.counts)):
+        cumulative_b.append(cumulative_b[-1] + int(b.counts[i]))
+    for i, ca in enumerate(a.counts):
+        value = a.offset + i
+        below = min(max(value - b.offset, 0), len(b.counts))  # b values strictly under this one
+        greater += int(ca) * cumulative_b[below]
+        equal += int(ca) * b.count(value)
+    total = a.outcomes * b.outcomes
+    return Fraction(greater, total), Fraction(equal, total), Fraction(total - greater - equal, total)

@@ -597,3 +597,178 @@ def units_in_blast(center: XY, radius_in: float, footprints: Mapping[int, Footpr
 def range_rings(footprint: Footprint, distances_in: Sequence[float]) -> tuple[Reach, ...]:
     """Range rings (e.g. range and range + radius of an explosive) around a base."""
     return tuple(Reach(footprint, d) for d in distances_in)
+
+
+# ---------------------------------------------------------------------------------------------
+# Segments, line-of-fire corridors and multi-figure units (Force on Force, the generic rules)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A straight line on the table: a line of sight, a scatter path, a suggested move.
+
+    >>> Segment(0, 0, 3, 4).length_in
+    5.0
+    """
+
+    ax_in: float
+    ay_in: float
+    bx_in: float
+    by_in: float
+
+    @property
+    def length_in(self) -> float:
+        return math.hypot(self.bx_in - self.ax_in, self.by_in - self.ay_in)
+
+    @property
+    def bearing_deg(self) -> float:
+        return bearing_deg(self.ax_in, self.ay_in, self.bx_in, self.by_in)
+
+    def distance_to_point_in(self, x_in: float, y_in: float) -> float:
+        return _segment_point_distance(self.ax_in, self.ay_in, self.bx_in, self.by_in, x_in, y_in)
+
+    def outline_in(self, segments: int = 1) -> list[XY]:
+        """The two ends (a renderer draws an open polyline)."""
+        return [(self.ax_in, self.ay_in), (self.bx_in, self.by_in)]
+
+
+@dataclass(frozen=True)
+class Corridor:
+    """Every point within ``half_width_in`` of a segment and between its ends (flat ends): the lane
+    between a firing unit and its target in which other units are "in the line of fire".
+
+    >>> lane = Corridor(0, 0, 20, 0, 2.0)
+    >>> lane.touches(Circle(10, 2.4, 0.5)), lane.touches(Circle(10, 2.6, 0.5))
+    (True, False)
+    >>> lane.touches(Circle(20.4, 0, 0.5)), lane.touches(Circle(20.6, 0, 0.5))  # beyond the target: not between
+    (True, False)
+    """
+
+    ax_in: float
+    ay_in: float
+    bx_in: float
+    by_in: float
+    half_width_in: float
+
+    @property
+    def line(self) -> Segment:
+        return Segment(self.ax_in, self.ay_in, self.bx_in, self.by_in)
+
+    @property
+    def rect(self) -> OrientedRect:
+        """The corridor as a hull: centred on the segment's middle, along it, 2 x half-width across."""
+        line = self.line
+        return OrientedRect((self.ax_in + self.bx_in) / 2, (self.ay_in + self.by_in) / 2, line.bearing_deg,
+                            max(line.length_in, EPS), 2 * self.half_width_in)
+
+    def touches(self, footprint: Footprint) -> bool:
+        """Some part of ``footprint`` lies in the corridor (boundary counts as inside)."""
+        return gap_in(self.rect, footprint) <= EPS
+
+    def contains(self, x_in: float, y_in: float) -> bool:
+        return distance_to_point_in(self.rect, x_in, y_in) <= EPS
+
+    def outline_in(self, segments: int = 4) -> list[XY]:
+        return self.rect.corners_in()
+
+
+def rough_centre(footprints: Sequence[Footprint]) -> Point:
+    """The rough centre of a unit of several figures: the mean of their centres.
+
+    >>> rough_centre([Circle(0, 0, 0.5), Circle(2, 0, 0.5), Circle(1, 3, 0.5)])
+    Point(x_in=1.0, y_in=1.0)
+    """
+    if not footprints:
+        raise ValueError("a unit without figures has no centre")
+    xs = [f.center.x_in for f in footprints]
+    ys = [f.center.y_in for f in footprints]
+    return Point(sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+def _convex_hull(points: Sequence[XY]) -> list[XY]:
+    """Andrew's monotone chain, counter-clockwise, without repeated points."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return list(pts)
+
+    def cross(o: XY, a: XY, b: XY) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[XY] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[XY] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """The figures of a unit made of several figures (a Force on Force fireteam), linked when their
+    bases are within ``link_in`` of each other, edge to edge. The unit holds together (cohesion) when
+    the links join every figure into one group.
+
+    ``groups`` are the connected groups, largest first; ``outline_in()`` is the hull of the bases (the
+    area the unit holds), ``segments_in()`` the links to draw.
+    """
+
+    members: tuple[tuple[int, Footprint], ...]
+    link_in: float
+    links: tuple[tuple[int, int], ...]
+    groups: tuple[frozenset[int], ...]
+
+    @property
+    def is_connected(self) -> bool:
+        return len(self.groups) <= 1
+
+    @property
+    def stragglers(self) -> frozenset[int]:
+        """Figures outside the largest group (the ones that must regroup)."""
+        return frozenset().union(*self.groups[1:]) if len(self.groups) > 1 else frozenset()
+
+    @property
+    def centre(self) -> Point:
+        return rough_centre([fp for _, fp in self.members])
+
+    def segments_in(self) -> list[tuple[XY, XY]]:
+        where = {i: fp.center.xy for i, fp in self.members}
+        return [(where[a], where[b]) for a, b in self.links]
+
+    def outline_in(self, segments: int = 24) -> list[XY]:
+        points: list[XY] = []
+        for _, fp in self.members:
+            points += fp.outline_in(segments) if isinstance(fp, Circle) else fp.corners_in()
+        return _convex_hull(points)
+
+
+def cluster(members: Sequence[tuple[int, Footprint]], *, link_in: float) -> Cluster:
+    """Link the figures of one unit whose bases are within ``link_in`` (edge to edge).
+
+    >>> c = cluster([(1, Circle(0, 0, 0.5)), (2, Circle(2, 0, 0.5)), (3, Circle(6, 0, 0.5))], link_in=1.0)
+    >>> c.links, c.is_connected, sorted(c.stragglers)
+    (((1, 2),), False, [3])
+    """
+    links: list[tuple[int, int]] = []
+    parent = {i: i for i, _ in members}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for k, (a, fa) in enumerate(members):
+        for b, fb in members[k + 1:]:
+            if gap_in(fa, fb) <= link_in + EPS:
+                links.append((a, b))
+                parent[find(a)] = find(b)
+    groups: dict[int, set[int]] = {}
+    for i, _ in members:
+        groups.setdefault(find(i), set()).add(i)
+    ordered = sorted((frozenset(g) for g in groups.values()), key=lambda g: (-len(g), min(g)))
+    return Cluster(tuple(members), link_in, tuple(links), tuple(ordered))
