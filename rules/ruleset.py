@@ -8,8 +8,37 @@ The game state a ruleset returns is its own frozen dataclass; the interface only
 ``apply(action)``, ``to_json()``, ``events`` and ``round``. Positions come in through
 :meth:`Ruleset.set_pose` (the tracker never imports rules; the GUI composes them).
 
+Rule systems differ in what a "unit" is and in what an attack comes to, so a few things are optional
+(fields with defaults, and methods a ruleset may have; check with ``isinstance(ruleset, GroupedRuleset)``
+or ``isinstance(ruleset, DraftOverlays)``):
+
+* **Units of several figures** (Force on Force fireteams): every figure has its own tag and its own
+  :class:`UnitView` (``group`` names its unit); :meth:`GroupedRuleset.groups` lists the units as
+  :class:`GroupView` (members, cohesion, rough centre). Attack requests, proposals and odds name a unit
+  by the tag id of any of its figures; proposals and odds carry the unit's figures in ``members``.
+* **Procedures that are not hit-and-damage**: :class:`TargetOdds` keeps ``p_hit``/``p_kill`` filled
+  with the ruleset's closest meaning (its docs say which) and lists its own exact outcomes in
+  ``outcomes`` (label, probability), which a panel shows as they are.
+* **Elevation**: a ruleset whose ``uses_elevation`` attribute is true accepts ``z_in`` (the height of
+  the ground under the figure, table inches) in :meth:`Ruleset.set_pose`.
+* **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
+  scatter): :meth:`DraftOverlays.attack_overlays`.
+
+Overlay kinds beyond Down Range's ("range", "blast reach", "fan", "movement", "voice", "jamming",
+"smoke", "illumination", "fires observation", "emission", "blast"): "range band" (a :class:`Reach`
+ring at the far edge of a range band, labelled with its to-hit number), "cohesion" (a
+:class:`~rules.geometry.Cluster`: the figures of a unit and their links; ``label`` says whether it
+holds together), "line of fire" (a :class:`~rules.geometry.Corridor`; ``unit_ids`` are the figures in
+it), "line of sight" (a :class:`~rules.geometry.Segment` centre to centre), "hot spot" (a
+:class:`~rules.geometry.Circle`: the counter, or the 4" placement area), "scatter" (a
+:class:`~rules.geometry.Segment` from the intended point to where a miss landed), "scatter reach" (a
+:class:`~rules.geometry.Circle`: how far a miss may land), "area of effect" (a
+:class:`~rules.geometry.Circle`), "command range" (a :class:`Reach`), "automation move" (a
+:class:`~rules.geometry.Segment`: the move the solo-play tables suggest). Every shape has
+``outline_in()``.
+
 >>> sorted(available_rulesets())
-['down-range']
+['down-range', 'force-on-force', 'generic']
 >>> get_ruleset("down-range").name
 'down-range'
 """
@@ -28,6 +57,8 @@ from rules.events import RulesEvent
 #: Registered rule systems: name -> "module:factory". Add a line to register another one.
 RULESETS: Mapping[str, str] = {
     "down-range": "rules.downrange.ruleset:DownRange",
+    "force-on-force": "rules.forceonforce.ruleset:ForceOnForce",
+    "generic": "rules.generic.ruleset:GenericMiniatures",
 }
 
 
@@ -49,6 +80,29 @@ class UnitView:
     move_in: float
     move_left_in: float
     weapons: tuple[str, ...]
+    #: The unit of several figures this figure belongs to (a Force on Force fireteam); None when every
+    #: tag is a unit of its own.
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """A unit made of several figures (a Force on Force fireteam or vehicle), for rosters and overlays.
+
+    ``group_id`` is the id requests use for it (the lowest tag id of its figures); ``member_ids`` its
+    figures; ``in_cohesion`` whether they hold together; the centre is the unit's rough centre.
+    """
+
+    group_id: int
+    name: str
+    side: str
+    member_ids: tuple[int, ...]
+    in_cohesion: bool
+    centre_x_in: float
+    centre_y_in: float
+    status: str = "active"
+    tokens: tuple[str, ...] = ()
+    leader_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +169,8 @@ class TargetProposal:
     can_damage: bool
     eligible: bool
     reason: str = ""
+    #: The figures of a multi-figure target (empty when the target is one tag).
+    members: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,6 +193,11 @@ class TargetOdds:
     advantages: tuple[str, ...] = ()
     disadvantages: tuple[str, ...] = ()
     distance_in: float | None = None
+    #: The procedure's own exact outcomes, (label, probability), for rulesets whose attack is not
+    #: hit-then-damage (Force on Force's opposed test, the generic ruleset's status levels).
+    outcomes: tuple[tuple[str, Fraction], ...] = ()
+    #: The figures of a multi-figure target (empty when the target is one tag).
+    members: tuple[int, ...] = ()
 
     def as_floats(self) -> dict[str, Any]:
         return {"unit_id": self.unit_id, "name": self.name, "side": self.side, "shots": self.shots,
@@ -144,7 +205,8 @@ class TargetOdds:
                 "p_damage": float(self.p_damage), "p_kill": float(self.p_kill),
                 "p_kill_any": float(self.p_kill_any), "can_damage": self.can_damage, "roll": self.roll,
                 "advantages": list(self.advantages), "disadvantages": list(self.disadvantages),
-                "distance_in": self.distance_in}
+                "distance_in": self.distance_in,
+                "outcomes": [[label, float(p)] for label, p in self.outcomes], "members": list(self.members)}
 
 
 @dataclass(frozen=True)
@@ -232,6 +294,24 @@ class Ruleset(Protocol):
         ...
 
 
+@runtime_checkable
+class GroupedRuleset(Protocol):
+    """A rule system whose units are several figures, each with its own tag (Force on Force)."""
+
+    def groups(self, state: Any) -> tuple[GroupView, ...]:
+        """Every multi-figure unit, with its figures and whether it holds together."""
+        ...
+
+
+@runtime_checkable
+class DraftOverlays(Protocol):
+    """A rule system that draws shapes for an attack being set up (before it is rolled)."""
+
+    def attack_overlays(self, state: Any, request: AttackRequest) -> tuple[Overlay, ...]:
+        """Shapes of the drafted attack: the line of fire and who is in it, where a miss may land..."""
+        ...
+
+
 def available_rulesets() -> tuple[str, ...]:
     return tuple(RULESETS)
 
@@ -254,6 +334,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal",
-    "UnitView", "WeaponView", "available_rulesets", "get_ruleset", "ruleset_of", "RULESETS",
+    "AttackRequest", "Declaration", "DraftOverlays", "GroupView", "GroupedRuleset", "Overlay", "Resolution",
+    "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView", "available_rulesets", "get_ruleset",
+    "ruleset_of", "RULESETS",
 )

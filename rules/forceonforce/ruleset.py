@@ -1,0 +1,392 @@
+"""Force on Force behind the ruleset-neutral interface (:class:`rules.ruleset.Ruleset`).
+
+Every figure has its own tag and its own :class:`~rules.ruleset.UnitView` (``group`` = its unit);
+:meth:`ForceOnForce.groups` lists the units (fireteams, vehicles). Requests name a unit by the tag id
+of any of its figures. The "attack" is a unit's fire: the line-of-sight and line-of-fire checks the
+excerpt gives, then the test the players name (opposed Troop Quality by default, with die shifts and
+modifiers). ``TargetOdds.p_hit`` and ``p_kill`` are both the probability that the firing unit wins
+that test -- what a win does (fire combat) is not in the excerpt -- and ``outcomes`` lists the three
+exact outcomes.
+
+>>> from rules.ruleset import get_ruleset, AttackRequest
+>>> from rules.forceonforce.examples.patrol import load_scenario
+>>> fof = get_ruleset("force-on-force")
+>>> state = fof.new_game(load_scenario())
+>>> odds = fof.attack_odds(state, AttackRequest(10, "Fire", (30,)))
+>>> odds[0].name, odds[0].allowed, odds[0].reason
+('Cell 1', False, 'Regulars may not fire with friends in the line of fire: Bravo (A.8)')
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from rules.events import RulesEvent
+from rules.forceonforce import actions as A
+from rules.forceonforce.checks import (CheckResult, OpposedResult, TestSide, opposed_odds, p_pass, resolve_check,
+                                       resolve_opposed, shifted)
+from rules.forceonforce.cohesion import cohesion_of
+from rules.forceonforce.fire import FireCheck, check_fire, firepower
+from rules.forceonforce.hotspots import ReinforcementResult, resolve_reinforcement
+from rules.forceonforce.initiative import InitiativeResult, resolve_initiative
+from rules.forceonforce.leaders import MoraleSource, leader_of, morale_for, needs_quality_check
+from rules.forceonforce.narration import (narrate_activation, narrate_fire, narrate_initiative, narrate_reinforcement,
+                                          narrate_test)
+from rules.forceonforce.results import ActivationResult, FireResult, TestRecord
+from rules.forceonforce.scenario import game_from_scenario
+from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
+from rules.geometry import Circle, Segment
+from rules.ruleset import (AttackRequest, Declaration, GroupView, Overlay, Resolution, TargetOdds, TargetProposal,
+                           UnitView, WeaponView)
+from rules.serialize import from_jsonable
+
+DIE_CHOICES = ("troop quality", "morale")
+FIRE = "Fire"
+
+DECLARATIONS: tuple[Declaration, ...] = (
+    Declaration("test", "Test for this fire", "attack", "choice", ("opposed", "unopposed", "none"), "opposed",
+                "Firing is an opposed roll: 4+ and higher than the target (A.3). The fire-combat procedure itself "
+                "is not in the excerpt; 'none' only checks line of sight and line of fire."),
+    Declaration("firer_die", "Firing unit's die", "attack", "choice", DIE_CHOICES, "troop quality"),
+    Declaration("firer_shift", "Die shifts of the firing unit (+1 up, -1 down)", "attack", "int", (), 0),
+    Declaration("firer_modifier", "Modifier to the firing unit's roll", "attack", "int", (), 0),
+    Declaration("firers_seeing", "Figures of the firing unit that see the target (blank: all)", "attack", "int",
+                (), None, "Half or more must see it (A.7)."),
+    Declaration("line_of_sight", "Centre-to-centre line of sight is clear", "target", "bool", (), True,
+                "Buildings, high walls, deep trenches block it (A.7)."),
+    Declaration("target_visible", "Figures of the target that are visible (blank: all)", "target", "int", (), None,
+                "Less than half visible: it cannot be fired upon (A.7)."),
+    Declaration("target_die", "Target unit's die", "target", "choice", DIE_CHOICES, "troop quality"),
+    Declaration("target_shift", "Die shifts of the target (+1 up, -1 down)", "target", "int", (), 0),
+    Declaration("target_modifier", "Modifier to the target's roll", "target", "int", (), 0),
+)
+_ATTACK_KEYS = {d.key for d in DECLARATIONS if d.scope == "attack"}
+_TARGET_KEYS = {d.key for d in DECLARATIONS if d.scope == "target"}
+
+
+def _int(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"declaration {key} = {value!r}: give a whole number")
+    return value
+
+
+class ForceOnForce:
+    """The Force on Force rule system (the rulebook excerpt, pp. 21-30)."""
+
+    name = "force-on-force"
+    title = "Force on Force"
+    uses_elevation = True
+
+    # -- games and states -----------------------------------------------------------------------
+
+    def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
+                 base_dir: str | None = None) -> FofState:
+        return game_from_scenario(scenario, source=source, base_dir=base_dir)
+
+    def load_state(self, data: Mapping[str, Any]) -> FofState:
+        return FofState.from_json(data)
+
+    def apply(self, state: FofState, action: A.Action) -> FofState:
+        return state.apply(action)
+
+    def _team_tokens(self, state: FofState, team: Team) -> list[str]:
+        out = [f"{team.troop_type.value.capitalize()} TQ D{team.quality} Morale D{team.morale}"]
+        if not cohesion_of(state, team).is_connected:
+            out.append("out of cohesion")
+        if team.defensive:
+            out.append("defensive position")
+        if team.supplies != state.data.supplies().name:
+            out.append(f"{team.supplies} Supplies")
+        if team.confidence != state.data.confidence():
+            out.append(f"{team.confidence} Confidence")
+        for flag, word in ((team.finished, "finished"), (team.fired, "fired"), (team.activated, "activated"),
+                           (team.move_locked, "may fire, not move")):
+            if flag:
+                out.append(word)
+        if team.leader is not None:
+            leader = state.figure(team.leader)
+            out.append(f"led by {leader.name}" if leader_of(state, team) else f"{leader.name} out of cohesion")
+        return out
+
+    def units(self, state: FofState) -> tuple[UnitView, ...]:
+        """One view per figure; ``group`` is its unit, tokens carry the unit's state."""
+        out = []
+        team_tokens = {t.name: self._team_tokens(state, t) for t in state.teams}
+        stragglers: set[int] = set()
+        for t in state.teams:
+            stragglers |= cohesion_of(state, t).stragglers
+        for f in state.figures:
+            tokens: list[str] = []
+            weapons: tuple[str, ...] = ()
+            if f.team is not None:
+                tokens += team_tokens[f.team]
+                weapons = (FIRE,)
+                if f.figure_id in stragglers:
+                    tokens.append("straggler")
+            if f.is_leader:
+                effect = f" {f.leader_effect:+d}" if f.leader_effect else ""
+                tokens.append(f"{f.leader_level} leader{effect}" + (f", Morale D{f.morale}" if f.morale else ""))
+                led = [t.name for t in state.teams if t.leader == f.figure_id]
+                if led:
+                    tokens.append(f"attached to {led[0]}")
+            if f.civilian:
+                tokens.append("civilians")
+            if f.z_in:
+                tokens.append(f"elevation {f.z_in:g}\"")
+            type_name = f"{f.leader_level} leader" if f.is_leader else ("civilians" if f.civilian else f.role)
+            out.append(UnitView(f.figure_id, f.name, f.side, type_name, f.x_in, f.y_in, f.heading_deg, f.footprint,
+                                f.on_table, f.status.value, tuple(tokens), math.inf, math.inf, weapons, f.team))
+        return tuple(out)
+
+    def groups(self, state: FofState) -> tuple[GroupView, ...]:
+        out = []
+        for t in state.teams:
+            members = state.members(t)
+            if not members:
+                continue
+            c = state.centre(t)
+            status = "out of action" if state.is_out_of_action(t) else "active"
+            out.append(GroupView(state.team_id(t), t.name, t.side, tuple(f.figure_id for f in members),
+                                 cohesion_of(state, t).is_connected, c.x_in, c.y_in, status,
+                                 tuple(self._team_tokens(state, t)), t.leader))
+        return tuple(out)
+
+    def weapons(self, state: FofState, unit_id: int) -> tuple[WeaponView, ...]:
+        fig = state.figure(unit_id)
+        if fig.team is None:
+            return ()
+        team = state.team(fig.team)
+        return (WeaponView(FIRE, math.inf, difficulty=state.data.success, damage=f"Firepower {firepower(state, team)}"),)
+
+    def declarations(self) -> tuple[Declaration, ...]:
+        return DECLARATIONS
+
+    def set_pose(self, state: FofState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
+                 moved_in: float | None = None, on_table: bool = True, z_in: float | None = None) -> FofState:
+        return state.apply(A.SetPose(unit_id, x_in, y_in, heading_deg, moved_in, on_table, z_in))
+
+    # -- fire -------------------------------------------------------------------------------------
+
+    def _check(self, state: FofState, request: AttackRequest) -> tuple[Team, Team, FireCheck, dict[str, Any], dict[str, Any]]:
+        d = dict(request.declarations)
+        unknown = set(d) - _ATTACK_KEYS
+        if unknown:
+            raise RulesError(f"unknown fire declaration {sorted(unknown)[0]!r}: use {', '.join(sorted(_ATTACK_KEYS))}")
+        targets = list(request.target_ids) or list(request.target_declarations)
+        if len(targets) != 1:
+            raise RulesError(f"a unit fires at one target unit; {len(targets)} were given")
+        td = dict(request.target_declarations.get(targets[0], {}))
+        unknown = set(td) - _TARGET_KEYS
+        if unknown:
+            raise RulesError(f"unknown target declaration {sorted(unknown)[0]!r}: use {', '.join(sorted(_TARGET_KEYS))}")
+        firer, target = state.team(request.attacker_id), state.team(targets[0])
+        seeing = d.get("firers_seeing")
+        visible = td.get("target_visible")
+        check = check_fire(state, firer, target, line_of_sight=bool(td.get("line_of_sight", True)),
+                           firers_seeing=None if seeing is None else _int(seeing, "firers_seeing"),
+                           target_visible=None if visible is None else _int(visible, "target_visible"))
+        return firer, target, check, d, td
+
+    def _side(self, state: FofState, team: Team, die: Any, shift: Any, modifier: Any, key: str) -> TestSide:
+        if die not in DIE_CHOICES:
+            raise RulesError(f"declaration {key}_die = {die!r}: use {' or '.join(DIE_CHOICES)}")
+        if die == "morale":
+            base, what = morale_for(state, team).sides, "Morale"
+        else:
+            base, what = team.quality, "Troop Quality"
+        steps = _int(shift, f"{key}_shift")
+        return TestSide(team.name, what, base, steps, shifted(state.data.ladder, base, steps), _int(modifier, f"{key}_modifier"))
+
+    def _sides(self, state: FofState, firer: Team, target: Team, d: Mapping[str, Any],
+               td: Mapping[str, Any]) -> tuple[TestSide, TestSide, str]:
+        test = d.get("test", "opposed")
+        if test not in ("opposed", "unopposed", "none"):
+            raise RulesError(f"declaration test = {test!r}: use opposed, unopposed or none")
+        a = self._side(state, firer, d.get("firer_die", "troop quality"), d.get("firer_shift", 0),
+                       d.get("firer_modifier", 0), "firer")
+        b = self._side(state, target, td.get("target_die", "troop quality"), td.get("target_shift", 0),
+                       td.get("target_modifier", 0), "target")
+        return a, b, test
+
+    def propose_targets(self, state: FofState, attacker_id: int, weapon: str, *,
+                        aim_point: tuple[float, float] | None = None,
+                        axis_deg: float | None = None) -> tuple[TargetProposal, ...]:
+        """Every other unit with a figure in play, with the line-of-fire verdict (sight assumed clear)."""
+        firer = state.team(attacker_id)
+        out = []
+        for t in state.teams:
+            if t.name == firer.name or not state.in_play_members(t):
+                continue
+            c = check_fire(state, firer, t)
+            friendly = t.side == firer.side
+            reason = c.reasons[0] if c.reasons else ("friendly" if friendly else "; ".join(c.warnings))
+            out.append(TargetProposal(state.team_id(t), t.name, t.side, round(c.centre_distance_in, 6), True, True,
+                                      False, True, c.allowed and not friendly, reason,
+                                      tuple(f.figure_id for f in state.members(t))))
+        return tuple(sorted(out, key=lambda p: (not p.eligible, p.distance_in)))
+
+    def attack_odds(self, state: FofState, request: AttackRequest) -> tuple[TargetOdds, ...]:
+        firer, target, check, d, td = self._check(state, request)
+        a, b, test = self._sides(state, firer, target, d, td)
+        outcomes: tuple[tuple[str, Fraction], ...]
+        if test == "opposed":
+            o = opposed_odds(a.sides, b.sides, first_modifier=a.modifier, second_modifier=b.modifier,
+                             target=state.data.success)
+            p_win = o.p_first
+            outcomes = ((f"{firer.name} wins", o.p_first), (f"{target.name} wins", o.p_second),
+                        ("nobody wins", o.p_nobody))
+        elif test == "unopposed":
+            p_win = p_pass(a.sides, modifier=a.modifier, target=state.data.success)
+            outcomes = (("passes", p_win), ("fails", 1 - p_win))
+        else:
+            p_win = Fraction(1)
+            outcomes = ()
+        reason = "; ".join(check.reasons) if check.reasons else "; ".join(check.warnings)
+        p = p_win if check.allowed else Fraction(0)
+        return (TargetOdds(state.team_id(target), target.name, target.side, 1, check.allowed, reason, p, Fraction(1),
+                           p, p, True, roll=test, distance_in=round(check.centre_distance_in, 6),
+                           outcomes=outcomes if check.allowed else (),
+                           members=tuple(f.figure_id for f in state.members(target))),)
+
+    def resolve_attack(self, state: FofState, request: AttackRequest, dice: DiceSource, *,
+                       landing_point: tuple[float, float] | None = None) -> Resolution:
+        """Check the fire and roll the test; a fire the rules forbid changes nothing (its reasons are
+        the sentences)."""
+        firer, target, check, d, td = self._check(state, request)
+        a, b, test = self._sides(state, firer, target, d, td)
+        if not check.allowed:
+            result = FireResult(check)
+            return Resolution(result, tuple(narrate_fire(result)), state)
+        label = f"{firer.name} fires at {target.name}"
+        rolled: OpposedResult | CheckResult | None = None
+        if test == "opposed":
+            rolled = resolve_opposed(a, b, dice, label=label, target=state.data.success)
+        elif test == "unopposed":
+            rolled = resolve_check(a, dice, label=label, target=state.data.success)
+        result = FireResult(check, rolled)
+        return Resolution(result, tuple(narrate_fire(result)), state.apply(A.RecordFire(result)))
+
+    # -- the other procedures -------------------------------------------------------------------
+
+    def activate(self, state: FofState, team_ref: int | str, dice: DiceSource) -> Resolution:
+        """A unit activates; an Irregular unit without its leader first passes a Troop Quality check."""
+        team = state.team(team_ref)
+        check = None
+        if needs_quality_check(state, team):
+            side = TestSide(team.name, "Troop Quality", team.quality)
+            check = resolve_check(side, dice, label=f"{team.name} acts without a leader (TQ check)",
+                                  target=state.data.success)
+        result = ActivationResult(team.name, team.side, check, check is None or check.passed, team.move_locked)
+        return Resolution(result, tuple(narrate_activation(result)), state.apply(A.RecordActivation(result)))
+
+    def test(self, state: FofState, purpose: str, first: TestSide, dice: DiceSource, *,
+             second: TestSide | None = None, about: str | None = None) -> Resolution:
+        """A generic test the players call for (a morale test, a reaction, first aid...): unopposed,
+        or opposed when ``second`` is given. Build the sides with :meth:`test_side`."""
+        label = purpose if about is None else f"{purpose} ({about})"
+        result: CheckResult | OpposedResult
+        if second is None:
+            result = resolve_check(first, dice, label=label, target=state.data.success)
+        else:
+            result = resolve_opposed(first, second, dice, label=label, target=state.data.success)
+        record = TestRecord(about, purpose, result)
+        return Resolution(record, tuple(narrate_test(record)), state.apply(A.RecordTest(record)))
+
+    def test_side(self, state: FofState, team_ref: int | str, what: str = "troop quality", *, shift: int = 0,
+                  modifier: int = 0) -> TestSide:
+        """A unit's side of a test: its Troop Quality, or its Morale (with leader substitution)."""
+        return self._side(state, state.team(team_ref), what, shift, modifier, "test")
+
+    def morale(self, state: FofState, team_ref: int | str, *, out_of_sight: tuple[int, ...] = ()) -> MoraleSource:
+        return morale_for(state, state.team(team_ref), out_of_sight=out_of_sight)
+
+    def reinforce(self, state: FofState, team_ref: int | str, dice: DiceSource) -> Resolution:
+        result = resolve_reinforcement(state, state.team(team_ref), dice)
+        return Resolution(result, tuple(narrate_reinforcement(result)), state.apply(A.RecordReinforcement(result)))
+
+    # -- turns ----------------------------------------------------------------------------------
+
+    def start_round(self, state: FofState, dice: DiceSource) -> Resolution:
+        """The next game turn: the initiative test (or the scenario's override)."""
+        result = resolve_initiative(state, dice)
+        return Resolution(result, tuple(narrate_initiative(result)), state.apply(A.StartRound(result)))
+
+    def start_turn(self, state: FofState, dice: DiceSource) -> Resolution:
+        """The next force (initiative force first) starts activating its units."""
+        after = state.apply(A.StartTurn())
+        return Resolution(None, (after.events[-1].summary,), after)
+
+    def end_turn(self, state: FofState) -> FofState:
+        return state.apply(A.EndTurn())
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def overlays(self, state: FofState, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
+        """The cohesion of every unit of the figure's side (links, hull, in or out), the Hot Spots and
+        where arriving units may be placed, and the link from each attached leader to his unit."""
+        fig = state.figure(unit_id)
+        out: list[Overlay] = []
+        for t in state.teams_of(fig.side):
+            if not state.in_play_members(t):
+                continue
+            c = cohesion_of(state, t)
+            words = "in cohesion" if c.is_connected else f"OUT OF COHESION ({len(c.stragglers)} astray)"
+            out.append(Overlay("cohesion", c, f"{t.name}: {words} ({c.link_in:g}\")", t.side,
+                               tuple(i for i, _ in c.members)))
+            leader = state.attached_leader(t)
+            if leader is not None and leader.in_play:
+                centre = state.centre(t)
+                out.append(Overlay("leader", Segment(leader.x_in, leader.y_in, centre.x_in, centre.y_in),
+                                   f"{leader.name} leads {t.name}" if leader_of(state, t) else f"{leader.name} out of cohesion",
+                                   t.side, (leader.figure_id,)))
+        rules = state.data.hot_spots
+        for h in state.hot_spots:
+            if h.neutralised:
+                continue
+            out.append(Overlay("hot spot", Circle(h.x_in, h.y_in, rules.counter_radius_in), f"Hot Spot {h.number}"))
+        for t in state.teams:
+            if t.arrived_at is not None and any(not f.on_table for f in state.members(t)):
+                spot = next((h for h in state.hot_spots if h.number == t.arrived_at), None)
+                if spot is not None:
+                    out.append(Overlay("hot spot", Circle(spot.x_in, spot.y_in, rules.placement_in),
+                                       f"{t.name} arrives within {rules.placement_in:g}\"", t.side,
+                                       tuple(f.figure_id for f in state.members(t))))
+        return tuple(out)
+
+    def attack_overlays(self, state: FofState, request: AttackRequest) -> tuple[Overlay, ...]:
+        """The line of sight (centre to centre) and the 2" line-of-fire corridor with who is in it."""
+        firer, target, check, _, _ = self._check(state, request)
+        line = check.corridor.line
+        inside = tuple(i for x in check.in_line_of_fire for i in x.figure_ids)
+        names = ", ".join(f"{x.name} ({x.relation})" for x in check.in_line_of_fire)
+        if check.same_elevation:
+            label = f"line of fire: {names}" if names else "line of fire clear"
+        else:
+            label = "line of fire: different elevation, passes over or under"
+        return (Overlay("line of sight", line, f"{firer.name} to {target.name} {line.length_in:.1f}\"", firer.side,
+                        (state.team_id(firer), state.team_id(target))),
+                Overlay("line of fire", check.corridor, label, firer.side, inside))
+
+    # -- explaining the log ---------------------------------------------------------------------
+
+    def explain(self, event: RulesEvent) -> tuple[str, ...]:
+        data = event.outcome
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        if kind == "InitiativeResult":
+            return tuple(narrate_initiative(from_jsonable(InitiativeResult, data)))
+        if kind == "FireResult":
+            return tuple(narrate_fire(from_jsonable(FireResult, data)))
+        if kind == "ActivationResult":
+            return tuple(narrate_activation(from_jsonable(ActivationResult, data)))
+        if kind == "TestRecord":
+            return tuple(narrate_test(from_jsonable(TestRecord, data)))
+        if kind == "ReinforcementResult":
+            return tuple(narrate_reinforcement(from_jsonable(ReinforcementResult, data)))
+        return (event.summary,)
+
+
+__all__ = ["ForceOnForce", "DECLARATIONS", "FigureStatus", "TroopType"]

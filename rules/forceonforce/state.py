@@ -1,0 +1,338 @@
+"""The Force on Force game state: figures (one tag each), the units (fireteams, vehicles) they form,
+the sides, the initiative, the hot spots, and the log.
+
+A **unit** in Force on Force is a fireteam or smaller element (A.1); on the table every figure carries
+its own tag, so the state keeps :class:`Figure` values (positions from the tracker) and
+:class:`Team` values (the unit's characteristics) linked by the team's name. Leaders are figures
+that may be attached to a team; civilians are figures of a side marked ``civilians``.
+
+The state changes only through ``state.apply(action)`` (:mod:`rules.forceonforce.actions`).
+"""
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import IllegalActionError, SaveFileError, UnknownNameError
+from rules.events import RulesEvent
+from rules.forceonforce.catalog import FofData, load_data
+from rules.forceonforce.options import FofOptions
+from rules.geometry import Circle, Footprint, OrientedRect, Point, rough_centre
+from rules.serialize import from_jsonable, to_jsonable
+
+if TYPE_CHECKING:
+    from rules.forceonforce.actions import Action
+
+STATE_FORMAT = "sandtable-forceonforce-state"
+STATE_VERSION = 1
+RULESET_NAME = "force-on-force"
+
+
+class TroopType(str, enum.Enum):
+    """A.1: formally trained and disciplined, or armed amateurs."""
+
+    REGULAR = "regular"
+    IRREGULAR = "irregular"
+
+
+class TeamKind(str, enum.Enum):
+    INFANTRY = "infantry"
+    VEHICLE = "vehicle"
+
+
+class FigureStatus(str, enum.Enum):
+    """In the fight, a casualty (lying where it fell, for First Aid), or removed."""
+
+    ACTIVE = "active"
+    CASUALTY = "casualty"
+    REMOVED = "removed"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure (or vehicle model, or civilian stand) on the table, with its own tag.
+
+    ``team`` is the unit it belongs to (None for a leader on his own and for civilians). A leader
+    figure has a ``leader_level`` ("squad", "platoon"...), a ``leader_effect`` (+1 positive, -1
+    negative) and his own Morale (``morale``); ``z_in`` is the height of the ground it stands on.
+    """
+
+    figure_id: int
+    name: str
+    side: str
+    team: str | None = None
+    role: str = "rifleman"
+    x_in: float = 0.0
+    y_in: float = 0.0
+    heading_deg: float = 90.0
+    z_in: float = 0.0
+    radius_in: float = 0.5
+    length_in: float | None = None
+    width_in: float | None = None
+    on_table: bool = True
+    status: FigureStatus = FigureStatus.ACTIVE
+    leader_level: str | None = None
+    leader_effect: int = 0
+    morale: int | None = None
+    quality: int | None = None
+    troop_type: TroopType | None = None
+    remote_contact: bool = False
+    civilian: bool = False
+    finished: bool = False
+    moved_in: float = 0.0
+
+    @property
+    def footprint(self) -> Footprint:
+        if self.length_in is not None and self.width_in is not None:
+            return OrientedRect(self.x_in, self.y_in, self.heading_deg, self.length_in, self.width_in)
+        return Circle(self.x_in, self.y_in, self.radius_in)
+
+    @property
+    def is_leader(self) -> bool:
+        return self.leader_level is not None
+
+    @property
+    def in_play(self) -> bool:
+        """Standing on the table and fighting (not a casualty, not removed, not lifted off)."""
+        return self.on_table and self.status is FigureStatus.ACTIVE
+
+
+@dataclass(frozen=True)
+class Team:
+    """A unit: a fireteam, weapon team, sniper team or a single vehicle (A.1, A.2).
+
+    ``quality`` and ``morale`` are die sides; ``strength`` is its figures at full strength (for "half
+    strength or less"); ``leader`` the attached leader figure. The turn flags: ``activated`` (acted
+    this turn), ``move_locked`` (a leader joined before it activated: it may fire, not move),
+    ``finished`` (no more actions this turn), ``fired``.
+    """
+
+    name: str
+    side: str
+    troop_type: TroopType
+    kind: TeamKind
+    quality: int
+    morale: int
+    confidence: str
+    supplies: str
+    strength: int
+    defensive: bool = False
+    firepower: int | None = None
+    split_from: str | None = None
+    leader: int | None = None
+    activated: bool = False
+    move_locked: bool = False
+    finished: bool = False
+    fired: bool = False
+    reinforcement: bool = False
+    arrived_at: int | None = None
+    neutralising: int | None = None
+
+
+@dataclass(frozen=True)
+class HotSpot:
+    """A numbered Hot Spot counter (A.4.4)."""
+
+    number: int
+    x_in: float
+    y_in: float
+    neutralised: bool = False
+
+
+@dataclass(frozen=True)
+class SideState:
+    """A force: its Initiative Level die, its colour, whether it is the civilians' "side"."""
+
+    name: str
+    color: str | None = None
+    initiative_level: int = 6
+    civilians: bool = False
+
+
+@dataclass(frozen=True)
+class FofState:
+    """Everything the rules know about a Force on Force game in progress.
+
+    ``round`` is the game turn; ``initiative`` the side that has it this turn (``previous`` last
+    turn's holder); ``order`` is (initiative force, non-initiative force) and ``turn_index`` which of
+    them is acting (:meth:`active_side`).
+    """
+
+    figures: tuple[Figure, ...]
+    teams: tuple[Team, ...]
+    sides: tuple[SideState, ...]
+    round: int = 0
+    initiative: str | None = None
+    previous: str | None = None
+    order: tuple[str, ...] = ()
+    turn_index: int = -1
+    in_turn: bool = False
+    hot_spots: tuple[HotSpot, ...] = ()
+    options: FofOptions = field(default_factory=FofOptions)
+    data_files: tuple[str, ...] = ()
+    events: tuple[RulesEvent, ...] = ()
+    name: str = ""
+
+    ruleset_name = RULESET_NAME
+
+    # -- lookups --------------------------------------------------------------------------------
+
+    @property
+    def data(self) -> FofData:
+        return load_data(self.data_files)
+
+    def figure(self, ref: int | str) -> Figure:
+        """A figure by tag id or name (case-insensitive)."""
+        for f in self.figures:
+            if f.figure_id == ref or (isinstance(ref, str) and f.name.lower() == ref.strip().lower()):
+                return f
+        if isinstance(ref, str) and ref.strip().isdigit():
+            return self.figure(int(ref))
+        raise UnknownNameError(f"no figure {ref!r} in this game: tag ids {', '.join(str(f.figure_id) for f in self.figures[:16])}...")
+
+    def team(self, ref: int | str) -> Team:
+        """A unit by name, or by the tag id of any of its figures (clicking a figure picks its unit)."""
+        if isinstance(ref, str):
+            key = ref.strip().lower()
+            for t in self.teams:
+                if t.name.lower() == key:
+                    return t
+            if not key.isdigit():
+                names = ", ".join(t.name for t in self.teams)
+                raise UnknownNameError(f"no unit {ref!r} in this game: the units are {names}")
+            ref = int(key)
+        fig = self.figure(ref)
+        if fig.team is None:
+            for t in self.teams:
+                if t.leader == fig.figure_id:
+                    return t
+            raise UnknownNameError(f"{fig.name} (tag {fig.figure_id}) is not part of a unit"
+                                   + (" (a leader on his own)" if fig.is_leader else ""))
+        return self.team(fig.team)
+
+    def has_team(self, ref: int | str) -> bool:
+        try:
+            self.team(ref)
+        except UnknownNameError:
+            return False
+        return True
+
+    def members(self, team: Team | str) -> tuple[Figure, ...]:
+        """The figures of a unit (not its attached leader), casualties included."""
+        name = team.name if isinstance(team, Team) else team
+        return tuple(f for f in self.figures if f.team == name)
+
+    def in_play_members(self, team: Team | str) -> tuple[Figure, ...]:
+        return tuple(f for f in self.members(team) if f.in_play)
+
+    def team_id(self, team: Team | str) -> int:
+        """The unit's id in the neutral interface: the lowest tag id among its figures."""
+        members = self.members(team)
+        if not members:
+            t = team if isinstance(team, Team) else self.team(team)
+            return t.leader if t.leader is not None else -1
+        return min(f.figure_id for f in members)
+
+    def centre(self, team: Team | str) -> Point:
+        """The rough centre of a unit (A.7): the mean of its figures in play (all figures if none)."""
+        figs = self.in_play_members(team) or self.members(team)
+        return rough_centre([f.footprint for f in figs])
+
+    def elevation_in(self, team: Team | str) -> float:
+        figs = self.in_play_members(team) or self.members(team)
+        return sum(f.z_in for f in figs) / len(figs) if figs else 0.0
+
+    def side(self, name: str) -> SideState:
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise UnknownNameError(f"no side {name!r}: the sides are {', '.join(s.name for s in self.sides)}")
+
+    @property
+    def forces(self) -> tuple[SideState, ...]:
+        """The fighting sides (not civilians)."""
+        return tuple(s for s in self.sides if not s.civilians)
+
+    def teams_of(self, side: str) -> tuple[Team, ...]:
+        return tuple(t for t in self.teams if t.side == side)
+
+    def leaders(self) -> tuple[Figure, ...]:
+        return tuple(f for f in self.figures if f.is_leader)
+
+    def attached_leader(self, team: Team) -> Figure | None:
+        return self.figure(team.leader) if team.leader is not None else None
+
+    def is_out_of_action(self, team: Team) -> bool:
+        """No figure of the unit is fighting (all casualties or removed)."""
+        return not any(f.status is FigureStatus.ACTIVE for f in self.members(team))
+
+    @property
+    def active_side(self) -> str | None:
+        return self.order[self.turn_index] if self.in_turn and 0 <= self.turn_index < len(self.order) else None
+
+    # -- the one verb ---------------------------------------------------------------------------
+
+    def apply(self, action: "Action") -> "FofState":
+        """The state after ``action`` (raises :class:`IllegalActionError` if the rules forbid it)."""
+        from rules.forceonforce.actions import apply_action
+
+        return apply_action(self, action)
+
+    # -- helpers for the modules that implement actions ----------------------------------------
+
+    def with_figure(self, figure: Figure) -> "FofState":
+        return replace(self, figures=tuple(figure if f.figure_id == figure.figure_id else f for f in self.figures))
+
+    def with_figures(self, changed: Iterable[Figure]) -> "FofState":
+        by_id = {f.figure_id: f for f in changed}
+        return replace(self, figures=tuple(by_id.get(f.figure_id, f) for f in self.figures))
+
+    def with_team(self, team: Team) -> "FofState":
+        return replace(self, teams=tuple(team if t.name == team.name else t for t in self.teams))
+
+    def log(self, kind: str, summary: str, *, inputs: Mapping[str, Any] | None = None,
+            outcome: Mapping[str, Any] | None = None, rolls: tuple[Any, ...] = (),
+            warnings: tuple[str, ...] = ()) -> "FofState":
+        event = RulesEvent(len(self.events), kind, self.round, self.active_side, summary,
+                           dict(inputs or {}), dict(outcome or {}), rolls, warnings)
+        return replace(self, events=self.events + (event,))
+
+    def illegal(self, message: str) -> IllegalActionError:
+        return IllegalActionError(message)
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION, "ruleset": RULESET_NAME}
+        body = to_jsonable(self)
+        body.pop("type", None)
+        data.update(body)
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "FofState":
+        if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
+            raise SaveFileError(
+                f"not a Force on Force game state (format {data.get('format') if isinstance(data, Mapping) else None!r}); "
+                f"expected format {STATE_FORMAT!r}")
+        if data.get("version") != STATE_VERSION:
+            raise SaveFileError(f"game state version {data.get('version')!r} is not supported (this program reads "
+                                f"version {STATE_VERSION}); save it again with a matching version of Sandtable Companion")
+        body = {k: v for k, v in data.items() if k not in ("format", "version", "ruleset")}
+        state: FofState = from_jsonable(cls, body, where="state")
+        state.data  # noqa: B018 - fail now, not later, if the data files are gone
+        return state
+
+    @classmethod
+    def loads(cls, text: str) -> "FofState":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SaveFileError(f"the saved game is not valid JSON ({exc.msg} at line {exc.lineno}); the file is damaged") from None
+        return cls.from_json(data)
