@@ -103,6 +103,8 @@ class Recorder:
     ``metadata``: session facts stored in the ``meta`` table (scenario path and text, calibration
     JSON, ruleset...). ``video``: also write the frames handed to :meth:`record_frame` to ``<name>.avi``.
     An existing file is refused unless ``overwrite`` (a recording is never destroyed by accident).
+    ``max_size_bytes``: the database may not grow past this size; reaching it stops the recording
+    exactly as a full disk does (what was committed stays readable, ``meta.stop_reason`` says why).
     """
 
     def __init__(
@@ -117,6 +119,7 @@ class Recorder:
         queue_size: int = 512,
         commit_interval_s: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
+        max_size_bytes: int | None = None,
     ) -> None:
         self.path = Path(path)
         if self.path.exists() and not overwrite:
@@ -130,6 +133,9 @@ class Recorder:
             db = sqlite3.connect(str(self.path), check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            if max_size_bytes is not None:
+                page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+                db.execute(f"PRAGMA max_page_count = {max(2, int(max_size_bytes) // page_size)}")
             db.executescript(SCHEMA)
             meta = {
                 "format": RECORDING_FORMAT,
@@ -158,6 +164,9 @@ class Recorder:
         self._clock = clock
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(8, queue_size))
         self._error: BaseException | None = None
+        self._applied_t_s = 0.0  # session time of the newest row written (committed or not) ...
+        self._committed_t_s = 0.0  # ... and of the newest row committed: what survives an error
+        self._failed_after_t_s = 0.0
         self._last_pose: dict[int, UnitPose] = {}
         self._known_units: set[int] = {spec.tag_id for spec in (roster.units if roster else ())}
         self._unsubscribe: Callable[[], None] | None = None
@@ -234,8 +243,8 @@ class Recorder:
         self._thread.join()
         if self._error is not None:
             raise RecordingError(
-                f"recording to '{self.path}' failed: {self._error}; everything up to t={self.last_t_s:.1f} s "
-                "that was committed is kept in the file"
+                f"recording to '{self.path}' failed: {self._error}; the session up to t={self._failed_after_t_s:.1f} s "
+                "is kept in the file; free disk space or record to another file"
             )
 
     def __enter__(self) -> "Recorder":
@@ -248,8 +257,8 @@ class Recorder:
     def _check(self) -> None:
         if self._error is not None:
             raise RecordingError(
-                f"recording to '{self.path}' stopped: {self._error}; free disk space or record to another file "
-                "(what was committed before is kept)"
+                f"recording to '{self.path}' stopped: {self._error}; the session up to t={self._failed_after_t_s:.1f} s "
+                "is kept in the file; free disk space or record to another file"
             )
         if self._closed:
             raise RecordingError(f"recording '{self.path}' is closed; start a new one")
@@ -281,13 +290,21 @@ class Recorder:
                 item = None
             try:
                 if item is _STOP:
+                    if self._error is not None:
+                        self._mark_stopped(db)
+                        break
                     db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('ended_utc', ?)", (_utc_now(),))
                     db.commit()
                     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                     break
-                if item is not None and self._error is None:
+                if item is not None and self._error is not None:
+                    if item[0] == "flush":  # nothing more will be written: do not keep the caller waiting
+                        item[1].set()
+                    continue
+                if item is not None:
                     if item[0] == "flush":
                         db.commit()
+                        self._committed_t_s = self._applied_t_s
                         dirty = False
                         last_commit = self._clock()
                         item[1].set()
@@ -296,17 +313,42 @@ class Recorder:
                     dirty = True
                 if dirty and self._clock() - last_commit >= self._commit_interval_s:
                     db.commit()
+                    self._committed_t_s = self._applied_t_s
                     dirty = False
                     last_commit = self._clock()
             except Exception as exc:  # disk full, file removed: keep what was committed, report on next call
-                self._error = exc
-                if item is not None and item is not _STOP and item[0] == "flush":
+                if self._error is None:
+                    self._error = exc
+                    self._failed_after_t_s = self._committed_t_s
+                    try:
+                        db.rollback()  # the failed transaction; everything committed before stays
+                    except sqlite3.Error:
+                        pass
+                if item is _STOP:
+                    break
+                if item is not None and item[0] == "flush":
                     item[1].set()
         self._finish_video()
         db.close()
 
+    def _mark_stopped(self, db: sqlite3.Connection) -> None:
+        """After a write error: say in the file why and when it stopped (best effort: the disk may be full)."""
+        reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
+        try:
+            db.execute("PRAGMA max_page_count = 2147483646")  # a size cap, not a full disk: room for the note
+            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                           (("stopped_utc", _utc_now()), ("stop_reason", reason)))
+            db.commit()
+        except sqlite3.Error:
+            try:
+                db.rollback()
+            except sqlite3.Error:
+                pass
+
     def _apply(self, db: sqlite3.Connection, item: tuple[Any, ...]) -> None:
         kind = item[0]
+        if kind in ("frame", "event", "rules", "bookmark"):
+            self._applied_t_s = max(self._applied_t_s, float(item[1][1] if kind == "frame" else item[1][0]))
         if kind == "frame":
             (frame_index, t_s), rows, image = item[1], item[2], item[3]
             video_frame = self._write_video(image) if image is not None else None

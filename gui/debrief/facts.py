@@ -224,6 +224,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
             return default
 
     meta = dict(reader.meta)
+    if meta.get("stop_reason"):  # the recorder stopped on a write error (a full disk): say so, not "killed"
+        problems = [p for p in problems if "not closed cleanly" not in p]
+        problems.insert(0, f"the recording stopped early: {meta['stop_reason']}")
     scenario, scenario_problem = _scenario(meta)
     if scenario_problem:
         problems.append(scenario_problem)
