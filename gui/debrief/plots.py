@@ -136,7 +136,8 @@ def casualties_png(facts: DebriefFacts) -> bytes:
     ax.set_xlabel("session time (s)")
     ax.set_ylabel("units out of the fight")
     ax.set_title("Casualties over time (orange lines: attacks, green: bookmarks)", fontsize=10)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    if facts.sides:
+        ax.legend(loc="upper left", fontsize=8, frameon=False)
     ax.grid(axis="y", color="#dddddd")
     return _png(fig)
 

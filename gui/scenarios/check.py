@@ -1,0 +1,49 @@
+"""Checking a scenario file through every layer that reads it, so a typo shows up before the game.
+
+Each layer validates its own part and names the file, the entry and the field (with a "did you mean"
+for unknown names): the tracker the roster, the rules the units' types, weapons, equipment and
+options, calibration the table, terrain and synthetic camera. ``check_scenario`` runs them all and
+raises the first problem as that layer's error (one line on the command line:
+``sandtable scenarios --check FILE``).
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ScenarioCheck:
+    """What a scenario that passed holds."""
+
+    path: Path
+    name: str
+    ruleset: str
+    units: int
+    sides: tuple[str, ...]
+    table_in: tuple[float, float]
+    synthetic_frames: int | None  # frames of its synthetic clip, None without [simulation]
+
+
+def check_scenario(path: str | Path) -> ScenarioCheck:
+    """Read ``path`` as the tracker, the rules and the table would; raises the first problem found."""
+    from calibration.table_setup import load_table_setup
+    from rules.ruleset import get_ruleset
+    from tracker.roster import load_roster
+
+    p = Path(path)
+    roster = load_roster(p)  # file, TOML syntax, format, version, tag ids, sides, roster fields
+    data = tomllib.loads(p.read_text(encoding="utf-8"))
+    ruleset_name = str(data.get("ruleset", "down-range"))
+    game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent))
+    setup = load_table_setup(p)
+    frames = None
+    if "simulation" in data:
+        from calibration.synthetic import load_synthetic_scenario
+
+        frames = load_synthetic_scenario(p).frame_count
+    sides = tuple(dict.fromkeys(u.side for u in roster.units))
+    del game  # built only to validate the rules' part
+    return ScenarioCheck(p, str(data.get("name", p.stem)), ruleset_name, len(roster.units), sides,
+                         (setup.layout.width_in, setup.layout.depth_in), frames)
