@@ -264,7 +264,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     catalog = _catalog(game)
     rules: list[RulesFact] = []
     for i, record in enumerate(records):
-        rules.append(_rules_fact(record, ruleset, options, catalog))
+        rules.append(_rules_fact(record, ruleset, options, catalog, downrange=ruleset_name == "down-range"))
         report("rules events", i + 1, len(records))
 
     def where(tag_id: int | None, t_s: float) -> tuple[float, float] | None:
@@ -403,7 +403,7 @@ def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
     return best
 
 
-def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any) -> RulesFact:
+def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downrange: bool = True) -> RulesFact:
     payload = dict(record.payload)
     event, odds = read_rules_payload(payload)
     if event is None:
@@ -415,10 +415,15 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any) -> RulesF
             sentences = tuple(ruleset.explain(event))
         except Exception:  # a payload from a newer program: its own summary still tells it
             sentences = ()
-    try:
-        rolls = rolls_of(event.kind, event.outcome, options=options, catalog=catalog)
-    except (TypeError, ValueError, KeyError):
-        rolls = ()
+    rolls: tuple[RollFact, ...] = ()
+    if downrange:
+        try:
+            rolls = rolls_of(event.kind, event.outcome, options=options, catalog=catalog)
+        except (TypeError, ValueError, KeyError):
+            rolls = ()
+    if not rolls and event.rolls:  # another rule system: every die as recorded, odds not computed here
+        rolls = tuple(RollFact(r.label, f"{r.count}d{r.sides}", "", tuple(r.faces) if r.faces else None, r.dice_total,
+                               "", None, None) for r in event.rolls)
     return RulesFact(record.t_s, event.kind, event.summary, sentences or (event.summary,), event.seq, event.round,
                      event.side, rolls, odds, tuple(event.warnings), payload)
 
