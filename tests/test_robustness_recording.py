@@ -72,3 +72,27 @@ def test_a_recording_that_is_not_one_is_refused_in_one_line(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "sandtable debrief: error:" in err[0] and "Traceback" not in err[0]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_recording_file_cut_short_still_reports_what_its_intact_pages_hold(tmp_path, capsys):
+    import hashlib
+
+    from gui.debrief.example_recording import record_in_depth_example
+
+    whole = record_in_depth_example(tmp_path / "whole.sqlite")
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.sqlite"
+    cut.write_bytes(data[: int(len(data) * 0.85)])  # a copy that stopped part way
+    before = hashlib.sha256(cut.read_bytes()).hexdigest()
+    with pytest.raises(RecordingError, match="damaged"):
+        RecordingReader(cut)  # SQLite itself refuses the file
+    assert main(["debrief", str(cut), "--out", str(tmp_path / "cut.html"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "the file is damaged" in err and "rescued" in err
+    html = (tmp_path / "cut.html").read_text(encoding="utf-8")
+    assert "could be rescued" in html and "Mortar gunner" in html
+    from gui.debrief.facts import read_debrief_facts
+
+    facts = read_debrief_facts(cut)
+    assert facts.units and facts.rules and len(facts.rules) < 56
+    assert hashlib.sha256(cut.read_bytes()).hexdigest() == before  # the damaged file is never changed

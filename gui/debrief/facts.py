@@ -206,10 +206,42 @@ class DebriefFacts:
 # ------------------------------------------------------------------------------------------ reading
 def read_debrief_facts(path: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
     """The facts of the recording at ``path`` (``tracker.errors.RecordingError`` if it is no recording)."""
+    from tracker.errors import RecordingError
     from tracker.replay import RecordingReader
 
-    with RecordingReader(path) as reader:
+    try:
+        reader = RecordingReader(path)
+    except RecordingError as refused:
+        return _facts_of_rescued(path, refused, progress)
+    with reader:
         return facts_from_reader(reader, progress=progress)
+
+
+def _facts_of_rescued(path: str | Path, refused: Exception, progress: Progress | None) -> DebriefFacts:
+    """A file SQLite cannot open (cut short): report what its intact pages hold, or the original refusal."""
+    from dataclasses import replace
+
+    from tracker.errors import RecordingError
+    from tracker.replay import RecordingReader
+    from tracker.salvage import copy_of, remove_copy, salvage_recording
+
+    if "damaged" not in str(refused):
+        raise refused
+    copy = copy_of(path)
+    try:
+        try:
+            rescued = salvage_recording(path, copy)
+            reader = RecordingReader(copy)
+        except RecordingError:
+            raise refused from None
+        with reader:
+            facts = facts_from_reader(reader, progress=progress)
+    finally:
+        remove_copy(copy)
+    lost = rescued.notes() or ("the end of the file",)
+    note = f"the file is damaged ({refused}); this report shows what could be rescued: {'; '.join(lost)}"
+    problems = tuple(p for p in facts.problems if "not closed cleanly" not in p or "ended_utc" in p)
+    return replace(facts, path=str(path), problems=(note, *problems))
 
 
 def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> DebriefFacts:
