@@ -222,3 +222,27 @@ def test_a_user_mistake_is_one_line_and_exit_code_2(example, tmp_path, capsys, a
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_a_recording_made_by_the_gui_session_gives_the_same_facts(example, tmp_path):
+    """The GUI records {"event": ...} plus its own log lines, view and state snapshots."""
+    recording, _, facts = example
+    gui_made = tmp_path / "gui.sqlite"
+    with RecordingReader(recording) as reader, Recorder(gui_made, metadata=dict(reader.meta)) as rec:
+        for t in sorted({0.0, *(r.t_s for r in reader.rules_events())}):
+            rec.record_frame(int(t * 100), t, list(reader.poses_at(t)))
+        rec.record_rules_event(0.0, "state:start", {"state": {"units": []}, "sentences": []})
+        rec.record_rules_event(0.0, "view", {"selected_unit": None, "selected_weapon": None, "blast_point": None})
+        for r in reader.rules_events():
+            event = {k: v for k, v in r.payload.items() if k != "odds"}
+            wrapped = {"event": event, **({"odds": r.payload["odds"]} if "odds" in r.payload else {})}
+            rec.record_rules_event(r.t_s, r.kind, wrapped)
+            rec.record_rules_event(r.t_s, "log", {"kind": "rules", "text": event["summary"], "round": event["round"]})
+        for b in reader.bookmarks():
+            rec.add_bookmark(b.t_s, b.note)
+    again = read_debrief_facts(gui_made)
+    assert [r.summary for r in again.rules] == [r.summary for r in facts.rules]
+    assert [(e.attacker_name, e.target_name, e.outcome, e.p_kill) for e in again.engagements] == \
+        [(e.attacker_name, e.target_name, e.outcome, e.p_kill) for e in facts.engagements]
+    assert again.casualties == facts.casualties and again.emissions == facts.emissions
+    assert len(again.rolls()) == len(facts.rolls())

@@ -290,7 +290,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
                 trails[tag_id] = trail
         report("poses", i + 1, len(unit_ids))
 
-    records = safely("rules events", reader.rules_events, [])
+    records = [r for r in safely("rules events", reader.rules_events, []) if not _bookkeeping(r.kind)]
     ruleset = _ruleset(ruleset_name)
     options = getattr(game, "options", None)
     catalog = _catalog(game)
@@ -435,9 +435,15 @@ def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
     return best
 
 
+def _bookkeeping(kind: str) -> bool:
+    """Records a front end keeps for its own replay (shown log lines, the selection, state snapshots)."""
+    return kind in ("log", "view") or kind.startswith("state:")
+
+
 def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downrange: bool = True) -> RulesFact:
-    payload = dict(record.payload)
-    event, odds = read_rules_payload(payload)
+    event, odds = read_rules_payload(record.payload)
+    payload = dict(record.payload["event"]) if event is not None and isinstance(record.payload.get("event"), Mapping) \
+        else dict(record.payload)
     if event is None:
         text = str(payload.get("summary") or payload.get("text") or json.dumps(payload, sort_keys=True)[:300])
         return RulesFact(record.t_s, record.kind, text, payload=payload)

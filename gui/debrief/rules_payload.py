@@ -8,7 +8,10 @@ game state::
 
     recorder.record_rules_event(t_s, event.kind, rules_payload(event, odds=table))
 
-A payload that is not a rules event (a front end's own record) is kept and shown as it is.
+The GUI session's form, ``{"event": RulesEvent JSON, "odds": [...]}``, is read the same way. A payload
+that is not a rules event (a front end's own record) is kept and shown as it is; the session's
+bookkeeping records (kinds ``log``, ``view``, ``state:...``) are not game events and are skipped by the
+debrief.
 """
 from __future__ import annotations
 
@@ -39,6 +42,9 @@ def read_rules_payload(payload: Mapping[str, Any]) -> tuple[Any | None, tuple[di
     >>> read_rules_payload({"note": "free text"})
     (None, ())
     """
+    odds = payload.get("odds") or ()
+    if isinstance(payload.get("event"), Mapping):  # the GUI session's form: {"event": RulesEvent JSON}
+        payload = payload["event"]
     if not all(k in payload for k in PAYLOAD_KEYS):
         return None, ()
     from rules.errors import RulesError
@@ -50,5 +56,5 @@ def read_rules_payload(payload: Mapping[str, Any]) -> tuple[Any | None, tuple[di
         event = RulesEvent.from_json(body)
     except (RulesError, TypeError, ValueError, KeyError):
         return None, ()
-    odds = payload.get("odds") or ()
+    odds = odds or payload.get("odds") or ()
     return event, tuple(dict(o) for o in odds if isinstance(o, Mapping))
