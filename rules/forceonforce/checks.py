@@ -13,7 +13,7 @@ the engine rolls, logs and gives the exact odds.
 (Fraction(5, 8), Fraction(2, 3))
 >>> opposed_odds(8, 6)
 OpposedOdds(p_first=Fraction(1, 2), p_second=Fraction(1, 4), p_nobody=Fraction(1, 4))
->>> roll = resolve_opposed(TestSide("Alpha", "Troop Quality", 8), TestSide("Cell 1", "Troop Quality", 6),
+>>> roll = resolve_opposed(CheckSide("Alpha", "Troop Quality", 8), CheckSide("Cell 1", "Troop Quality", 6),
 ...                        EnteredDice([6, 5]), label="fire")
 >>> roll.winner, roll.first.total, roll.second.total
 ('Alpha', 6, 5)
@@ -31,7 +31,7 @@ SUCCESS = 4
 
 
 @dataclass(frozen=True)
-class TestSide:
+class CheckSide:
     """One side of a test before rolling: who, which die (by what it measures) and its adjustments.
 
     ``base_sides`` is the unit's die (e.g. its Troop Quality), ``sides`` the die rolled after the die
@@ -147,23 +147,23 @@ def _winner(a: int, b: int, target: int) -> int:
     return 0
 
 
-def _roll(side: TestSide, dice: DiceSource, label: str, target: int) -> TestRoll:
+def _roll(side: CheckSide, dice: DiceSource, label: str, target: int) -> TestRoll:
     r = dice.roll(RollRequest(f"{label}: {side.what} of {side.name}", 1, side.sides))
     total = r.dice_total + side.modifier
     return TestRoll(side.name, side.what, side.base_sides, side.sides, side.modifier, r.dice_total, total,
                     total >= target)
 
 
-def resolve_check(side: TestSide, dice: DiceSource, *, label: str, target: int = SUCCESS) -> CheckResult:
+def resolve_check(side: CheckSide, dice: DiceSource, *, label: str, target: int = SUCCESS) -> CheckResult:
     """Roll an unopposed test.
 
-    >>> resolve_check(TestSide("Cell 2", "Troop Quality", 6), EnteredDice([3]), label="TQ check").passed
+    >>> resolve_check(CheckSide("Cell 2", "Troop Quality", 6), EnteredDice([3]), label="TQ check").passed
     False
     """
     return CheckResult(label, _roll(side, dice, label, target), target)
 
 
-def resolve_opposed(first: TestSide, second: TestSide, dice: DiceSource, *, label: str,
+def resolve_opposed(first: CheckSide, second: CheckSide, dice: DiceSource, *, label: str,
                     target: int = SUCCESS) -> OpposedResult:
     """Roll an opposed test: the first side's die, then the second's."""
     a = _roll(first, dice, label, target)

@@ -27,7 +27,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.forceonforce import actions as A
-from rules.forceonforce.checks import (CheckResult, OpposedResult, TestSide, opposed_odds, p_pass, resolve_check,
+from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, opposed_odds, p_pass, resolve_check,
                                        resolve_opposed, shifted)
 from rules.forceonforce.cohesion import cohesion_of
 from rules.forceonforce.fire import FireCheck, check_fire, firepower
@@ -191,7 +191,7 @@ class ForceOnForce:
                            target_visible=None if visible is None else _int(visible, "target_visible"))
         return firer, target, check, d, td
 
-    def _side(self, state: FofState, team: Team, die: Any, shift: Any, modifier: Any, key: str) -> TestSide:
+    def _side(self, state: FofState, team: Team, die: Any, shift: Any, modifier: Any, key: str) -> CheckSide:
         if die not in DIE_CHOICES:
             raise RulesError(f"declaration {key}_die = {die!r}: use {' or '.join(DIE_CHOICES)}")
         if die == "morale":
@@ -199,10 +199,10 @@ class ForceOnForce:
         else:
             base, what = team.quality, "Troop Quality"
         steps = _int(shift, f"{key}_shift")
-        return TestSide(team.name, what, base, steps, shifted(state.data.ladder, base, steps), _int(modifier, f"{key}_modifier"))
+        return CheckSide(team.name, what, base, steps, shifted(state.data.ladder, base, steps), _int(modifier, f"{key}_modifier"))
 
     def _sides(self, state: FofState, firer: Team, target: Team, d: Mapping[str, Any],
-               td: Mapping[str, Any]) -> tuple[TestSide, TestSide, str]:
+               td: Mapping[str, Any]) -> tuple[CheckSide, CheckSide, str]:
         test = d.get("test", "opposed")
         if test not in ("opposed", "unopposed", "none"):
             raise RulesError(f"declaration test = {test!r}: use opposed, unopposed or none")
@@ -277,14 +277,14 @@ class ForceOnForce:
         team = state.team(team_ref)
         check = None
         if needs_quality_check(state, team):
-            side = TestSide(team.name, "Troop Quality", team.quality)
+            side = CheckSide(team.name, "Troop Quality", team.quality)
             check = resolve_check(side, dice, label=f"{team.name} acts without a leader (TQ check)",
                                   target=state.data.success)
         result = ActivationResult(team.name, team.side, check, check is None or check.passed, team.move_locked)
         return Resolution(result, tuple(narrate_activation(result)), state.apply(A.RecordActivation(result)))
 
-    def test(self, state: FofState, purpose: str, first: TestSide, dice: DiceSource, *,
-             second: TestSide | None = None, about: str | None = None) -> Resolution:
+    def test(self, state: FofState, purpose: str, first: CheckSide, dice: DiceSource, *,
+             second: CheckSide | None = None, about: str | None = None) -> Resolution:
         """A generic test the players call for (a morale test, a reaction, first aid...): unopposed,
         or opposed when ``second`` is given. Build the sides with :meth:`test_side`."""
         label = purpose if about is None else f"{purpose} ({about})"
@@ -297,7 +297,7 @@ class ForceOnForce:
         return Resolution(record, tuple(narrate_test(record)), state.apply(A.RecordTest(record)))
 
     def test_side(self, state: FofState, team_ref: int | str, what: str = "troop quality", *, shift: int = 0,
-                  modifier: int = 0) -> TestSide:
+                  modifier: int = 0) -> CheckSide:
         """A unit's side of a test: its Troop Quality, or its Morale (with leader substitution)."""
         return self._side(state, state.team(team_ref), what, shift, modifier, "test")
 
