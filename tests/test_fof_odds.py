@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,3 +117,34 @@ def test_the_rulebook_initiative_example_odds_beat_the_expected_success_counts()
     assert sum(k * r.prob(k) for k in range(9)) == 5 and sum(k * b.prob(k) for k in range(12)) == Fraction(11, 2)
     blue_ahead = sum(r.prob(i) * b.prob(j) for i in range(9) for j in range(12) if j > i)
     assert odds["Blue"] == blue_ahead and Fraction(2, 5) < odds["Blue"] < Fraction(1, 2)
+
+
+# -- the same odds from the command line ---------------------------------------------------------------
+
+def sandtable(capsys: "pytest.CaptureFixture[str]", *argv: str) -> tuple[int, str, str]:
+    from gui.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sandtable_odds_gives_force_on_force_tests_and_the_initiative_example(capsys: "pytest.CaptureFixture[str]") -> None:
+    import json
+
+    code, out, _ = sandtable(capsys, "odds", "--ruleset", "force-on-force", "--die", "d8", "--against", "d6", "--json")
+    assert code == 0 and (json.loads(out)["p_first"], json.loads(out)["p_nobody"]) == ("1/2", "1/4")
+    code, out, _ = sandtable(capsys, "odds", "--ruleset", "force-on-force", "--die", "d6", "--shift", "1", "--modifier", "-1")
+    assert code == 0 and "Unopposed test on D8 -1" in out and "1/2" in out
+    code, out, _ = sandtable(capsys, "odds", "--ruleset", "force-on-force", "--initiative", "8d8", "11d6", "--previous",
+                             "first", "--json")
+    data = json.loads(out)
+    assert Fraction(data["p_second"]) == initiative_odds((pool("a", 8, 8), pool("b", 11, 6)), previous="a")["b"]
+
+
+def test_sandtable_odds_refuses_impossible_force_on_force_dice_in_one_line(capsys: "pytest.CaptureFixture[str]") -> None:
+    for argv, message in ((("--die", "d7"), "'d7' is not a Force on Force die"),
+                          (("--initiative", "8d8", "11d7"), "11d7 is not an Initiative Level"),
+                          ((), "give --die d8")):
+        code, _, err = sandtable(capsys, "odds", "--ruleset", "force-on-force", *argv)
+        assert code == 2 and message in err and err.count("\n") == 1

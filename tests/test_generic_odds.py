@@ -128,3 +128,20 @@ def test_close_combat_odds_equal_fighting_every_average_die(a_str: int, a_def: i
         kill_a += p * r.attacker_destroyed
     assert (odds.p_defender_loses_round, odds.p_attacker_loses_round) == (lose_d, lose_a)
     assert (odds.p_defender_destroyed, odds.p_attacker_destroyed) == (kill_d, kill_a)
+
+
+def test_sandtable_odds_gives_the_band_to_hit_and_status_odds_of_a_shot(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from gui.cli import main
+
+    assert main(["odds", "--ruleset", "generic", "--delivery", "mortar", "--distance", "24", "--damage", "3",
+                 "--defense", "3", "--status", "Superficial Damage", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["band"], data["to_hit"], data["p_hit"]) == ("Very Long", 6, "1/6")
+    assert Fraction(data["p_destroyed"]) == Fraction(1, 6) * p_at_least_levels(3, 3, 2)
+    assert main(["odds", "--ruleset", "generic", "--delivery", "handgun", "--distance", "19"]) == 2
+    err = capsys.readouterr().err
+    assert "beyond Very Long for a Handgun (18\")" in err and err.count("\n") == 1
+    assert main(["odds", "--ruleset", "generic", "--list", "records"]) == 0
+    assert "Rifle section: Foot" in capsys.readouterr().out

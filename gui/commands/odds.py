@@ -4,6 +4,9 @@
     sandtable odds --weapon "M4/M16" --target "average combatant" --body-armor
     sandtable odds --weapon M240 --assist 1 --target "average combatant" --shots 4
     sandtable odds --list weapons
+    sandtable odds --ruleset force-on-force --die d8 --against d6
+    sandtable odds --ruleset force-on-force --initiative 8d8 11d6 --previous first
+    sandtable odds --ruleset generic --delivery rifle --distance 10 --damage 1 --defense 0
 """
 from __future__ import annotations
 
@@ -14,9 +17,9 @@ from typing import Any
 from gui.errors import UsageError
 
 NAME = "odds"
-HELP = "Exact odds to hit and to kill for a Down Range attack (by enumeration, not sampling)."
+HELP = "Exact odds of an attack or test (Down Range, Force on Force, generic rules), by enumeration, not sampling."
 
-LISTS = ("weapons", "units", "vehicles", "equipment", "payloads", "hazards", "variants")
+LISTS = ("weapons", "units", "vehicles", "equipment", "payloads", "hazards", "variants", "records", "deliveries")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +43,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME", help="a data variant, see --list variants")
     parser.add_argument("--list", choices=LISTS, help="list the names in the data files and exit")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    other = parser.add_argument_group("other rule systems (--ruleset force-on-force | generic)")
+    other.add_argument("--ruleset", default="down-range", choices=("down-range", "force-on-force", "generic"))
+    other.add_argument("--die", help="Force on Force: the die of the test, e.g. d8 (its Troop Quality or Morale)")
+    other.add_argument("--shift", type=int, default=0, help="Force on Force: die shifts (+1 up, -1 down)")
+    other.add_argument("--modifier", type=int, default=0, help="Force on Force: added to the roll")
+    other.add_argument("--against", help="Force on Force: the opponent's die for an opposed test")
+    other.add_argument("--against-shift", type=int, default=0)
+    other.add_argument("--against-modifier", type=int, default=0)
+    other.add_argument("--initiative", nargs=2, metavar="NdS", help="Force on Force: both forces' initiative dice")
+    other.add_argument("--previous", choices=("first", "second", "none"), default="none",
+                       help="Force on Force: who had initiative last turn (keeps it on a tie)")
+    other.add_argument("--delivery", help="generic: the delivery type (thrown, handgun, rifle, mortar, artillery, missile)")
+    other.add_argument("--distance", type=float, help="generic: the distance to the target, inches")
+    other.add_argument("--adjacent", action="store_true", help="generic: bases in contact (automatic hit)")
+    other.add_argument("--range-shift", type=int, default=0, help="generic: range levels to shift (+ farther)")
+    other.add_argument("--status", help="generic: the target's status level (default Undamaged)")
 
 
 def _listing(catalog: Any, what: str) -> list[str]:
@@ -69,7 +88,49 @@ def _pct(p: Any) -> str:
     return f"{float(p) * 100:5.1f}%"
 
 
+def _other_ruleset(args: argparse.Namespace) -> int:
+    """Force on Force's tests and initiative, the generic rules' shots (tables in rules/*/odds_table.py)."""
+    if args.ruleset == "force-on-force":
+        from rules.forceonforce.odds_table import initiative_table, test_odds
+
+        if args.initiative:
+            pools = []
+            for text in args.initiative:
+                count, _, sides = text.lower().partition("d")
+                if not (count.isdigit() and sides.isdigit()) or not 0 <= int(count) <= 20:
+                    raise UsageError(f"--initiative {text!r}: write a force's dice as NdS, e.g. 8d8 (0 to 20 dice)")
+                pools.append((int(count), int(sides)))
+            data, lines = initiative_table(pools, previous={"first": 0, "second": 1}.get(args.previous))
+        elif args.die:
+            data, lines = test_odds(args.die, shift=args.shift, modifier=args.modifier, against=args.against,
+                                    against_shift=args.against_shift, against_modifier=args.against_modifier)
+        else:
+            raise UsageError("give --die d8 (and --against d6 for an opposed test), or --initiative 8d8 11d6")
+    else:
+        from rules.generic.odds_table import listing, shot_table
+
+        if args.list in ("records", "deliveries"):
+            print("\n".join(listing(args.list)))
+            return 0
+        if not args.delivery or (args.distance is None and not args.adjacent):
+            raise UsageError("give --delivery (e.g. rifle) and --distance in inches (or --adjacent)")
+        try:
+            damage = int(args.damage or 1)
+            defence = int(args.defense or 0)
+        except ValueError:
+            raise UsageError(f"--damage {args.damage} / --defense {args.defense}: the generic rules use whole numbers "
+                             "of damage points and a ranged defence 0-6") from None
+        data, lines = shot_table(args.delivery, args.distance or 0.0, damage=damage, defence=defence,
+                                 status=args.status, range_shift=args.range_shift, adjacent=args.adjacent)
+    print(json.dumps(data) if args.json else "\n".join(lines))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset != "down-range":
+        return _other_ruleset(args)
+    if args.list in ("records", "deliveries"):
+        raise UsageError(f"--list {args.list} belongs to the generic rules: add --ruleset generic")
     from rules.dice import Dice
     from rules.downrange.catalog import SIDES, load_catalog
     from rules.downrange.modifiers import net_mode
