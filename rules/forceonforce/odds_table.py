@@ -24,7 +24,7 @@ def _die(text: str, what: str) -> int:
     ladder = load_data().ladder
     if sides not in ladder:
         raise RulesError(f"{what} {text!r} is not a Force on Force die: use " + ", ".join(f"d{s}" for s in ladder))
-    return sides  # type: ignore[return-value]
+    return int(sides or 0)
 
 
 def _line(label: str, p: Fraction) -> str:
