@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from rules.dice import DiceSource, RollRequest
@@ -142,6 +143,7 @@ def p_point_applies(defence: int) -> Fraction:
     return Fraction(max(0, min(6, 6 - defence)), 6)
 
 
+@lru_cache(maxsize=1024)
 def p_at_least_levels(points: int, defence: int, levels: int) -> Fraction:
     """Probability that at least ``levels`` of ``points`` damage points get through."""
     if levels <= 0:
@@ -308,23 +310,33 @@ def shot_odds(state: GenericState, plan: ShotPlan) -> dict[int, UnitOdds]:
     caught: dict[int, Fraction] = {}
     damaged: dict[int, Fraction] = {}
     destroyed: dict[int, Fraction] = {}
+    by_id = {u.unit_id: u for u in units}
 
-    def add(weight: Fraction, hit: bool, impact: tuple[float, float] | None) -> None:
-        for u, pts, _ in points_by_unit(state, plan, hit, impact, units):
-            caught[u.unit_id] = caught.get(u.unit_id, Fraction(0)) + weight
-            damaged[u.unit_id] = damaged.get(u.unit_id, Fraction(0)) + weight * p_at_least_levels(
-                pts, u.record.ranged_defence, 1)
-            destroyed[u.unit_id] = destroyed.get(u.unit_id, Fraction(0)) + weight * p_at_least_levels(
+    def add(weight: Fraction, tally: dict[tuple[int, int], int]) -> None:
+        # Outcomes that give a unit the same number of points are counted first and weighed once.
+        for (uid, pts), n in tally.items():
+            u, w = by_id[uid], weight * n
+            caught[uid] = caught.get(uid, Fraction(0)) + w
+            damaged[uid] = damaged.get(uid, Fraction(0)) + w * p_at_least_levels(pts, u.record.ranged_defence, 1)
+            destroyed[uid] = destroyed.get(uid, Fraction(0)) + w * p_at_least_levels(
                 pts, u.record.ranged_defence, state.levels_left(u))
 
+    def tally_of(hit: bool, impacts: list[tuple[float, float]]) -> dict[tuple[int, int], int]:
+        tally: dict[tuple[int, int], int] = {}
+        for impact in impacts:
+            for u, pts, _ in points_by_unit(state, plan, hit, impact, units):
+                tally[(u.unit_id, pts)] = tally.get((u.unit_id, pts), 0) + 1
+        return tally
+
     p_hit = plan.p_hit
-    add(p_hit, True, (plan.intended_x_in, plan.intended_y_in))
+    add(p_hit, tally_of(True, [(plan.intended_x_in, plan.intended_y_in)]))
     if p_hit < 1 and plan.aoe_in > 0:
-        each = (1 - p_hit) / (6 * 36)
+        landings = []
         for d in range(1, 7):
             for first in range(1, 7):
                 for second in range(1, 7):
                     s = landing_point(state, plan, d, first, second)
                     if not s.dud:
-                        add(each, False, (s.landing_x_in or 0.0, s.landing_y_in or 0.0))
+                        landings.append((s.landing_x_in or 0.0, s.landing_y_in or 0.0))
+        add((1 - p_hit) / (6 * 36), tally_of(False, landings))
     return {uid: UnitOdds(uid, caught[uid], damaged[uid], destroyed[uid]) for uid in caught}
