@@ -267,6 +267,16 @@ def test_initiative_overrides_fixed_and_regulars_against_irregulars() -> None:
     assert resolve_initiative(fixed, EnteredDice([])).holder == "Red"
 
 
+def test_a_scenario_event_or_fog_of_war_card_may_give_initiative_for_the_next_turn() -> None:
+    fof = ForceOnForce()
+    state = fof.start_round(initial_state(), EnteredDice([])).state
+    res = fof.declare_initiative(state, "Insurgents", "Fog of War card: Ambush")
+    assert res.state.initiative == "Insurgents" and res.state.round == 2 and res.state.order[0] == "Insurgents"
+    assert res.sentences == ("Turn 2: Insurgents has initiative: Fog of War card: Ambush.",)
+    with pytest.raises(RulesError, match="the forces are US Army, Insurgents"):
+        fof.declare_initiative(state, "Civilians", "a riot")
+
+
 def test_a_first_turn_tie_with_nobody_holding_initiative_is_rolled_again() -> None:
     state = game([fig(10, "Blue", "A", 0, 0), fig(11, "Blue", "B", 5, 0), fig(30, "Red", "R", 40, 0),
                   fig(31, "Red", "S", 45, 0)], sides=[{"name": "Blue", **REG}, {"name": "Red", **REG}])

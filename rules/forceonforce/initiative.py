@@ -59,7 +59,8 @@ class InitiativeResult:
     """Who has initiative this turn and why.
 
     ``method``: "test" (dice rolled), "scenario" (turn 1 as the briefing says), "fixed" (the scenario
-    gives one side initiative all game), "regulars" (Regulars against an entirely Irregular force).
+    gives one side initiative all game), "regulars" (Regulars against an entirely Irregular force),
+    "declared" (a scenario event or a Fog of War card gives it; ``reason`` says which).
     ``kept`` is true when a tie (or no 4+) left it with last turn's holder; ``rerolls`` counts turn-1
     re-rolls of a tie when nobody held it before (proposal).
     """
@@ -71,6 +72,17 @@ class InitiativeResult:
     rolls: tuple[InitiativeRoll, ...] = ()
     kept: bool = False
     rerolls: tuple[tuple[InitiativeRoll, ...], ...] = ()
+    reason: str = ""
+
+
+def declared_initiative(state: FofState, side: str, reason: str) -> InitiativeResult:
+    """Initiative for the next turn decided by a scenario event or a Fog of War card (A.4.2), not rolled."""
+    forces = [s.name for s in state.forces]
+    if side not in forces:
+        raise RulesError(f"{side!r} cannot take initiative: the forces are {', '.join(forces)}")
+    if not reason.strip():
+        raise RulesError("say why initiative is declared (the scenario event or Fog of War card)")
+    return InitiativeResult(state.round + 1, "declared", side, state.initiative, reason=reason.strip())
 
 
 def dice_pool(data: FofData, side: str, *, infantry_units: int, vehicles: int, previous: bool, positive_leader: int,
@@ -213,5 +225,5 @@ def resolve_initiative(state: FofState, dice: DiceSource) -> InitiativeResult:
     raise RulesError("the initiative test tied 50 times in a row: check the dice source")
 
 
-__all__ = ["InitiativePool", "InitiativeRoll", "InitiativeResult", "dice_pool", "initiative_odds", "load_data",
+__all__ = ["InitiativePool", "InitiativeRoll", "InitiativeResult", "declared_initiative", "dice_pool", "initiative_odds", "load_data",
            "resolve_initiative", "side_pools", "unit_counts"]

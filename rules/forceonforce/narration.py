@@ -65,6 +65,8 @@ def narrate_initiative(r: InitiativeResult) -> list[str]:
         return [f"Turn {r.turn}: {r.holder} has initiative, as the scenario says for the first turn."]
     if r.method == "fixed":
         return [f"Turn {r.turn}: {r.holder} has initiative throughout the game (scenario); no Initiative Check."]
+    if r.method == "declared":
+        return [f"Turn {r.turn}: {r.holder} has initiative: {r.reason}."]
     if r.method == "regulars":
         return [f"Turn {r.turn}: {r.holder} has initiative: Regulars against an entirely Irregular force always do."]
     lines = [f"Turn {r.turn} initiative test."]

@@ -32,7 +32,7 @@ from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, op
 from rules.forceonforce.cohesion import cohesion_of
 from rules.forceonforce.fire import FireCheck, check_fire, firepower
 from rules.forceonforce.hotspots import ReinforcementResult, resolve_reinforcement
-from rules.forceonforce.initiative import InitiativeResult, resolve_initiative
+from rules.forceonforce.initiative import InitiativeResult, declared_initiative, resolve_initiative
 from rules.forceonforce.leaders import MoraleSource, leader_of, morale_for, needs_quality_check
 from rules.forceonforce.narration import (narrate_activation, narrate_fire, narrate_initiative, narrate_reinforcement,
                                           narrate_test)
@@ -313,6 +313,11 @@ class ForceOnForce:
     def start_round(self, state: FofState, dice: DiceSource) -> Resolution:
         """The next game turn: the initiative test (or the scenario's override)."""
         result = resolve_initiative(state, dice)
+        return Resolution(result, tuple(narrate_initiative(result)), state.apply(A.StartRound(result)))
+
+    def declare_initiative(self, state: FofState, side: str, reason: str) -> Resolution:
+        """The next game turn with initiative given by a scenario event or a Fog of War card."""
+        result = declared_initiative(state, side, reason)
         return Resolution(result, tuple(narrate_initiative(result)), state.apply(A.StartRound(result)))
 
     def start_turn(self, state: FofState, dice: DiceSource) -> Resolution:
