@@ -47,3 +47,28 @@ def test_a_single_outlier_frame_is_not_a_move():
 def test_the_examples_in_the_tracker_docstrings_run(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_still_unit_seen_through_corrected_decodes_a_few_degrees_off_stays_put():
+    # A neighbour's block over a corner of the card: the tag decodes with a corrected bit, its corners
+    # are off, the measured heading swings 6 degrees and the centre 0.04" for a third of a second.
+    f = PoseFilter(10.0, 10.0, 90.0, 0.0, settings=FilterSettings())
+    trusted = [True] * 10 + [False] * 10 + [True] * 10
+    xs = [10.0] * 10 + [10.04] * 10 + [10.0] * 10
+    hs = [90.0] * 10 + [96.0] * 10 + [90.0] * 10
+    steps = [f.update(x, 10.0, h, i / 30, trusted=ok) for i, (x, h, ok) in enumerate(zip(xs, hs, trusted), start=1)]
+    assert not any(s.moving or s.started for s in steps)
+    assert steps[-1].x == pytest.approx(10.0) and steps[-1].heading_deg == pytest.approx(90.0)
+    # the same measurements, trusted, would have been a move: the test is about trust, not thresholds
+    g = PoseFilter(10.0, 10.0, 90.0, 0.0, settings=FilterSettings())
+    assert any(g.update(x, 10.0, h, i / 30).started for i, (x, h) in enumerate(zip(xs, hs), start=1))
+
+
+def test_a_unit_slid_fast_enough_to_blur_its_code_is_still_followed():
+    # Every decode has corrected bits (motion blur); 0.23" per frame is beyond the jump threshold.
+    f = PoseFilter(10.0, 10.0, 90.0, 0.0, settings=FilterSettings())
+    xs = list(10.0 + 0.23 * np.arange(1, 16))
+    steps = [f.update(x, 10.0, 90.0, i / 30, trusted=False) for i, x in enumerate(xs, start=1)]
+    start = next(i for i, s in enumerate(steps) if s.started)
+    assert start == 1  # the second displaced frame
+    assert all(s.x == pytest.approx(x) for s, x in zip(steps[start:], xs[start:]))  # then no lag

@@ -16,6 +16,22 @@ small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after de
 
 Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
 the larger decision margin.
+
+**Corrected decodes.** The detector corrects up to two wrong bits of a tag's code and says how many
+it corrected; the bare detector's output includes such decodes. They are what is left of a tag when
+part of its card is under a neighbour's block or miniature, or when a fast slide blurs it, so they are
+reported here too, where they are safe: for a tag already followed, inside its own window (a texture
+quad that decodes to that very id just there is vanishingly unlikely). A corrected decode anywhere
+else is held back one sighting: its tag is searched for in its own window from the next frame on and
+reported once found there again. Random texture matches some code within two bits about 670 times as
+often as exactly (1 + 36 + 630 patterns per code); such a ghost, flickering with the sensor noise,
+would otherwise show up as an unknown tag or a second copy of a unit.
+
+**Prediction.** A window is centred where the tag's velocity takes it. A tag missing for a few frames
+(blurred by a fast slide, covered for a moment) is predicted along its last velocity for up to
+``velocity_gap_s`` while its window grows; when it is found again, the displacement over the gap is
+its new velocity (not the stale one, not zero). A tag whose velocity is unknown (seen once) gets a
+window as wide as if it had been missed once.
 """
 from __future__ import annotations
 
@@ -45,6 +61,11 @@ class FastDetectorSettings:
     forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
     min_edge_px: float = 12.0  # smallest tag edge assumed when sizing windows and tile overlaps
     duplicate_px: float = 4.0  # same id closer than this: one tag found twice
+    max_hamming: int = 2  # bits the detector may correct (its own limit; what the bare detector reports)
+    new_tag_max_hamming: int = 0  # corrected bits reported at once for a tag not followed yet (see the module doc)
+    candidate_forget_s: float = 0.5  # a tag seen once with corrected bits and not again is dropped after this
+    velocity_gap_s: float = 0.5  # a missing tag is predicted along its velocity this long; after a longer gap
+    # its velocity is unknown again
 
 
 @dataclass
@@ -57,17 +78,24 @@ class _PixelTrack:
     edge_px: float
     last_seen_t: float
     misses: int = 0
+    velocity_known: bool = False
+    confirmed: bool = True  # False: seen only with corrected bits outside any window so far; not reported
 
 
 @dataclass(frozen=True)
 class DetectionWork:
-    """What one frame cost: the pixels searched in windows and in sweep tiles."""
+    """What one frame cost: the pixels searched in windows and in sweep tiles.
+
+    ``held``: corrected decodes not reported because no tag with their id was expected there (each is
+    searched for in its own window from the next frame on, and reported once found there again).
+    """
 
     window_px: int
     sweep_px: int
     windows: int
     tiles: int
     frame_px: int
+    held: int = 0
 
     @property
     def searched_share(self) -> float:
@@ -200,23 +228,30 @@ class FastTagDetector:
             self._tile_cursor = 0
 
         full = self._full_search
+        # Where each followed tag is expected: its window (also on a whole-frame search, where it only
+        # decides which corrected decodes to accept).
+        expected = self._windows(t_s, width, height)
         if full:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
         else:
-            windows = merge_boxes(self._windows(t_s, width, height))
+            windows = merge_boxes([box for _, box in expected])
             tiles = self._next_tiles()
         coarse = bool(tiles) and not full and self._tags_are_big()
         windows = [align_box(b, width, height) for b in windows]
         tiles = [align_box(b, width, height) for b in tiles]
         jobs = [(box, False) for box in windows] + [(box, coarse) for box in tiles]
-        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height))
-        found = _drop_duplicates(found, self.settings.duplicate_px)
-        self._update_tracks(found, t_s)
+        s = self.settings
+        max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
+        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
+        found = _drop_duplicates(found, s.duplicate_px)
+        report = corrected_decodes_expected(found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming)
+        reported, held = found.filter(report), found.filter(~report)
+        self._update_tracks(reported, held, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
-        self.last_work = DetectionWork(area(windows), area(tiles), len(windows), len(tiles), width * height)
-        return found
+        self.last_work = DetectionWork(area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held))
+        return reported
 
     def _tile_px(self, width: int) -> int:
         return max(96, round(self.settings.tile_px * width / 1920))
@@ -239,14 +274,20 @@ class FastTagDetector:
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
         return picked
 
-    def _windows(self, t_s: float, width: int, height: int) -> list[Box]:
+    def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
+        """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
         s = self.settings
         boxes = []
         for track in self._tracks:
             edge = max(track.edge_px, s.min_edge_px)
-            dt = max(0.0, t_s - track.last_seen_t)
+            # A missing tag is predicted along its last velocity for a while (a fast slide blurs a tag
+            # beyond decoding for a few frames), not forever (it has stopped, or was lifted).
+            dt = min(max(0.0, t_s - track.last_seen_t), s.velocity_gap_s)
             centre = track.center + track.velocity * dt
-            grow = min(s.max_growth_edges, s.miss_growth_edges * track.misses)
+            # A tag whose velocity is unknown (seen once, or again after a long gap) may be moving: its
+            # window is as wide as if it had been missed once.
+            unknown_motion = 0 if track.velocity_known else 1
+            grow = min(s.max_growth_edges, s.miss_growth_edges * (track.misses + unknown_motion))
             # The detector thresholds in 4x4 tiles against their neighbours: a small tag needs a few
             # tiles of context around it whatever its size, hence the floors in pixels.
             border = max(edge * s.border_edges, s.min_border_px)
@@ -257,48 +298,92 @@ class FastTagDetector:
             x1 = int(min(width, math.ceil(centre[0] + half) + 1))
             y1 = int(min(height, math.ceil(centre[1] + half) + 1))
             if x1 - x0 >= 8 and y1 - y0 >= 8:
-                boxes.append((x0, y0, x1, y1))
+                boxes.append((track.tag_id, (x0, y0, x1, y1)))
         return boxes
 
     def _run(
-        self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+        self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int
     ) -> TagDetections:
         parts = _balanced_split(jobs, len(self._detectors))
 
         def work(k: int) -> TagDetections:
             detectors = (self._detectors[k], self._coarse_detectors[k])
-            return _detect_boxes(detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size)
+            return _detect_boxes(
+                detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
+            )
 
         futures = [self._pool.submit(work, k) for k in range(1, len(parts)) if parts[k]] if self._pool else []
         results = [work(0)] + [f.result() for f in futures]
         return concat_detections(results, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
-    def _update_tracks(self, found: TagDetections, t_s: float) -> None:
+    def _update_tracks(self, found: TagDetections, held: TagDetections, t_s: float) -> None:
+        """Move each followed tag to its detection in ``found``; start following new ones.
+
+        ``held`` are corrected decodes away from any window of their id: they start unconfirmed tracks,
+        searched for in their windows like any other and reported once found there.
+        """
         s = self.settings
-        unmatched = list(range(len(found)))
-        for track in self._tracks:
-            candidates = [i for i in unmatched if found.tag_ids[i] == track.tag_id]
-            if not candidates:
-                track.misses += 1
+        matched: set[int] = set()
+        # Each detection goes to the nearest track of its id (a tag may be followed twice for a moment:
+        # the old track where it vanished and a new one where it was found again).
+        order = sorted(
+            (float(np.linalg.norm(found.centers_px[i] - t.center)), i, k)
+            for i in range(len(found))
+            for k, t in enumerate(self._tracks)
+            if t.tag_id == found.tag_ids[i]
+        )
+        used: set[int] = set()
+        for _, i, k in order:
+            if i in used or k in matched:
                 continue
-            i = min(candidates, key=lambda i: float(np.linalg.norm(found.centers_px[i] - track.center)))
-            unmatched.remove(i)
-            centre = found.centers_px[i]
-            dt = t_s - track.last_seen_t
-            if 0 < dt < 0.5 and track.misses == 0:
-                # Smoothed so that one noisy corner fit does not fling the next window off.
-                track.velocity = 0.5 * track.velocity + 0.5 * (centre - track.center) / dt
-            else:
-                track.velocity = np.zeros(2)
-            track.center = centre.copy()
-            track.edge_px = _edge_px(found.corners_px[i])
-            track.last_seen_t = t_s
-            track.misses = 0
-        for i in unmatched:
+            used.add(i)
+            matched.add(k)
+            self._see(self._tracks[k], found.centers_px[i], found.corners_px[i], t_s)
+        for k, track in enumerate(self._tracks):
+            if k not in matched:
+                track.misses += 1
+        for i in range(len(found)):
+            if i not in used:
+                self._tracks.append(
+                    _PixelTrack(int(found.tag_ids[i]), found.centers_px[i].copy(), np.zeros(2), _edge_px(found.corners_px[i]), t_s)
+                )
+        for i in range(len(held)):
             self._tracks.append(
-                _PixelTrack(int(found.tag_ids[i]), found.centers_px[i].copy(), np.zeros(2), _edge_px(found.corners_px[i]), t_s)
+                _PixelTrack(
+                    int(held.tag_ids[i]), held.centers_px[i].copy(), np.zeros(2), _edge_px(held.corners_px[i]), t_s, confirmed=False
+                )
             )
-        self._tracks = [t for t in self._tracks if t_s - t.last_seen_t <= s.forget_after_s]
+        kept: list[_PixelTrack] = []
+        for track in sorted(self._tracks, key=lambda t: t.last_seen_t, reverse=True):
+            limit = s.forget_after_s if track.confirmed else s.candidate_forget_s
+            if t_s - track.last_seen_t > limit:
+                continue
+            # A track of a tag found again elsewhere that has since caught up with it: one is enough.
+            if any(o.tag_id == track.tag_id and np.linalg.norm(o.center - track.center) < s.duplicate_px for o in kept):
+                continue
+            kept.append(track)
+        self._tracks = kept
+
+    def _see(self, track: _PixelTrack, centre: np.ndarray, corners: np.ndarray, t_s: float) -> None:
+        dt = t_s - track.last_seen_t
+        if 0 < dt <= self.settings.velocity_gap_s:
+            measured = (centre - track.center) / dt
+            if track.misses == 0 and track.velocity_known:
+                # Smoothed so that one noisy corner fit does not fling the next window off.
+                track.velocity = 0.5 * track.velocity + 0.5 * measured
+            else:
+                # Its first motion, or motion over a gap (a blurred or covered tag): the old velocity is
+                # unknown or stale, the displacement over the gap is the best estimate.
+                track.velocity = measured
+            track.velocity_known = True
+        else:
+            track.velocity = np.zeros(2)
+            track.velocity_known = False
+        track.center = centre.copy()
+        track.edge_px = _edge_px(corners)
+        track.last_seen_t = t_s
+        track.misses = 0
+        track.confirmed = True
 
 
 def _edge_px(corners: np.ndarray) -> float:
@@ -324,8 +409,39 @@ def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:
     )
 
 
+def corrected_decodes_expected(
+    found: TagDetections, expected: list[tuple[int, Box]], *, max_hamming: int = 2, new_tag_max_hamming: int = 0
+) -> np.ndarray:
+    """Which detections to keep: exact decodes, and corrected ones inside a window of a tag with their id.
+
+    ``expected`` lists (tag id, box) of the tags followed; a detection with up to ``new_tag_max_hamming``
+    corrected bits is kept anywhere, one with up to ``max_hamming`` only if its centre lies in a box of
+    its own id.
+
+    >>> import numpy as np
+    >>> from tracker.detections import TagDetections
+    >>> found = TagDetections(np.array([7, 7, 8]), np.zeros((3, 4, 2)), np.array([[5.0, 5], [50, 50], [5, 5]]),
+    ...                       np.ones(3), np.array([1, 1, 0]))
+    >>> corrected_decodes_expected(found, [(7, (0, 0, 10, 10))]).tolist()
+    [True, False, True]
+    """
+    keep = found.hammings <= new_tag_max_hamming
+    for i in np.flatnonzero(~keep & (found.hammings <= max_hamming)):
+        x, y = found.centers_px[i]
+        tag_id = int(found.tag_ids[i])
+        keep[i] = any(t == tag_id and b[0] <= x < b[2] and b[1] <= y < b[3] for t, b in expected)
+    return keep
+
+
 def _detect_boxes(
-    detectors: tuple[Any, Any], image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+    detectors: tuple[Any, Any],
+    image: np.ndarray,
+    jobs: list[Job],
+    *,
+    frame_index: int,
+    t_s: float,
+    frame_size: tuple[int, int],
+    max_hamming: int,
 ) -> TagDetections:
     import cv2
 
@@ -336,7 +452,13 @@ def _detect_boxes(
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         batches.append(
             detect_tags_in_region(
-                detector, gray, offset_px=(x0, y0), frame_index=frame_index, t_s=t_s, frame_size_px=frame_size
+                detector,
+                gray,
+                offset_px=(x0, y0),
+                frame_index=frame_index,
+                t_s=t_s,
+                frame_size_px=frame_size,
+                max_hamming=max_hamming,
             )
         )
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)

@@ -11,6 +11,12 @@ many frames; passing it through would make range readouts flicker. So the filter
 * **moving**: the output is the latest measurement (no lag). When the last ``settle_s`` of
   measurements fit inside a small circle (and a small heading band) the unit is at rest again.
 
+A measurement may be marked untrusted: a tag decoded with corrected bits, most often because part
+of its card is under a neighbour's block or miniature, whose corners can then be off by a pixel or
+two (a few degrees on a 1" tag). A still unit ignores such a measurement unless it is beyond the jump
+threshold, and only two of those in a row (or one followed by a trusted change beyond the
+deadband) start a move. A moving unit follows every measurement.
+
 All lengths are in the caller's unit (table inches when calibrated, pixels otherwise: the caller
 passes thresholds in that unit). Translation and rotation are judged separately, so turning in place
 is a pose change that adds no path length.
@@ -106,13 +112,21 @@ class PoseFilter:
         self.heading_deg = (self._ref_heading + self._sc / self._n) % 360.0
 
     # -- one measurement ----------------------------------------------------------------------
-    def update(self, x: float, y: float, heading_deg: float, t_s: float) -> FilterStep:
+    def update(self, x: float, y: float, heading_deg: float, t_s: float, *, trusted: bool = True) -> FilterStep:
+        """Take one measurement; ``trusted=False`` for one whose corners may be off (see the module doc)."""
         s = self.settings
+        d = math.hypot(x - self.x, y - self.y)
+        dh = abs(angle_diff_deg(heading_deg, self.heading_deg))
+        if not self.moving and not trusted:
+            if d > s.jump or dh > s.jump_deg:
+                self._recent.append((t_s, x, y, heading_deg))
+                if self._pending >= 1:
+                    return self._follow(x, y, heading_deg, started=True)
+                self._pending += 1
+            return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
         self._recent.append((t_s, x, y, heading_deg))
         while len(self._recent) > 2 and self._recent[0][0] < t_s - s.settle_s - 1e-9:
             self._recent.popleft()
-        d = math.hypot(x - self.x, y - self.y)
-        dh = abs(angle_diff_deg(heading_deg, self.heading_deg))
         if not self.moving:
             if d > s.jump or dh > s.jump_deg or ((d > s.deadband or dh > s.deadband_deg) and self._pending >= 1):
                 return self._follow(x, y, heading_deg, started=True)

@@ -188,7 +188,8 @@ class UnitTracker:
         for (spec, row), pose in zip(picked, measured):
             if not np.all(np.isfinite(pose[[0, 1, 3]])):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
-            events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image)
+            trusted = bool(units.hammings[row] == 0)  # corrected bits: maybe partly covered, corners less sure
+            events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
             seen.add(spec.tag_id)
 
         for tag_id, unit in self._units.items():
@@ -278,6 +279,8 @@ class UnitTracker:
         t: float,
         frame: int,
         image: np.ndarray | None,
+        *,
+        trusted: bool = True,
     ) -> list[TrackerEvent]:
         x, y, heading = float(pose[0]), float(pose[1]), float(pose[3])
         z = float(pose[2]) if self.mapping is not None else None
@@ -303,7 +306,7 @@ class UnitTracker:
             unit.edge_px = edge
             unit.z_in = z
             if previous is UnitState.SEEN:
-                events += self._filtered_step(unit, x, y, heading, t, frame)
+                events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
             else:
                 unit.state = UnitState.SEEN
                 f = unit.filter
@@ -319,17 +322,19 @@ class UnitTracker:
                     moved = {"moved": far, "distance": self._length(distance)}
                 else:
                     moved = {"moved": False}
-                    events += self._filtered_step(unit, x, y, heading, t, frame)
+                    events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
                 kind = EventKind.RETURNED if previous is UnitState.LIFTED else EventKind.REAPPEARED
                 events.insert(0, self._event(kind, unit, t, frame, was=previous.value, **moved))
         if image is not None and not unit.filter.moving:
             self._snapshot_ring(unit, image, t)
         return events
 
-    def _filtered_step(self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int) -> list[TrackerEvent]:
+    def _filtered_step(
+        self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int, *, trusted: bool = True
+    ) -> list[TrackerEvent]:
         before_heading = unit.filter.heading_deg
         start = (unit.filter.x, unit.filter.y)
-        step = unit.filter.update(x, y, heading, t)
+        step = unit.filter.update(x, y, heading, t, trusted=trusted)
         unit.path_this_turn += step.travelled
         if step.moving or step.stopped:
             unit.turned_this_turn += abs(angle_diff_deg(step.heading_deg, before_heading))
