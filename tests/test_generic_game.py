@@ -65,6 +65,9 @@ def test_the_tables_play_red(records: dict[str, StepRecord]) -> None:
     overlays = [o for o in get_ruleset("generic").overlays(records["The tables play Red"].state, 30)
                 if o.kind == "automation move"]
     assert {o.unit_ids[0] for o in overlays} == {30, 31, 35}
+    after_moves = [o for o in get_ruleset("generic").overlays(records["Red moves"].state, 30) if o.kind == "automation move"]
+    tank = next(o.shape for o in after_moves if o.unit_ids == (30,))
+    assert (tank.ax_in, tank.ay_in, tank.bx_in, tank.by_in) == pytest.approx((30.0, 36.0, 29.57, 27.01), abs=0.01)
 
 
 def test_the_tank_destroys_the_grenadiers_and_its_own_scouts_beside_them(records: dict[str, StepRecord]) -> None:

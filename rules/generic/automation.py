@@ -51,6 +51,8 @@ class AutomatedMove:
     distance_in: float = 0.0
     to_x_in: float | None = None
     to_y_in: float | None = None
+    from_x_in: float | None = None
+    from_y_in: float | None = None
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def decide_move(state: GenericState, unit: Unit, dice: DiceSource) -> AutomatedM
     return AutomatedMove(unit.unit_id, unit.short_id, face, rec.movement_probability, True, (first, second), code,
                          manoeuvre.name, data.paths[p_code], toward, tuple(randoms),
                          None if bearing is None else round(bearing, 6), distance,
-                         to[0] if to else None, to[1] if to else None)
+                         to[0] if to else None, to[1] if to else None, unit.x_in, unit.y_in)
 
 
 def decide_fire(state: GenericState, unit: Unit, dice: DiceSource) -> AutomatedFire:

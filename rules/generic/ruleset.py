@@ -329,8 +329,11 @@ class GenericMiniatures:
         if auto is not None:
             for m in auto.moves:
                 if m.moves and m.to_x_in is not None and m.to_y_in is not None:
+                    # From where the unit stood when the tables decided, so the arrow stays put as it moves.
                     mover = state.unit(m.unit_id)
-                    out.append(Overlay("automation move", Segment(mover.x_in, mover.y_in, m.to_x_in, m.to_y_in),
+                    x0 = mover.x_in if m.from_x_in is None else m.from_x_in
+                    y0 = mover.y_in if m.from_y_in is None else m.from_y_in
+                    out.append(Overlay("automation move", Segment(x0, y0, m.to_x_in, m.to_y_in),
                                        f"{m.name}: {m.route}", auto.side, (m.unit_id,)))
         return tuple(out)
 
