@@ -28,8 +28,10 @@ Overlay kinds beyond Down Range's ("range", "blast reach", "fan", "movement", "v
 "smoke", "illumination", "fires observation", "emission", "blast"): "range band" (a :class:`Reach`
 ring at the far edge of a range band, labelled with its to-hit number), "cohesion" (a
 :class:`~rules.geometry.Cluster`: the figures of a unit and their links; ``label`` says whether it
-holds together), "line of fire" (a :class:`~rules.geometry.Corridor`; ``unit_ids`` are the figures in
-it), "line of sight" (a :class:`~rules.geometry.Segment` centre to centre), "hot spot" (a
+holds together), "leader" (a :class:`~rules.geometry.Segment` from an attached leader to his unit's
+centre), "line of fire" (a :class:`~rules.geometry.Corridor`; ``unit_ids`` are the figures in it), "line
+of sight" (a :class:`~rules.geometry.Segment` centre to centre), "minimum range" (a :class:`Reach`:
+no fire inside it), "hot spot" (a
 :class:`~rules.geometry.Circle`: the counter, or the 4" placement area), "scatter" (a
 :class:`~rules.geometry.Segment` from the intended point to where a miss landed), "scatter reach" (a
 :class:`~rules.geometry.Circle`: how far a miss may land), "area of effect" (a
