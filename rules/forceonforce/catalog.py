@@ -299,5 +299,10 @@ def _load_cached(paths: tuple[Path, ...]) -> FofData:
 
 def load_data(extra_files: Sequence[str | Path] = ()) -> FofData:
     """The built-in data plus ``extra_files`` (entries with the same name replace built-in ones)."""
-    paths = (BUILTIN_FILE,) + tuple(Path(p).expanduser().resolve() for p in extra_files)
-    return _load_cached(paths)
+    return _load_cached(_paths(tuple(str(f) for f in extra_files)))
+
+
+@lru_cache(maxsize=32)
+def _paths(extra_files: tuple[str, ...]) -> tuple[Path, ...]:
+    # Resolved once per set of files: the state asks for its data on every rules decision.
+    return (BUILTIN_FILE,) + tuple(Path(p).expanduser().resolve() for p in extra_files)

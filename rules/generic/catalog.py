@@ -453,8 +453,13 @@ def _load_cached(paths: tuple[Path, ...]) -> GenericData:
 
 def load_data(extra_files: Sequence[str | Path] = ()) -> GenericData:
     """The built-in tables and records plus ``extra_files`` (later entries replace earlier ones)."""
-    paths = tuple(DATA_DIR / f for f in BUILTIN_FILES) + tuple(Path(p).expanduser().resolve() for p in extra_files)
-    return _load_cached(paths)
+    return _load_cached(_paths(tuple(str(f) for f in extra_files)))
+
+
+@lru_cache(maxsize=32)
+def _paths(extra_files: tuple[str, ...]) -> tuple[Path, ...]:
+    # Resolved once per set of files: the state asks for its data on every rules decision.
+    return tuple(DATA_DIR / f for f in BUILTIN_FILES) + tuple(Path(p).expanduser().resolve() for p in extra_files)
 
 
 def compass_bearing_deg(direction: str, *, north_deg: float = 90.0) -> float:
