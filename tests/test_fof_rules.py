@@ -3,6 +3,7 @@ merging, leaders joining, the line-of-fire corridor and who may fire through who
 initiative overrides, scenario mistakes, and saving/replaying a game."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -133,12 +134,9 @@ def test_merging_needs_half_strength_cohesion_and_the_same_troop_type() -> None:
 # -- leaders ----------------------------------------------------------------------------------------
 
 def test_a_leader_joining_before_activation_lets_the_unit_fire_not_move() -> None:
-    state = started(four())
-    state = game(four_figs := [fig(10 + i, "Blue", "Alpha", 1.8 * i, 0.0) for i in range(4)]
-                 + [fig(20, "Blue", None, 7.0, 0.0, leader="squad", morale="d10"), fig(30, "Red", "R", 40, 0)],
-                 rules={"first_initiative": "Blue"})
-    assert len(four_figs) == 6
-    state = started(state)
+    state = started(game([fig(10 + i, "Blue", "Alpha", 1.8 * i, 0.0) for i in range(4)]
+                         + [fig(20, "Blue", None, 7.0, 0.0, leader="squad", morale="d10"), fig(30, "Red", "R", 40, 0)],
+                         rules={"first_initiative": "Blue"}))
     joined = state.apply(A.JoinLeader(20, "Alpha"))
     assert joined.team("Alpha").move_locked and joined.team("Alpha").leader == 20
     moved = joined.apply(A.SetPose(10, 0.0, 3.0, 0.0))
@@ -232,9 +230,7 @@ def test_reinforcements_arrive_at_the_rolled_hot_spot_the_player_chooses_on_a_si
     assert resolve_reinforcement(state, "Cell 3", EnteredDice([3])).hot_spot == 3
     six = resolve_reinforcement(state, "Cell 3", EnteredDice([6]))
     assert six.player_chooses and six.hot_spot is None
-    gone = state.apply(A.EditFigure(14, {"z_in": 0.0}))
-    gone = FofState(**{**gone.__dict__, "hot_spots": tuple(h if h.number != 3 else type(h)(3, h.x_in, h.y_in, True)
-                                                            for h in gone.hot_spots)})
+    gone = replace(state, hot_spots=tuple(replace(h, neutralised=h.number == 3) for h in state.hot_spots))
     lost = resolve_reinforcement(gone, "Cell 3", EnteredDice([3]))
     assert lost.lost
     after = gone.apply(A.RecordReinforcement(lost))
