@@ -371,6 +371,9 @@ class Cone:
 
     def touches(self, footprint: Footprint) -> bool:
         """Some part of ``footprint`` lies inside the cone and within its reach."""
+        clear = _clear_cone_answer(self, footprint)
+        if clear is not None:
+            return clear
         part = _wedge_part(self, footprint)
         if part is None:
             return False
@@ -408,6 +411,43 @@ class Cone:
             else:
                 hi = mid
         return lo
+
+
+#: How clearly a shortcut of :func:`_clear_cone_answer` must decide (inches; degrees for the angle)
+#: before it is trusted: closer cases go through the exact test, so boundary rows keep their answer.
+_CLEAR_MARGIN = 1e-7
+
+
+def _clear_cone_answer(cone: Cone, footprint: Footprint) -> bool | None:
+    """True/False when a round target is clearly inside or clearly outside ``cone``; None otherwise.
+
+    Only for the case the exact test makes slow: a round base against a cone whose reach is not a
+    circle around the apex (a vehicle's hull), where the exact test clips a 256-sided polygon. Both
+    answers follow from the exact test's own geometry: the polygon lies within ``r / cos(pi/256)`` of
+    the base's centre (too far from the hull: no part can be in reach), and a centre inside the wedge
+    and within reach is a point of the clipped part (so the gap is at most the centre's).
+
+    >>> hull = OrientedRect(0, 0, 0, 4, 2)
+    >>> cone = Cone.from_attacker(hull, axis_deg=0, range_in=10)
+    >>> _clear_cone_answer(cone, Circle(8, 0, 0.5)), _clear_cone_answer(cone, Circle(30, 0, 0.5))
+    (True, False)
+    """
+    if not isinstance(footprint, Circle) or math.isinf(cone.reach.distance_in):
+        return None
+    around = cone.reach.around
+    if isinstance(around, Circle) and (around.x_in, around.y_in) == (cone.apex_x_in, cone.apex_y_in):
+        return None  # the exact test is already a closed formula
+    reach = cone.reach.distance_in
+    centre_gap = distance_to_point_in(around, footprint.x_in, footprint.y_in)
+    outer = footprint.radius_in / math.cos(math.pi / _CIRCLE_POLYGON_SIDES)
+    if centre_gap - outer > reach + EPS + _CLEAR_MARGIN:
+        return False
+    if math.hypot(footprint.x_in - cone.apex_x_in, footprint.y_in - cone.apex_y_in) <= _CLEAR_MARGIN:
+        return None
+    off = abs(angle_between_deg(cone.axis_deg, bearing_deg(cone.apex_x_in, cone.apex_y_in, footprint.x_in, footprint.y_in)))
+    if off <= cone.half_angle_deg - _CLEAR_MARGIN and centre_gap <= reach + EPS - _CLEAR_MARGIN:
+        return True
+    return None
 
 
 def _polygon_gap(poly: Sequence[XY], footprint: Footprint) -> float:
@@ -558,9 +598,21 @@ def comms_graph(nodes: Sequence[CommsNode]) -> CommsGraph:
     (((1, 2), (2, 1)), [1, 2])
     """
     edges: list[tuple[int, int]] = []
-    for a in nodes:
-        for b in nodes:
-            if a.unit_id != b.unit_id and gap_in(a.footprint, b.footprint) <= a.voice_range_in + EPS:
+    # Round bases (most units) take gap_in's circle formula inline: the same arithmetic, without a
+    # call per pair (a side of 20 units asks 380 pairs every time the GUI redraws a moving unit).
+    circles = [(n.footprint.x_in, n.footprint.y_in, n.footprint.radius_in) if isinstance(n.footprint, Circle) else None
+               for n in nodes]
+    hypot = math.hypot
+    for a, ca in zip(nodes, circles):
+        reach = a.voice_range_in + EPS
+        for b, cb in zip(nodes, circles):
+            if a.unit_id == b.unit_id:
+                continue
+            if ca is not None and cb is not None:
+                gap = max(0.0, hypot(ca[0] - cb[0], ca[1] - cb[1]) - ca[2] - cb[2])
+            else:
+                gap = gap_in(a.footprint, b.footprint)
+            if gap <= reach:
                 edges.append((a.unit_id, b.unit_id))
     parent = {n.unit_id: n.unit_id for n in nodes}
 
