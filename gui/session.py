@@ -183,6 +183,22 @@ class _CapturingDice:
         return roll
 
 
+class _ReplayThenDice:
+    """The rolls already made (their entries, in order), then ``then`` for the rolls that follow."""
+
+    def __init__(self, entries: Sequence[Entry], then: DiceSource) -> None:
+        self.entries = list(entries)
+        self.then = then
+        self.used = 0
+
+    def roll(self, request: RollRequest) -> DiceRoll:
+        if self.used < len(self.entries):
+            entry = self.entries[self.used]
+            self.used += 1
+            return EnteredDice([entry]).roll(request)
+        return self.then.roll(request)
+
+
 def _default_clock() -> Callable[[], float]:
     start = time.monotonic()
     return lambda: time.monotonic() - start
@@ -511,8 +527,11 @@ class GameSession:
         self._commit(res, "attack")
         return res
 
-    def choose_landing(self, point: XY) -> Resolution:
-        """Where the pending missed explosive lands (the chooser clicked it); refused beyond the miss radius."""
+    def choose_landing(self, point: XY, entries: Sequence[Entry] | None = None) -> Resolution:
+        """Where the pending missed explosive lands (the chooser clicked it); refused beyond the miss radius.
+
+        The rolls the landing brings (Damage to each unit in the blast) use ``entries``, the players'
+        dice in the order :meth:`dice_needed` would list them, or else the session's dice."""
         pending = self._pending
         if pending is None:
             raise UsageError("no missed explosive is waiting for a landing point")
@@ -524,7 +543,10 @@ class GameSession:
         saved = self._draft
         self._draft = pending.draft
         try:
-            res = self._run_rolls("attack", EnteredDice(list(pending.entries)), landing=(x, y))
+            then = EnteredDice(list(entries)) if entries is not None else self.dice
+            res = self._run_rolls("attack", _ReplayThenDice(pending.entries, then), landing=(x, y))
+            if entries is not None:
+                then.check_all_used()  # type: ignore[attr-defined]
         finally:
             self._draft = saved
         self._pending = None

@@ -1,7 +1,14 @@
-"""`sandtable demo`: the rulebook's in-depth example, narrated step by step with the dice the text states.
+"""`sandtable demo`: the rulebook's in-depth example played on the synthetic table through the whole pipeline.
 
-A rules walkthrough, headless, for now; the full demo on the synthetic table replaces it later
-(it drives the table from the same script, ``rules/downrange/examples/in_depth.py``).
+    sandtable demo                          # the window where a display exists, else as --headless
+    sandtable demo --headless [--out DIR]   # demo.mp4, demo.sqlite and report.html into DIR (./sandtable-demo)
+    sandtable demo --headless --short       # every step and roll with little time to read (what the tests run)
+    sandtable demo --text                   # the rules walkthrough: each step's odds, dice and outcome as text
+    sandtable demo --screenshot demo.png --until 6.5.1     # a picture of the window at the end of a step
+
+The units move as section 6 of the rulebook narrates; the synthetic table films them with a 1080p
+webcam; the tracker follows them from those frames; the companion's session takes the tracked poses
+and resolves every attack with the dice the text states (docs/demo.md).
 """
 from __future__ import annotations
 
@@ -10,20 +17,195 @@ import json
 import textwrap
 
 NAME = "demo"
-HELP = "Walk through the Down Range in-depth example (section 6): each step's odds, dice and outcome."
+HELP = ("Play the rulebook's in-depth example on the synthetic table: tracked units, overlays, every roll "
+        "(a window, or video + recording + report with --headless; --text for the rules walkthrough).")
+DEFAULT_OUT = "sandtable-demo"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--until", metavar="SECTION", help="stop after this section (e.g. 6.4.2-6.4.4)")
-    parser.add_argument("--save-state", metavar="FILE", help="write the final game state (JSON) to FILE")
-    parser.add_argument("--json", action="store_true", help="print the game's event log as JSON lines")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--headless", action="store_true",
+                      help="no window: write the overlaid video, the recording and the debrief report into --out")
+    mode.add_argument("--window", action="store_true", help="open the window even where no display was detected")
+    mode.add_argument("--text", action="store_true", help="the rules walkthrough as text: each step's odds, dice and outcome")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help=f"folder for demo.mp4, demo.sqlite and report.html (default ./{DEFAULT_OUT})")
+    parser.add_argument("--short", action="store_true", help="with --headless: every step and roll, little time to read")
+    parser.add_argument("--until", metavar="SECTION", help="stop after this step of the example (e.g. 6.5.1)")
+    parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the demo window when --until's step "
+                        "ends (or at the end), then exit; works offscreen")
+    parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot (default 1600x960)")
+    parser.add_argument("--save-state", metavar="FILE", help="(walkthrough) write the final game state (JSON) to FILE")
+    parser.add_argument("--json", action="store_true", help="(walkthrough) print the game's event log as JSON lines")
 
 
+def run(args: argparse.Namespace) -> int:
+    from gui.errors import UsageError
+
+    if args.json or args.save_state:
+        args.text = True  # options of the rules walkthrough
+    if args.until is not None:
+        from gui.demo.story import steps_until
+
+        steps_until(args.until)  # a wrong step is refused before anything else is said or done
+    if args.text:
+        if args.short or args.screenshot or args.out:
+            raise UsageError("--text prints the rules walkthrough; --out, --short and --screenshot belong to the played demo")
+        return _walkthrough(args)
+    if args.screenshot:
+        if args.headless or args.short:
+            raise UsageError("--screenshot pictures the demo window; leave out --headless and --short")
+        return _screenshot(args)
+    if args.short and not args.headless and not _headless_by_default():
+        raise UsageError("--short is for --headless runs (the window plays the full example)")
+    if args.headless or (not args.window and _headless_by_default()):
+        return _headless(args)
+    return _window(args)
+
+
+def _headless_by_default() -> bool:
+    from gui.display_check import display_available
+
+    return not display_available()
+
+
+# ------------------------------------------------------------------------------------------ headless
+def _headless(args: argparse.Namespace) -> int:
+    import sys
+
+    from gui.demo.headless import run_headless_demo
+    from gui.demo.story import DemoTiming
+    from gui.display_check import why_no_display
+
+    out = args.out or DEFAULT_OUT
+    if not args.headless:
+        print(f"sandtable demo: {why_no_display()}; running headless into {out}/ (--window forces the window)",
+              file=sys.stderr)
+    bar = _ProgressBar()
+    command = "sandtable demo --headless" + (" --short" if args.short else "") + (f" --until {args.until}" if args.until else "")
+    run = run_headless_demo(out, timing=DemoTiming.short() if args.short else DemoTiming.full(), until=args.until,
+                            progress=bar.update, command=command)
+    bar.done()
+    seen = [s for s in run.samples if s.state == "seen"]
+    clear_still = [s for s in run.samples if s.still and not s.crowded]
+    errors = [s.error_in for s in clear_still if s.state == "seen" and s.error_in is not None]
+    down = [u.name for u in run.final_state.units if u.status.value != "active"]
+    fps = run.story.timing.fps / max(1, run.story.timing.video_every)
+    print(f"The in-depth example, {run.frames} frames ({run.story.duration_s:.0f} s of story) in {run.wall_s:.0f} s.")
+    print(f"Table registered from its anchors: {run.calibration.residual_in:.3f}\" residual.")
+    if run.samples:
+        print(f"Tracker: {len(seen) / len(run.samples):.1%} of unit sightings; units standing clear of others: "
+              f"{sum(s.state == 'seen' for s in clear_still)}/{len(clear_still)} seen, "
+              f"within {max(errors, default=0.0):.3f}\" of the script.")
+    print(f"Out of the fight at the end: {', '.join(down) or 'nobody'}.")
+    print(f"wrote {run.video} (overlaid camera view, {fps:g} frames/s)")
+    print(f"wrote {run.recording} (the recording: sandtable replay {run.recording})")
+    print(f"wrote {run.report} (the debrief report: open it in a browser)")
+    return 0
+
+
+class _ProgressBar:
+    """One line on stderr per stage, redrawn at most five times a second."""
+
+    def __init__(self) -> None:
+        import sys
+        import time
+
+        self.stream = sys.stderr
+        self.clock = time.perf_counter
+        self.stage = ""
+        self.last = 0.0
+        self.start = self.clock()
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        now = self.clock()
+        if stage != self.stage:
+            if self.stage:
+                self.stream.write("\n")
+            self.stage, self.start, self.last = stage, now, 0.0
+        if now - self.last < 0.2 and done < total:
+            return
+        self.last = now
+        filled = int(30 * min(1.0, done / total)) if total else 30
+        rate = f", {done / max(1e-6, now - self.start):.1f}/s" if total > 20 and done else ""
+        self.stream.write(f"\r{stage:<24} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}{rate}")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.stage:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ------------------------------------------------------------------------------------------ window
+def _window(args: argparse.Namespace) -> int:
+    import os
+
+    from gui.display_check import display_available, why_no_display
+    from gui.errors import UsageError
+
+    if not display_available() and not os.environ.get("QT_QPA_PLATFORM"):
+        raise UsageError(f"--window: {why_no_display()}; run `sandtable demo --headless` to write the video, "
+                         "recording and report instead")
+    from gui.demo.window import open_demo_window
+
+    bar = _ProgressBar()
+    window, live = open_demo_window(until=args.until, progress=bar.update)
+    bar.done()
+    window.show()
+    from PySide6.QtWidgets import QApplication
+
+    return int(QApplication.instance().exec())
+
+
+def _screenshot(args: argparse.Namespace) -> int:
+    import os
+    import time
+    from pathlib import Path
+
+    from gui.display_check import display_available
+
+    if not display_available():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+
+    from gui.commands.gui import _size
+    from gui.demo.window import open_demo_window
+    from gui.errors import UsageError
+
+    size = _size(args.size)
+    bar = _ProgressBar()
+    # Played as fast as the machine goes, paused at the end of --until's step.
+    window, live = open_demo_window(until=args.until, realtime=False, pause_at_end=True, progress=bar.update)
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    window.resize(*size)
+    window.show()
+    frames = live.story.frame_count
+    while not (live.finished or (live.paused and live.stop_at_s is not None)):
+        app.processEvents()
+        bar.update("playing the example", live.frames_processed, frames)
+        time.sleep(0.02)
+    bar.done()
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:  # the last frame reaches the view, the panels catch up
+        app.processEvents()
+        time.sleep(0.02)
+    path = Path(args.screenshot)
+    ok = window.grab().save(str(path))
+    window.close()
+    if not ok:
+        raise UsageError(f"cannot write the screenshot {str(path)!r}: check the folder exists and the name ends in .png")
+    print(f"saved {path}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------ walkthrough
 def _wrap(text: str, indent: str) -> str:
     return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
 
 
-def run(args: argparse.Namespace) -> int:
+def _walkthrough(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from gui.errors import UsageError

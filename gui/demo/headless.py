@@ -1,0 +1,329 @@
+"""`sandtable demo --headless`: the whole pipeline offscreen, written to a folder.
+
+Per frame: the synthetic webcam renders the table (in a read-ahead thread), the tracker finds the
+tags and measures the units, the director plays the beats that are due, the session takes the tracked
+poses, the recorder keeps frames, poses and events, and the compositor draws the overlays onto the
+picture, which goes into the video with the caption band below it. At the end the debrief report is
+written from the recording. Nothing from the script reaches the session except the beats (what the
+players decide and the dice they roll): every position comes from the tracker.
+
+Outputs in the folder: ``demo.mp4`` (the overlaid camera view, MPEG-4, readable by OpenCV and common
+players), ``demo.sqlite`` (the recording, docs/recording-format.md) and ``report.html`` (the debrief).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gui.demo.director import DemoDirector, PlayedBeat, poses_for_session
+from gui.demo.footage import DEMO_SIZE_PX, demo_camera, register_demo_table
+from gui.demo.story import BeatKind, DemoStory, DemoTiming, build_story, steps_until
+from gui.errors import UsageError
+
+VIDEO_NAME = "demo.mp4"
+RECORDING_NAME = "demo.sqlite"
+REPORT_NAME = "report.html"
+#: The video's camera picture (the camera films in 1080p; the video is drawn at 720p).
+VIDEO_SIZE_PX = (1280, 720)
+BAND_HEIGHT_PX = 128
+#: What ``meta.command`` of a recording this demo wrote starts with: only such a file is replaced.
+COMMAND = "sandtable demo"
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class TrackingSample:
+    """A unit in one frame: where the tracker has it and where the script put it.
+
+    ``still``: the script has not moved it for ``STILL_AFTER_S``; ``crowded``: another tag stands so
+    close that the cards overlap in the picture (one hides part of the other)."""
+
+    t_s: float
+    tag_id: int
+    state: str | None
+    x_in: float | None
+    y_in: float | None
+    script_x_in: float
+    script_y_in: float
+    still: bool
+    crowded: bool
+
+    @property
+    def error_in(self) -> float | None:
+        if self.x_in is None or self.y_in is None:
+            return None
+        return math.hypot(self.x_in - self.script_x_in, self.y_in - self.script_y_in)
+
+
+#: A unit counts as standing still this long after the script last moved it.
+STILL_AFTER_S = 0.5
+#: Two tags are crowded when their centres are closer than this times the sum of their sizes: their
+#: cards (1.375 x the tag, a white border of 1.5 cells each side) may then overlap, whichever way
+#: they are turned (half-diagonals: 0.97 x the sum).
+CROWDED = 0.97
+#: How long after being crowded a tag is still counted as crowded (the sweep's time to find it again).
+RECOVER_S = 2.0
+
+
+@dataclass
+class DemoRun:
+    """What a headless run produced and measured."""
+
+    out_dir: Path
+    video: Path
+    recording: Path
+    report: Path
+    story: DemoStory
+    frames: int
+    calibration: Any
+    final_state: Any
+    played: list[PlayedBeat]
+    samples: list[TrackingSample]
+    seconds: dict[str, float] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+    def resolutions(self, kind: BeatKind = BeatKind.RESOLVE) -> list[PlayedBeat]:
+        return [p for p in self.played if p.beat.kind is kind]
+
+
+class _OddsNotingRecorder:
+    """The session's recorder, with the odds the players were shown added to each attack event
+    (``{"event": ..., "odds": [...]}``, the form the debrief reads), so the report lists them."""
+
+    def __init__(self, recorder: Any) -> None:
+        self._recorder = recorder
+        self._odds: tuple[Any, ...] = ()
+
+    def expect_attack(self, odds: tuple[Any, ...]) -> None:
+        """The odds on screen just before the dice are rolled."""
+        self._odds = tuple(odds)
+
+    def record_rules_event(self, t_s: float, kind: str, payload: Mapping[str, Any]) -> None:
+        if kind == "attack" and self._odds and isinstance(payload.get("event"), Mapping):
+            payload = {**payload, "odds": [odds_json(o) for o in self._odds]}
+            self._odds = ()
+        self._recorder.record_rules_event(t_s, kind, payload)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._recorder, name)
+
+
+def odds_json(odds: Any) -> dict[str, Any]:
+    """One target's odds as the debrief reads them (gui/debrief/rules_payload.py): the floats and the
+    exact fractions as text."""
+    data: dict[str, Any] = dict(odds.as_floats())
+    for key in ("p_hit", "p_damage", "p_kill", "p_kill_any"):
+        data[f"{key}_exact"] = str(getattr(odds, key))
+    return data
+
+
+def prepare_output_folder(out_dir: str | Path) -> Path:
+    """Create ``out_dir``; a previous demo's files in it are replaced, anything else is refused."""
+    folder = Path(out_dir).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out {str(out_dir)!r} is a file; give a folder for the demo's video, recording and report")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {str(out_dir)!r}: cannot create the folder ({exc.strerror}); choose another place") from None
+    recording = folder / RECORDING_NAME
+    if recording.exists():
+        if not _written_by_demo(recording):
+            raise UsageError(f"{recording} exists and is not a recording of the demo; choose another --out folder "
+                             "(recordings are never overwritten)")
+        for p in (recording, Path(f"{recording}-wal"), Path(f"{recording}-shm")):
+            p.unlink(missing_ok=True)
+    return folder
+
+
+def _written_by_demo(path: Path) -> bool:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'command'").fetchone()
+    except sqlite3.Error:
+        return False
+    return bool(row) and str(row[0]).startswith(COMMAND)
+
+
+def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, until: str | None = None,
+                      camera_size_px: tuple[int, int] = DEMO_SIZE_PX, video_size_px: tuple[int, int] = VIDEO_SIZE_PX,
+                      progress: Progress | None = None, command: str = COMMAND) -> DemoRun:
+    """Play the example offscreen into ``out_dir``; ``progress(stage, done, total)`` follows it."""
+    import cv2
+    import numpy as np
+
+    from calibration.files import table_calibration_to_dict
+    from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+    from gui.demo.caption import CaptionBand
+    from gui.session import GameSession
+    from gui.settings import OverlayToggles
+    from gui.transforms import CameraTransform
+    from tracker.pipeline import Tracker
+    from tracker.roster import roster_from_scenario
+    from tracker.sources import SyntheticSource
+
+    report = progress or (lambda stage, done, total: None)
+    started = time.perf_counter()
+    folder = prepare_output_folder(out_dir)
+    story = build_story(steps=steps_until(until), timing=timing or DemoTiming.full())
+    camera = demo_camera(story, size_px=camera_size_px)
+    report("setting up the table", 0, 1)
+    first = camera.scenario.render_frame(0)
+    calibration = register_demo_table(camera, first.image_bgr)
+    report("setting up the table", 1, 1)
+    video_cal = calibration.for_frame_size(*video_size_px)
+
+    ensure_qt_app()
+    session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path),
+                                        base_dir=str(story.scenario_path.parent), seed=1)
+    roster = roster_from_scenario(story.scenario, source=str(story.scenario_path))
+    tracker = Tracker(roster=roster, calibration=calibration)
+    session.turn_started.connect(tracker.start_turn)
+    recording = folder / RECORDING_NAME
+    recorder = session.start_recording(recording, roster=roster)
+    for key, value in (("command", command), ("source", f"synthetic table, {camera_size_px[0]}x{camera_size_px[1]} webcam "
+                                                        "(the in-depth example, tracked)"),
+                       ("calibration_json", json.dumps(table_calibration_to_dict(calibration)))):
+        recorder.set_meta(key, value)
+    recorder.attach(tracker.bus)
+    noting = _OddsNotingRecorder(recorder)
+    session.recorder = noting
+    director = DemoDirector(story, session, before_roll=lambda beat: noting.expect_attack(session.snapshot().odds))
+
+    writer = None
+    video = folder / VIDEO_NAME
+    band = CaptionBand(video_size_px[0], BAND_HEIGHT_PX)
+    compositor = Compositor(font_px=14.0)
+    transform = CameraTransform(video_cal)
+    toggles = OverlayToggles(grid=False)
+    caption = _Captioner(story, session, calibration)
+    samples: list[TrackingSample] = []
+    last_crowded: dict[int, float] = {}
+    seconds = {"track": 0.0, "rules": 0.0, "draw": 0.0, "video": 0.0, "wait for frames": 0.0}
+    total = story.frame_count
+    source = SyntheticSource(camera.scenario, read_ahead=3)
+    frames = 0
+    try:
+        every = max(1, int(story.timing.video_every))
+        picture = np.zeros((video_size_px[1] + BAND_HEIGHT_PX, video_size_px[0], 3), np.uint8)
+        writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), story.timing.fps / every,
+                                 (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
+        if not writer.isOpened():
+            raise UsageError(f"cannot write the video {str(video)!r}: OpenCV has no MPEG-4 encoder here")
+        while True:
+            a = time.perf_counter()
+            frame = source.read()
+            b = time.perf_counter()
+            seconds["wait for frames"] += b - a
+            if frame is None:
+                break
+            tracked = tracker.process(frame)
+            c = time.perf_counter()
+            session.set_time(frame.t_s)
+            director.advance(frame.t_s)
+            session.apply_poses(poses_for_session(tracked.poses), t_s=frame.t_s)
+            for event in tracked.events:
+                session.on_tracker_event(event)
+            recorder.record_frame(tracked.frame_index, tracked.t_s, tracked.poses)
+            d = time.perf_counter()
+            if frames % every == 0:
+                small = cv2.resize(frame.image_bgr, video_size_px, interpolation=cv2.INTER_LINEAR)
+                image = compositor.compose(session.snapshot(), transform, toggles, frame_bgr=small)
+                picture[:video_size_px[1]] = bgr_from_qimage(image)
+                picture[video_size_px[1]:] = band.render(caption.at(frame.t_s))
+                e = time.perf_counter()
+                writer.write(picture)
+            else:
+                e = time.perf_counter()
+            f = time.perf_counter()
+            seconds["track"] += c - b
+            seconds["rules"] += d - c
+            seconds["draw"] += e - d
+            seconds["video"] += f - e
+            samples += _samples(story, frame, tracked, last_crowded)
+            frames += 1
+            report("playing the example", frames, total)
+        director.advance(math.inf)
+    finally:
+        source.close()
+        tracker.close()
+        if writer is not None:
+            writer.release()
+        session.stop_recording()
+    report_path = folder / REPORT_NAME
+    from gui.debrief.report import write_debrief_report
+
+    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_))
+    return DemoRun(folder, video, recording, report_path, story, frames, calibration, session.state, director.played,
+                   samples, seconds, time.perf_counter() - started)
+
+
+class _Captioner:
+    """The caption band's text at a moment of the story."""
+
+    def __init__(self, story: DemoStory, session: Any, calibration: Any) -> None:
+        self.story = story
+        self.session = session
+        self.intro = (f"A Marine mortar team, MAAWS gunner, corpsman and sergeant with a UTV and a Black Hornet against a "
+                      f"PLA Marine Corps squad and its ZBL-09. Synthetic 1080p webcam; the table was registered from its "
+                      f"anchors ({calibration.residual_in:.3f}\" residual) and every position shown comes from the tracker.")
+
+    def at(self, t_s: float) -> Any:
+        from gui.demo.caption import CaptionText
+
+        state = self.session.state
+        side = getattr(state, "active_side", None)
+        rnd = getattr(state, "round", 0)
+        clock = f"{int(t_s) // 60}:{int(t_s) % 60:02d}"
+        turn = f"{side}' turn" if side and side.endswith("s") else f"{side}'s turn" if side else ""
+        status = " · ".join(x for x in (f"round {rnd}" if rnd else "", turn, clock) if x)
+        first = self.story.captions[0] if self.story.captions else None
+        if first is None or t_s < first.t_start_s:
+            return CaptionText("Down Range: the rulebook's in-depth example (section 6)", status, self.intro)
+        c = self.story.caption_at(t_s)
+        assert c is not None
+        lines = tuple(e.text for e in self.session.log if e.kind in ("rules", "warning") and e.t_s >= c.t_start_s - 1e-6)
+        if t_s >= self.story.beats[-1].t_s:
+            down = [u.name for u in self.session.units() if u.status != "active"]
+            return CaptionText("The end of the example", status,
+                               "Out of the fight: " + (", ".join(down) or "nobody") + ". The debrief report lists every "
+                               "roll with its odds.", lines[-2:])
+        return CaptionText(f"{c.section}  {c.title}", status, c.text, lines[-2:])
+
+
+def _samples(story: DemoStory, frame: Any, tracked: Any, last_crowded: dict[int, float]) -> list[TrackingSample]:
+    """Tracked against scripted, for every unit tag the camera has in view in this frame.
+
+    ``last_crowded`` (updated here) remembers when each tag last had a neighbour overlapping it: a tag
+    that was hidden that way stays ``crowded`` for ``RECOVER_S`` more, the time the tracker's sweep
+    takes to find a tag it lost (1/16 of the picture per frame)."""
+    out = []
+    truths = [t for t in (frame.truth or ()) if t.tag_id >= 10 and t.in_view]
+    for truth in truths:
+        if any(other.tag_id != truth.tag_id and
+               math.hypot(other.x_in - truth.x_in, other.y_in - truth.y_in) < CROWDED * (other.size_in + truth.size_in)
+               for other in truths):
+            last_crowded[truth.tag_id] = frame.t_s
+    for truth in truths:
+        scripted = story.scripted_pose(truth.tag_id, frame.t_s)
+        if scripted is None:
+            continue
+        pose = tracked.pose(truth.tag_id)
+        crowded = frame.t_s - last_crowded.get(truth.tag_id, -math.inf) <= RECOVER_S
+        still = not story.moving_between(truth.tag_id, frame.t_s - STILL_AFTER_S, frame.t_s)
+        out.append(TrackingSample(frame.t_s, truth.tag_id, pose.state.value if pose is not None else None,
+                                  pose.x_in if pose is not None else None, pose.y_in if pose is not None else None,
+                                  scripted[0], scripted[1], still, crowded))
+    return out
+
+
+__all__ = ["DemoRun", "TrackingSample", "prepare_output_folder", "run_headless_demo", "VIDEO_NAME", "RECORDING_NAME",
+           "REPORT_NAME"]

@@ -1,0 +1,156 @@
+"""The demo in the companion's window: the usual main window, plus a Story panel narrating the steps.
+
+:func:`open_demo_window` builds everything the demo plays on (story, synthetic webcam, table
+registration, session, tracker, director, :class:`~gui.demo.live.DemoLive`) and opens the
+:class:`~gui.main_window.MainWindow` on it with a "Story" dock: the step being played in the
+rulebook's words, what the rulebook says comes of it, the reading taken where the text is unclear,
+how far the story is, and Pause (Space). Everything else is the companion as players use it: the
+roster, the attack panel with the odds, the log, the camera and top-down views, recording.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from gui.demo.story import DemoStory
+
+
+class StoryPanel(QWidget):
+    """What is happening in the example, refreshed a few times a second from the live demo."""
+
+    def __init__(self, story: DemoStory, live: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.story = story
+        self.live = live
+        layout = QVBoxLayout(self)
+        self.heading = QLabel()
+        self.heading.setStyleSheet("font-size: 15px; font-weight: bold")
+        self.text = QLabel()
+        self.expect = QLabel()
+        self.note = QLabel()
+        self.progress = QLabel()
+        for label in (self.heading, self.text, self.expect, self.note, self.progress):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            layout.addWidget(label)
+        self.expect.setStyleSheet("color: #ffd24a")
+        self.note.setStyleSheet("color: #9fb0c8; font-style: italic")
+        self.pause_button = QPushButton("Pause (Space)")
+        self.pause_button.clicked.connect(self.toggle_pause)
+        layout.addWidget(self.pause_button)
+        layout.addStretch(1)
+        self._shown: tuple[Any, ...] = ()
+        self.timer = QTimer(self)
+        self.timer.setInterval(200)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+        self.refresh()
+
+    def toggle_pause(self) -> None:
+        self.live.toggle_pause()
+        self.refresh()
+
+    def refresh(self) -> None:
+        t = float(self.live.story_t_s)
+        caption = self.story.caption_at(t)
+        first = self.story.captions[0].t_start_s if self.story.captions else 0.0
+        steps = len(self.story.captions)
+        index = next((i for i, c in enumerate(self.story.captions) if c is caption), 0)
+        if self.live.finished and t >= self.story.beats[-1].t_s:
+            state = ("The end of the example. Look around: click units, switch views (Tab), open the log; "
+                     "Ctrl+Q closes the window.")
+        elif self.live.paused:
+            state = "Paused — Space plays on."
+        else:
+            state = "Playing — Space pauses."
+        key = (id(caption), t < first, state, int(t))
+        if key == self._shown:
+            return
+        self._shown = key
+        if caption is None or t < first:
+            self.heading.setText("Down Range: the rulebook's in-depth example")
+            self.text.setText("A Marine mortar team, MAAWS gunner, corpsman and sergeant with a UTV and a Black Hornet "
+                              "against a PLA Marine Corps squad and its ZBL-09. The camera is the synthetic table's "
+                              "webcam; every position comes from the tracker.")
+            self.expect.setText("")
+            self.note.setText("")
+        else:
+            step = self.story.steps[index] if index < len(self.story.steps) else None
+            self.heading.setText(f"{caption.section}  {caption.title}")
+            self.text.setText(caption.text)
+            self.expect.setText(f"The rulebook: {caption.expect}")
+            self.note.setText(f"Reading taken: {step.note}" if step is not None and step.note else "")
+        done = f"{int(t) // 60}:{int(t) % 60:02d} of {int(self.story.duration_s) // 60}:{int(self.story.duration_s) % 60:02d}"
+        self.progress.setText(f"Step {min(index + 1, steps)} of {steps} · {done}\n{state}")
+        self.pause_button.setText("Play (Space)" if self.live.paused else "Pause (Space)")
+
+
+def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
+    """Dock the Story panel on the window's left and bind Space to pause/play."""
+    panel = StoryPanel(story, live)
+    dock = QDockWidget("Story", window)
+    dock.setObjectName("dock-story")
+    dock.setWidget(panel)
+    dock.setMinimumWidth(300)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    action = QAction("Pause / play the demo", window)
+    action.setShortcut(QKeySequence("Space"))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.triggered.connect(panel.toggle_pause)
+    window.addAction(action)
+    window.actions_by_name["demo_pause"] = action
+    window.story_panel = panel
+
+    def back_to_select(kind: str) -> None:
+        # The window switches to the landing tool while a missed round waits; the demo picks the
+        # landing point itself, so hand the mouse back once it has.
+        if kind == "attack" and window.session.pending is None and window.view.tool == "landing":
+            window.view.set_tool("select")
+
+    disconnect = window.session.changed.connect(back_to_select)
+    window.destroyed.connect(lambda *_: disconnect())
+    return panel
+
+
+def open_demo_window(*, until: str | None = None, realtime: bool = True, pause_at_end: bool = False,
+                     progress: Any = None) -> tuple[Any, Any]:
+    """(window, live demo), the window not yet shown. ``pause_at_end``: pause the story just after its
+    last step ends (screenshots), instead of at the end of the outro."""
+    from gui.app import create_application
+    from gui.demo.director import DemoDirector
+    from gui.demo.footage import demo_camera, register_demo_table
+    from gui.demo.story import steps_until
+    from gui.demo.live import DemoLive
+    from gui.demo.story import DemoTiming, build_story
+    from gui.main_window import MainWindow
+    from gui.session import GameSession
+    from gui.settings import AppSettings, OverlayToggles
+    from tracker.pipeline import Tracker
+    from tracker.roster import roster_from_scenario
+
+    create_application()
+    report = progress or (lambda stage, done, total: None)
+    story = build_story(steps=steps_until(until), timing=DemoTiming.full())
+    camera = demo_camera(story)
+    report("setting up the table", 0, 1)
+    calibration = register_demo_table(camera, camera.scenario.render_frame(0).image_bgr)
+    report("setting up the table", 1, 1)
+    session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path),
+                                        base_dir=str(story.scenario_path.parent), seed=1)
+    tracker = Tracker(roster=roster_from_scenario(story.scenario, source=str(story.scenario_path)), calibration=calibration)
+    director = DemoDirector(story, session)
+    stop_at_s = story.beats[-1].t_s + 0.5 if pause_at_end else None
+    live = DemoLive(story, camera, tracker, director, realtime=realtime, stop_at_s=stop_at_s)
+    settings = AppSettings(overlays=OverlayToggles(grid=False))
+    # store=None: the demo never changes the user's remembered scenario, calibration or layout.
+    window = MainWindow(session, settings=settings, store=None, calibration=calibration, live=live)
+    window.setWindowTitle("Sandtable Companion — demo: the rulebook's in-depth example")
+    add_story_panel(window, story, live)
+    window.statusBar().showMessage("The demo plays the rulebook's in-depth example; Space pauses, F1 lists the shortcuts.")
+    return window, live.start()
+
+
+__all__ = ["StoryPanel", "add_story_panel", "open_demo_window"]
