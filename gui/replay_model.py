@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gui.errors import UsageError
-from gui.session import GameSession, LogEntry
+from gui.session import GameSession, LogEntry, _sharing_spot, set_tracked_pose
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,8 @@ class ReplayModel:
                 self._views.append(dict(r.payload))
         self._log_times = [e.t_s for e in self._log]
         self.bookmarks = self.reader.bookmarks()
-        moments = [Moment(e.t_s, e.kind, e.text) for e in self._log]
+        # Bookmarks are listed from the recording's own table (with their star), not again from the log.
+        moments = [Moment(e.t_s, e.kind, e.text) for e in self._log if e.kind != "bookmark"]
         moments += [Moment(e.t_s, e.kind.value, f"{e.name or ''} {e.kind.value}".strip()) for e in self.reader.events_between()
                     if e.kind.value not in ("moved",)]
         self.moments = sorted(moments, key=lambda m: m.t_s)
@@ -97,7 +98,9 @@ class ReplayModel:
                 self._states[i] = state
         ruleset = self.session.ruleset
         known = {u.unit_id: u for u in ruleset.units(state)}
-        for pose in self.reader.poses_at(t_s):
+        poses = self.reader.poses_at(t_s)
+        tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
+        for pose in poses:
             u = known.get(pose.tag_id)
             if u is None or pose.x_in is None:
                 continue
@@ -105,8 +108,9 @@ class ReplayModel:
             if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
                     or u.on_table != on_table:
                 # moved_in=0: where the unit stood is replayed, its movement was already accounted live
-                state = ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg),
-                                         moved_in=0.0, on_table=on_table)
+                alone = any(uid in tagged for uid in _sharing_spot(known, u))
+                state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
+                                         base_height_in=self.session.base_height_in(pose.tag_id))
         return state
 
     def log_at(self, t_s: float) -> list[LogEntry]:

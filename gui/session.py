@@ -19,6 +19,7 @@ the state it produced, so a replay shows the overlays and log as they were.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import time
@@ -127,11 +128,23 @@ class Snapshot:
     blast_caught: tuple[int, ...]
     tape: TapeMeasure | None
     draft: AttackDraft | None
-    proposals: tuple[TargetProposal, ...]
-    odds: tuple[TargetOdds, ...]
-    odds_error: str
+    analysis: "AttackAnalysis"
     miss: MissMarker | None
     t_s: float
+
+    @property
+    def proposals(self) -> tuple[TargetProposal, ...]:
+        """Every unit the geometry allows (or not) as a target of the draft (computed on first use)."""
+        return self.analysis.proposals
+
+    @property
+    def odds(self) -> tuple[TargetOdds, ...]:
+        """Exact odds per ticked target of the draft (computed on first use)."""
+        return self.analysis.odds
+
+    @property
+    def odds_error(self) -> str:
+        return self.analysis.error
 
     def unit(self, unit_id: int) -> UnitView | None:
         for u in self.units:
@@ -147,6 +160,55 @@ class Snapshot:
             if w.name == name:
                 return w
         return None
+
+
+class AttackAnalysis:
+    """Target proposals and exact odds of one draft against one game state, computed when first read.
+
+    Drawing a frame needs the odds only when the odds overlay is on, and never the proposals (the
+    attack panel lists them); the session keeps one analysis for as long as neither the state nor
+    the draft changes, so a new selection or tape does not compute them again.
+    """
+
+    def __init__(self, ruleset: Ruleset, state: Any, draft: AttackDraft | None) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.draft = draft
+        self._proposals: tuple[TargetProposal, ...] | None = None
+        self._odds: tuple[TargetOdds, ...] | None = None
+        self._errors = {"proposals": "", "odds": ""}
+
+    def matches(self, state: Any, draft: AttackDraft | None) -> bool:
+        return state is self.state and draft == self.draft
+
+    @property
+    def proposals(self) -> tuple[TargetProposal, ...]:
+        if self._proposals is None:
+            self._proposals = ()
+            if self.draft is not None:
+                try:
+                    self._proposals = self.ruleset.propose_targets(self.state, self.draft.attacker_id, self.draft.weapon,
+                                                                   aim_point=self.draft.aim_point)
+                except (RulesError, ValueError) as exc:
+                    self._errors["proposals"] = str(exc)
+        return self._proposals
+
+    @property
+    def odds(self) -> tuple[TargetOdds, ...]:
+        if self._odds is None:
+            self._odds = ()
+            if self.draft is not None and self.draft.target_ids:
+                try:
+                    self._odds = self.ruleset.attack_odds(self.state, self.draft.request())
+                except (RulesError, ValueError) as exc:
+                    self._errors["odds"] = str(exc)
+        return self._odds
+
+    @property
+    def error(self) -> str:
+        """Why the rules refused the draft ('' when they did not)."""
+        _ = self.proposals, self.odds
+        return self._errors["proposals"] or self._errors["odds"]
 
 
 class _NeedDice(Exception):
@@ -234,8 +296,12 @@ class GameSession:
         self._pending: PendingLanding | None = None
         self._miss: MissMarker | None = None
         self._moved_seen: dict[int, float] = {}
+        #: Units whose own tag the tracker has seen: they move on their own, never as riders.
+        self._tagged: set[int] = set()
         self._version = 0
         self._snapshot: Snapshot | None = None
+        self._analysis: AttackAnalysis | None = None
+        self._units_of: tuple[Any, tuple[UnitView, ...]] | None = None
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -282,7 +348,12 @@ class GameSession:
         return self._tracked_t_s if self._tracked_t_s is not None else self._clock()
 
     def units(self) -> tuple[UnitView, ...]:
-        return self.ruleset.units(self._state)
+        """Every unit as the ruleset shows it (computed once per game state: states are immutable)."""
+        cached = self._units_of
+        if cached is None or cached[0] is not self._state:
+            cached = (self._state, self.ruleset.units(self._state))
+            self._units_of = cached
+        return cached[1]
 
     def unit(self, unit_id: int) -> UnitView:
         for u in self.units():
@@ -332,21 +403,12 @@ class GameSession:
             if radius:
                 caught = units_in_blast(self._blast_point, radius,
                                         {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
-        proposals: tuple[TargetProposal, ...] = ()
-        odds: tuple[TargetOdds, ...] = ()
-        odds_error = ""
-        if self._draft is not None:
-            try:
-                proposals = self.ruleset.propose_targets(self._state, self._draft.attacker_id, self._draft.weapon,
-                                                         aim_point=self._draft.aim_point)
-                if self._draft.target_ids:
-                    odds = self.ruleset.attack_odds(self._state, self._draft.request())
-            except (RulesError, ValueError) as exc:
-                odds_error = str(exc)
+        if self._analysis is None or not self._analysis.matches(self._state, self._draft):
+            self._analysis = AttackAnalysis(self.ruleset, self._state, self._draft)
         self._snapshot = Snapshot(
             self._version, self._state, self.ruleset, units, self.table_size_in, dict(self.side_colors),
             self.radio_units, sel, self._weapon, weapons, tuple(overlays), self._blast_point, radius, caught,
-            self._tape, self._draft, proposals, odds, odds_error, self._miss, self.now_s())
+            self._tape, self._draft, self._analysis, self._miss, self.now_s())
         return self._snapshot
 
     # -- changes --------------------------------------------------------------------------------
@@ -412,18 +474,27 @@ class GameSession:
     def apply_poses(self, poses: Iterable[Any], *, t_s: float | None = None) -> int:
         """Move the rules' units to the tracker's poses (``tracker.unit_pose.UnitPose``); returns how many
         changed. The path length the tracker measured since the last pose is passed as ``moved_in``, so
-        a unit carried around an obstacle is charged for the way it went."""
+        a unit carried around an obstacle is charged for the way it went.
+
+        Gun teams: members standing on one spot share one token with one tag; the rules move the
+        riders with it (``team`` in docs/rules-down-range.md). A member whose own tag the tracker has
+        seen is not a rider: it moves alone, and a team-mate on its spot is not dragged along. A hidden
+        tag's pose (stale, lost) is its last sighting, already applied: it never pulls a unit back.
+        Emits ``changed("poses")``."""
         if t_s is not None:
             self._tracked_t_s = float(t_s)
+        poses = list(poses)
+        self._tagged.update(p.tag_id for p in poses if _pose_state(p) == "seen")
         views = {u.unit_id: u for u in self.units()}
         changed = 0
         state = self._state
         before = len(getattr(state, "events", ()))
         for p in poses:
-            if getattr(p, "x_in", None) is None or p.tag_id not in views:
+            kind = _pose_state(p)
+            if getattr(p, "x_in", None) is None or p.tag_id not in views or kind in ("stale", "lost"):
                 continue
             u = views[p.tag_id]
-            on_table = getattr(getattr(p, "state", None), "value", "seen") != "lifted"
+            on_table = kind != "lifted"
             moved_now = p.moved_this_turn_in
             seen = self._moved_seen.get(p.tag_id)
             delta = None
@@ -433,14 +504,21 @@ class GameSession:
             turned = abs(((p.heading_deg - u.heading_deg) + 180.0) % 360.0 - 180.0)
             if math.hypot(p.x_in - u.x_in, p.y_in - u.y_in) > POSE_EPS_IN or turned > HEADING_EPS_DEG \
                     or on_table != u.on_table:
-                state = self.ruleset.set_pose(state, p.tag_id, float(p.x_in), float(p.y_in), float(p.heading_deg),
-                                              moved_in=delta, on_table=on_table)
+                alone = any(uid in self._tagged for uid in _sharing_spot(views, u))
+                state = set_tracked_pose(self.ruleset, state, p, moved_in=delta, on_table=on_table, alone=alone,
+                                         base_height_in=self.base_height_in(p.tag_id))
                 changed += 1
         if changed:
             self._state = state
             self._note_new_events(before, ())
-            self._touch("state")
+            self._touch("poses")
         return changed
+
+    def base_height_in(self, unit_id: int) -> float:
+        for u in self.scenario.get("units", ()):
+            if isinstance(u, Mapping) and u.get("tag_id") == unit_id:
+                return float(u.get("base_height_in", 1.0))
+        return 1.0
 
     def on_tracker_event(self, event: Any) -> None:
         """Log what a player should hear about (a unit lifted, a camera lost, a duplicate tag)."""
@@ -728,6 +806,38 @@ class GameSession:
 
     def close(self) -> None:
         self.stop_recording()
+
+
+def _pose_state(pose: Any) -> str:
+    """A tracker pose's state as text ("seen", "stale", "lost", "lifted"); poses without one are seen."""
+    return str(getattr(getattr(pose, "state", None), "value", getattr(pose, "state", None) or "seen"))
+
+
+def _sharing_spot(views: Mapping[int, UnitView], unit: UnitView) -> list[int]:
+    """Other units standing exactly on ``unit``'s spot (a gun team's shared token)."""
+    return [uid for uid, v in views.items()
+            if uid != unit.unit_id and (v.x_in, v.y_in, v.on_table) == (unit.x_in, unit.y_in, unit.on_table)]
+
+
+def _accepts(fn: Callable[..., Any], name: str) -> bool:
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
+                     alone: bool = False, base_height_in: float = 1.0) -> Any:
+    """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``
+    (a gun-team member with its own tag, Down Range) and the ground height under the figure
+    (``uses_elevation`` rulesets: the tag's height minus the base's)."""
+    kwargs: dict[str, Any] = {"moved_in": moved_in, "on_table": on_table}
+    if alone and _accepts(ruleset.set_pose, "alone"):
+        kwargs["alone"] = True
+    z = getattr(pose, "z_in", None)
+    if getattr(ruleset, "uses_elevation", False) and z is not None:
+        kwargs["z_in"] = round(max(0.0, float(z) - base_height_in), 2)
+    return ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), **kwargs)
 
 
 def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:

@@ -33,10 +33,18 @@ class SyntheticFeed:
         self.calibration = TableCalibration(model, pose, layout, residual_in=0.0)
 
     def placements(self, units: Iterable[Any]) -> list[TagPlacement]:
+        """One tagged block per token. Units standing exactly on one spot share one token (a gun team:
+        the assistant rides on the gunner's), which carries the lowest tag id of them, as on a real
+        table (``team`` in docs/rules-down-range.md)."""
+        tokens: dict[tuple[float, float], Any] = {}
+        for u in units:
+            if u.on_table and 0.0 <= u.x_in <= self.table.layout.width_in and 0.0 <= u.y_in <= self.table.layout.depth_in:
+                spot = (float(u.x_in), float(u.y_in))
+                if spot not in tokens or u.unit_id < tokens[spot].unit_id:
+                    tokens[spot] = u
         return [TagPlacement(int(u.unit_id), float(u.x_in), float(u.y_in), UNIT_TAG_HEIGHT_IN, float(u.heading_deg),
                              size_in=1.5 if getattr(u.footprint, "length_in", None) else 1.0)
-                for u in units if u.on_table and 0.0 <= u.x_in <= self.table.layout.width_in
-                and 0.0 <= u.y_in <= self.table.layout.depth_in]
+                for u in tokens.values()]
 
     def render(self, units: Iterable[Any]) -> np.ndarray:
         """A BGR frame of the table with ``units`` (the session's ``UnitView`` values) on it."""

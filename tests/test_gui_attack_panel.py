@@ -13,6 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui.errors import UsageError  # noqa: E402
 from gui.session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples import in_depth  # noqa: E402
+from rules.dice import SeededDice  # noqa: E402
 from rules.ruleset import get_ruleset  # noqa: E402
 
 ZBL, UTV, GUNNER, MAAWS = 40, 15, 11, 13
@@ -25,7 +26,8 @@ def session_before(section: str) -> GameSession:
     state = None
     for record in in_depth.play(steps[:index]):
         state = record.state
-    return GameSession(get_ruleset("down-range"), state, scenario=in_depth.load_scenario())
+    # Seeded virtual dice: a rocket's natural 1 (a miss waiting for its landing point) must not depend on luck.
+    return GameSession(get_ruleset("down-range"), state, scenario=in_depth.load_scenario(), dice=SeededDice(2))
 
 
 @pytest.fixture

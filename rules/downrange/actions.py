@@ -26,7 +26,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SetPose:
-    """A tracked position. ``moved_in``: path length since the last pose (None: straight line)."""
+    """A tracked position. ``moved_in``: path length since the last pose (None: straight line).
+
+    Gun-team members standing on the unit's spot share its token and move with it; ``alone`` moves
+    only this unit (the tracker sees the team-mates' own tags, so they are not riding on this one).
+    """
 
     unit_id: int
     x_in: float
@@ -34,6 +38,7 @@ class SetPose:
     heading_deg: float
     moved_in: float | None = None
     on_table: bool = True
+    alone: bool = False
 
 
 @dataclass(frozen=True)

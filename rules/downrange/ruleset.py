@@ -159,8 +159,10 @@ class DownRange:
         return DECLARATIONS
 
     def set_pose(self, state: GameState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
-                 moved_in: float | None = None, on_table: bool = True) -> GameState:
-        return state.apply(A.SetPose(unit_id, x_in, y_in, heading_deg, moved_in, on_table))
+                 moved_in: float | None = None, on_table: bool = True, alone: bool = False) -> GameState:
+        """``alone``: move only this unit, not the gun-team members sharing its spot (they have tags of
+        their own in view); by default they ride on its token and follow it."""
+        return state.apply(A.SetPose(unit_id, x_in, y_in, heading_deg, moved_in, on_table, alone))
 
     # -- attacks --------------------------------------------------------------------------------
 

@@ -157,8 +157,8 @@ def _token_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
                  if m.unit_id == unit.unit_id or (m.x_in, m.y_in, m.on_table) == (unit.x_in, unit.y_in, unit.on_table))
 
 
-def _move_team(state: GameState, unit: Unit, **pose: float) -> tuple[GameState, tuple[int, ...]]:
-    members = _token_of(state, unit)
+def _move_team(state: GameState, unit: Unit, *, alone: bool = False, **pose: float) -> tuple[GameState, tuple[int, ...]]:
+    members = (unit,) if alone else _token_of(state, unit)
     ids = tuple(m.unit_id for m in members)
     return state.with_units(replace(m, **pose) for m in members), ids  # type: ignore[arg-type]
 
@@ -183,7 +183,8 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
     if moved > EPS and unit.status is not Status.ACTIVE and unit.carried_by is None:
         warnings.append(f"{unit.name} is {unit.status.value} and should not move on its own")
     team_moved = unit.moved_in + moved if unit.status is Status.ACTIVE else unit.moved_in
-    state, ids = _move_team(state, unit, x_in=action.x_in, y_in=action.y_in, heading_deg=action.heading_deg % 360.0)
+    state, ids = _move_team(state, unit, alone=action.alone, x_in=action.x_in, y_in=action.y_in,
+                            heading_deg=action.heading_deg % 360.0)
     state = state.with_units(replace(state.unit(i), moved_in=max(state.unit(i).moved_in, team_moved),
                                      on_table=action.on_table) for i in ids)
     if unit.carrying is not None:
