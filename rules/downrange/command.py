@@ -43,11 +43,12 @@ def jamming_zones(state: GameState) -> tuple[tuple[Unit, Reach], ...]:
                  if j.is_active and j.emission is not None and j.emission.jamming)
 
 
-def is_jammed(state: GameState, unit: Unit) -> bool:
+def is_jammed(state: GameState, unit: Unit, *, zones: tuple[tuple[Unit, Reach], ...] | None = None) -> bool:
     """The unit is within an enemy jammer's radius: it cannot use its radio (5.1.2). EW units
-    can still do SIGINT and jamming."""
+    can still do SIGINT and jamming. ``zones``: :func:`jamming_zones` of ``state`` when the caller
+    already has them (asking for every unit of a 40-unit table)."""
     fp = _position_footprint(state, unit)
-    return any(reach.touches(fp) for j, reach in jamming_zones(state) if j.side != unit.side)
+    return any(reach.touches(fp) for j, reach in (zones if zones is not None else jamming_zones(state)) if j.side != unit.side)
 
 
 def _position_footprint(state: GameState, unit: Unit):  # type: ignore[no-untyped-def]

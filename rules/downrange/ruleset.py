@@ -275,8 +275,10 @@ class DownRange:
                                    f"Fan {w.fan}", unit.side, (unit.unit_id,)))
         graph = voice_graph(state, unit.side)
         out.append(Overlay("voice", graph, "voice chain", unit.side, tuple(n.unit_id for n in graph.nodes)))
-        for jammer, reach in jamming_zones(state):
-            cut = tuple(u.unit_id for u in state.units if u.side != jammer.side and has_radio(state, u) and is_jammed(state, u))
+        zones = jamming_zones(state)
+        for jammer, reach in zones:
+            cut = tuple(u.unit_id for u in state.units if u.side != jammer.side and has_radio(state, u)
+                        and is_jammed(state, u, zones=zones))
             out.append(Overlay("jamming", reach, f"jamming {reach.distance_in:g}\"", jammer.side, cut))
         for area in state.areas:
             out.append(Overlay(area.kind, area.circle, area.kind, area.created_by))
