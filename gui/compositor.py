@@ -2,11 +2,13 @@
 through a transform, into a QImage — what the live views, the projector window, the headless demo
 video and the tests all draw with.
 
-Works under ``QT_QPA_PLATFORM=offscreen``: it needs only a QGuiApplication (:func:`ensure_qt_app`).
+Works under ``QT_QPA_PLATFORM=offscreen``: it needs only a Qt application (:func:`ensure_qt_app`).
 
-Cached between frames: the draw items of a snapshot (rebuilt only when the session changed), every
-projected outline (:class:`~gui.overlay_painter.OverlayPainter`), the remap tables that rectify the
-camera frame for the top-down view, and the frame's BGRA buffer.
+Cached between frames: the draw items of a snapshot (rebuilt only when the session changed, and
+then only what changed: :class:`~gui.draw_memo.Memo`), every projected outline
+(:class:`~gui.overlay_painter.OverlayPainter`), the overlays themselves as cached layers brought up to
+date where they changed, with the units being moved drawn over them (:mod:`gui.overlay_layers`), the
+remap tables that rectify the camera frame for the top-down view, and the frame's BGRA buffer.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
+from gui.draw_memo import Memo
+from gui.overlay_layers import LayerStack
 from gui.overlay_painter import OverlayPainter
 from gui.overlay_shapes import DrawItem, build_items
 from gui.settings import OverlayToggles
@@ -29,10 +33,14 @@ RECTIFIED_PX_PER_IN = 10.0
 
 
 def ensure_qt_app() -> Any:
-    """The running Qt application, or a new QGuiApplication (enough for QImage + QPainter offscreen)."""
+    """The running Qt application, or a new one (QImage + QPainter work offscreen). A QApplication
+    rather than a bare QGuiApplication: widgets created later in the same process (a window opened by
+    the demo, pytest-qt's qtbot) abort on a QGuiApplication."""
     app = QGuiApplication.instance()
     if app is None:
-        app = QGuiApplication(["sandtable"])
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication(["sandtable"])
     return app
 
 
@@ -58,22 +66,46 @@ class Compositor:
 
     def __init__(self, *, font_px: float = 15.0) -> None:
         self.painter = OverlayPainter(font_px=font_px)
+        self.memo = Memo()
+        self.layers = LayerStack(self.painter)
         self._items_key: Hashable = None
         self._items: list[DrawItem] = []
         self._rectify: tuple[Hashable, Any, Any] | None = None
         self._bgra: np.ndarray | None = None
-        self._layer_key: Hashable = None
-        self._layer: QImage | None = None
         #: False draws every overlay straight onto the frame each time (the bench's comparison).
         self.cache_layer = True
 
+    @property
+    def incremental(self) -> bool:
+        """False repaints a cached layer whole whenever anything in it changed (the bench's comparison)."""
+        return self.layers.incremental
+
+    @incremental.setter
+    def incremental(self, on: bool) -> None:
+        self.layers.incremental = bool(on)
+
+    @property
+    def last_update(self) -> str:
+        """What the last frame did to the cached layers: "none", "region" or "full"."""
+        return self.layers.last_update
+
+    @property
+    def last_repainted_px(self) -> int:
+        return self.layers.last_repainted_px
+
     def items(self, snapshot: Any, toggles: OverlayToggles) -> list[DrawItem]:
-        """The snapshot's draw items for the overlays switched on (rebuilt only when either changed)."""
+        """The snapshot's draw items for the overlays switched on (rebuilt only when either changed,
+        and then only the parts whose inputs changed)."""
         key = (snapshot.version, id(snapshot.state), toggles)
         if key != self._items_key:
-            self._items = build_items(snapshot, [n for n in toggles.names() if toggles.is_on(n)])
+            self._items = build_items(snapshot, [n for n in toggles.names() if toggles.is_on(n)], memo=self.memo)
             self._items_key = key
+            self.layers.note_units(snapshot.units)
         return self._items
+
+    def invalidate(self) -> None:
+        """Forget the cached layers: the next frame repaints them whole (label placement is kept)."""
+        self.layers.invalidate()
 
     # -- backgrounds ------------------------------------------------------------------------------
     def _frame_image(self, frame_bgr: np.ndarray) -> QImage:
@@ -139,28 +171,18 @@ class Compositor:
         extra = list(extra_items)
         self.paint_overlays(p, snapshot, transform, toggles, size)
         if extra:
-            self.painter.paint(p, extra, transform)
+            self.painter.paint(p, extra, transform, size=size, remember_labels=False)
 
     def paint_overlays(self, p: QPainter, snapshot: Any, transform: Any, toggles: OverlayToggles,
                        size: tuple[int, int]) -> None:
-        """The overlays onto ``p``. While neither the game nor the view changed (most frames: the
-        camera image changes, the overlays do not) they are one cached transparent layer, blended
-        with a single drawImage instead of being drawn again shape by shape."""
+        """The overlays onto ``p``: the cached layers, brought up to date where the game changed, and
+        the units being moved drawn between them (:mod:`gui.overlay_layers`)."""
         items = self.items(snapshot, toggles)
         if not self.cache_layer:
-            self.painter.paint(p, items, transform)
+            self.painter.paint(p, items, transform, size=size)
             return
-        key = (self._items_key, transform.cache_key, tuple(size))
-        if key != self._layer_key or self._layer is None:
-            layer = QImage(int(size[0]), int(size[1]), QImage.Format.Format_ARGB32_Premultiplied)
-            layer.fill(Qt.GlobalColor.transparent)
-            lp = QPainter(layer)
-            try:
-                self.painter.paint(lp, items, transform)
-            finally:
-                lp.end()
-            self._layer, self._layer_key = layer, key
-        p.drawImage(0, 0, self._layer)
+        self.layers.update(items, transform, size)
+        self.layers.paint(p)
 
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
                 frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False) -> QImage:

@@ -27,6 +27,17 @@ from rules.errors import RulesError
 POLL_MS = 25
 #: How long the projector shows the calibration pattern before the camera frame is taken (ms).
 PATTERN_SETTLE_MS = 1500
+#: How long to wait after that for a camera frame before giving up (ms).
+FRAME_WAIT_MS = 5000
+
+
+def default_projector_path() -> str:
+    """Where a projector calibration made from the GUI is kept when no file was given: the
+    application's data folder (``~/.local/share/Sandtable/Sandtable Companion`` on Linux)."""
+    from PySide6.QtCore import QStandardPaths
+
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or str(Path.home())
+    return str(Path(folder) / "projector.json")
 
 
 class MainWindow(QMainWindow):
@@ -42,6 +53,11 @@ class MainWindow(QMainWindow):
         self.live = live
         self.replay = replay
         self.projector: ProjectorWindow | None = None
+        self._calibration_run: dict[str, Any] | None = None
+        #: How long the calibration pattern settles before a frame is taken (tests shorten it).
+        self.pattern_settle_ms = PATTERN_SETTLE_MS
+        self.last_message = ""
+        self._message_box: QMessageBox | None = None
         self.setWindowTitle("Sandtable Companion" + (f" — replay of {Path(replay.path).name}" if replay else ""))
         self.view = TableView(session, calibration=calibration, toggles=self.settings.overlays, mode=self.settings.view_mode)
         self.setCentralWidget(self.view)
@@ -51,6 +67,10 @@ class MainWindow(QMainWindow):
         self.turn = TurnPanel(session)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}
+        # The right-hand column runs the full height (the roster sits under the view only): during
+        # an attack its targets, odds, dice and Resolve button must be readable without scrolling.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Attack", self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Turn", self.turn, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -65,6 +85,15 @@ class MainWindow(QMainWindow):
             self.docks["Timeline"].raise_()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
+        if replay is not None:
+            # A replay shows the game as it was: nothing here may change it (a resolve or an edit
+            # would be overwritten by the next moment of the recording anyway).
+            for panel in (self.attack, self.turn):
+                panel.setEnabled(False)
+            self.roster.edit_button.setEnabled(False)
+            self.roster.read_only = True
+            for name in ("initiative", "start_turn", "end_turn", "resolve", "edit_unit", "record", "bookmark"):
+                self.actions_by_name[name].setEnabled(False)
         self.view.help_text = None
         self._disconnect = session.changed.connect(self._session_changed)
         self._disconnect_turn = session.turn_started.connect(self._turn_started)
@@ -79,9 +108,25 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
         else:
             self.resize(1600, 960)
+        self.fit_docks()
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
         self.statusBar().showMessage("Click a unit to select it; F1 lists every shortcut.")
+
+    def fit_docks(self) -> None:
+        """Share the window as a table-side screen needs it: the attack/turn column about 40% of the
+        width and most of its height, the log below it, the roster a strip under the view."""
+        w, h = max(self.width(), 800), max(self.height(), 600)
+        self.resizeDocks([self.docks["Attack"]], [int(min(640, max(460, w * 0.4)))], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [int(h * 0.8), int(h * 0.14)], Qt.Orientation.Vertical)
+        bottom = self.docks.get("Timeline") or self.docks["Roster"]
+        self.resizeDocks([bottom], [int(min(230, h * 0.24))], Qt.Orientation.Vertical)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if not self.settings.window_state and not getattr(self, "_docks_fitted", False) and self.isVisible():
+            self._docks_fitted = True
+            self.fit_docks()
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
         dock = QDockWidget(title, self)
@@ -150,6 +195,10 @@ class MainWindow(QMainWindow):
         a("presenter", "Presenter window (top-down, for a TV)", "Ctrl+Shift+P", lambda: self.show_projector("presenter"),
           menu=projector)
         a("calibrate_projector", "Calibrate the projector…", "", self.calibrate_projector, menu=projector)
+        for kind, title in (("projector", "Projector screen"), ("presenter", "Presenter screen")):
+            screens_menu = projector.addMenu(title)
+            screens_menu.aboutToShow.connect(lambda m=screens_menu, k=kind: self._fill_screens(m, k))
+            self._fill_screens(screens_menu, kind)
         shown = projector.addMenu("What the players see")
         for name, spec in OVERLAYS.items():
             a(f"projector_{name}", spec.title, "", lambda on, n=name: self.set_projector_overlay(n, on), menu=shown,
@@ -161,6 +210,29 @@ class MainWindow(QMainWindow):
             a("play", "Play / pause", "Space", self.timeline.toggle_play, menu=record)
             a("next_event", "Jump to the next event", ".", self.timeline.next_event, menu=record)
             a("prev_event", "Jump to the previous event", ",", self.timeline.previous_event, menu=record)
+
+    def _fill_screens(self, menu: Any, kind: str) -> None:
+        """One checkable entry per connected screen; the choice is kept in the settings."""
+        from PySide6.QtGui import QActionGroup, QGuiApplication
+
+        menu.clear()
+        group = QActionGroup(menu)
+        current = self.settings.projector_screen if kind == "projector" else self.settings.presenter_screen
+        for i, screen in enumerate(QGuiApplication.screens()):
+            g = screen.geometry()
+            action = QAction(f"Screen {i + 1}: {screen.name() or 'unnamed'} ({g.width()}x{g.height()})", menu)
+            action.setCheckable(True)
+            action.setChecked(i == min(current, len(QGuiApplication.screens()) - 1))
+            action.triggered.connect(lambda _=False, n=i, k=kind: self.choose_screen(k, n))
+            group.addAction(action)
+            menu.addAction(action)
+
+    def choose_screen(self, kind: str, index: int) -> None:
+        """Where the projector (or presenter) window goes full screen, from now on."""
+        field_name = "projector_screen" if kind == "projector" else "presenter_screen"
+        self.settings = replace(self.settings, **{field_name: int(index)})
+        if self.projector is not None and self.projector.mode == kind and self.projector.isVisible():
+            self.projector.show_on_screen(index)
 
     def help_lines(self) -> list[str]:
         lines = ["Keyboard shortcuts (F1 closes)", ""]
@@ -225,48 +297,84 @@ class MainWindow(QMainWindow):
         return self.projector
 
     def calibrate_projector(self) -> None:
-        """Show the pattern on the projector, take a camera frame once it settled, fit the mapping."""
+        """Show the pattern full screen on the projector's screen, wait for it to settle, take the
+        next camera frame, fit the mapping and report its error in inches (never blocks the UI)."""
         from calibration.projector import ProjectorPattern
 
         if self.calibration is None or self.live is None:
-            QMessageBox.information(self, "Projector calibration", "Calibrate the table and start the camera first: the "
-                                    "camera must see the pattern the projector throws onto the table.")
+            self._notify("Projector calibration", "Calibrate the table and start the camera first: the camera must "
+                         "see the pattern the projector throws onto the table.")
             return
         from PySide6.QtGui import QGuiApplication
 
         screens = QGuiApplication.screens()
-        screen = screens[min(self.settings.projector_screen, len(screens) - 1)]
-        size = screen.geometry().size()
+        index = min(max(0, self.settings.projector_screen), len(screens) - 1)
+        size = screens[index].geometry().size()
         pattern = ProjectorPattern(size.width(), size.height())
         window = ProjectorWindow(self.session, mode="presenter")
-        window.show_on_screen(self.settings.projector_screen)
+        window.show_on_screen(index)
         window.show_pattern(pattern.image())
-        self.statusBar().showMessage("showing the pattern; the camera takes a frame in 1.5 s…")
-        QTimer.singleShot(PATTERN_SETTLE_MS, lambda: self._finish_projector_calibration(window, pattern))
+        self._calibration_run = {"window": window, "pattern": pattern, "settled": False}
+        self.statusBar().showMessage(f"showing the calibration pattern on screen {index + 1}; the camera takes a frame "
+                                     f"in {PATTERN_SETTLE_MS / 1000:g} s…")
+        QTimer.singleShot(self.pattern_settle_ms, self._pattern_settled)
 
-    def _finish_projector_calibration(self, window: ProjectorWindow, pattern: Any) -> None:
+    def _pattern_settled(self) -> None:
+        """From now on the next camera frame shows the pattern (an older one may not)."""
+        run = self._calibration_run
+        if run is None:
+            return
+        run["settled"] = True
+        QTimer.singleShot(FRAME_WAIT_MS, lambda r=run: self._no_pattern_frame(r))
+
+    def _no_pattern_frame(self, run: dict[str, Any]) -> None:
+        if self._calibration_run is run:
+            self._calibration_run = None
+            run["window"].close()
+            self._notify("Projector calibration", "no camera frame arrived while the pattern was shown; check that the "
+                         "camera is running", warning=True)
+
+    def _finish_projector_calibration(self, frame: Any) -> None:
         from calibration.errors import CalibrationError
         from calibration.projector import calibrate_projector, save_projector_calibration
         from tracker.detections import detect_tags, make_detector
 
-        frame = self.view.frame_bgr
-        window.close()
-        if frame is None:
-            self.statusBar().showMessage("no camera frame arrived while the pattern was shown; check the camera", 10000)
+        run, self._calibration_run = self._calibration_run, None
+        if run is None:
             return
+        run["window"].close()
         import cv2
 
         detections = detect_tags(make_detector(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
         try:
-            result = calibrate_projector(pattern, detections.tag_ids, detections.corners_px, self.calibration)
+            result = calibrate_projector(run["pattern"], detections.tag_ids, detections.corners_px, self.calibration)
         except CalibrationError as exc:
-            QMessageBox.warning(self, "Projector calibration", str(exc))
+            self._notify("Projector calibration", str(exc), warning=True)
             return
-        path = self.settings.projector_calibration_path or str(Path.home() / "sandtable-projector.json")
-        save_projector_calibration(result, path)
+        path = self.settings.projector_calibration_path or default_projector_path()
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            save_projector_calibration(result, path)
+        except OSError as exc:
+            self._notify("Projector calibration", f"{result.summary()}\nbut it could not be saved to {path} ({exc}); "
+                         "choose another file with --projector", warning=True)
+        else:
+            self.settings = replace(self.settings, projector_calibration_path=str(path))
         self.projector_calibration = result
-        self.settings = replace(self.settings, projector_calibration_path=path)
-        QMessageBox.information(self, "Projector calibration", f"{result.summary()}\nSaved to {path}.")
+        if self.projector is not None and self.projector.mode == "projector":
+            self.projector.projector_calibration = result
+            self.projector.update()
+        self._notify("Projector calibration", f"{result.summary()}\nSaved to {path}.")
+
+    def _notify(self, title: str, text: str, *, warning: bool = False) -> None:
+        """Tell the user in the status bar and a message box that does not stop the live loop."""
+        self.last_message = text
+        self.statusBar().showMessage(text.replace("\n", " "), 15000)
+        box = QMessageBox(QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information, title, text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setModal(False)
+        box.show()
+        self._message_box = box
 
     # -- recording and replay -------------------------------------------------------------------
     def toggle_recording(self) -> None:
@@ -300,7 +408,7 @@ class MainWindow(QMainWindow):
         try:
             replay = ReplayModel(path)
         except (UsageError, ValueError) as exc:
-            QMessageBox.warning(self, "Open a recording", str(exc))
+            self._notify("Open a recording", str(exc), warning=True)
             return
         window = MainWindow(replay.session, settings=self.settings, store=None, calibration=self.calibration, replay=replay)
         window.show()
@@ -312,6 +420,8 @@ class MainWindow(QMainWindow):
         if self.live is None:
             return
         update = self.live.poll()
+        if update.frame_bgr is not None and self._calibration_run is not None and self._calibration_run["settled"]:
+            self._finish_projector_calibration(update.frame_bgr)
         if update.frame_bgr is not None:
             self.view.set_frame(update.frame_bgr)
             if self.projector is not None:
@@ -328,7 +438,7 @@ class MainWindow(QMainWindow):
             self.live.start_turn()
 
     def _session_changed(self, kind: str) -> None:
-        if kind == "state" and self.live is not None and hasattr(self.live, "show"):
+        if kind in ("state", "poses") and self.live is not None and hasattr(self.live, "show"):
             self.live.show(self.session.units())
         if kind == "attack" and self.session.pending is not None:
             self.view.set_tool("landing")

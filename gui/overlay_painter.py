@@ -3,27 +3,64 @@
 The only code that turns overlay geometry into pixels. Projected outlines are cached per transform
 (``transform.cache_key``) and per item key, so a ring whose unit did not move is projected once,
 not every frame; all missing outlines of a frame are projected in one call (one ``projectPoints`` for
-the camera view). Pens, brushes and label sizes are cached too.
+the camera view). Each outline also has its pixel bounds (pen width and antialiasing included), which
+the compositor uses to repaint only the places that changed. Labels are placed by
+:func:`gui.label_placement.place_labels` (no two overlap; the placement of the last frame is kept
+where it still fits) and drawn on top, with a leader line when pushed away from what they describe.
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
-from gui.overlay_shapes import DrawItem
+from gui.clip_geometry import clip_polygon, clip_polyline, dash_runs
+from gui.label_placement import Box, LabelRequest, PlacedLabel, place_labels
+from gui.overlay_shapes import REQUIRED_PRIORITY, DrawItem
 from gui.transforms import densify
 
 #: Entries kept per transform before the outline cache is cleared (units moving every frame).
 MAX_CACHED_OUTLINES = 20000
+#: Pixels added around an outline's bounds for antialiasing and round pen caps.
+AA_MARGIN_PX = 2.0
+#: A dashed outline: dashes and gaps in pen widths (Qt's DashLine pattern).
+DASH_WIDTHS, GAP_WIDTHS = 4.0, 2.0
+
+
+def densify_px(points_px: np.ndarray, max_px: float) -> np.ndarray:
+    """Split an open polyline's segments longer than ``max_px`` (pixels).
+
+    >>> densify_px(np.array([[0.0, 0.0], [10.0, 0.0]]), 4.0).shape
+    (4, 2)
+    """
+    p = np.asarray(points_px, dtype=np.float64)
+    if len(p) < 2:
+        return p
+    d = np.diff(p, axis=0)
+    counts = np.maximum(1, np.ceil(np.hypot(d[:, 0], d[:, 1]) / max_px).astype(int))
+    if counts.max() == 1:
+        return p
+    pieces = [p[i] + d[i] * (np.arange(n) / n)[:, None] for i, n in enumerate(counts)]
+    return np.concatenate(pieces + [p[-1:]])
+
+
+def _path(runs: Sequence[np.ndarray]) -> QPainterPath:
+    """Open polylines as one path (one stroke call for a ring's hundred dashes)."""
+    path = QPainterPath()
+    for run in runs:
+        path.addPolygon(_polygon(run))
+    return path
 
 
 def _polygon(points_px: np.ndarray) -> QPolygonF:
-    # QPolygonF from a list of QPointF: building it point by point is the portable way in PySide6.
-    return QPolygonF([QPointF(float(x), float(y)) for x, y in points_px])
+    # QPolygonF from a list of QPointF: building it point by point is the portable way in PySide6
+    # (mapping over plain float lists is ~3x faster than iterating numpy rows).
+    xs, ys = np.asarray(points_px, dtype=np.float64).reshape(-1, 2).T.tolist()
+    return QPolygonF(list(map(QPointF, xs, ys)))
 
 
 class OverlayPainter:
@@ -35,10 +72,19 @@ class OverlayPainter:
         self.font.setBold(True)
         self._metrics = QFontMetricsF(self.font)
         self._outlines: dict[Hashable, dict[Hashable, QPolygonF]] = {}
+        self._bounds: dict[Hashable, dict[Hashable, Box]] = {}
+        self._points: dict[Hashable, dict[Hashable, np.ndarray]] = {}
+        self._dashes: dict[Hashable, dict[Hashable, tuple[list[np.ndarray], np.ndarray, QPainterPath]]] = {}
         self._pens: dict[tuple[str, float, bool], QPen] = {}
         self._brushes: dict[tuple[str, int], QBrush] = {}
         self._text_sizes: dict[str, tuple[float, float]] = {}
         self._label_bg = QColor(0, 0, 0, 150)
+        self._placed: dict[Hashable, PlacedLabel] = {}
+        self._requests: dict[DrawItem, LabelRequest] = {}
+        self._requests_for: Hashable = None
+        #: Pixels at the top of the view that labels keep clear of (the view's own status badge).
+        self.label_top_px = 0.0
+        self._placed_for: Hashable = None
         self.projected_last_frame = 0
 
     def set_font_px(self, font_px: float) -> None:
@@ -69,14 +115,22 @@ class OverlayPainter:
             self._brushes[key] = brush
         return brush
 
+    # -- geometry ---------------------------------------------------------------------------------
     def outlines(self, items: Sequence[DrawItem], transform: Any) -> dict[Hashable, QPolygonF]:
         """Projected outlines of ``items`` under ``transform`` (cached; missing ones in one batch)."""
-        cache = self._outlines.setdefault(transform.cache_key, {})
+        key = transform.cache_key
+        cache = self._outlines.setdefault(key, {})
+        bounds = self._bounds.setdefault(key, {})
+        points = self._points.setdefault(key, {})
         if len(self._outlines) > 4:
             # Views zoom and pan: keep only the current transform's outlines.
-            self._outlines = {transform.cache_key: cache}
+            self._outlines = {key: cache}
+            self._bounds = {key: bounds}
+            self._points = {key: points}
         if len(cache) > MAX_CACHED_OUTLINES:
             cache.clear()
+            bounds.clear()
+            points.clear()
         missing: list[DrawItem] = []
         seen: set[Hashable] = set()
         for item in items:
@@ -94,33 +148,251 @@ class OverlayPainter:
             projected = transform.device_from_table(np.concatenate(chunks))
             start = 0
             for item, pts in zip(missing, chunks):
-                cache[item.key] = _polygon(projected[start:start + len(pts)])
+                part = projected[start:start + len(pts)]
+                cache[item.key] = _polygon(part)
+                points[item.key] = part
+                bounds[item.key] = (float(part[:, 0].min()), float(part[:, 1].min()),
+                                    float(part[:, 0].max()), float(part[:, 1].max()))
                 start += len(pts)
         return cache
 
-    def paint(self, painter: QPainter, items: Sequence[DrawItem], transform: Any, *, label_scale: float = 1.0) -> None:
-        """Draw ``items`` in order: shapes first, then every label on top."""
+    def projected(self, item: DrawItem, transform: Any) -> np.ndarray | None:
+        """The item's outline in device pixels (after :meth:`outlines`), as drawn."""
+        return self._points.get(transform.cache_key, {}).get(item.key)
+
+    @staticmethod
+    def pad_px(item: DrawItem) -> float:
+        """How far an item's pixels reach beyond its outline (half the pen, antialiasing, markers)."""
+        return item.width_px / 2 + AA_MARGIN_PX + (item.width_px * 3.5 if item.marker else 0.0)
+
+    def item_bounds(self, item: DrawItem, transform: Any) -> Box | None:
+        """The pixels an item's shape may touch under ``transform`` (after :meth:`outlines`), or None
+        for a label-only item."""
+        if not len(item.points_in):
+            return None
+        b = self._bounds.get(transform.cache_key, {}).get(item.key)
+        if b is None:
+            return None
+        pad = self.pad_px(item)
+        return (b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad)
+
+    def dirty_boxes(self, item: DrawItem, transform: Any, *, bounds: Box | None = None, chunk_px: float = 96.0) -> list[Box]:
+        """Rectangles covering the pixels an item paints: its bounds for a filled shape or a small
+        one; for a long thin outline (a diagonal voice edge, an unfilled ring) one box per stretch of
+        about ``chunk_px``, so repainting where it was does not repaint the whole square it spans.
+        ``bounds``: the bounds remembered when it was painted (used if its outline is gone)."""
+        box = self.item_bounds(item, transform) or bounds
+        if box is None:
+            return []
+        pts = self.projected(item, transform)
+        if pts is None and bounds is not None:
+            return [bounds]
+        if item.fill or item.marker or pts is None or len(pts) < 2 or \
+                max(box[2] - box[0], box[3] - box[1]) <= 2 * chunk_px:
+            return [box]
+        if item.closed:
+            pts = np.concatenate([pts, pts[:1]])
+        seg = np.hypot(*np.diff(pts, axis=0).T)
+        along = np.concatenate([[0.0], np.cumsum(seg)])
+        pieces = max(1, int(math.ceil(along[-1] / chunk_px)))
+        if pieces == 1:
+            return [box]
+        # A chunk boundary falls on a vertex: split long segments first so chunks stay short.
+        pts = densify_px(pts, chunk_px / 2)
+        along = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+        which = np.minimum((along / chunk_px).astype(int), pieces - 1)
+        pad = self.pad_px(item)
+        out = []
+        for k in range(pieces):
+            idx = np.flatnonzero(which == k)
+            if not len(idx):
+                continue
+            lo, hi = idx[0], min(idx[-1] + 1, len(pts) - 1)  # include the next vertex: the chunk's last segment
+            part = pts[lo:hi + 1]
+            out.append((float(part[:, 0].min()) - pad, float(part[:, 1].min()) - pad,
+                        float(part[:, 0].max()) + pad, float(part[:, 1].max()) + pad))
+        return out
+
+    def paint_cost_px(self, item: DrawItem, transform: Any) -> float:
+        """About how many pixels painting an item touches: the stroke's length times its width,
+        plus the bounds of a fill (what decides whether drawing it every frame is cheap)."""
+        box = self.item_bounds(item, transform)
+        if box is None:
+            return 0.0
+        pts = self.projected(item, transform)
+        length = 0.0
+        if pts is not None and len(pts) > 1:
+            length = float(np.hypot(*np.diff(pts, axis=0).T).sum())
+        # An aliased fill costs about a tenth of an antialiased stroke per pixel.
+        area = 0.1 * (box[2] - box[0]) * (box[3] - box[1]) if item.fill else 0.0
+        return length * (item.width_px + 2 * AA_MARGIN_PX) + area
+
+    # -- labels -----------------------------------------------------------------------------------
+    def text_size(self, text: str) -> tuple[float, float]:
+        size = self._text_sizes.get(text)
+        if size is None:
+            size = (self._metrics.horizontalAdvance(text) + 8, self._metrics.height() + 2)
+            self._text_sizes[text] = size
+        return size
+
+    def label_requests(self, items: Sequence[DrawItem], transform: Any,
+                       size: tuple[int, int] | None = None) -> list[tuple[LabelRequest, DrawItem]]:
+        """Every item's label as a placement request in device pixels. Requests are kept per item
+        (the builders hand back the same item while it does not change), so a frame projects only
+        the anchors of new items, in one call."""
+        labelled = [i for i in items if i.label and i.text_in is not None]
+        if not labelled:
+            return []
+        view = (transform.cache_key, tuple(size) if size else None)
+        old = self._requests if self._requests_for == view else {}
+        fresh = [i for i in labelled if i not in old]
+        made: dict[DrawItem, LabelRequest] = {}
+        if fresh:
+            pts = np.array([i.text_in for i in fresh] + [i.anchor_in or i.text_in for i in fresh], dtype=np.float64)
+            px = transform.device_from_table(pts).tolist()
+            n = len(fresh)
+            for k, item in enumerate(fresh):
+                prio = item.label_priority
+                at, anchor = (px[k][0], px[k][1]), (px[n + k][0], px[n + k][1])
+                if item.label_on_outline and size:
+                    at = anchor = self._visible_spot(item, transform, at, self.text_size(item.label), size)
+                made[item] = LabelRequest((item.layer, item.key), item.label, self.text_size(item.label), at, anchor, prio,
+                                          required=prio >= REQUIRED_PRIORITY, short_text=item.short_label,
+                                          short_size_px=self.text_size(item.short_label) if item.short_label else None)
+        requests = {i: old.get(i) or made[i] for i in labelled}
+        self._requests, self._requests_for = requests, view
+        return [(r, i) for i, r in requests.items()]
+
+    @property
+    def placed_labels(self) -> list[PlacedLabel]:
+        """The labels as the last frame placed them (device pixels)."""
+        return list(self._placed.values())
+
+    def _visible_spot(self, item: DrawItem, transform: Any, at: tuple[float, float], text: tuple[float, float],
+                      size: tuple[int, int]) -> tuple[float, float]:
+        """``at`` if a label there is in view, else the point of the item's outline nearest to it
+        where it is."""
+        mx, my = text[0] / 2 + 2, text[1] / 2 + 2
+        w, h = size
+        if mx <= at[0] <= w - mx and my <= at[1] <= h - my:
+            return at
+        pts = self.projected(item, transform)
+        if pts is None or not len(pts):
+            return at
+        ok = (pts[:, 0] >= mx) & (pts[:, 0] <= w - mx) & (pts[:, 1] >= my) & (pts[:, 1] <= h - my)
+        if not ok.any():
+            return at
+        vis = pts[ok]
+        k = int(np.argmin((vis[:, 0] - at[0]) ** 2 + (vis[:, 1] - at[1]) ** 2))
+        return (float(vis[k, 0]), float(vis[k, 1]))
+
+    def layout_labels(self, items: Sequence[DrawItem], transform: Any, size: tuple[int, int] | None, *,
+                      remember: bool = True) -> list[tuple[PlacedLabel, DrawItem]]:
+        """Place the items' labels (stable: the last placement under the same transform is kept where
+        it still fits; ``remember=False`` for one-off extras that must not disturb it)."""
+        requests = self.label_requests(items, transform, size)
+        view_key = (transform.cache_key, tuple(size) if size else None, self.label_top_px)
+        previous = self._placed if view_key == self._placed_for else None
+        bounds = (0.0, float(self.label_top_px), float(size[0]), float(size[1])) if size else None
+        # Labels keep off unit bases when they can (a name over another unit hides it).
+        cache = self._bounds.get(transform.cache_key, {})
+        bases = [cache[i.key] for i in items if i.layer == "units" and isinstance(i.key, tuple) and i.key[0] == "base"
+                 and i.key in cache]
+        placed = place_labels([r for r, _ in requests], bounds_px=bounds, previous=previous, obstacles_px=bases)
+        by_key = {r.key: item for r, item in requests}
+        if remember:
+            self._placed = {p.key: p for p in placed}
+            self._placed_for = view_key
+        return [(p, by_key[p.key]) for p in placed]
+
+    # -- painting ---------------------------------------------------------------------------------
+    def paint(self, painter: QPainter, items: Sequence[DrawItem], transform: Any, *, label_scale: float = 1.0,
+              size: tuple[int, int] | None = None, remember_labels: bool = True) -> None:
+        """Draw ``items`` in order: shapes first, then every label on top (placed without overlaps)."""
         outlines = self.outlines(items, transform)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        labels: list[tuple[DrawItem, QPointF]] = []
-        no_brush = QBrush(Qt.BrushStyle.NoBrush)
         for item in items:
             poly = outlines.get(item.key) if len(item.points_in) else None
             if poly is not None:
-                if item.marker:
-                    self._marker(painter, item, poly)
-                else:
-                    painter.setPen(self._pen(item.color, item.width_px, item.dashed))
-                    if item.closed:
-                        painter.setBrush(self._brush(item.color, item.fill) if item.fill else no_brush)
-                        painter.drawPolygon(poly)
-                    else:
-                        painter.drawPolyline(poly)
-            if item.label and item.text_in is not None:
-                at = transform.device_from_table(np.array([item.text_in]))[0]
-                labels.append((item, QPointF(float(at[0]), float(at[1]))))
-        if labels:
-            self._labels(painter, labels)
+                self.paint_shape(painter, item, poly, transform)
+        self.paint_labels(painter, self.layout_labels(items, transform, size, remember=remember_labels))
+
+    def dashes(self, item: DrawItem, transform: Any) -> tuple[list[np.ndarray], np.ndarray, QPainterPath] | None:
+        """A dashed item's dashes (device pixels), their bounds (N, 4), and all of them as one path
+        (cached per transform, after :meth:`outlines`)."""
+        cache = self._dashes.setdefault(transform.cache_key, {})
+        if len(self._dashes) > 4:
+            self._dashes = {transform.cache_key: cache}
+        found = cache.get(item.key)
+        if found is None:
+            pts = self.projected(item, transform)
+            if pts is None:
+                return None
+            runs = dash_runs(pts, closed=item.closed, dash_px=DASH_WIDTHS * item.width_px, gap_px=GAP_WIDTHS * item.width_px)
+            bounds = np.array([[r[:, 0].min(), r[:, 1].min(), r[:, 0].max(), r[:, 1].max()] for r in runs]).reshape(-1, 4)
+            found = (runs, bounds, _path(runs))
+            if len(cache) > MAX_CACHED_OUTLINES:
+                cache.clear()
+            cache[item.key] = found
+        return found
+
+    def paint_shape(self, painter: QPainter, item: DrawItem, poly: QPolygonF, transform: Any = None) -> None:
+        """One item's shape. Fills are drawn without antialiasing (their edge lies under the
+        antialiased outline drawn next, and an antialiased fill of a big translucent hull costs
+        several times more), outlines with it. With a ``transform``, dashed outlines are drawn as
+        their dashes (:meth:`dashes`: the same pixels whether drawn whole or cut to a rectangle);
+        without, with Qt's dashed pen. Leaves antialiasing on."""
+        if item.marker:
+            self._marker(painter, item, poly)
+            return
+        if item.closed and item.fill:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._brush(item.color, item.fill))
+            painter.drawPolygon(poly)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        dashes = self.dashes(item, transform) if item.dashed and transform is not None else None
+        if dashes is not None:
+            painter.setPen(self._pen(item.color, item.width_px, False))
+            painter.drawPath(dashes[2])
+            return
+        painter.setPen(self._pen(item.color, item.width_px, item.dashed))
+        if item.closed:
+            painter.drawPolygon(poly)
+        else:
+            painter.drawPolyline(poly)
+
+    def paint_shape_within(self, painter: QPainter, item: DrawItem, points_px: np.ndarray, rect: Box,
+                           transform: Any = None) -> None:
+        """Paint only the part of an item inside ``rect`` (the dirty rectangle grown by more than the
+        pen): the outline is cut first (:mod:`gui.clip_geometry`) so Qt rasterises a few segments,
+        not the whole ring; dashes keep their phase along the whole outline."""
+        if item.closed and item.fill:
+            part = clip_polygon(points_px, rect)
+            if len(part) >= 3:
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(self._brush(item.color, item.fill))
+                painter.drawPolygon(_polygon(part))
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        if item.dashed:
+            dashes = self.dashes(item, transform) if transform is not None else None
+            if dashes is not None:
+                runs, b = dashes[0], dashes[1]
+                near = np.flatnonzero((b[:, 0] <= rect[2]) & (b[:, 2] >= rect[0]) & (b[:, 1] <= rect[3]) & (b[:, 3] >= rect[1]))
+                if len(near):
+                    painter.setPen(self._pen(item.color, item.width_px, False))
+                    painter.drawPath(_path([runs[k] for k in near]))
+                return
+        pen = self._pen(item.color, item.width_px, item.dashed)
+        for run, start_px in clip_polyline(points_px, rect, closed=item.closed):
+            if item.dashed:
+                pen = QPen(pen)
+                pen.setDashOffset(start_px / item.width_px)
+            painter.setPen(pen)
+            painter.drawPolyline(_polygon(run))
 
     def _marker(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
         c = poly.at(0)
@@ -134,23 +406,33 @@ class OverlayPainter:
             painter.setBrush(self._brush(item.color, 255))
             painter.drawEllipse(c, r, r)
 
-    def _labels(self, painter: QPainter, labels: list[tuple[DrawItem, QPointF]]) -> None:
+    def paint_labels(self, painter: QPainter, labels: Sequence[tuple[PlacedLabel, DrawItem]]) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setFont(self.font)
+        for placed, item in labels:
+            self.paint_label(painter, placed, item)
+
+    def paint_label(self, painter: QPainter, placed: PlacedLabel, item: DrawItem) -> None:
+        x0, y0, x1, y1 = placed.box_px
+        box = QRectF(x0, y0, x1 - x0, y1 - y0)
+        if placed.leader_px is not None:
+            (ax, ay), (bx, by) = placed.leader_px
+            painter.setPen(self._pen(item.text_color, 1.5, False))
+            painter.drawLine(QPointF(ax, ay), QPointF(bx, by))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._brush(item.text_color, 255))
+            painter.drawEllipse(QPointF(ax, ay), 2.0, 2.0)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(self._label_bg)
-        boxes = []
-        for item, at in labels:
-            size = self._text_sizes.get(item.label)
-            if size is None:
-                size = (self._metrics.horizontalAdvance(item.label) + 8, self._metrics.height() + 2)
-                self._text_sizes[item.label] = size
-            box = QRectF(at.x() - size[0] / 2, at.y() - size[1] / 2, size[0], size[1])
-            boxes.append(box)
-        # One path for all label backgrounds: a single fill instead of one per label.
-        path = QPainterPath()
-        for box in boxes:
-            path.addRoundedRect(box, 4, 4)
-        painter.drawPath(path)
-        for (item, _), box in zip(labels, boxes):
-            painter.setPen(QColor(item.text_color))
-            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), item.label)
+        painter.drawRoundedRect(box, 4, 4)
+        painter.setPen(QColor(item.text_color))
+        painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), placed.text)
+
+    @staticmethod
+    def label_bounds(placed: PlacedLabel) -> Box:
+        x0, y0, x1, y1 = placed.bounds_px
+        return (x0 - AA_MARGIN_PX - 2, y0 - AA_MARGIN_PX - 2, x1 + AA_MARGIN_PX + 2, y1 + AA_MARGIN_PX + 2)
+
+
+def placements_by_key(labels: Sequence[tuple[PlacedLabel, DrawItem]]) -> Mapping[Hashable, tuple[PlacedLabel, DrawItem]]:
+    return {p.key: (p, item) for p, item in labels}

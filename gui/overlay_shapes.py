@@ -9,6 +9,11 @@ view, camera perspective with lens distortion, projector).
 Adding an overlay = one builder + one :data:`OVERLAYS` entry (+ one flag in
 :class:`gui.settings.OverlayToggles`).
 
+Builders take an optional :class:`gui.draw_memo.Memo`: a compositor passes its own, so a frame in
+which one unit moved re-computes only that unit's shapes (outlines, who stands in a fan, comms hulls
+are remembered by their frozen inputs). Labels carry a priority (:data:`LABEL_PRIORITY`), the point
+they describe (``anchor_in``) and a short form; :mod:`gui.label_placement` keeps them from overlapping.
+
 >>> from rules.downrange.examples.in_depth import SCENARIO_PATH
 >>> from gui.session import GameSession
 >>> s = GameSession.from_scenario_file(SCENARIO_PATH); s.select_unit(13)
@@ -20,9 +25,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 
+from gui.draw_memo import Memo, NoMemo
 from rules.geometry import Circle, CommsGraph, Cone, OrientedRect, Reach
 
 XY = tuple[float, float]
@@ -33,6 +41,12 @@ RING_SEGMENTS = 192
 #: Grid spacing of the top-down view, inches, and the spacing of its labels.
 GRID_IN = 6.0
 GRID_LABEL_IN = 12.0
+#: Label priorities: higher ones are placed first and win the space; REQUIRED_PRIORITY and above are
+#: always placed (moved, with a leader line, rather than dropped).
+LABEL_PRIORITY = {"odds": 100, "selected": 95, "tape": 92, "blast": 85, "fan": 75, "voice": 70, "range": 60,
+                  "movement": 58, "jamming": 50, "emissions": 42, "areas": 40, "units": 30, "sight": 25, "grid": 10}
+REQUIRED_PRIORITY = 90
+_NO_MEMO = NoMemo()
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +70,34 @@ class DrawItem:
     text_in: XY | None = None
     text_color: str = "#ffffff"
     marker: str = ""  # "x" draws a cross over points_in[0] of size width_px*4; "dot" a filled dot
+    #: What the label describes (a unit's centre): a label pushed aside gets a leader line to it.
+    anchor_in: XY | None = None
+    #: Placement priority (see LABEL_PRIORITY; 0: the layer's).
+    priority: int = 0
+    #: Tried when the full label finds no room (a unit's tag id instead of its name).
+    short_label: str = ""
+    #: A ring's label: when its spot is out of the view, it slides along the outline to the nearest
+    #: point that is in view (a 64" range ring seen by a camera that shows the table only).
+    label_on_outline: bool = False
+    #: The units whose poses this item is drawn from (() for none, None for "any unit": a count).
+    #: While a unit is being moved, the compositor draws its items over cached layers of the rest;
+    #: a hint for speed only — whatever changed is redrawn either way.
+    units: tuple[int, ...] | None = ()
+
+    @cached_property
+    def identity(self) -> tuple[Any, ...]:
+        """Everything that decides how the item looks (equal identities draw equal pixels under one
+        transform): the compositor repaints only the places whose identities changed."""
+        return (self.layer, self.key, self.color, self.closed, self.width_px, self.fill, self.dashed, self.label,
+                self.text_in, self.text_color, self.marker, self.anchor_in, self.priority, self.short_label)
+
+    @cached_property
+    def identity_hash(self) -> int:
+        return hash(self.identity)
+
+    @property
+    def label_priority(self) -> int:
+        return self.priority or LABEL_PRIORITY.get(self.layer, 20)
 
 
 @dataclass(frozen=True)
@@ -72,17 +114,25 @@ def _pts(points: Iterable[XY]) -> np.ndarray:
     return np.asarray(list(points), dtype=np.float64).reshape(-1, 2)
 
 
-def _outline(shape: object, segments: int = RING_SEGMENTS) -> np.ndarray:
+def _outline(shape: object, segments: int = RING_SEGMENTS, memo: Any = _NO_MEMO) -> np.ndarray:
+    """The outline of a rules shape as (N, 2) inches (remembered by the shape's value in ``memo``)."""
+    return memo.get(("outline", shape, segments), lambda: _outline_now(shape, segments))
+
+
+def _outline_now(shape: object, segments: int) -> np.ndarray:
     if isinstance(shape, Reach):
-        return _pts(shape.outline_in(segments))
-    if isinstance(shape, Circle):
-        return _pts(shape.outline_in(max(24, min(segments, int(8 * shape.radius_in) + 24))))
-    if isinstance(shape, Cone):
-        return _pts(shape.outline_in(64))
-    if isinstance(shape, OrientedRect):
-        return _pts(shape.corners_in())
-    outline = getattr(shape, "outline_in", None)
-    return _pts(outline()) if outline else np.zeros((0, 2))
+        pts = _pts(shape.outline_in(segments))
+    elif isinstance(shape, Circle):
+        pts = _pts(shape.outline_in(max(24, min(segments, int(8 * shape.radius_in) + 24))))
+    elif isinstance(shape, Cone):
+        pts = _pts(shape.outline_in(64))
+    elif isinstance(shape, OrientedRect):
+        pts = _pts(shape.corners_in())
+    else:
+        outline = getattr(shape, "outline_in", None)
+        pts = _pts(outline()) if outline else np.zeros((0, 2))
+    pts.setflags(write=False)  # shared between frames through the memo
+    return pts
 
 
 def _top_of(points: np.ndarray) -> XY:
@@ -105,11 +155,28 @@ def _lighter(color: str, amount: float = 0.45) -> str:
     return "#" + "".join(f"{v:02x}" for v in mix)
 
 
+def _base_radius(u: Any) -> float:
+    fp = u.footprint
+    return getattr(fp, "radius_in", None) or getattr(fp, "length_in", 1.0) / 2
+
+
+def _ring_around(u: Any, layer: str, color: str, memo: Any, *, pad_in: float = 0.45) -> DrawItem:
+    """A highlight ring around a unit's base (in a fan, caught in a blast)."""
+    r = _base_radius(u) + pad_in
+    key = (f"{layer} ring", u.unit_id, u.x_in, u.y_in, r)
+    return memo.get((key, color), lambda: DrawItem(layer, key, _outline(Circle(u.x_in, u.y_in, r), 40, memo), color,
+                                                   closed=True, width_px=2.5, units=(u.unit_id,)))
+
+
 # -- builders ----------------------------------------------------------------------------------
 
-def grid_items(snap) -> list[DrawItem]:
+def grid_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """The table's edge, a 6" grid and inch labels every 12" along two edges (static: cached)."""
-    w, d = snap.table_size_in
+    return memo.get(("grid", snap.table_size_in), lambda: _grid_now(snap.table_size_in))
+
+
+def _grid_now(table_size_in: XY) -> list[DrawItem]:
+    w, d = table_size_in
     out = [DrawItem("grid", ("edge", w, d), _pts([(0, 0), (w, 0), (w, d), (0, d)]), "#f0f0f0", closed=True, width_px=2.0)]
     x = GRID_IN
     while x < w - 1e-6:
@@ -126,72 +193,92 @@ def grid_items(snap) -> list[DrawItem]:
     return out
 
 
-def unit_items(snap) -> list[DrawItem]:
+def unit_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Each unit's base in its side's colour, a tick toward its front, down units greyed and crossed."""
-    out = []
+    out: list[DrawItem] = []
     for u in snap.units:
         if not u.on_table:
             continue
-        fp = u.footprint
-        active = u.status == "active"
-        color = snap.color_of(u.side) if active else "#7a7a7a"
-        outline = _outline(fp, 32)
-        out.append(DrawItem("units", ("base", fp), outline, color, closed=True, width_px=2.0, fill=200 if active else 90))
-        h = math.radians(u.heading_deg)
-        reach = (getattr(fp, "radius_in", None) or (getattr(fp, "length_in", 1.0) / 2)) + 0.5
-        out.append(DrawItem("units", ("front", u.x_in, u.y_in, u.heading_deg, reach),
-                            _pts([(u.x_in, u.y_in), (u.x_in + reach * math.cos(h), u.y_in + reach * math.sin(h))]),
-                            "#ffffff" if active else "#9a9a9a", width_px=2.0))
-        if not active:
-            out.append(DrawItem("units", ("down", u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ffffff", marker="x", width_px=2.5))
-        if u.unit_id == snap.selected_unit:
-            ring = _outline(Circle(u.x_in, u.y_in, reach + 0.3), 40)
-            out.append(DrawItem("units", ("selected", u.x_in, u.y_in, reach), ring, "#ffe14d", closed=True, width_px=3.0))
-        if u.unit_id in snap.radio_units and active:
-            out.append(DrawItem("units", ("radio", u.x_in, u.y_in), _pts([(u.x_in + 0.55, u.y_in + 0.55)]), "#ffffff",
-                                marker="dot", width_px=2.0))
+        color = snap.color_of(u.side) if u.status == "active" else "#7a7a7a"
+        selected = u.unit_id == snap.selected_unit
+        radio = u.unit_id in snap.radio_units
+        out += memo.get(("unit", u, color, selected, radio), lambda: _unit_now(u, color, selected, radio, memo))
     return out
 
 
-def label_items(snap) -> list[DrawItem]:
+def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> list[DrawItem]:
+    fp = u.footprint
+    active = u.status == "active"
+    uid = (u.unit_id,)
+    out = [DrawItem("units", ("base", fp), _outline(fp, 32, memo), color, closed=True, width_px=2.0,
+                    fill=200 if active else 90, units=uid)]
+    h = math.radians(u.heading_deg)
+    reach = _base_radius(u) + 0.5
+    out.append(DrawItem("units", ("front", u.x_in, u.y_in, u.heading_deg, reach),
+                        _pts([(u.x_in, u.y_in), (u.x_in + reach * math.cos(h), u.y_in + reach * math.sin(h))]),
+                        "#ffffff" if active else "#9a9a9a", width_px=2.0, units=uid))
+    if not active:
+        out.append(DrawItem("units", ("down", u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ffffff", marker="x", width_px=2.5,
+                            units=uid))
+    if selected:
+        ring = _outline(Circle(u.x_in, u.y_in, reach + 0.3), 40, memo)
+        out.append(DrawItem("units", ("selected", u.x_in, u.y_in, reach), ring, "#ffe14d", closed=True, width_px=3.0,
+                            units=uid))
+    if radio and active:
+        out.append(DrawItem("units", ("radio", u.x_in, u.y_in), _pts([(u.x_in + 0.55, u.y_in + 0.55)]), "#ffffff",
+                            marker="dot", width_px=2.0, units=uid))
+    return out
+
+
+def label_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
-    selected unit also shows its Move left."""
-    spots: dict[tuple[float, float], list[str]] = {}
-    where: dict[tuple[float, float], float] = {}
+    selected unit also shows its Move left. Short form: the tag ids."""
+    spots: dict[tuple[float, float], list[Any]] = {}
     for u in snap.units:
-        if not u.on_table:
-            continue
-        r = getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "width_in", 1.0) / 2
+        if u.on_table:
+            spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
+    sel = snap.selected_unit
+    return [memo.get(("label", spot, tuple(units), sel), lambda: _label_now(spot, units, sel))
+            for spot, units in spots.items()]
+
+
+def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> DrawItem:
+    texts = []
+    for u in units:
         text = u.name
-        if u.unit_id == snap.selected_unit:
+        if u.unit_id == sel:
             left = "unlimited" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}"'
             text += f" (move left {left})"
         if u.status != "active":
             text += f" [{u.status}]"
-        spot = (round(u.x_in, 1), round(u.y_in, 1))
-        spots.setdefault(spot, []).append(text)
-        where[spot] = max(where.get(spot, 0.0), r)
-    return [DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
-                     text_in=(spot[0], spot[1] - where[spot] - 0.9)) for spot, texts in spots.items()]
+        texts.append(text)
+    r = max(getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "width_in", 1.0) / 2 for u in units)
+    selected = any(u.unit_id == sel for u in units)
+    return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
+                    text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
+                    priority=LABEL_PRIORITY["selected"] if selected else LABEL_PRIORITY["units"],
+                    short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units))
 
 
-def range_items(snap) -> list[DrawItem]:
+def range_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """The selected weapon's range ring from the closest point of the base, and for explosives the
     dashed ring of Range + Radius."""
     out = []
     for o in snap.overlays:
         if o.kind in ("range", "blast reach"):
-            pts = _outline(o.shape)
+            pts = _outline(o.shape, RING_SEGMENTS, memo)
             if len(pts) == 0:
                 continue
             color = snap.color_of(o.side)
             out.append(DrawItem("range", ("ring", o.shape), pts, color if o.kind == "range" else _lighter(color, 0.3),
                                 closed=True, width_px=2.5 if o.kind == "range" else 2.0, dashed=o.kind == "blast reach",
-                                label=o.label, text_in=_top_of(pts)))
+                                label=o.label, text_in=_top_of(pts),
+                                priority=LABEL_PRIORITY["range"] - (0 if o.kind == "range" else 5), units=o.unit_ids,
+                                label_on_outline=True))
     return out
 
 
-def fan_items(snap) -> list[DrawItem]:
+def fan_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """The 45-degree cone along the unit's facing out to the weapon's range; enemy units inside are
     ringed and counted against the weapon's Fan."""
     out = []
@@ -199,89 +286,102 @@ def fan_items(snap) -> list[DrawItem]:
         if o.kind != "fan" or not isinstance(o.shape, Cone):
             continue
         cone = o.shape
-        pts = _outline(cone)
+        pts = _outline(cone, 64, memo)
         color = snap.color_of(o.side)
+        # Cone.touches is the rules' own test; remembered per (cone, base) so only moved units are re-tested.
         inside = [u for u in snap.units if u.on_table and u.status == "active" and u.side != o.side
-                  and u.unit_id not in o.unit_ids and cone.touches(u.footprint)]
+                  and u.unit_id not in o.unit_ids and memo.get(("touches", cone, u.footprint), lambda: cone.touches(u.footprint))]
         for u in inside:
-            r = (getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "length_in", 1.0) / 2) + 0.45
-            out.append(DrawItem("fan", ("in fan", u.unit_id, u.x_in, u.y_in, r), _outline(Circle(u.x_in, u.y_in, r), 40),
-                                "#ffe14d", closed=True, width_px=2.5))
+            out.append(_ring_around(u, "fan", "#ffe14d", memo))
         reach = cone.reach.distance_in if not math.isinf(cone.reach.distance_in) else 24.0
         ax = math.radians(cone.axis_deg)
         at = (cone.apex_x_in + 0.55 * reach * math.cos(ax), cone.apex_y_in + 0.55 * reach * math.sin(ax))
-        out.append(DrawItem("fan", ("fan", cone), pts, color, closed=True, width_px=2.0, fill=26,
-                            label=f"{o.label}: {len(inside)} in the fan", text_in=at))
+        fan = next((w.fan for w in snap.weapons if w.name == snap.selected_weapon), None)
+        label = f"{o.label}: {len(inside)} in the fan"
+        if fan and len(inside) > fan:
+            label += f", more than its {fan} attacks"
+        # The outline follows the attacker; the count in its label follows every unit.
+        out.append(DrawItem("fan", ("fan", cone), pts, color, closed=True, width_px=2.0, fill=26, units=o.unit_ids))
+        out.append(DrawItem("fan", ("fan label", cone, label), np.zeros((0, 2)), color, label=label, text_in=at,
+                            short_label=f"{len(inside)} in fan ({o.label})", units=None))
     return out
 
 
-def movement_items(snap) -> list[DrawItem]:
+def movement_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """What is left of the selected unit's Move this turn (halved when injured, overburdened or
     impaired, as the rules compute it)."""
     out = []
     for o in snap.overlays:
         if o.kind == "movement":
-            pts = _outline(o.shape)
+            pts = _outline(o.shape, RING_SEGMENTS, memo)
             if len(pts):
                 out.append(DrawItem("movement", ("move", o.shape), pts, "#7be3a0", closed=True, width_px=2.0, dashed=True,
-                                    label=o.label, text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2)))
+                                    label=o.label, text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
+                                    units=o.unit_ids, label_on_outline=True))
     return out
 
 
-def blast_items(snap) -> list[DrawItem]:
-    """The blast radius around the picked point with every unit inside ringed, and after a miss the
-    miss radius around the intended point (and where it landed)."""
+def _names(snap: Any, ids: Iterable[int]) -> list[str]:
+    return [u.name for u in (snap.unit(uid) for uid in ids) if u is not None]
+
+
+def blast_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+    """The blast radius around the picked point with every unit inside ringed and listed, and after a
+    miss the miss radius around the intended point (and where it landed)."""
     out = []
     if snap.blast_point is not None and snap.blast_radius_in:
         c = Circle(snap.blast_point[0], snap.blast_point[1], snap.blast_radius_in)
-        names = [snap.unit(uid).name for uid in snap.blast_caught if snap.unit(uid) is not None]
-        out.append(DrawItem("blast", ("blast", c), _outline(c), "#ff8c1a", closed=True, width_px=2.5, fill=55,
-                            label=f'Radius {snap.blast_radius_in:g}": {len(names)} inside',
-                            text_in=(c.x_in, c.y_in + c.radius_in + 0.4)))
+        names = _names(snap, snap.blast_caught)
+        listed = ", ".join(names) if names else "nobody"
+        out.append(DrawItem("blast", ("blast", c), _outline(c, RING_SEGMENTS, memo), "#ff8c1a", closed=True, width_px=2.5,
+                            fill=55))
+        out.append(DrawItem("blast", ("blast label", c, listed), np.zeros((0, 2)), "#ff8c1a",
+                            label=f'Radius {snap.blast_radius_in:g}": {listed}',
+                            short_label=f'Radius {snap.blast_radius_in:g}": {len(names)} inside',
+                            text_in=(c.x_in, c.y_in + c.radius_in + 0.4), units=None))
         out.append(DrawItem("blast", ("aim", c.x_in, c.y_in), _pts([snap.blast_point]), "#ff8c1a", marker="x", width_px=3.0))
         for uid in snap.blast_caught:
             u = snap.unit(uid)
-            if u is None:
-                continue
-            r = (getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "length_in", 1.0) / 2) + 0.45
-            out.append(DrawItem("blast", ("caught", uid, u.x_in, u.y_in, r), _outline(Circle(u.x_in, u.y_in, r), 40),
-                                "#ff8c1a", closed=True, width_px=2.5))
+            if u is not None:
+                out.append(_ring_around(u, "blast", "#ff8c1a", memo))
     miss = snap.miss
     if miss is not None:
         c = Circle(miss.intended_in[0], miss.intended_in[1], miss.miss_radius_in)
         label = f'miss radius {miss.miss_radius_in:g}": {miss.chooser} chooses' if miss.landed_in is None else \
             f'miss radius {miss.miss_radius_in:g}"'
-        out.append(DrawItem("blast", ("miss", c), _outline(c), "#ff4d4d", closed=True, width_px=2.0, dashed=True,
-                            label=label, text_in=(c.x_in, c.y_in - c.radius_in - 0.6)))
+        out.append(DrawItem("blast", ("miss", c), _outline(c, RING_SEGMENTS, memo), "#ff4d4d", closed=True, width_px=2.0,
+                            dashed=True, label=label, text_in=(c.x_in, c.y_in - c.radius_in - 0.6)))
         if miss.landed_in is not None:
             out.append(DrawItem("blast", ("landed", miss.landed_in), _pts([miss.landed_in]), "#ff4d4d", marker="x", width_px=3.0,
-                                label="landed", text_in=(miss.landed_in[0], miss.landed_in[1] + 1.0)))
+                                label="landed", text_in=(miss.landed_in[0], miss.landed_in[1] + 1.0),
+                                anchor_in=miss.landed_in))
     return out
 
 
 def _hull(points: np.ndarray) -> np.ndarray:
-    """Convex hull (monotone chain) of (N, 2) points, counter-clockwise."""
-    pts = sorted(set(map(tuple, np.round(points, 6).tolist())))
+    """Convex hull of (N, 2) points (OpenCV's, in float32: hundredths of a thousandth of an inch).
+
+    >>> _hull(np.array([[0, 0], [2, 0], [1, 1], [2, 2], [0, 2]], float)).shape
+    (4, 2)
+    """
+    import cv2
+
+    pts = np.ascontiguousarray(np.asarray(points, dtype=np.float32).reshape(-1, 1, 2))
     if len(pts) <= 2:
-        return np.asarray(pts, dtype=np.float64)
-
-    def cross(o: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list[tuple[float, ...]] = []
-    for p in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list[tuple[float, ...]] = []
-    for p in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return np.asarray(lower[:-1] + upper[:-1], dtype=np.float64)
+        return pts.reshape(-1, 2).astype(np.float64)
+    return cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
 
 
-def voice_items(snap) -> list[DrawItem]:
+def _group_item(side: str, members: tuple[tuple[int, XY], ...], color: str, memo: Any) -> DrawItem:
+    """A comms group's shaded hull. Its key is the hull itself: a member moving inside the group
+    leaves the drawing unchanged, so nothing is repainted."""
+    hull = _hull(np.concatenate([_outline(Circle(*xy, 1.6), 16, memo) for _, xy in members]))
+    hull.setflags(write=False)
+    return DrawItem("voice", ("group", side, hull.tobytes()), hull, color, closed=True, width_px=1.0, fill=38,
+                    units=tuple(uid for uid, _ in members))
+
+
+def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Voice-comms chains: edges between friendly units within their Move of each other, each
     connected group shaded, radio units marked (units layer), and who the selected unit's word reaches."""
     out = []
@@ -294,87 +394,93 @@ def voice_items(snap) -> list[DrawItem]:
         for group in graph.groups:
             if len(group) < 2:
                 continue
-            ring = np.concatenate([_outline(Circle(*where[uid], 1.6), 16) for uid in sorted(group)])
-            out.append(DrawItem("voice", ("group", o.side, tuple(sorted((uid, where[uid]) for uid in group))), _hull(ring),
-                                color, closed=True, width_px=1.0, fill=38))
+            members = tuple(sorted((uid, where[uid]) for uid in group))
+            out.append(memo.get(("group", o.side, members, color), lambda: _group_item(o.side, members, color, memo)))
         done: set[tuple[int, int]] = set()
+        edge_color = _lighter(color, 0.35)
+        edges = set(graph.edges)
         for a, b in graph.edges:
             pair = (min(a, b), max(a, b))
             if pair in done:
                 continue
             done.add(pair)
-            both = (b, a) in graph.edges
-            out.append(DrawItem("voice", ("edge", where[a], where[b], both), _pts([where[a], where[b]]), _lighter(color, 0.35),
-                                width_px=2.0, dashed=not both))
+            both = (b, a) in edges
+            out.append(memo.get(("edge", where[a], where[b], both, edge_color), lambda: DrawItem(
+                "voice", ("edge", where[a], where[b], both), _pts([where[a], where[b]]), edge_color, width_px=2.0,
+                dashed=not both, units=(a, b))))
         sel = snap.selected_unit
         if sel is not None and sel in where:
             reached = sorted(graph.reachable_from(sel) - {sel})
             for uid in reached:
                 x, y = where[uid]
-                out.append(DrawItem("voice", ("heard", uid, x, y), _outline(Circle(x, y, 1.05), 32), "#b6f5c8",
-                                    closed=True, width_px=2.0, dashed=True))
+                out.append(memo.get(("heard", uid, x, y), lambda: DrawItem(
+                    "voice", ("heard", uid, x, y), _outline(Circle(x, y, 1.05), 32, memo), "#b6f5c8", closed=True,
+                    width_px=2.0, dashed=True, units=(uid,))))
             x, y = where[sel]
             out.append(DrawItem("voice", ("reach label", sel, len(reached)), np.zeros((0, 2)), "#b6f5c8",
-                                label=f"voice reaches {len(reached)}", text_in=(x, y + 2.0)))
+                                label=f"voice reaches {len(reached)}", text_in=(x, y + 2.0), anchor_in=(x, y), units=None))
     return out
 
 
-def jamming_items(snap) -> list[DrawItem]:
+def jamming_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Jamming circles (36") of EW units, and a cross on every radio or remote-piloted system cut off."""
     out = []
     for o in snap.overlays:
         if o.kind != "jamming":
             continue
-        pts = _outline(o.shape)
+        pts = _outline(o.shape, RING_SEGMENTS, memo)
         color = snap.color_of(o.side)
         out.append(DrawItem("jamming", ("jam", o.shape), pts, color, closed=True, width_px=2.0, fill=22, dashed=True,
-                            label=o.label, text_in=_top_of(pts)))
+                            label=o.label, text_in=_top_of(pts), label_on_outline=True))
         for uid in o.unit_ids:
             u = snap.unit(uid)
             if u is not None and u.on_table:
                 out.append(DrawItem("jamming", ("cut", uid, u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ff4dff", marker="x",
-                                    width_px=3.0, label="jammed", text_in=(u.x_in, u.y_in + 1.3)))
+                                    width_px=3.0, label="jammed", text_in=(u.x_in, u.y_in + 1.3), anchor_in=(u.x_in, u.y_in),
+                                    units=(uid,)))
     return out
 
 
-def emission_items(snap) -> list[DrawItem]:
+def emission_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Emission tokens (a unit signalling or jamming gives itself away), and fires-observation tokens."""
     out = []
     for o in snap.overlays:
         if o.kind in ("emission", "fires observation"):
-            pts = _outline(o.shape, 48)
+            pts = _outline(o.shape, 48, memo)
             out.append(DrawItem("emissions", (o.kind, o.shape), pts, "#ff4dff" if o.kind == "emission" else "#4dd2ff",
                                 closed=True, width_px=2.0, dashed=o.kind != "emission", label=o.label,
-                                text_in=(float(pts[:, 0].mean()), float(pts[:, 1].max()) + 0.4)))
+                                text_in=(float(pts[:, 0].mean()), float(pts[:, 1].max()) + 0.4),
+                                anchor_in=(float(pts[:, 0].mean()), float(pts[:, 1].mean())), units=o.unit_ids))
     return out
 
 
 AREA_COLORS = {"smoke": ("#c8c8c8", 120), "illumination": ("#fff3a0", 60), "IR illumination": ("#ff9f9f", 45)}
 
 
-def area_items(snap) -> list[DrawItem]:
+def area_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Smoke clouds and illumination areas placed by explosive variants, until they lift."""
     out = []
     for o in snap.overlays:
         if o.kind in AREA_COLORS:
             color, alpha = AREA_COLORS[o.kind]
-            pts = _outline(o.shape)
+            pts = _outline(o.shape, RING_SEGMENTS, memo)
             out.append(DrawItem("areas", ("area", o.kind, o.shape), pts, color, closed=True, width_px=1.5, fill=alpha,
                                 label=o.label, text_in=(o.shape.x_in, o.shape.y_in)))
     return out
 
 
-def tape_items(snap) -> list[DrawItem]:
+def tape_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """The tape measure with its distance (base to base between units)."""
     t = snap.tape
     if t is None:
         return []
     mid = ((t.start_in[0] + t.end_in[0]) / 2, (t.start_in[1] + t.end_in[1]) / 2)
     return [DrawItem("tape", ("tape", t.start_in, t.end_in), _pts([t.start_in, t.end_in]), "#ffffff", width_px=2.5,
-                     label=f'{t.distance_in:.1f}"', text_in=(mid[0], mid[1] + 0.8), text_color="#ffe14d")]
+                     label=f'{t.distance_in:.1f}"', text_in=(mid[0], mid[1] + 0.8), text_color="#ffe14d", anchor_in=mid,
+                     units=tuple(u for u in (t.start_unit, t.end_unit) if u is not None))]
 
 
-def sight_items(snap) -> list[DrawItem]:
+def sight_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Lines of sight from the attacker to each target of the attack being set up (players judge them)."""
     d = snap.draft
     if d is None:
@@ -387,14 +493,14 @@ def sight_items(snap) -> list[DrawItem]:
         t = snap.unit(uid)
         if t is not None and t.on_table:
             out.append(DrawItem("sight", ("sight", a.x_in, a.y_in, t.x_in, t.y_in), _pts([(a.x_in, a.y_in), (t.x_in, t.y_in)]),
-                                "#ffffff", width_px=1.5, dashed=True))
+                                "#ffffff", width_px=1.5, dashed=True, units=(a.unit_id, uid)))
     if d.aim_point is not None:
         out.append(DrawItem("sight", ("aimline", a.x_in, a.y_in, d.aim_point), _pts([(a.x_in, a.y_in), d.aim_point]),
-                            "#ff8c1a", width_px=1.5, dashed=True))
+                            "#ff8c1a", width_px=1.5, dashed=True, units=(a.unit_id,)))
     return out
 
 
-def odds_items(snap) -> list[DrawItem]:
+def odds_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Each target's hit and kill probability while an attack is being set up."""
     out = []
     for o in snap.odds:
@@ -403,10 +509,13 @@ def odds_items(snap) -> list[DrawItem]:
             continue
         if o.allowed:
             text = f"hit {float(o.p_hit):.0%}  kill {float(o.p_kill_any):.0%}"
+            short = f"{float(o.p_hit):.0%}/{float(o.p_kill_any):.0%}"
         else:
             text = f"no shot: {o.reason}"
+            short = "no shot"
         out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), "#ffe14d", label=text,
-                            text_in=(u.x_in, u.y_in + 1.6), text_color="#ffe14d"))
+                            text_in=(u.x_in, u.y_in + 1.6), text_color="#ffe14d", anchor_in=(u.x_in, u.y_in),
+                            short_label=short, units=None))
     return out
 
 
@@ -432,11 +541,14 @@ DRAW_ORDER = ("grid", "areas", "jamming", "voice", "movement", "range", "fan", "
               "tape", "labels", "odds")
 
 
-def build_items(snap, layers: Iterable[str]) -> list[DrawItem]:
-    """Draw items of the given overlay kinds, in drawing order."""
+def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -> list[DrawItem]:
+    """Draw items of the given overlay kinds, in drawing order. With a ``memo`` (one per view), what
+    did not change since the last call is taken from it instead of being computed again."""
     wanted = set(layers)
+    m: Any = memo if memo is not None else _NO_MEMO
     out: list[DrawItem] = []
     for name in DRAW_ORDER:
         if name in wanted:
-            out += OVERLAYS[name].build(snap)
+            out += OVERLAYS[name].build(snap, m)
+    m.sweep()
     return out

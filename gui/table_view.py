@@ -37,6 +37,7 @@ class TableView(QWidget):
         self.calibration = calibration
         self.toggles = toggles or OverlayToggles()
         self.compositor = Compositor()
+        self.compositor.painter.label_top_px = 38.0  # the badge "Camera view · tool: ..." sits there
         self.frame_bgr: np.ndarray | None = None
         self.mode = mode if calibration is not None else "table"
         self.tool = "select"

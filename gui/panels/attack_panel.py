@@ -1,15 +1,21 @@
 """The attack at the table: attacker and weapon, targets proposed by the geometry, what the players
 declare, the exact odds, and the roll — with virtual dice, or with the dice the players rolled,
-typed into a form that lists exactly which dice the rules need next and checks each one."""
+typed into a form that lists exactly which dice the rules need next and checks each one.
+
+Laid out for a table-side screen: the set-up in a compact grid, then one targets table in which each
+target carries its own odds (hit, kill over all its shots) next to the declarations that change them,
+the odds in detail (roll, Advantages and Disadvantages), the dice and the Resolve button — readable at
+1600x960 without scrolling. While units are carried across the table the distances and odds follow,
+a few times a second."""
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QRadioButton, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QGridLayout,
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QRadioButton,
+                               QSizePolicy, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
@@ -17,7 +23,8 @@ from gui.panels.turn_panel import parse_dice_text
 from gui.session import AttackDraft
 from rules.errors import RulesError
 
-TARGET_COLUMNS = ("Target", "Distance", "Geometry", "Shots", "Cover", "Concealment", "Unaware")
+TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Shots", "Cover", "Conceal.", "Unaw.", "Geometry")
+COL_TARGET, COL_DIST, COL_HIT, COL_KILL, COL_SHOTS, COL_COVER, COL_CONCEAL, COL_UNAWARE, COL_WHY = range(len(TARGET_COLUMNS))
 ODDS_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
 LEVELS = ("none", "partial", "total")
 
@@ -27,50 +34,78 @@ def _pct(x: Any) -> str:
 
 
 class DiceForm(QWidget):
-    """The dice the players rolled: one row per roll the rules ask for, added as the earlier ones are
-    entered (which rolls follow depends on them: no Damage roll for a miss)."""
+    """The dice the players rolled, one roll at a time as the rules ask for them (which rolls follow
+    depends on the earlier ones: no Damage roll for a miss). Compact: the rolls entered so far on
+    one line, then the one roll needed next with its own field."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.form = QFormLayout(self)
-        self.form.setContentsMargins(0, 0, 0, 0)
-        self.edits: list[QLineEdit] = []
-        self.entries: list[Any] = []
+        self.done = QLabel()
+        self.done.setWordWrap(True)
+        self.prompt = QLabel()
+        self.edit = QLineEdit()
+        self.edit.returnPressed.connect(lambda: self.enter(self.edit.text()))
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.form.addRow(self.status)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.prompt)
+        row.addWidget(self.edit, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addWidget(self.done)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        self.entries: list[Any] = []
+        self.entered_text: list[str] = []
         self._need: Any = None
         self._session: Any = None
+
+    @property
+    def edits(self) -> list[QLineEdit]:
+        return [self.edit]
 
     def reset(self, session: Any) -> None:
         """Start over for the attack set up in ``session``."""
         self._session = session
-        while self.form.rowCount() > 1:
-            self.form.removeRow(1)
-        self.edits, self.entries = [], []
+        self.entries, self.entered_text = [], []
+        self.done.setToolTip("")
         self._advance()
 
     def _advance(self) -> None:
+        self.done.setText("Entered: " + "  ·  ".join(self.entered_text) if self.entered_text else "")
+        self.done.setVisible(bool(self.entered_text))
         try:
             need = self._session.dice_needed(self.entries) if self._session is not None else None
-        except (UsageError, RulesError, ValueError) as exc:
+        except UsageError as exc:  # nothing to roll for yet (no target ticked): a hint, not an error
+            self.status.setText(f"<span style='color:#b0b0b0'>{str(exc)[:1].upper()}{str(exc)[1:]}.</span>")
+            self._need = None
+            self._show_field(False)
+            return
+        except (RulesError, ValueError) as exc:
             self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
             self._need = None
+            self._show_field(False)
             return
         self._need = need
         if need is None:
             self.status.setText("All dice entered: press Resolve." if self.entries else "")
+            self._show_field(False)
             return
-        self.status.setText(f"Next: {need.label}")
-        edit = QLineEdit()
+        self.status.setText("")
         hint = f"{need.count} dice, each 1-{need.sides}" if need.count > 1 else f"1-{need.sides}"
         if need.count > 1 and not need.each_die:
             hint += f" (or their total, {need.count}-{need.count * need.sides})"
-        edit.setPlaceholderText(hint)
-        edit.returnPressed.connect(lambda e=edit: self.enter(e.text(), edit=e))
-        self.form.addRow(QLabel(f"{need.label} ({need.count}d{need.sides})"), edit)
-        self.edits.append(edit)
-        edit.setFocus()
+        self.prompt.setText(f"Next: <b>{need.label}</b> ({need.count}d{need.sides})")
+        self.edit.clear()
+        self.edit.setPlaceholderText(hint)
+        self._show_field(True)
+        self.edit.setFocus()
+
+    def _show_field(self, on: bool) -> None:
+        self.prompt.setVisible(on)
+        self.edit.setVisible(on)
 
     @property
     def complete(self) -> bool:
@@ -85,7 +120,6 @@ class DiceForm(QWidget):
         if self._need is None:
             self.status.setText("No more dice are needed: press Resolve.")
             return False
-        edit = edit or self.edits[-1]
         try:
             values = parse_dice_text(text)
             need = self._need
@@ -98,8 +132,8 @@ class DiceForm(QWidget):
         except (UsageError, RulesError, ValueError) as exc:
             self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
             return False
-        edit.setText(text)
-        edit.setReadOnly(True)
+        self.entered_text.append(f"<span title='{need.label}'>{text.strip()}</span>")
+        self.done.setToolTip("\n".join(filter(None, [self.done.toolTip(), f"{need.label}: {text.strip()}"])))
         self.entries = trial
         self._advance()
         return True
@@ -110,6 +144,9 @@ class AttackPanel(SessionPanel):
         super().__init__(session, parent)
         self.attacker = QComboBox()
         self.weapon = QComboBox()
+        for combo in (self.attacker, self.weapon):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
         self.mode = QComboBox()
         self.mode.addItems(["attack", "suppress"])
         self.payload = QComboBox()
@@ -120,16 +157,31 @@ class AttackPanel(SessionPanel):
         self.reaction = QCheckBox("Use the ready Reaction")
         self.untrained = QCheckBox("Not trained on the weapon")
         self.aim_label = QLabel("—")
+        self.show_all = QCheckBox("List every unit")
+        self.show_all.setToolTip("Off: only units the geometry allows as targets (and those ticked)")
         self.targets = QTableWidget(0, len(TARGET_COLUMNS))
         self.targets.setHorizontalHeaderLabels(TARGET_COLUMNS)
         self.targets.verticalHeader().setVisible(False)
+        self.targets.verticalHeader().setDefaultSectionSize(28)
         self.targets.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.targets.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.targets.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.targets.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_WHY, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(36)
+        for col, width in ((COL_HIT, 56), (COL_KILL, 56), (COL_SHOTS, 50), (COL_COVER, 76), (COL_CONCEAL, 76),
+                           (COL_UNAWARE, 46)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(col, width)
+        self.targets.setMinimumHeight(150)
         self.odds = QTableWidget(0, len(ODDS_COLUMNS))
         self.odds.setHorizontalHeaderLabels(ODDS_COLUMNS)
         self.odds.verticalHeader().setVisible(False)
+        self.odds.verticalHeader().setDefaultSectionSize(22)
         self.odds.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.odds.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.odds.horizontalHeader().setStretchLastSection(True)
+        self.odds.setMinimumHeight(70)
         self.virtual = QRadioButton("Virtual dice")
         self.entered = QRadioButton("Players' dice")
         self.virtual.setChecked(True)
@@ -139,35 +191,55 @@ class AttackPanel(SessionPanel):
         self.dice_form = DiceForm()
         self.dice_form.setVisible(False)
         self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
+        self.resolve_button.setMinimumHeight(32)
         self.message = QLabel()
         self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
-        setup = QFormLayout()
-        setup.addRow("Attacker", self.attacker)
-        setup.addRow("Weapon", self.weapon)
-        setup.addRow("Mode", self.mode)
-        setup.addRow("Payload", self.payload)
-        setup.addRow("Crew assisting", self.crew)
-        setup.addRow("Assisting units", self.assistants)
-        setup.addRow(self.reaction)
-        setup.addRow(self.untrained)
-        setup.addRow("Aim point (blast tool)", self.aim_label)
+        setup = QGridLayout()
+        setup.setHorizontalSpacing(8)
+        setup.setVerticalSpacing(4)
+        setup.addWidget(QLabel("Attacker"), 0, 0)
+        setup.addWidget(self.attacker, 0, 1, 1, 3)
+        setup.addWidget(QLabel("Weapon"), 1, 0)
+        setup.addWidget(self.weapon, 1, 1, 1, 3)
+        setup.addWidget(QLabel("Mode"), 2, 0)
+        setup.addWidget(self.mode, 2, 1)
+        setup.addWidget(QLabel("Payload"), 2, 2)
+        setup.addWidget(self.payload, 2, 3)
+        setup.addWidget(QLabel("Crew assisting"), 3, 0)
+        setup.addWidget(self.crew, 3, 1)
+        setup.addWidget(QLabel("Assisting units"), 3, 2)
+        setup.addWidget(self.assistants, 3, 3)
+        setup.addWidget(self.reaction, 4, 0, 1, 2)
+        setup.addWidget(self.untrained, 4, 2, 1, 2)
+        setup.addWidget(QLabel("Aim point (B, blast tool)"), 5, 0, 1, 2)
+        setup.addWidget(self.aim_label, 5, 2, 1, 2)
+        setup.setColumnStretch(1, 1)
+        setup.setColumnStretch(3, 1)
+        targets_head = QHBoxLayout()
+        targets_head.addWidget(QLabel("<b>Targets</b> — tick to attack; hit and kill are the exact odds"))
+        targets_head.addStretch(1)
+        targets_head.addWidget(self.show_all)
         dice_box = QGroupBox("Dice")
         dice_layout = QVBoxLayout(dice_box)
+        dice_layout.setContentsMargins(6, 4, 6, 4)
         row = QHBoxLayout()
         row.addWidget(self.virtual)
         row.addWidget(self.entered)
+        row.addStretch(1)
+        row.addWidget(self.resolve_button)
         dice_layout.addLayout(row)
         dice_layout.addWidget(self.dice_form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(6)
         layout.addLayout(setup)
-        layout.addWidget(QLabel("Targets (tick to attack; the geometry says who can be hit)"))
-        layout.addWidget(self.targets, 2)
-        layout.addWidget(QLabel("Odds"))
-        layout.addWidget(self.odds, 1)
+        layout.addLayout(targets_head)
+        layout.addWidget(self.targets, 4)
+        layout.addWidget(QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"))
+        layout.addWidget(self.odds, 2)
         layout.addWidget(dice_box)
-        layout.addWidget(self.resolve_button)
         layout.addWidget(self.message)
 
         self._building = False
@@ -180,6 +252,7 @@ class AttackPanel(SessionPanel):
         self.assistants.editingFinished.connect(self._setup_changed)
         self.reaction.toggled.connect(lambda _: self._setup_changed())
         self.untrained.toggled.connect(lambda _: self._setup_changed())
+        self.show_all.toggled.connect(lambda _: self._rebuild_targets())
         self.entered.toggled.connect(self._dice_mode_changed)
         self.resolve_button.clicked.connect(self.resolve)
         self._fill_attackers()
@@ -202,6 +275,20 @@ class AttackPanel(SessionPanel):
                 self._setup_changed()
         elif kind == "attack":
             self._show_odds()
+        elif kind == "poses":
+            self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
+
+    def _refresh_geometry(self) -> None:
+        """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
+        other units came into range or left it."""
+        snap = self.session.snapshot()
+        shown = self._shown(snap.proposals)
+        if [p.unit_id for p in shown] != self._rows:
+            self._rebuild_targets()
+        else:
+            for row, p in enumerate(shown):
+                self._fill_geometry(row, p)
+        self._show_odds()
 
     def _fill_attackers(self) -> None:
         self._building = True
@@ -261,7 +348,7 @@ class AttackPanel(SessionPanel):
     def ticked(self) -> list[int]:
         out = []
         for row, uid in enumerate(self._rows):
-            box = self.targets.cellWidget(row, 0)
+            box = self.targets.cellWidget(row, COL_TARGET)
             if isinstance(box, QCheckBox) and box.isChecked():
                 out.append(uid)
         return out
@@ -269,18 +356,21 @@ class AttackPanel(SessionPanel):
     def set_target(self, unit_id: int, *, ticked: bool = True, shots: int | None = None, cover: str | None = None,
                    concealment: str | None = None, unaware: bool | None = None) -> None:
         """Set a target row as a player would (used by tests and keyboard shortcuts)."""
+        if unit_id not in self._rows:
+            raise UsageError(f"unit {unit_id} is not listed as a target of this weapon: "
+                             f"{', '.join(str(r) for r in self._rows) or 'none is'} (tick 'List every unit' to see all)")
         row = self._rows.index(unit_id)
         self._building = True
         try:
-            self.targets.cellWidget(row, 0).setChecked(ticked)
+            self.targets.cellWidget(row, COL_TARGET).setChecked(ticked)
             if shots is not None:
-                self.targets.cellWidget(row, 3).setValue(shots)
+                self.targets.cellWidget(row, COL_SHOTS).setValue(shots)
             if cover is not None:
-                self.targets.cellWidget(row, 4).setCurrentText(cover)
+                self.targets.cellWidget(row, COL_COVER).setCurrentText(cover)
             if concealment is not None:
-                self.targets.cellWidget(row, 5).setCurrentText(concealment)
+                self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(concealment)
             if unaware is not None:
-                self.targets.cellWidget(row, 6).setChecked(unaware)
+                self.targets.cellWidget(row, COL_UNAWARE).setChecked(unaware)
         finally:
             self._building = False
         self._setup_changed()
@@ -310,10 +400,7 @@ class AttackPanel(SessionPanel):
         for row, tid in enumerate(self._rows):
             if tid not in targets:
                 continue
-            per[tid] = {"shots": self.targets.cellWidget(row, 3).value(),
-                        "cover": self.targets.cellWidget(row, 4).currentText(),
-                        "concealment": self.targets.cellWidget(row, 5).currentText(),
-                        "unaware": self.targets.cellWidget(row, 6).isChecked()}
+            per[tid] = self._row_declarations(row)
         aim = self.session.snapshot().blast_point if (wv is not None and wv.radius_in) else None
         return AttackDraft(int(uid), str(name), tuple(targets), decl, per, aim)
 
@@ -333,56 +420,107 @@ class AttackPanel(SessionPanel):
             return
         if rebuild:
             self._rebuild_targets()
+            if draft is not None and set(self.ticked()) != set(draft.target_ids):
+                # a ticked target left the list (it went down, or another weapon cannot reach it)
+                self._setup_changed()
+                return
         aim = draft.aim_point if draft else None
         self.aim_label.setText("—" if aim is None else f"({aim[0]:.1f}, {aim[1]:.1f})")
         self._show_odds()
         if self.entered.isChecked():
             self.dice_form.reset(self.session)
 
+    def _shown(self, proposals: Any) -> list[Any]:
+        ticked = set(self.ticked())
+        return [p for p in proposals if self.show_all.isChecked() or p.eligible or p.unit_id in ticked]
+
+    def _fill_geometry(self, row: int, p: Any) -> None:
+        dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
+        dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        why = QTableWidgetItem("can be hit" if p.eligible else p.reason)
+        why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
+        why.setToolTip("can be hit" if p.eligible else p.reason)
+        self.targets.setItem(row, COL_DIST, dist)
+        self.targets.setItem(row, COL_WHY, why)
+
     def _rebuild_targets(self) -> None:
         snap = self.session.snapshot()
         keep = set(self.ticked())
+        keep_decl = {uid: self._row_declarations(row) for row, uid in enumerate(self._rows)}
+        shown = self._shown(snap.proposals)
         self._building = True
         try:
-            self.targets.setRowCount(len(snap.proposals))
+            for row in range(self.targets.rowCount()):
+                for col in range(self.targets.columnCount()):
+                    old_widget = self.targets.cellWidget(row, col)
+                    if old_widget is not None:
+                        old_widget.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
+                        self.targets.removeCellWidget(row, col)
+            self.targets.setRowCount(len(shown))
             self._rows = []
-            for row, p in enumerate(snap.proposals):
+            for row, p in enumerate(shown):
                 self._rows.append(p.unit_id)
                 box = QCheckBox(p.name)
                 box.setChecked(p.unit_id in keep)
                 box.toggled.connect(lambda _: self._setup_changed())
-                self.targets.setCellWidget(row, 0, box)
-                dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
-                why = QTableWidgetItem("can be hit" if p.eligible else p.reason)
-                why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
-                self.targets.setItem(row, 1, dist)
-                self.targets.setItem(row, 2, why)
+                self.targets.setCellWidget(row, COL_TARGET, box)
+                self._fill_geometry(row, p)
+                for col in (COL_HIT, COL_KILL):
+                    self.targets.setItem(row, col, QTableWidgetItem(""))
                 shots = QSpinBox()
                 shots.setRange(1, 12)
-                shots.valueChanged.connect(lambda _: self._setup_changed())
-                self.targets.setCellWidget(row, 3, shots)
-                for col in (4, 5):
+                self.targets.setCellWidget(row, COL_SHOTS, shots)
+                for col in (COL_COVER, COL_CONCEAL):
                     combo = QComboBox()
                     combo.addItems(LEVELS)
-                    combo.currentIndexChanged.connect(lambda _: self._setup_changed())
                     self.targets.setCellWidget(row, col, combo)
                 unaware = QCheckBox()
+                self.targets.setCellWidget(row, COL_UNAWARE, unaware)
+                old = keep_decl.get(p.unit_id)
+                if old is not None:
+                    shots.setValue(old["shots"])
+                    self.targets.cellWidget(row, COL_COVER).setCurrentText(old["cover"])
+                    self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(old["concealment"])
+                    unaware.setChecked(old["unaware"])
+                shots.valueChanged.connect(lambda _: self._setup_changed())
+                for col in (COL_COVER, COL_CONCEAL):
+                    self.targets.cellWidget(row, col).currentIndexChanged.connect(lambda _: self._setup_changed())
                 unaware.toggled.connect(lambda _: self._setup_changed())
-                self.targets.setCellWidget(row, 6, unaware)
         finally:
             self._building = False
+        self._show_odds()
+
+    def _row_declarations(self, row: int) -> dict[str, Any]:
+        return {"shots": self.targets.cellWidget(row, COL_SHOTS).value(),
+                "cover": self.targets.cellWidget(row, COL_COVER).currentText(),
+                "concealment": self.targets.cellWidget(row, COL_CONCEAL).currentText(),
+                "unaware": self.targets.cellWidget(row, COL_UNAWARE).isChecked()}
 
     def _show_odds(self) -> None:
         snap = self.session.snapshot()
         if snap.odds_error:
             self.message.setText(f"<span style='color:#ff6b6b'>{snap.odds_error}</span>")
+        by_target = {o.unit_id: o for o in snap.odds}
+        for row, uid in enumerate(self._rows):
+            o = by_target.get(uid)
+            hit = _pct(o.p_hit) if o is not None and o.allowed else ("no shot" if o is not None else "")
+            kill = _pct(o.p_kill_any) if o is not None and o.allowed else ""
+            for col, text in ((COL_HIT, hit), (COL_KILL, kill)):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setForeground(QColor("#ffe14d"))
+                if o is not None and not o.allowed:
+                    item.setToolTip(o.reason)
+                self.targets.setItem(row, col, item)
         self.odds.setRowCount(len(snap.odds))
         for row, o in enumerate(snap.odds):
             roll = o.roll + (f" ({', '.join(o.advantages + o.disadvantages)})" if o.advantages or o.disadvantages else "")
             values = (o.name, _pct(o.p_hit), _pct(o.p_kill), _pct(o.p_kill_any) + (f" ({o.shots} shots)" if o.shots > 1 else ""),
                       roll if o.allowed else f"not allowed: {o.reason}")
             for col, text in enumerate(values):
-                self.odds.setItem(row, col, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.odds.setItem(row, col, item)
 
     def odds_rows(self) -> list[list[str]]:
         return [[self.odds.item(r, c).text() for c in range(self.odds.columnCount())] for r in range(self.odds.rowCount())]
@@ -411,7 +549,7 @@ class AttackPanel(SessionPanel):
         else:
             self.message.setText("<br>".join(res.sentences[-3:]))
             for row in range(self.targets.rowCount()):
-                box = self.targets.cellWidget(row, 0)
+                box = self.targets.cellWidget(row, COL_TARGET)
                 if isinstance(box, QCheckBox):
                     box.setChecked(False)
         if self.entered.isChecked():

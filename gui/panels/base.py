@@ -24,6 +24,29 @@ class SessionPanel(QWidget):
     def on_session_changed(self, kind: str) -> None:
         pass
 
+    def later(self, what: Any, *, ms: int = 150) -> None:
+        """Run ``what`` once, ``ms`` from the first request: tracked moves arrive every frame, and a
+        table refreshed a few times a second reads the same while the view stays smooth."""
+        from PySide6.QtCore import QTimer
+
+        pending = getattr(self, "_pending_later", None)
+        if pending is None:
+            pending = self._pending_later = {}
+        if what.__name__ in pending:
+            return
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+
+        def fire() -> None:
+            pending.pop(what.__name__, None)
+            try:
+                what()
+            except RuntimeError:
+                pass
+        timer.timeout.connect(fire)
+        pending[what.__name__] = timer
+        timer.start(ms)
+
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         self._disconnect()
         super().closeEvent(event)

@@ -80,6 +80,8 @@ class RosterPanel(SessionPanel):
         layout.addWidget(self.edit_button)
         layout.addWidget(self.error_label)
         self._updating = False
+        #: True in a replay window: the game shown is a recording.
+        self.read_only = False
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.cellDoubleClicked.connect(lambda row, col: self.edit_selected())
         self.edit_button.clicked.connect(self.edit_selected)
@@ -88,6 +90,8 @@ class RosterPanel(SessionPanel):
     def on_session_changed(self, kind: str) -> None:
         if kind in ("state", "selection"):
             self.refresh()
+        elif kind == "poses":
+            self.later(self.refresh)  # Move left changes while units are carried
 
     def refresh(self) -> None:
         self._updating = True
@@ -131,6 +135,9 @@ class RosterPanel(SessionPanel):
 
     def edit_selected(self, *, accept: bool | None = None, changes: dict[str, Any] | None = None) -> None:
         """Open the edit dialog for the selected unit (tests pass ``changes`` to skip the dialog)."""
+        if self.read_only:
+            self.error_label.setText("a replay shows the game as it was: tokens cannot be edited here")
+            return
         uid = self.session.snapshot().selected_unit
         if uid is None:
             self.error_label.setText("select a unit first")

@@ -44,6 +44,8 @@ class TurnPanel(SessionPanel):
         self.round_label = QLabel()
         self.turn_label = QLabel()
         self.order_label = QLabel()
+        self.initiative_label = QLabel()
+        self.initiative_label.setWordWrap(True)
         self.reactions_label = QLabel()
         self.reactions_label.setWordWrap(True)
         self.initiative_dice = QLineEdit()
@@ -58,6 +60,7 @@ class TurnPanel(SessionPanel):
         form.addRow("Round", self.round_label)
         form.addRow("Turn", self.turn_label)
         form.addRow("Order", self.order_label)
+        form.addRow("Initiative rolls", self.initiative_label)
         form.addRow("Reactions ready", self.reactions_label)
         form.addRow("Initiative dice", self.initiative_dice)
         buttons = QHBoxLayout()
@@ -84,6 +87,8 @@ class TurnPanel(SessionPanel):
         side = getattr(state, "active_side", None)
         self.turn_label.setText(side or "between turns")
         self.order_label.setText(" → ".join(getattr(state, "order", ()) or ()) or "roll initiative")
+        rolls = [e for e in getattr(state, "events", ()) if e.kind == "initiative"]
+        self.initiative_label.setText(rolls[-1].summary if rolls else "not rolled yet")
         ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
         self.reactions_label.setText(", ".join(ready) or "none")
 
