@@ -19,7 +19,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, resolve_attack
-from rules.downrange.command import has_radio, is_jammed, jamming_zones, voice_graph
+from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
 from rules.downrange.environment import resolve_burning
 from rules.downrange.narration import narrate_attack, narrate_damage, narrate_initiative, narrate_treatment
@@ -275,6 +275,18 @@ class DownRange:
                                    f"Fan {w.fan}", unit.side, (unit.unit_id,)))
         graph = voice_graph(state, unit.side)
         out.append(Overlay("voice", graph, "voice chain", unit.side, tuple(n.unit_id for n in graph.nodes)))
+        if has_radio(state, unit) and unit.on_table and unit.status is Status.ACTIVE:
+            # Who a Signal of this unit reaches: every friendly radio that is not jammed, and by voice
+            # from them (and from the unit itself); a jammed radio reaches only its voice chain.
+            sources = {unit.unit_id}
+            if can_use_radio(state, unit):
+                sources |= radio_recipients(state, unit.side)
+                label = "a Signal reaches"
+            else:
+                label = "jammed: its Signal reaches by voice only"
+            reached = tuple(sorted(graph.reachable_from(sources) - {unit.unit_id}))
+            out.append(Overlay("signal", graph, f"{label} {len(reached)}" if label.endswith("reaches") else label,
+                               unit.side, reached))
         zones = jamming_zones(state)
         for jammer, reach in zones:
             cut = tuple(u.unit_id for u in state.units if u.side != jammer.side and has_radio(state, u)
