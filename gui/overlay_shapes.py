@@ -44,7 +44,8 @@ GRID_LABEL_IN = 12.0
 #: Label priorities: higher ones are placed first and win the space; REQUIRED_PRIORITY and above are
 #: always placed (moved, with a leader line, rather than dropped).
 LABEL_PRIORITY = {"odds": 100, "selected": 95, "tape": 92, "blast": 85, "fan": 75, "voice": 70, "range": 60,
-                  "movement": 58, "jamming": 50, "emissions": 42, "areas": 40, "units": 30, "sight": 25, "grid": 10}
+                  "movement": 58, "other": 55, "jamming": 50, "emissions": 42, "areas": 40, "units": 30, "sight": 25,
+                  "grid": 10}
 REQUIRED_PRIORITY = 90
 _NO_MEMO = NoMemo()
 
@@ -419,6 +420,25 @@ def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
             x, y = where[sel]
             out.append(DrawItem("voice", ("reach label", sel, len(reached)), np.zeros((0, 2)), "#b6f5c8",
                                 label=f"voice reaches {len(reached)}", text_in=(x, y + 2.0), anchor_in=(x, y), units=None))
+    # Who the selected unit's Signal reaches by radio and relay (the rules' "signal" overlay).
+    for o in snap.overlays:
+        if o.kind != "signal" or snap.selected_unit is None:
+            continue
+        by_voice = set()
+        for v in snap.overlays:
+            if v.kind == "voice" and isinstance(v.shape, CommsGraph) and v.side == o.side:
+                by_voice = set(v.shape.reachable_from(snap.selected_unit))
+        for uid in o.unit_ids:
+            u = snap.unit(uid)
+            if u is None or not u.on_table or uid in by_voice:
+                continue
+            out.append(memo.get(("signalled", uid, u.x_in, u.y_in), lambda: DrawItem(
+                "voice", ("signalled", uid, u.x_in, u.y_in), _outline(Circle(u.x_in, u.y_in, 1.25), 32, memo), "#ff9df5",
+                closed=True, width_px=2.0, dashed=True, units=(uid,))))
+        u = snap.unit(snap.selected_unit)
+        if u is not None:
+            out.append(DrawItem("voice", ("signal label", u.unit_id, o.label), np.zeros((0, 2)), "#ff9df5", label=o.label,
+                                text_in=(u.x_in, u.y_in + 3.2), anchor_in=(u.x_in, u.y_in), text_color="#ffc9fa", units=None))
     return out
 
 
@@ -519,6 +539,39 @@ def odds_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     return out
 
 
+#: Overlay kinds the builders above draw; any other kind a ruleset returns is drawn by other_items.
+DRAWN_KINDS = frozenset({"range", "blast reach", "fan", "movement", "voice", "signal", "jamming", "emission",
+                         "fires observation", *AREA_COLORS})
+
+
+def other_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+    """Every other shape the ruleset returns (another rule system's range bands, cohesion, line of
+    fire, hot spots, scatter...), drawn plainly: its outline in its side's colour, its links, its
+    label, the units it names ringed."""
+    out = []
+    for o in snap.overlays:
+        if o.kind in DRAWN_KINDS:
+            continue
+        shape = o.shape
+        color = snap.color_of(o.side)
+        pts = _outline(shape, 72, memo)
+        if len(pts):
+            closed = len(pts) > 2 and type(shape).__name__ != "Segment"
+            out.append(DrawItem("other", (o.kind, shape), pts, color, closed=closed, width_px=2.0,
+                                dashed=o.kind in ("scatter reach", "range band", "command range"),
+                                fill=18 if closed and o.kind in ("line of fire", "cohesion", "area of effect") else 0,
+                                label=o.label, text_in=_top_of(pts), label_on_outline=closed, units=None))
+        segments = getattr(shape, "segments_in", None)
+        if callable(segments):
+            for a, b in segments():
+                out.append(DrawItem("other", (o.kind, "link", a, b), _pts([a, b]), _lighter(color, 0.35), width_px=1.5))
+        for uid in o.unit_ids:
+            u = snap.unit(uid)
+            if u is not None and u.on_table:
+                out.append(_ring_around(u, "other", color, memo, pad_in=0.6))
+    return out
+
+
 OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("grid", "Table grid", "Alt+G", grid_items),
     OverlaySpec("units", "Unit bases", "Alt+U", unit_items),
@@ -534,11 +587,12 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
     OverlaySpec("odds", "Odds per target", "Alt+O", odds_items),
+    OverlaySpec("other", "Other shapes of the ruleset", "Alt+X", other_items),
 )}
 
 #: Drawing order, bottom to top: areas under everything, labels on top.
-DRAW_ORDER = ("grid", "areas", "jamming", "voice", "movement", "range", "fan", "blast", "emissions", "sight", "units",
-              "tape", "labels", "odds")
+DRAW_ORDER = ("grid", "areas", "jamming", "voice", "movement", "range", "fan", "blast", "emissions", "other", "sight",
+              "units", "tape", "labels", "odds")
 
 
 def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -> list[DrawItem]:

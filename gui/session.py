@@ -35,8 +35,8 @@ from rules.dice import DiceRoll, DiceSource, EnteredDice, RollRequest, SeededDic
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
-from rules.ruleset import AttackRequest, Overlay, Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, \
-    WeaponView, get_ruleset
+from rules.ruleset import AttackRequest, DraftOverlays, Overlay, Resolution, Ruleset, TargetOdds, TargetProposal, \
+    UnitView, WeaponView, get_ruleset
 
 XY = tuple[float, float]
 Entry = int | Sequence[int]
@@ -388,12 +388,18 @@ class GameSession:
                 overlays += self.ruleset.overlays(self._state, sel, weapon=self._weapon)
         # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
         # overlays(); one call per side that the selection does not already cover.
-        per_unit = ("range", "movement", "fan", "blast reach")
+        per_unit = ("range", "movement", "fan", "blast reach", "signal")
         shown_sides = {on_table[sel].side} if sel in on_table else set()
         for u in units:
             if u.on_table and u.status == "active" and u.side not in shown_sides:
                 shown_sides.add(u.side)
                 overlays += [o for o in self.ruleset.overlays(self._state, u.unit_id) if o.kind not in per_unit]
+        if self._draft is not None and isinstance(self.ruleset, DraftOverlays):
+            # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
+            try:
+                overlays += self.ruleset.attack_overlays(self._state, self._draft.request())
+            except (RulesError, ValueError):
+                pass
         overlays = _dedupe_table_overlays(overlays)
         radius = None
         caught: tuple[int, ...] = ()

@@ -42,6 +42,7 @@ class OverlayToggles:
     tape: bool = True
     sight: bool = True
     odds: bool = True
+    other: bool = True
 
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in fields(self))

@@ -121,3 +121,27 @@ def test_odds_in_the_session_equal_the_engine_for_the_rulebook_rifle_shot():
     session.set_attack(AttackDraft(10, "M4/M16", (31,)))
     odds = session.snapshot().odds
     assert (odds[0].p_hit, odds[0].p_kill) == (Fraction(8, 9), Fraction(8, 27))
+
+
+def test_declared_darkness_cover_and_an_unaware_target_change_the_odds_shown(qtbot):
+    from gui.panels.attack_panel import AttackPanel
+
+    session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1)
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
+    session.select_unit(10)  # the sergeant's M4 at the automatic rifleman, 31" away
+    panel.set_target(31)
+
+    def hit() -> float:
+        row = {r[0]: r for r in panel.odds_rows()}["Automatic rifleman"]
+        return float(row[1].rstrip("%"))
+    plain = hit()
+    panel.set_target(31, darkness="partial")
+    dark = hit()
+    assert dark < plain  # partial darkness: Disadvantage (no NVGs)
+    panel.set_target(31, darkness="table", unaware=True)
+    assert hit() >= plain  # an unaware target: Advantage
+    panel.set_target(31, unaware=False, cover="total")
+    row = {r[0]: r for r in panel.odds_rows()}["Automatic rifleman"]
+    assert row[1] == "0.0%" and "not allowed" in row[4] and "cover" in row[4]
+    assert session.draft.target_declarations[31]["cover"] == "total"

@@ -130,3 +130,13 @@ def test_cli_screenshot_of_the_real_window_and_a_bad_scenario_is_one_line(tmp_pa
     assert main(["gui", "--settings", str(tmp_path / "s.ini"), "--scenario", str(tmp_path / "nope.toml")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope.toml" in err[0]
+
+
+def test_hand_edits_of_focus_and_movement_reach_the_rules(window):
+    window.session.select_unit(13)
+    window.roster.edit_selected(changes={"focused": "set by hand", "moved_in": 3.0, "injured": True})
+    unit = window.session.unit(13)
+    assert "focused" in unit.tokens and "injured" in unit.tokens
+    assert unit.move_left_in == 1.0  # injured: Move 8" halved to 4", 3" of it used
+    row = [u.unit_id for u in window.session.units()].index(13)
+    assert "focused" in window.roster.table.item(row, 7).text()

@@ -23,8 +23,11 @@ from gui.panels.turn_panel import parse_dice_text
 from gui.session import AttackDraft
 from rules.errors import RulesError
 
-TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Shots", "Cover", "Conceal.", "Unaw.", "Geometry")
-COL_TARGET, COL_DIST, COL_HIT, COL_KILL, COL_SHOTS, COL_COVER, COL_CONCEAL, COL_UNAWARE, COL_WHY = range(len(TARGET_COLUMNS))
+TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Shots", "Cover", "Conceal.", "Dark", "Unaw.", "Geometry")
+(COL_TARGET, COL_DIST, COL_HIT, COL_KILL, COL_SHOTS, COL_COVER, COL_CONCEAL, COL_DARK, COL_UNAWARE,
+ COL_WHY) = range(len(TARGET_COLUMNS))
+#: Darkness per target: "table" takes the table's lighting (the scenario's, or what the turn set).
+DARKNESS = ("table", "none", "partial", "total")
 ODDS_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
 LEVELS = ("none", "partial", "total")
 
@@ -169,8 +172,8 @@ class AttackPanel(SessionPanel):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_WHY, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
-        for col, width in ((COL_HIT, 56), (COL_KILL, 56), (COL_SHOTS, 50), (COL_COVER, 76), (COL_CONCEAL, 76),
-                           (COL_UNAWARE, 46)):
+        for col, width in ((COL_HIT, 54), (COL_KILL, 54), (COL_SHOTS, 48), (COL_COVER, 72), (COL_CONCEAL, 72),
+                           (COL_DARK, 70), (COL_UNAWARE, 42)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(col, width)
         self.targets.setMinimumHeight(150)
@@ -252,7 +255,8 @@ class AttackPanel(SessionPanel):
         self.assistants.editingFinished.connect(self._setup_changed)
         self.reaction.toggled.connect(lambda _: self._setup_changed())
         self.untrained.toggled.connect(lambda _: self._setup_changed())
-        self.show_all.toggled.connect(lambda _: self._rebuild_targets())
+        self.show_all.toggled.connect(self._show_all_changed)
+        self.targets.setColumnHidden(COL_WHY, True)  # only targets that can be hit are listed: all "can be hit"
         self.entered.toggled.connect(self._dice_mode_changed)
         self.resolve_button.clicked.connect(self.resolve)
         self._fill_attackers()
@@ -354,7 +358,7 @@ class AttackPanel(SessionPanel):
         return out
 
     def set_target(self, unit_id: int, *, ticked: bool = True, shots: int | None = None, cover: str | None = None,
-                   concealment: str | None = None, unaware: bool | None = None) -> None:
+                   concealment: str | None = None, unaware: bool | None = None, darkness: str | None = None) -> None:
         """Set a target row as a player would (used by tests and keyboard shortcuts)."""
         if unit_id not in self._rows:
             raise UsageError(f"unit {unit_id} is not listed as a target of this weapon: "
@@ -371,6 +375,8 @@ class AttackPanel(SessionPanel):
                 self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(concealment)
             if unaware is not None:
                 self.targets.cellWidget(row, COL_UNAWARE).setChecked(unaware)
+            if darkness is not None:
+                self.targets.cellWidget(row, COL_DARK).setCurrentText(darkness)
         finally:
             self._building = False
         self._setup_changed()
@@ -434,6 +440,10 @@ class AttackPanel(SessionPanel):
         ticked = set(self.ticked())
         return [p for p in proposals if self.show_all.isChecked() or p.eligible or p.unit_id in ticked]
 
+    def _show_all_changed(self, on: bool) -> None:
+        self.targets.setColumnHidden(COL_WHY, not on)  # why a unit cannot be hit, when those are listed
+        self._rebuild_targets()
+
     def _fill_geometry(self, row: int, p: Any) -> None:
         dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
         dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -461,6 +471,9 @@ class AttackPanel(SessionPanel):
             for row, p in enumerate(shown):
                 self._rows.append(p.unit_id)
                 box = QCheckBox(p.name)
+                box.setToolTip("can be hit" if p.eligible else p.reason)
+                if not p.eligible:
+                    box.setStyleSheet("color: #a0a0a0")
                 box.setChecked(p.unit_id in keep)
                 box.toggled.connect(lambda _: self._setup_changed())
                 self.targets.setCellWidget(row, COL_TARGET, box)
@@ -470,9 +483,9 @@ class AttackPanel(SessionPanel):
                 shots = QSpinBox()
                 shots.setRange(1, 12)
                 self.targets.setCellWidget(row, COL_SHOTS, shots)
-                for col in (COL_COVER, COL_CONCEAL):
+                for col in (COL_COVER, COL_CONCEAL, COL_DARK):
                     combo = QComboBox()
-                    combo.addItems(LEVELS)
+                    combo.addItems(DARKNESS if col == COL_DARK else LEVELS)
                     self.targets.setCellWidget(row, col, combo)
                 unaware = QCheckBox()
                 self.targets.setCellWidget(row, COL_UNAWARE, unaware)
@@ -481,9 +494,10 @@ class AttackPanel(SessionPanel):
                     shots.setValue(old["shots"])
                     self.targets.cellWidget(row, COL_COVER).setCurrentText(old["cover"])
                     self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(old["concealment"])
+                    self.targets.cellWidget(row, COL_DARK).setCurrentText(old["darkness"])
                     unaware.setChecked(old["unaware"])
                 shots.valueChanged.connect(lambda _: self._setup_changed())
-                for col in (COL_COVER, COL_CONCEAL):
+                for col in (COL_COVER, COL_CONCEAL, COL_DARK):
                     self.targets.cellWidget(row, col).currentIndexChanged.connect(lambda _: self._setup_changed())
                 unaware.toggled.connect(lambda _: self._setup_changed())
         finally:
@@ -494,6 +508,7 @@ class AttackPanel(SessionPanel):
         return {"shots": self.targets.cellWidget(row, COL_SHOTS).value(),
                 "cover": self.targets.cellWidget(row, COL_COVER).currentText(),
                 "concealment": self.targets.cellWidget(row, COL_CONCEAL).currentText(),
+                "darkness": self.targets.cellWidget(row, COL_DARK).currentText(),
                 "unaware": self.targets.cellWidget(row, COL_UNAWARE).isChecked()}
 
     def _show_odds(self) -> None:

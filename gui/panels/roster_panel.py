@@ -7,8 +7,9 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout,
-                               QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
@@ -38,6 +39,18 @@ class UnitEditDialog(QDialog):
             box.setChecked(any(t in unit.tokens for t in TOKEN_OF_FLAG[key]))
             self.boxes[key] = box
             form.addRow(label, box)
+        self.focused = QCheckBox()
+        self.focused.setChecked("focused" in unit.tokens)
+        self.focused.setToolTip("Focusing on a task: it must not move this turn")
+        form.addRow("Focused", self.focused)
+        self.moved = QDoubleSpinBox()
+        self.moved.setRange(0.0, 999.0)
+        self.moved.setDecimals(1)
+        self.moved.setSuffix('"')
+        self.moved_was = next((float(t.split()[1].rstrip('"')) for t in unit.tokens if t.startswith("moved ")), 0.0)
+        self.moved.setValue(self.moved_was)
+        self.moved.setToolTip("Moved this turn (the tracker counts it; correct it for a move the camera missed)")
+        form.addRow("Moved this turn", self.moved)
         self.status = QComboBox()
         self.status.addItems(["active", "down", "removed"])
         self.status.setCurrentText(unit.status)
@@ -55,6 +68,10 @@ class UnitEditDialog(QDialog):
             was = any(t in self.unit.tokens for t in TOKEN_OF_FLAG[key])
             if box.isChecked() != was:
                 out[key] = box.isChecked()
+        if self.focused.isChecked() != ("focused" in self.unit.tokens):
+            out["focused"] = "set by hand" if self.focused.isChecked() else None
+        if abs(self.moved.value() - self.moved_was) > 0.05:
+            out["moved_in"] = float(self.moved.value())
         if self.status.currentText() != self.unit.status:
             out["status"] = self.status.currentText()
         return out
