@@ -45,6 +45,8 @@ FULL_REPAINT_SHARE = 0.45
 MIN_PARTIAL_POINTS = 16
 #: ...when at least this share of their vertices is shared by the old and the new outline.
 PARTIAL_SHARE_SHARED = 0.4
+#: Projected outlines kept per drawn item before those of items no longer drawn are forgotten.
+PRUNE_FACTOR = 4
 #: How far beyond a dirty rectangle outlines are kept when cut (more than any pen and its antialiasing).
 CUT_MARGIN_PX = 12.0
 
@@ -245,6 +247,8 @@ class LayerStack:
         same_view = key == self._key
         geo_old = self._geo if same_view else {}
         costs_old = self._costs if same_view else {}
+        if self.painter.cached_outlines(transform) > PRUNE_FACTOR * len(items) + 500:
+            self.painter.prune(transform, {item.key for item in items} | {e.key for e in self.tier.entries})
         missing = [item for item in items if item not in geo_old]
         outlines = self.painter.outlines(missing, transform)
         geo: dict[DrawItem, tuple[Box | None, Any]] = {}

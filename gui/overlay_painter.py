@@ -165,6 +165,20 @@ class OverlayPainter:
         """How far an item's pixels reach beyond its outline (half the pen, antialiasing, markers)."""
         return item.width_px / 2 + AA_MARGIN_PX + (item.width_px * 3.5 if item.marker else 0.0)
 
+    def cached_outlines(self, transform: Any) -> int:
+        return len(self._outlines.get(transform.cache_key, {}))
+
+    def prune(self, transform: Any, keep: set[Hashable]) -> None:
+        """Forget the projections of items no longer drawn (units carried across the table leave a
+        trail of them), keeping ``keep``; cheaper than clearing everything and projecting again."""
+        view = transform.cache_key
+        for cache in (self._outlines.get(view), self._bounds.get(view), self._points.get(view), self._dashes.get(view)):
+            if cache:
+                for key in [k for k in cache if k not in keep]:
+                    del cache[key]
+        if len(self._text_sizes) > 4000:
+            self._text_sizes.clear()
+
     def item_bounds(self, item: DrawItem, transform: Any) -> Box | None:
         """The pixels an item's shape may touch under ``transform`` (after :meth:`outlines`), or None
         for a label-only item."""

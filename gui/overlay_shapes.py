@@ -382,6 +382,28 @@ def _group_item(side: str, members: tuple[tuple[int, XY], ...], color: str, memo
                     units=tuple(uid for uid, _ in members))
 
 
+def _chain_items(side: str, graph: CommsGraph, where: dict[int, XY], color: str, memo: Any) -> list[DrawItem]:
+    out = []
+    for group in graph.groups:
+        if len(group) < 2:
+            continue
+        members = tuple(sorted((uid, where[uid]) for uid in group))
+        out.append(memo.get(("group", side, members, color), lambda: _group_item(side, members, color, memo)))
+    done: set[tuple[int, int]] = set()
+    edge_color = _lighter(color, 0.35)
+    edges = set(graph.edges)
+    for a, b in graph.edges:
+        pair = (min(a, b), max(a, b))
+        if pair in done:
+            continue
+        done.add(pair)
+        both = (b, a) in edges
+        out.append(memo.get(("edge", where[a], where[b], both, edge_color), lambda: DrawItem(
+            "voice", ("edge", where[a], where[b], both), _pts([where[a], where[b]]), edge_color, width_px=2.0,
+            dashed=not both, units=(a, b))))
+    return out
+
+
 def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     """Voice-comms chains: edges between friendly units within their Move of each other, each
     connected group shaded, radio units marked (units layer), and who the selected unit's word reaches."""
@@ -392,23 +414,8 @@ def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
         graph = o.shape
         color = snap.color_of(o.side)
         where = {n.unit_id: n.footprint.center.xy for n in graph.nodes}
-        for group in graph.groups:
-            if len(group) < 2:
-                continue
-            members = tuple(sorted((uid, where[uid]) for uid in group))
-            out.append(memo.get(("group", o.side, members, color), lambda: _group_item(o.side, members, color, memo)))
-        done: set[tuple[int, int]] = set()
-        edge_color = _lighter(color, 0.35)
-        edges = set(graph.edges)
-        for a, b in graph.edges:
-            pair = (min(a, b), max(a, b))
-            if pair in done:
-                continue
-            done.add(pair)
-            both = (b, a) in edges
-            out.append(memo.get(("edge", where[a], where[b], both, edge_color), lambda: DrawItem(
-                "voice", ("edge", where[a], where[b], both), _pts([where[a], where[b]]), edge_color, width_px=2.0,
-                dashed=not both, units=(a, b))))
+        # A side whose units did not change hands back the same graph: its whole chain is remembered.
+        out += memo.get(("voice chain", o.side, graph, color), lambda: _chain_items(o.side, graph, where, color, memo))
         sel = snap.selected_unit
         if sel is not None and sel in where:
             reached = sorted(graph.reachable_from(sel) - {sel})
