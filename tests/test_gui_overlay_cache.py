@@ -170,7 +170,7 @@ def test_the_cone_shortcut_agrees_with_the_exact_test():
 
     rng = random.Random(5)
     decided = 0
-    for _ in range(3000):
+    for _ in range(1200):
         hull = G.OrientedRect(rng.uniform(0, 72), rng.uniform(0, 48), rng.uniform(0, 360), rng.uniform(2, 6), rng.uniform(1, 3))
         cone = G.Cone.from_attacker(hull, axis_deg=rng.uniform(0, 360), range_in=rng.choice([6, 12, 24, 48, 64]))
         base = G.Circle(rng.uniform(0, 72), rng.uniform(0, 48), rng.choice([0.5, 0.75, 1.0, 1.5]))
@@ -178,7 +178,7 @@ def test_the_cone_shortcut_agrees_with_the_exact_test():
         exact = part is not None and G._polygon_gap(part, hull) <= cone.reach.distance_in + G.EPS
         assert cone.touches(base) == exact
         decided += G._clear_cone_answer(cone, base) is not None
-    assert decided > 1000  # the shortcut is actually taken
+    assert decided > 400  # the shortcut is actually taken
 
 
 def test_top_down_zoom_repaints_whole_and_stays_right():
