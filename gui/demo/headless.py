@@ -172,6 +172,7 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
 
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
+    _offscreen()
     folder = prepare_output_folder(out_dir)
     story = build_story(steps=steps_until(until), timing=timing or DemoTiming.full())
     camera = demo_camera(story, size_px=camera_size_px)
@@ -264,6 +265,16 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
     write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_))
     return DemoRun(folder, video, recording, report_path, story, frames, calibration, session.state, director.played,
                    samples, seconds, time.perf_counter() - started)
+
+
+def _offscreen() -> None:
+    """Draw without a screen: Qt must not look for one (it aborts the process when it finds none)."""
+    import os
+
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
 class _Captioner:

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gui.demo.story import DemoStory
 
@@ -25,23 +25,29 @@ class StoryPanel(QWidget):
         super().__init__(parent)
         self.story = story
         self.live = live
-        layout = QVBoxLayout(self)
+        row = QHBoxLayout(self)
+        words = QVBoxLayout()
+        side = QVBoxLayout()
+        row.addLayout(words, 5)
+        row.addLayout(side, 1)
         self.heading = QLabel()
         self.heading.setStyleSheet("font-size: 15px; font-weight: bold")
         self.text = QLabel()
         self.expect = QLabel()
         self.note = QLabel()
         self.progress = QLabel()
-        for label in (self.heading, self.text, self.expect, self.note, self.progress):
+        for label, column in ((self.heading, words), (self.text, words), (self.expect, words), (self.note, words),
+                              (self.progress, side)):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(label)
+            column.addWidget(label)
         self.expect.setStyleSheet("color: #ffd24a")
         self.note.setStyleSheet("color: #9fb0c8; font-style: italic")
         self.pause_button = QPushButton("Pause (Space)")
         self.pause_button.clicked.connect(self.toggle_pause)
-        layout.addWidget(self.pause_button)
-        layout.addStretch(1)
+        side.addWidget(self.pause_button)
+        words.addStretch(1)
+        side.addStretch(1)
         self._shown: tuple[Any, ...] = ()
         self.timer = QTimer(self)
         self.timer.setInterval(200)
@@ -89,13 +95,17 @@ class StoryPanel(QWidget):
 
 
 def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
-    """Dock the Story panel on the window's left and bind Space to pause/play."""
+    """Dock the Story panel under the view (tabbed with the roster) and bind Space to pause/play."""
     panel = StoryPanel(story, live)
     dock = QDockWidget("Story", window)
     dock.setObjectName("dock-story")
     dock.setWidget(panel)
-    dock.setMinimumWidth(300)
-    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    # Under the view, in front of the roster (a tab away): the table keeps the window's width.
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    roster = getattr(window, "docks", {}).get("Roster")
+    if roster is not None:
+        window.tabifyDockWidget(roster, dock)
+    dock.raise_()
     action = QAction("Pause / play the demo", window)
     action.setShortcut(QKeySequence("Space"))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
