@@ -283,9 +283,11 @@ class _Captioner:
     def __init__(self, story: DemoStory, session: Any, calibration: Any) -> None:
         self.story = story
         self.session = session
+        w, h = calibration.model.size_px
         self.intro = (f"A Marine mortar team, MAAWS gunner, corpsman and sergeant with a UTV and a Black Hornet against a "
-                      f"PLA Marine Corps squad and its ZBL-09. Synthetic 1080p webcam; the table was registered from its "
-                      f"anchors ({calibration.residual_in:.3f}\" residual) and every position shown comes from the tracker.")
+                      f"PLA Marine Corps squad and its ZBL-09. A synthetic {w}x{h} webcam films the table; it was registered "
+                      f"from its anchors ({calibration.residual_in:.3f}\" residual) and every position shown comes from "
+                      "the tracker.")
 
     def at(self, t_s: float) -> Any:
         from gui.demo.caption import CaptionText
