@@ -293,9 +293,23 @@ class LayerStack:
         """The hot shapes, the cached image over them, then the hot labels, onto ``p``."""
         if self._hot_shapes:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            batch: list[Any] = []
+            style: tuple[Any, ...] | None = None
             for item, poly in self._hot_shapes:
-                # Qt's own dashes here: drawn whole every frame, they need not match a cut repaint
-                self.painter.paint_shape(p, item, poly)
+                # Plain lines of one pen (a carried unit's voice edges) go out as one path.
+                plain = not item.closed and not item.marker and not item.dashed
+                key = (item.color, item.width_px) if plain else None
+                if batch and key != style:
+                    self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]
+                    batch = []
+                if plain:
+                    batch.append(poly)
+                    style = key
+                else:
+                    # Qt's own dashes here: drawn whole every frame, they need not match a cut repaint
+                    self.painter.paint_shape(p, item, poly)
+            if batch:
+                self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]
         _blit(p, self.tier)
         if self._hot_labels:
             self.painter.paint_labels(p, self._hot_labels)

@@ -408,6 +408,15 @@ class OverlayPainter:
             painter.setPen(pen)
             painter.drawPolyline(_polygon(run))
 
+    def paint_lines(self, painter: QPainter, polys: Sequence[QPolygonF], color: str, width: float) -> None:
+        """Several open polylines of one solid pen in one stroke call."""
+        path = QPainterPath()
+        for poly in polys:
+            path.addPolygon(poly)
+        painter.setPen(self._pen(color, width, False))
+        painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
+        painter.drawPath(path)
+
     def _marker(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
         c = poly.at(0)
         r = item.width_px * 2.5
