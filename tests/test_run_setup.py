@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest

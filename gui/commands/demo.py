@@ -150,7 +150,7 @@ def _window(args: argparse.Namespace) -> int:
     from gui.demo.window import open_demo_window
 
     bar = _ProgressBar()
-    window, live = open_demo_window(until=args.until, progress=bar.update)
+    window, _live = open_demo_window(until=args.until, progress=bar.update)  # the window polls it
     bar.done()
     window.show()
     from PySide6.QtWidgets import QApplication
