@@ -50,10 +50,16 @@ class SyntheticCapture:
     def __init__(self, image: np.ndarray) -> None:
         self.image = image
         self.lock = threading.Lock()
+        self.reads_since_show = 0
 
     def show(self, image: np.ndarray) -> None:
+        """Film another picture, and wait until the camera thread has delivered it."""
         with self.lock:
             self.image = image
+            self.reads_since_show = 0
+        deadline = time.monotonic() + 10.0
+        while self.reads_since_show < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
         return True
@@ -61,6 +67,7 @@ class SyntheticCapture:
     def read(self):
         time.sleep(1 / 30)
         with self.lock:
+            self.reads_since_show += 1
             return True, self.image.copy()
 
     def release(self) -> None:
@@ -151,7 +158,6 @@ def test_the_walkthrough_from_printing_to_a_saved_calibration(tmp_path, table, q
         qtbot.waitUntil(lambda: wizard.anchor_page.check is not None, timeout=10_000)
         assert wizard.anchor_page.check.missing == (1, 2, 3)  # a hand over three anchors
         capture.show(picture(table, hands=cover(2)))
-        time.sleep(0.1)
         check = wizard.anchor_page.check_now()
         assert check.missing == (2,) and "far right corner" in wizard.anchor_page.status.text()
         wizard.next()
@@ -160,11 +166,9 @@ def test_the_walkthrough_from_printing_to_a_saved_calibration(tmp_path, table, q
         wizard.next()
         assert wizard.currentPage() is wizard.register_page and not wizard.register_page.isComplete()
         capture.show(picture(table, hands=cover(1, 2, 3)))
-        time.sleep(0.1)
         assert wizard.register_page.capture().verdict == "retry"
         assert not wizard.register_page.isComplete() and "Capture again" == wizard.register_page.button.text()
         capture.show(picture(table))
-        time.sleep(0.1)
         registration = wizard.register_page.capture()
         assert registration.verdict == "good" and wizard.register_page.isComplete()
         assert f"{registration.residual_in:.3f} in RMS" in wizard.register_page.status.text()
