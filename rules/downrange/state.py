@@ -9,24 +9,25 @@ a format version (field list in docs/rules-down-range.md).
 from __future__ import annotations
 
 import enum
-import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules.dice import Dice
 from rules.downrange.catalog import Catalog, Equipment, Weapon, load_catalog
 from rules.downrange.options import RulesOptions
-from rules.errors import IllegalActionError, SaveFileError, UnknownNameError
+from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.geometry import Circle, Footprint, OrientedRect
-from rules.serialize import from_jsonable, to_jsonable
+from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
     from rules.downrange.actions import Action
 
 STATE_FORMAT = "sandtable-downrange-state"
+STATE_VERSION = 1
+RULESET_NAME = "down-range"
 
 
 def possessive(name: str) -> str:
@@ -36,7 +37,6 @@ def possessive(name: str) -> str:
     ("Marines'", "Sergeant's")
     """
     return name + ("'" if name.endswith("s") else "'s")
-STATE_VERSION = 1
 
 
 class UnitKind(str, enum.Enum):
@@ -259,8 +259,8 @@ class Observation:
 
 
 @dataclass(frozen=True)
-class GameState:
-    """Everything the rules know about a game in progress."""
+class GameState(RulesetState[SideState]):
+    """Everything the rules know about a game in progress (log, turn and saving: :class:`RulesetState`)."""
 
     units: tuple[Unit, ...]
     sides: tuple[SideState, ...]
@@ -276,6 +276,11 @@ class GameState:
     events: tuple[RulesEvent, ...] = ()
     name: str = ""
     catalog_: Catalog | None = field(default=None, repr=False, compare=False, metadata={"json": False})
+
+    ruleset_name = RULESET_NAME
+    state_format = STATE_FORMAT
+    state_version = STATE_VERSION
+    state_title = "Down Range"
 
     # -- lookups --------------------------------------------------------------------------------
 
@@ -293,17 +298,6 @@ class GameState:
             return self.unit(int(ref))
         names = ", ".join(f"{u.name} ({u.unit_id})" for u in self.units[:12])
         raise UnknownNameError(f"no unit {ref!r} in this game: the units are {names}")
-
-    def side(self, name: str) -> SideState:
-        for s in self.sides:
-            if s.name == name:
-                return s
-        raise UnknownNameError(f"no side {name!r}: the sides are {', '.join(s.name for s in self.sides)}")
-
-    @property
-    def active_side(self) -> str | None:
-        """Whose turn it is, or None between turns (and before the first round)."""
-        return self.order[self.turn_index] if self.in_turn and 0 <= self.turn_index < len(self.order) else None
 
     def units_of(self, side: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side == side)
@@ -384,50 +378,7 @@ class GameState:
     def with_side(self, side: SideState) -> "GameState":
         return replace(self, sides=tuple(side if s.name == side.name else s for s in self.sides))
 
-    def log(self, kind: str, summary: str, *, inputs: Mapping[str, Any] | None = None,
-            outcome: Mapping[str, Any] | None = None, rolls: tuple[Any, ...] = (),
-            warnings: tuple[str, ...] = ()) -> "GameState":
-        event = RulesEvent(len(self.events), kind, self.round, self.active_side, summary,
-                           dict(inputs or {}), dict(outcome or {}), rolls, warnings)
-        return replace(self, events=self.events + (event,))
-
-    def illegal(self, message: str) -> IllegalActionError:
-        return IllegalActionError(message)
-
     # -- saving ---------------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION, "ruleset": "down-range"}
-        body = to_jsonable(self)
-        body.pop("type", None)
-        data.update(body)
-        return data
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=1)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "GameState":
-        if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
-            raise SaveFileError(
-                f"not a Down Range game state (format {data.get('format') if isinstance(data, Mapping) else None!r}); "
-                f"expected format {STATE_FORMAT!r}"
-            )
-        version = data.get("version")
-        if version != STATE_VERSION:
-            raise SaveFileError(
-                f"game state version {version!r} is not supported (this program reads version {STATE_VERSION}); "
-                "save it again with a matching version of Sandtable Companion"
-            )
-        body = {k: v for k, v in data.items() if k not in ("format", "version", "ruleset")}
-        state: GameState = from_jsonable(cls, body, where="state")
-        state.catalog  # noqa: B018 - fail now, not later, if the data files are gone
-        return state
-
-    @classmethod
-    def loads(cls, text: str) -> "GameState":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"the saved game is not valid JSON ({exc.msg} at line {exc.lineno}); the file is damaged") from None
-        return cls.from_json(data)
+    def check_data(self) -> None:
+        self.catalog  # noqa: B018 - fail now, not later, if the data files are gone

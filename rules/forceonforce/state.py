@@ -11,17 +11,16 @@ The state changes only through ``state.apply(action)`` (:mod:`rules.forceonforce
 from __future__ import annotations
 
 import enum
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rules.errors import IllegalActionError, SaveFileError, UnknownNameError
+from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.forceonforce.catalog import FofData, load_data
 from rules.forceonforce.options import FofOptions
 from rules.geometry import Circle, Footprint, OrientedRect, Point, rough_centre
-from rules.serialize import from_jsonable, to_jsonable
+from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
     from rules.forceonforce.actions import Action
@@ -153,7 +152,7 @@ class SideState:
 
 
 @dataclass(frozen=True)
-class FofState:
+class FofState(RulesetState[SideState]):
     """Everything the rules know about a Force on Force game in progress.
 
     ``round`` is the game turn; ``initiative`` the side that has it this turn (``previous`` last
@@ -177,6 +176,9 @@ class FofState:
     name: str = ""
 
     ruleset_name = RULESET_NAME
+    state_format = STATE_FORMAT
+    state_version = STATE_VERSION
+    state_title = "Force on Force"
 
     # -- lookups --------------------------------------------------------------------------------
 
@@ -245,12 +247,6 @@ class FofState:
         figs = self.in_play_members(team) or self.members(team)
         return sum(f.z_in for f in figs) / len(figs) if figs else 0.0
 
-    def side(self, name: str) -> SideState:
-        for s in self.sides:
-            if s.name == name:
-                return s
-        raise UnknownNameError(f"no side {name!r}: the sides are {', '.join(s.name for s in self.sides)}")
-
     @property
     def forces(self) -> tuple[SideState, ...]:
         """The fighting sides (not civilians)."""
@@ -268,10 +264,6 @@ class FofState:
     def is_out_of_action(self, team: Team) -> bool:
         """No figure of the unit is fighting (all casualties or removed)."""
         return not any(f.status is FigureStatus.ACTIVE for f in self.members(team))
-
-    @property
-    def active_side(self) -> str | None:
-        return self.order[self.turn_index] if self.in_turn and 0 <= self.turn_index < len(self.order) else None
 
     # -- the one verb ---------------------------------------------------------------------------
 
@@ -293,46 +285,5 @@ class FofState:
     def with_team(self, team: Team) -> "FofState":
         return replace(self, teams=tuple(team if t.name == team.name else t for t in self.teams))
 
-    def log(self, kind: str, summary: str, *, inputs: Mapping[str, Any] | None = None,
-            outcome: Mapping[str, Any] | None = None, rolls: tuple[Any, ...] = (),
-            warnings: tuple[str, ...] = ()) -> "FofState":
-        event = RulesEvent(len(self.events), kind, self.round, self.active_side, summary,
-                           dict(inputs or {}), dict(outcome or {}), rolls, warnings)
-        return replace(self, events=self.events + (event,))
-
-    def illegal(self, message: str) -> IllegalActionError:
-        return IllegalActionError(message)
-
-    # -- saving ---------------------------------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION, "ruleset": RULESET_NAME}
-        body = to_jsonable(self)
-        body.pop("type", None)
-        data.update(body)
-        return data
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=1)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "FofState":
-        if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
-            raise SaveFileError(
-                f"not a Force on Force game state (format {data.get('format') if isinstance(data, Mapping) else None!r}); "
-                f"expected format {STATE_FORMAT!r}")
-        if data.get("version") != STATE_VERSION:
-            raise SaveFileError(f"game state version {data.get('version')!r} is not supported (this program reads "
-                                f"version {STATE_VERSION}); save it again with a matching version of Sandtable Companion")
-        body = {k: v for k, v in data.items() if k not in ("format", "version", "ruleset")}
-        state: FofState = from_jsonable(cls, body, where="state")
-        state.data  # noqa: B018 - fail now, not later, if the data files are gone
-        return state
-
-    @classmethod
-    def loads(cls, text: str) -> "FofState":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"the saved game is not valid JSON ({exc.msg} at line {exc.lineno}); the file is damaged") from None
-        return cls.from_json(data)
+    def check_data(self) -> None:
+        self.data  # noqa: B018 - fail now, not later, if the data files are gone

@@ -7,17 +7,16 @@ The state changes only through ``state.apply(action)`` (:mod:`rules.generic.acti
 from __future__ import annotations
 
 import enum
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rules.errors import IllegalActionError, SaveFileError, UnknownNameError
+from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.generic.catalog import GenericData, UnitRecord, load_data
 from rules.generic.options import GenericOptions
 from rules.geometry import Circle, Footprint, OrientedRect
-from rules.serialize import from_jsonable, to_jsonable
+from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
     from rules.generic.actions import Action
@@ -116,7 +115,7 @@ class Impact:
 
 
 @dataclass(frozen=True)
-class GenericState:
+class GenericState(RulesetState[SideState]):
     """Everything the rules know about a game in progress. The text has no turn sequence: sides act
     in the order of the scenario's ``[[sides]]`` (proposal), ``round`` counts game turns."""
 
@@ -133,6 +132,9 @@ class GenericState:
     name: str = ""
 
     ruleset_name = RULESET_NAME
+    state_format = STATE_FORMAT
+    state_version = STATE_VERSION
+    state_title = "generic-rules"
 
     @property
     def data(self) -> GenericData:
@@ -148,12 +150,6 @@ class GenericState:
         names = ", ".join(f"{u.short_id} ({u.unit_id})" for u in self.units[:16])
         raise UnknownNameError(f"no unit {ref!r} in this game: the units are {names}")
 
-    def side(self, name: str) -> SideState:
-        for s in self.sides:
-            if s.name == name:
-                return s
-        raise UnknownNameError(f"no side {name!r}: the sides are {', '.join(s.name for s in self.sides)}")
-
     def units_of(self, side: str) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.side == side)
 
@@ -167,10 +163,6 @@ class GenericState:
         """Status levels the unit can still lose before it is destroyed."""
         return len(self.data.status_ladder) - 1 - unit.status_level
 
-    @property
-    def active_side(self) -> str | None:
-        return self.order[self.turn_index] if self.in_turn and 0 <= self.turn_index < len(self.order) else None
-
     def apply(self, action: "Action") -> "GenericState":
         from rules.generic.actions import apply_action
 
@@ -183,44 +175,5 @@ class GenericState:
         by_id = {u.unit_id: u for u in changed}
         return replace(self, units=tuple(by_id.get(u.unit_id, u) for u in self.units))
 
-    def log(self, kind: str, summary: str, *, inputs: Mapping[str, Any] | None = None,
-            outcome: Mapping[str, Any] | None = None, rolls: tuple[Any, ...] = (),
-            warnings: tuple[str, ...] = ()) -> "GenericState":
-        event = RulesEvent(len(self.events), kind, self.round, self.active_side, summary,
-                           dict(inputs or {}), dict(outcome or {}), rolls, warnings)
-        return replace(self, events=self.events + (event,))
-
-    def illegal(self, message: str) -> IllegalActionError:
-        return IllegalActionError(message)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION, "ruleset": RULESET_NAME}
-        body = to_jsonable(self)
-        body.pop("type", None)
-        data.update(body)
-        return data
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=1)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "GenericState":
-        if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
-            raise SaveFileError(
-                f"not a generic-rules game state (format {data.get('format') if isinstance(data, Mapping) else None!r}); "
-                f"expected format {STATE_FORMAT!r}")
-        if data.get("version") != STATE_VERSION:
-            raise SaveFileError(f"game state version {data.get('version')!r} is not supported (this program reads "
-                                f"version {STATE_VERSION}); save it again with a matching version of Sandtable Companion")
-        body = {k: v for k, v in data.items() if k not in ("format", "version", "ruleset")}
-        state: GenericState = from_jsonable(cls, body, where="state")
-        state.data  # noqa: B018 - fail now, not later, if the data files are gone
-        return state
-
-    @classmethod
-    def loads(cls, text: str) -> "GenericState":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveFileError(f"the saved game is not valid JSON ({exc.msg} at line {exc.lineno}); the file is damaged") from None
-        return cls.from_json(data)
+    def check_data(self) -> None:
+        self.data  # noqa: B018 - fail now, not later, if the data files are gone
