@@ -53,6 +53,11 @@ class NamedSide(Protocol):
     def name(self) -> str: ...
 
 
+class PlayOptions(Protocol):
+    @property
+    def strict(self) -> bool: ...
+
+
 SideT = TypeVar("SideT", bound=NamedSide)
 S = TypeVar("S", bound="RulesetState[Any]")
 
@@ -80,6 +85,7 @@ class RulesetState(Generic[SideT]):
         turn_index: int
         in_turn: bool
         events: tuple[RulesEvent, ...]
+        options: PlayOptions
 
     # -- whose turn, which side -------------------------------------------------------------------
 
@@ -107,6 +113,13 @@ class RulesetState(Generic[SideT]):
 
     def illegal(self, message: str) -> IllegalActionError:
         return IllegalActionError(message)
+
+    def refuse_or_warn(self, problems: list[str], what: str) -> tuple[str, ...]:
+        """Strict play refuses an action with problems (:class:`IllegalActionError` "what: problems");
+        relaxed play lets it through and hands the problems back as the event's warnings."""
+        if problems and self.options.strict:
+            raise IllegalActionError(f"{what}: {'; '.join(problems)}")
+        return tuple(problems)
 
     # -- saving -----------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
+from rules.action_registry import ActionRegistry, Handlers
 from rules.downrange.results import AttackResult, DamageResult, InitiativeResult, TaskResult, TreatmentResult
 from rules.downrange.state import Compartment
 
@@ -273,11 +274,11 @@ Action = Union[
 ]
 
 
-def apply_action(state: "GameState", action: Action) -> "GameState":
-    """Dispatch an action to the module of its topic."""
+def _handlers() -> Handlers:
+    """Each action to the module of its topic (imported here: those modules import this one)."""
     from rules.downrange import attack, command, environment, medicine, turns, unmanned, vehicles
 
-    handlers = {
+    return {
         SetPose: turns.apply_set_pose, MoveUnit: turns.apply_move, EditUnit: turns.apply_edit,
         StartRound: turns.apply_start_round, StartTurn: turns.apply_start_turn, EndTurn: turns.apply_end_turn,
         Focus: turns.apply_focus, TakeAction: turns.apply_take_action, ReadyReaction: turns.apply_ready_reaction, Sprint: turns.apply_sprint,
@@ -291,22 +292,10 @@ def apply_action(state: "GameState", action: Action) -> "GameState":
         PassMainEffort: command.apply_pass_main_effort, EnhanceInitiative: command.apply_enhance_initiative,
         Sigint: command.apply_sigint, Jam: command.apply_jam,
     }
-    handler = handlers.get(type(action))
-    if handler is None:
-        raise TypeError(f"{type(action).__name__} is not a Down Range action")
-    new_state: GameState = handler(state, action)  # type: ignore[operator]
-    return new_state
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    from rules.serialize import to_jsonable
-
-    data: dict[str, Any] = to_jsonable(action)
-    return data
-
-
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    from rules.serialize import from_jsonable
-
-    action: Action = from_jsonable(Action, data, where="action")
-    return action
+ACTIONS: ActionRegistry["GameState"] = ActionRegistry(Action, what="a Down Range action", handlers=_handlers)
+#: The state after an action, dispatched to the module of its topic.
+apply_action = ACTIONS.apply
+action_to_json = ACTIONS.to_json
+action_from_json = ACTIONS.from_json

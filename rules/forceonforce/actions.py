@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
+from rules.action_registry import ActionRegistry, Handlers
 from rules.errors import IllegalActionError, RulesError
 from rules.forceonforce.checks import CheckResult, OpposedResult
 from rules.forceonforce.cohesion import cohesion_of, merge_problems, merged_ratings
@@ -157,12 +158,6 @@ Action = Union[SetPose, EditFigure, EditTeam, StartRound, StartTurn, EndTurn, Re
 # Handlers
 
 
-def _refuse(state: FofState, problems: list[str], what: str) -> tuple[str, ...]:
-    """Raise in strict play; otherwise hand the problems back as warnings."""
-    if problems and state.options.strict:
-        raise IllegalActionError(f"{what}: {'; '.join(problems)}")
-    return tuple(problems)
-
 
 def _cohesion_note(state: FofState, team: Team) -> str:
     c = cohesion_of(state, team)
@@ -281,7 +276,7 @@ def _activation(state: FofState, a: RecordActivation) -> FofState:
         problems.append(f"{team.name} has already activated this turn")
     if team.finished:
         problems.append(f"{team.name} is finished for this turn")
-    warnings = _refuse(state, problems, f"{team.name} cannot activate")
+    warnings = state.refuse_or_warn(problems, f"{team.name} cannot activate")
     after = state.with_team(replace(team, activated=True, finished=team.finished or not r.may_act))
     rolls = check_rolls(r.check)
     return after.log("activation", " ".join(narrate_activation(r)) + _cohesion_note(state, team),
@@ -296,7 +291,7 @@ def _fire(state: FofState, a: RecordFire) -> FofState:
         problems.append(f"{team.name} is finished for this turn")
     if team.fired:
         problems.append(f"{team.name} has already fired this turn")
-    warnings = _refuse(state, problems, f"{team.name} cannot fire") + r.check.warnings
+    warnings = state.refuse_or_warn(problems, f"{team.name} cannot fire") + r.check.warnings
     after = state.with_team(replace(team, activated=True, fired=True))
     return after.log("fire", " ".join(narrate_fire(r)), inputs={"firer": r.check.firer, "target": r.check.target},
                      outcome=to_jsonable(r), rolls=check_rolls(r.test), warnings=warnings)
@@ -334,7 +329,7 @@ def _split(state: FofState, a: Split) -> FofState:
         raise RulesError(f"{a.new_name!r}: give the new element a name no other unit has")
     if team.activated:
         problems.append(f"{team.name} has already activated: units split at the start of their activation (A.5.2)")
-    warnings = _refuse(state, problems, f"{team.name} cannot split")
+    warnings = state.refuse_or_warn(problems, f"{team.name} cannot split")
     new = replace(team, name=name, split_from=team.name, leader=None, activated=True, finished=True, fired=False,
                   move_locked=False)
     after = replace(state, teams=state.teams + (new,))
@@ -349,7 +344,7 @@ def _split(state: FofState, a: Split) -> FofState:
 
 def _merge(state: FofState, a: Merge) -> FofState:
     first, second = state.team(a.team), state.team(a.other)
-    warnings = _refuse(state, merge_problems(state, first, second), f"{second.name} cannot merge into {first.name}")
+    warnings = state.refuse_or_warn(merge_problems(state, first, second), f"{second.name} cannot merge into {first.name}")
     n1 = sum(1 for f in state.members(first) if f.status is FigureStatus.ACTIVE)
     n2 = sum(1 for f in state.members(second) if f.status is FigureStatus.ACTIVE)
     quality, morale = merged_ratings([(first.quality, first.morale, n1), (second.quality, second.morale, n2)])
@@ -369,7 +364,7 @@ def _merge(state: FofState, a: Merge) -> FofState:
 
 def _join(state: FofState, a: JoinLeader) -> FofState:
     leader, team = state.figure(a.leader_id), state.team(a.team)
-    warnings = _refuse(state, join_problems(state, leader, team), f"{leader.name} cannot join {team.name}")
+    warnings = state.refuse_or_warn(join_problems(state, leader, team), f"{leader.name} cannot join {team.name}")
     teams = tuple(replace(t, leader=None) if t.leader == leader.figure_id else t for t in state.teams)
     after = replace(state, teams=teams)
     team = after.team(team.name)
@@ -395,14 +390,14 @@ def _detach(state: FofState, a: DetachLeader) -> FofState:
 
 def _neutralise(state: FofState, a: NeutraliseHotSpot) -> FofState:
     team = state.team(a.team)
-    warnings = _refuse(state, neutralise_problems(state, a.number, team), f"{team.name} cannot neutralise Hot Spot {a.number}")
+    warnings = state.refuse_or_warn(neutralise_problems(state, a.number, team), f"{team.name} cannot neutralise Hot Spot {a.number}")
     spots = tuple(replace(h, neutralised=True) if h.number == a.number else h for h in state.hot_spots)
     after = replace(state, hot_spots=spots)
     return after.log("hot spot", f"{team.name} neutralises Hot Spot {a.number}; the counter is removed.",
                      inputs={"team": team.name, "hot_spot": a.number}, warnings=warnings)
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: Handlers = {
     SetPose: _set_pose, EditFigure: _edit_figure, EditTeam: _edit_team, StartRound: _start_round,
     StartTurn: _start_turn, EndTurn: _end_turn, RecordActivation: _activation, RecordFire: _fire,
     RecordTest: _test, RecordReinforcement: _reinforcement, Split: _split, Merge: _merge, JoinLeader: _join,
@@ -410,24 +405,10 @@ _HANDLERS: dict[type, Any] = {
 }
 
 
-def apply_action(state: FofState, action: Action) -> FofState:
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise TypeError(f"{type(action).__name__} is not a Force on Force action")
-    new_state: FofState = handler(state, action)
-    return new_state
-
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    data: dict[str, Any] = to_jsonable(action)
-    return data
-
-
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    from rules.serialize import from_jsonable
-
-    action: Action = from_jsonable(Action, data, where="action")
-    return action
+ACTIONS: ActionRegistry[FofState] = ActionRegistry(Action, what="a Force on Force action", handlers=_HANDLERS)
+apply_action = ACTIONS.apply
+action_to_json = ACTIONS.to_json
+action_from_json = ACTIONS.from_json
 
 
 __all__ = ["Action", "CheckResult", "OpposedResult", "Team", "action_from_json", "action_to_json", "apply_action"]

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
+from rules.action_registry import ActionRegistry, Handlers
 from rules.errors import IllegalActionError, RulesError
 from rules.generic.automation import AutomationResult
 from rules.generic.close_combat import CloseCombatResult
@@ -90,11 +91,6 @@ Action = Union[SetPose, EditUnit, StartRound, StartTurn, EndTurn, RecordShot, Re
                RecordAutomation]
 
 
-def _refuse(state: GenericState, problems: list[str], what: str) -> tuple[str, ...]:
-    if problems and state.options.strict:
-        raise IllegalActionError(f"{what}: {'; '.join(problems)}")
-    return tuple(problems)
-
 
 def _set_pose(state: GenericState, a: SetPose) -> GenericState:
     u = state.unit(a.unit_id)
@@ -166,7 +162,7 @@ def _shot(state: GenericState, a: RecordShot) -> GenericState:
     problems = [] if p.allowed else [p.reason]
     if attacker.fired:
         problems.append(f"{attacker.short_id} has already fired this turn")
-    warnings = _refuse(state, problems, f"{attacker.short_id} cannot fire")
+    warnings = state.refuse_or_warn(problems, f"{attacker.short_id} cannot fire")
     changed: dict[int, Unit] = {attacker.unit_id: replace(attacker, fired=True, shots_left=r.shots_left)}
     for uid in r.identified:
         u = changed.get(uid, state.unit(uid))
@@ -194,7 +190,7 @@ def _close_combat(state: GenericState, a: RecordCloseCombat) -> GenericState:
 
     r = a.result
     att, dfn = state.unit(r.attacker), state.unit(r.defender)
-    warnings = _refuse(state, close_combat_problems(state, att, dfn), f"{att.short_id} cannot attack {dfn.short_id}")
+    warnings = state.refuse_or_warn(close_combat_problems(state, att, dfn), f"{att.short_id} cannot attack {dfn.short_id}")
     ladder = state.data.status_ladder
     last = len(ladder) - 1
 
@@ -225,27 +221,13 @@ def _automation(state: GenericState, a: RecordAutomation) -> GenericState:
                      outcome=to_jsonable(r), rolls=automation_rolls(r))
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: Handlers = {
     SetPose: _set_pose, EditUnit: _edit, StartRound: _start_round, StartTurn: _start_turn, EndTurn: _end_turn,
     RecordShot: _shot, RecordCloseCombat: _close_combat, Identify: _identify, RecordAutomation: _automation,
 }
 
 
-def apply_action(state: GenericState, action: Action) -> GenericState:
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise TypeError(f"{type(action).__name__} is not an action of the generic rules")
-    new_state: GenericState = handler(state, action)
-    return new_state
-
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    data: dict[str, Any] = to_jsonable(action)
-    return data
-
-
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    from rules.serialize import from_jsonable
-
-    action: Action = from_jsonable(Action, data, where="action")
-    return action
+ACTIONS: ActionRegistry[GenericState] = ActionRegistry(Action, what="an action of the generic rules", handlers=_HANDLERS)
+apply_action = ACTIONS.apply
+action_to_json = ACTIONS.to_json
+action_from_json = ACTIONS.from_json
