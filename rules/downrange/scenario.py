@@ -14,7 +14,6 @@ Every problem names the file, the unit and the field.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,10 +23,9 @@ from rules.downrange.catalog import SIDES, Catalog, load_catalog
 from rules.downrange.options import RulesOptions
 from rules.downrange.state import Compartment, GameState, SideState, Status, Unit, UnitKind, WeaponState
 from rules.errors import DiceError, RulesError, ScenarioRulesError
+from rules.record_fields import SHARED_UNIT_FIELDS, Fields, start_pose
+from rules.scenario_reading import load_scenario_with
 
-#: Keys of [[units]] the shared format defines (read by the tracker and calibration).
-SHARED_UNIT_FIELDS = frozenset({"tag_id", "name", "side", "type", "weapons", "equipment", "commander",
-                                "base_height_in", "base_radius_in", "facing_offset_deg", "tag_size_in", "path"})
 #: Keys of [[units]] Down Range adds (documented in docs/rules-down-range.md).
 RULES_UNIT_FIELDS = frozenset({"skill", "defense", "move_in", "specialty", "specialty_skill", "ammunition",
                                "reports_to", "team", "crew", "capacity", "aboard", "compartment", "operator",
@@ -92,23 +90,6 @@ class _Reader:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(field, f"{value!r} is not text in quotes")
         return value.strip()
-
-
-def _first_pose(r: _Reader) -> tuple[float, float, float, bool]:
-    path = r.data.get("path")
-    x = r.number("x_in", 0.0) or 0.0
-    y = r.number("y_in", 0.0) or 0.0
-    heading = r.number("heading_deg", 90.0)
-    on_table = r.data.get("on_table", True)
-    if isinstance(path, list) and path:
-        first = path[0]
-        if isinstance(first, Mapping):
-            x = float(first.get("x_in", x))
-            y = float(first.get("y_in", y))
-            heading = float(first.get("heading_deg", heading if heading is not None else 90.0))
-            on_table = bool(first.get("on_table", on_table))
-    offset = r.number("facing_offset_deg", 0.0) or 0.0
-    return x, y, ((heading or 0.0) + offset) % 360.0, bool(on_table)
 
 
 def _unit(catalog: Catalog, r: _Reader, sides: Sequence[str]) -> Unit:
@@ -193,7 +174,7 @@ def _unit(catalog: Catalog, r: _Reader, sides: Sequence[str]) -> Unit:
         status_value = Status(status)
     except ValueError:
         raise r.fail("status", f"{status!r}: use active, down or removed") from None
-    x, y, heading, on_table = _first_pose(r)
+    x, y, heading, on_table = start_pose(Fields(r.data, source=r.source, entry=r.where, error=ScenarioRulesError))
     length = r.number("length_in", length)
     width = r.number("width_in", width)
     if (length is None) != (width is None):
@@ -292,15 +273,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
 
 def load_scenario_file(path: str | Path) -> GameState:
     """Read a scenario TOML file and build the game."""
-    p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioRulesError(f"{p}: scenario file not found; check the path") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioRulesError(f"{p}: not valid TOML ({exc})") from None
-    return game_from_scenario(doc, source=str(p), base_dir=p.parent)
+    return load_scenario_with(game_from_scenario, path)
 
 
 def demo_state() -> GameState:

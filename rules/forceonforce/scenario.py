@@ -26,7 +26,9 @@ from rules.forceonforce.hotspots import spacing_problems
 from rules.forceonforce.options import FofOptions
 from rules.forceonforce.state import (RULESET_NAME, Figure, FigureStatus, FofState, HotSpot, SideState, Team, TeamKind,
                                       TroopType)
-from rules.record_fields import SHARED_UNIT_FIELDS, Fields, read_toml_file, start_pose
+from rules.record_fields import SHARED_UNIT_FIELDS, Fields, start_pose
+from rules.scenario_reading import (finish_unit, load_scenario_with, read_identity, read_rectangle, read_rules_header,
+                                     unit_entries)
 
 #: [[units]] keys Force on Force adds (docs/rules-force-on-force.md).
 FIGURE_FIELDS = frozenset({"unit", "leader", "leader_effect", "morale", "quality", "troop_type", "remote_contact",
@@ -71,7 +73,7 @@ def _characteristics(f: Fields, data: FofData, defaults: Mapping[str, Any]) -> d
     return out
 
 
-def _team(name: str, side: str, values: Mapping[str, Any], data: FofData, f: Fields | None) -> Team:
+def _team(name: str, side: str, values: Mapping[str, Any], data: FofData, f: Fields | None, source: str) -> Team:
     troop_type = values.get("troop_type", TroopType.REGULAR)
     for key in ("quality", "morale"):
         if key not in values:
@@ -80,13 +82,13 @@ def _team(name: str, side: str, values: Mapping[str, Any], data: FofData, f: Fie
                        "[[sides]] default")
             if f is not None:
                 raise f.fail(key, message)
-            raise ScenarioRulesError(f"unit {name!r}: {message}")
+            raise _fail(source, f"unit {name!r}: {message}")
     quality = values["quality"]
     if troop_type is TroopType.IRREGULAR and quality > data.irregular_max_quality:
         message = (f"Troop Quality D{quality}: Irregular units never exceed D{data.irregular_max_quality} (A.2.1)")
         if f is not None:
             raise f.fail("quality", message)
-        raise ScenarioRulesError(f"unit {name!r}: {message}")
+        raise _fail(source, f"unit {name!r}: {message}")
     return Team(name=name, side=side, troop_type=troop_type, kind=values.get("kind", TeamKind.INFANTRY),
                 quality=quality, morale=values["morale"],
                 confidence=values.get("confidence", data.confidence()),
@@ -98,21 +100,9 @@ def _team(name: str, side: str, values: Mapping[str, Any], data: FofData, f: Fie
 def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>",
                        base_dir: str | Path | None = None) -> FofState:
     """A fresh game (turn 0, before the first initiative) from a parsed scenario."""
-    top = Fields(scenario, source=source, entry="the scenario", error=ScenarioRulesError)
-    ruleset = scenario.get("ruleset", RULESET_NAME)
-    if ruleset != RULESET_NAME:
-        raise _fail(source, f"ruleset {ruleset!r} is not Force on Force ({RULESET_NAME!r})")
-    rules = top.table("rules") or Fields({}, source=source, entry="[rules]", error=ScenarioRulesError)
-    rules.entry = "[rules]"
-    options = FofOptions.from_mapping(rules.data, source=f"{source}: [rules]")
-    extra = rules.names("data") if isinstance(rules.data.get("data"), list) else (
-        (rules.text("data"),) if rules.has("data") else ())
-    base = Path(base_dir) if base_dir is not None else Path(".")
-    data_files = tuple(str((base / d).resolve()) for d in extra)
-    try:
-        data = load_data(data_files)
-    except RulesError as exc:
-        raise _fail(source, f"[rules] data: {exc}") from None
+    head = read_rules_header(scenario, source=source, base_dir=base_dir, ruleset=RULESET_NAME, title="Force on Force",
+                             options=FofOptions.from_mapping, load_data=load_data)
+    top, rules, options, data_files, data = head.top, head.rules, head.options, head.data_files, head.data
 
     sides: list[SideState] = []
     side_defaults: dict[str, dict[str, Any]] = {}
@@ -145,21 +135,13 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
         if f.has("strength"):
             values["strength"] = f.whole("strength", low=1, high=100)
         f.finish(hint=f"the fireteam fields are {', '.join(sorted(FIRETEAM_FIELDS))}")
-        declared[name] = _team(name, side, values, data, f)
+        declared[name] = _team(name, side, values, data, f, source)
 
     figures: list[Figure] = []
     teams: dict[str, Team] = dict(declared)
     attach: dict[str, int] = {}
-    for i, raw in enumerate(scenario.get("units", []) or []):
-        label = f"unit {raw.get('name', '#' + str(i + 1))!r}" if isinstance(raw, Mapping) else f"unit #{i + 1}"
-        f = Fields(raw, source=source, entry=label, error=ScenarioRulesError)
-        tag = f.whole("tag_id", low=0, high=100000)
-        name = f.text("name", f"tag {tag}")
-        side = f.text("side")
-        if side_names and side not in side_names:
-            raise f.fail("side", f"{side!r} is not one of the [[sides]]: {', '.join(side_names)}")
-        if any(x.figure_id == tag for x in figures):
-            raise f.fail("tag_id", f"{tag} is used by another figure; every figure needs its own tag")
+    for _, f in unit_entries(scenario, source=source):
+        tag, name, side = read_identity(f, side_names=side_names, taken={x.figure_id for x in figures}, what="figure")
         x, y, heading, on_table = start_pose(f)
         leader = f.maybe_text("leader")
         if leader is not None:
@@ -178,10 +160,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
         except RulesError as exc:
             raise f.fail("morale" if "morale" in str(exc) else "quality", str(exc)) from None
         status_text = f.choice("status", tuple(s.value for s in FigureStatus), "active")
-        length = f.maybe_number("length_in", low=0.01)
-        width = f.maybe_number("width_in", low=0.01)
-        if (length is None) != (width is None):
-            raise f.fail("width_in" if width is None else "length_in", "give both length_in and width_in, or neither")
+        length, width = read_rectangle(f)
         figure = Figure(
             figure_id=tag, name=name, side=side, team=None, role=f.text("type", "leader" if leader else "rifleman"),
             x_in=x, y_in=y, heading_deg=heading, z_in=f.number("z_in", 0.0),
@@ -192,18 +171,14 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
             quality=quality,
             troop_type=TroopType(f.choice("troop_type", ("regular", "irregular"))) if f.has("troop_type") else None,
             remote_contact=f.flag("remote_contact"), civilian=civilian)
-        f.names("weapons")
-        f.names("equipment")
-        for used in ("commander", "base_height_in", "tag_size_in", "path", "facing_offset_deg"):
-            f.raw(used, None)
-        f.finish(hint="see docs/rules-force-on-force.md for the Force on Force unit fields")
+        finish_unit(f, hint="see docs/rules-force-on-force.md for the Force on Force unit fields")
         if leader is not None:
             if team_name is not None:
                 attach[team_name] = tag
         elif not civilian:
             team_name = team_name or name
             if team_name not in teams:
-                teams[team_name] = _team(team_name, side, side_defaults.get(side, {}), data, None)
+                teams[team_name] = _team(team_name, side, side_defaults.get(side, {}), data, None, source)
             if teams[team_name].side != side:
                 raise f.fail("side", f"{side!r}, but unit {team_name!r} is on {teams[team_name].side!r}; "
                              "a unit's figures are all on one side")
@@ -255,6 +230,4 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
 
 def load_scenario_file(path: str | Path) -> FofState:
     """Read a scenario TOML file and build the game."""
-    p = Path(path)
-    doc = read_toml_file(p, error=ScenarioRulesError, what="scenario file")
-    return game_from_scenario(doc, source=str(p), base_dir=p.parent)
+    return load_scenario_with(game_from_scenario, path)

@@ -20,7 +20,9 @@ from rules.errors import RulesError, ScenarioRulesError
 from rules.generic.catalog import RECORD_FIELDS, UnitRecord, load_data, read_record
 from rules.generic.options import GenericOptions
 from rules.generic.state import RULESET_NAME, GenericState, Presence, SideState, Unit
-from rules.record_fields import SHARED_UNIT_FIELDS, Fields, read_toml_file, start_pose
+from rules.record_fields import SHARED_UNIT_FIELDS, Fields, start_pose
+from rules.scenario_reading import (finish_unit, load_scenario_with, read_identity, read_rectangle, read_rules_header,
+                                     unit_entries)
 
 #: [[units]] keys the generic rules add, besides every unit record field (docs/rules-generic.md).
 UNIT_FIELDS = frozenset({"hidden", "dummy", "identified", "shots_left", "x_in", "y_in", "heading_deg", "on_table",
@@ -37,21 +39,10 @@ def _dummy_record(unit_name: str, status: str) -> UnitRecord:
 def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>",
                        base_dir: str | Path | None = None) -> GenericState:
     """A fresh game (turn 0) from a parsed scenario."""
-    top = Fields(scenario, source=source, entry="the scenario", error=ScenarioRulesError)
-    ruleset = scenario.get("ruleset", RULESET_NAME)
-    if ruleset != RULESET_NAME:
-        raise ScenarioRulesError(f"{source}: ruleset {ruleset!r} is not the generic miniatures rules ({RULESET_NAME!r})")
-    rules = top.table("rules") or Fields({}, source=source, entry="[rules]", error=ScenarioRulesError)
-    rules.entry = "[rules]"
-    options = GenericOptions.from_mapping(rules.data, source=f"{source}: [rules]")
-    extra = rules.names("data") if isinstance(rules.data.get("data"), list) else (
-        (rules.text("data"),) if rules.has("data") else ())
-    base = Path(base_dir) if base_dir is not None else Path(".")
-    data_files = tuple(str((base / d).resolve()) for d in extra)
-    try:
-        data = load_data(data_files)
-    except RulesError as exc:
-        raise ScenarioRulesError(f"{source}: [rules] data: {exc}") from None
+    head = read_rules_header(scenario, source=source, base_dir=base_dir, ruleset=RULESET_NAME,
+                             title="the generic miniatures rules", options=GenericOptions.from_mapping,
+                             load_data=load_data)
+    top, options, data_files, data = head.top, head.options, head.data_files, head.data
 
     sides: list[SideState] = []
     for f in top.tables("sides"):
@@ -63,16 +54,8 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
     side_names = [s.name for s in sides]
 
     units: list[Unit] = []
-    for i, raw in enumerate(scenario.get("units", []) or []):
-        label = f"unit {raw.get('name', '#' + str(i + 1))!r}" if isinstance(raw, Mapping) else f"unit #{i + 1}"
-        f = Fields(raw, source=source, entry=label, error=ScenarioRulesError)
-        tag = f.whole("tag_id", low=0, high=100000)
-        name = f.text("name", f"tag {tag}")
-        side = f.text("side")
-        if side_names and side not in side_names:
-            raise f.fail("side", f"{side!r} is not one of the [[sides]]: {', '.join(side_names)}")
-        if any(u.unit_id == tag for u in units):
-            raise f.fail("tag_id", f"{tag} is used by another unit; every unit needs its own tag")
+    for raw, f in unit_entries(scenario, source=source):
+        tag, name, side = read_identity(f, side_names=side_names, taken={u.unit_id for u in units})
         dummy = f.flag("dummy")
         if dummy:
             unit_name = f.text("unit_name", name)
@@ -84,16 +67,13 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
             except RulesError as exc:
                 raise f.fail("type", str(exc) + " (the records are listed by `sandtable odds --ruleset generic --list records`)") from None
             own = {k: v for k, v in raw.items() if k in RECORD_FIELDS}
-            merged = Fields({**data.record_fields[template.name], **own}, source=source, entry=label,
+            merged = Fields({**data.record_fields[template.name], **own}, source=source, entry=f.entry,
                             error=ScenarioRulesError)
             record = read_record(merged, data, name=template.name)
             merged.finish(hint="see docs/rules-generic.md for the unit record fields")
             f.used |= set(own)
         x, y, heading, on_table = start_pose(f)
-        length = f.maybe_number("length_in", low=0.01)
-        width = f.maybe_number("width_in", low=0.01)
-        if (length is None) != (width is None):
-            raise f.fail("width_in" if width is None else "length_in", "give both length_in and width_in, or neither")
+        length, width = read_rectangle(f)
         hidden = f.flag("hidden") or dummy
         shots_left = f.maybe_whole("shots_left", low=0, high=10000)
         if shots_left is None:
@@ -103,11 +83,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
                     on_table=on_table, status_level=data.status_index(record.status) if not dummy else 0,
                     presence=Presence.ACTIVE, shots_left=shots_left, hidden=hidden,
                     identified=f.flag("identified", not hidden), dummy=dummy)
-        f.names("weapons")
-        f.names("equipment")
-        for used in ("commander", "base_height_in", "tag_size_in", "path", "facing_offset_deg", "type"):
-            f.raw(used, None)
-        f.finish(hint="see docs/rules-generic.md for the generic unit fields")
+        finish_unit(f, hint="see docs/rules-generic.md for the generic unit fields", unused=("type",))
         units.append(unit)
     ids = [u.short_id.lower() for u in units]
     for u in units:
@@ -124,9 +100,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
 
 
 def load_scenario_file(path: str | Path) -> GenericState:
-    p = Path(path)
-    doc = read_toml_file(p, error=ScenarioRulesError, what="scenario file")
-    return game_from_scenario(doc, source=str(p), base_dir=p.parent)
+    return load_scenario_with(game_from_scenario, path)
 
 
 __all__ = ["SHARED_UNIT_FIELDS", "UNIT_FIELDS", "game_from_scenario", "load_scenario_file"]
