@@ -11,13 +11,12 @@ choices follow ../shared/rules/down-range.md, "Worked examples as test cases").
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.dice import EnteredDice
+from rules import scripted_game as scripted
 from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.declarations import AttackSetup, Level, TargetSpec
@@ -27,23 +26,16 @@ from rules.downrange.results import AttackResult, InitiativeResult, TreatmentRes
 from rules.downrange.scenario import game_from_scenario
 from rules.downrange.state import GameState
 from rules.downrange.turns import roll_initiative
+from rules.record_fields import read_toml_file
 from rules.ruleset import TargetOdds
+from rules.scenario_reading import load_scenario_with
+from rules.scripted_game import Pose
 
 SCENARIO_PATH = Path(__file__).with_name("in_depth.toml")
 
 MARINES, PLA = "Marines", "PLA Marine Corps"
 SERGEANT, GUNNER, ASSISTANT, MAAWS, CORPSMAN, UTV, HORNET = 10, 11, 12, 13, 14, 15, 16
 OFFICER, AR, AT, R1, R2, R3, R4, R5, ZBL, ENEMY_UAS = 30, 31, 32, 33, 34, 35, 36, 37, 40, 41
-
-
-@dataclass(frozen=True)
-class Pose:
-    """A unit moved on the table (what the camera sees): the tracker reports it as a SetPose."""
-
-    unit: int
-    x_in: float
-    y_in: float
-    heading_deg: float | None = None
 
 
 @dataclass(frozen=True)
@@ -213,15 +205,9 @@ STEPS: tuple[Step, ...] = (
 
 
 @dataclass(frozen=True)
-class StepRecord:
+class StepRecord(scripted.StepRecord[GameState]):
     """What one step came to: the state after it, the sentences, the odds shown before each roll,
     and the results of every roll."""
-
-    step: Step
-    state: GameState
-    lines: tuple[str, ...]
-    odds: tuple[tuple[TargetOdds, ...], ...] = ()
-    results: tuple[Any, ...] = field(default=())
 
     @property
     def attacks(self) -> tuple[AttackResult, ...]:
@@ -237,13 +223,12 @@ class StepRecord:
 
 
 def load_scenario() -> dict[str, Any]:
-    with SCENARIO_PATH.open("rb") as fh:
-        return tomllib.load(fh)
+    return read_toml_file(SCENARIO_PATH, what="scenario file")
 
 
 def initial_state() -> GameState:
     """The forces at the start of the example."""
-    return game_from_scenario(load_scenario(), source=str(SCENARIO_PATH), base_dir=SCENARIO_PATH.parent)
+    return load_scenario_with(game_from_scenario, SCENARIO_PATH)
 
 
 def _odds_line(o: TargetOdds) -> str:
@@ -256,53 +241,51 @@ def _odds_line(o: TargetOdds) -> str:
 
 def play_step(state: GameState, step: Step) -> StepRecord:
     """Apply one step to ``state``."""
-    lines: list[str] = []
-    odds: list[tuple[TargetOdds, ...]] = []
-    results: list[Any] = []
+    run = scripted.StepRun(state)
     for item in step.items:
         if isinstance(item, Pose):
-            unit = state.unit(item.unit)
+            unit = run.state.unit(item.unit)
             heading = unit.heading_deg if item.heading_deg is None else item.heading_deg
-            state = state.apply(A.SetPose(item.unit, item.x_in, item.y_in, heading))
-            moved = state.unit(item.unit).moved_in - unit.moved_in
-            lines.append(f"{unit.name} moves {moved:.1f}\" to ({item.x_in:g}, {item.y_in:g}).")
+            run.state = run.state.apply(A.SetPose(item.unit, item.x_in, item.y_in, heading))
+            moved = run.state.unit(item.unit).moved_in - unit.moved_in
+            run.lines.append(f"{unit.name} moves {moved:.1f}\" to ({item.x_in:g}, {item.y_in:g}).")
         elif isinstance(item, Attack):
-            table = attack_odds(state, item.setup)
-            odds.append(table)
-            lines.append("Odds before rolling:")
-            lines += [_odds_line(o) for o in table]
-            dice = EnteredDice(item.dice)
-            result = resolve_attack(state, item.setup, dice, landing=item.landing)
-            dice.check_all_used()
-            results.append(result)
-            lines += narrate_attack(result, vehicles={u.unit_id for u in state.units if u.is_vehicle})
-            state = state.apply(A.RecordAttack(result))
+            run.show_odds(attack_odds(run.state, item.setup), _odds_line)
+            with run.dice(item.dice) as dice:
+                result = resolve_attack(run.state, item.setup, dice, landing=item.landing)
+            run.results.append(result)
+            run.lines += narrate_attack(result, vehicles={u.unit_id for u in run.state.units if u.is_vehicle})
+            run.state = run.state.apply(A.RecordAttack(result))
         elif isinstance(item, Initiative):
-            result_i = roll_initiative(state, EnteredDice(item.dice))
-            results.append(result_i)
-            lines += narrate_initiative(result_i)
-            state = state.apply(A.StartRound(result_i))
+            with run.dice(item.dice, all_used=False) as dice:
+                result_i = roll_initiative(run.state, dice)
+            run.results.append(result_i)
+            run.lines += narrate_initiative(result_i)
+            run.state = run.state.apply(A.StartRound(result_i))
         elif isinstance(item, Treat):
-            result_t = resolve_treatment(state, item.medic, item.patient, EnteredDice(item.dice), assistants=item.assistants)
-            results.append(result_t)
-            lines += narrate_treatment(result_t)
-            state = state.apply(A.RecordTreatment(result_t))
+            with run.dice(item.dice, all_used=False) as dice:
+                result_t = resolve_treatment(run.state, item.medic, item.patient, dice, assistants=item.assistants)
+            run.results.append(result_t)
+            run.lines += narrate_treatment(result_t)
+            run.state = run.state.apply(A.RecordTreatment(result_t))
         else:
-            before = len(state.events)
-            state = state.apply(item)
-            lines += [e.summary for e in state.events[before:] if e.kind not in ("turn",)]
+            before = len(run.state.events)
+            run.apply(item, keep=lambda e: e.kind != "turn")
             if isinstance(item, (A.StartTurn, A.EndTurn)):
-                lines += [e.summary for e in state.events[before:] if e.kind == "turn"]
-    return StepRecord(step, state, tuple(lines), tuple(odds), tuple(results))
+                run.lines += [e.summary for e in run.state.events[before:] if e.kind == "turn"]
+    return StepRecord(step, run.state, tuple(run.lines), tuple(run.odds), tuple(run.results))
 
 
 def play(steps: Sequence[Step] = STEPS, state: GameState | None = None) -> Iterator[StepRecord]:
     """Run the example step by step."""
-    state = state or initial_state()
-    for step in steps:
-        record = play_step(state, step)
-        state = record.state
-        yield record
+    return scripted.play_steps(steps, state or initial_state(), play_step)
+
+
+def gun_team_riders(state: GameState) -> frozenset[int]:
+    """Gun-team members standing on a team-mate's token (same team, same spot): the token carries
+    the lowest tag id of them, the others ride on it and have no tag of their own on the table."""
+    return frozenset(u.unit_id for u in state.units if u.team and any(
+        m.unit_id < u.unit_id and m.team == u.team and (m.x_in, m.y_in) == (u.x_in, u.y_in) for m in state.units))
 
 
 def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]]]:
@@ -311,20 +294,9 @@ def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]
     A gun team's members that stand on one token (same team, same spot) get one tag: the first member's.
     """
     state = initial_state()
-    riders = {u.unit_id for u in state.units if u.team and any(
-        m.unit_id < u.unit_id and m.team == u.team and (m.x_in, m.y_in) == (u.x_in, u.y_in) for m in state.units)}
-    frames: dict[int, list[dict[str, Any]]] = {
-        u.unit_id: [{"t_s": 0.0, "x_in": u.x_in, "y_in": u.y_in, "heading_deg": u.heading_deg, "on_table": u.on_table}]
-        for u in state.units if u.unit_id not in riders
-    }
-    for i, record in enumerate(play(state=state)):
-        t = (i + 1) * step_s
-        for u in record.state.units:
-            if u.unit_id in riders:
-                continue
-            last = frames[u.unit_id][-1]
-            now = {"t_s": t, "x_in": round(u.x_in, 3), "y_in": round(u.y_in, 3),
-                   "heading_deg": round(u.heading_deg, 3), "on_table": u.on_table}
-            if any(now[k] != last[k] for k in ("x_in", "y_in", "heading_deg", "on_table")):
-                frames[u.unit_id].append(now)
-    return frames
+    riders = gun_team_riders(state)
+
+    def tagged(s: GameState) -> list[tuple[int, Any]]:
+        return [(u.unit_id, u) for u in s.units if u.unit_id not in riders]
+
+    return scripted.keyframes(tagged(state), (tagged(r.state) for r in play(state=state)), step_s=step_s)

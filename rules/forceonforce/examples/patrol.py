@@ -14,19 +14,21 @@ the players decided and the script applies it as a hand edit.
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.dice import EnteredDice
+from rules import scripted_game as scripted
 from rules.forceonforce import actions as A
 from rules.forceonforce.cohesion import cohesion_of
 from rules.forceonforce.ruleset import ForceOnForce
 from rules.forceonforce.scenario import game_from_scenario
 from rules.forceonforce.state import FofState
+from rules.record_fields import read_toml_file
 from rules.ruleset import AttackRequest, TargetOdds
+from rules.scenario_reading import load_scenario_with
+from rules.scripted_game import Step
 
 SCENARIO_PATH = Path(__file__).with_name("patrol.toml")
 US, INSURGENTS = "US Army", "Insurgents"
@@ -82,15 +84,6 @@ class Test:
 
 
 Item = Any  # Pose | Fire | Activate | Initiative | Reinforce | Test | an action
-
-
-@dataclass(frozen=True)
-class Step:
-    title: str
-    text: str
-    items: tuple[Item, ...]
-    expect: str
-    note: str = ""
 
 
 CASUALTY = {"status": "casualty"}
@@ -159,25 +152,17 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class StepRecord:
-    """What one step came to: the state after it, the sentences, the odds shown before each fire."""
-
-    step: Step
-    state: FofState
-    lines: tuple[str, ...]
-    odds: tuple[tuple[TargetOdds, ...], ...] = ()
-    results: tuple[Any, ...] = ()
+#: What one step came to: the state after it, the sentences, the odds shown before each fire.
+StepRecord = scripted.StepRecord[FofState]
 
 
 def load_scenario() -> dict[str, Any]:
-    with SCENARIO_PATH.open("rb") as fh:
-        return tomllib.load(fh)
+    return read_toml_file(SCENARIO_PATH, what="scenario file")
 
 
 def initial_state() -> FofState:
     """The forces at the start of the game."""
-    return game_from_scenario(load_scenario(), source=str(SCENARIO_PATH), base_dir=SCENARIO_PATH.parent)
+    return load_scenario_with(game_from_scenario, SCENARIO_PATH)
 
 
 def _odds_line(o: TargetOdds) -> str:
@@ -189,60 +174,36 @@ def _odds_line(o: TargetOdds) -> str:
 def play_step(state: FofState, step: Step, fof: ForceOnForce | None = None) -> StepRecord:
     """Apply one step to ``state`` through the ruleset interface."""
     fof = fof or ForceOnForce()
-    start = state
-    lines: list[str] = []
-    odds: list[tuple[TargetOdds, ...]] = []
-    results: list[Any] = []
+    run = scripted.StepRun(state)
     for item in step.items:
         if isinstance(item, Pose):
-            fig = state.figure(item.figure)
+            fig = run.state.figure(item.figure)
             heading = fig.heading_deg if item.heading_deg is None else item.heading_deg
-            before = len(state.events)
-            state = fof.set_pose(state, item.figure, item.x_in, item.y_in, heading)
-            lines.append(f"{fig.name} moves to ({item.x_in:g}, {item.y_in:g}).")
-            lines += [e.summary for e in state.events[before:]]
+            before = len(run.state.events)
+            run.state = fof.set_pose(run.state, item.figure, item.x_in, item.y_in, heading)
+            run.lines.append(f"{fig.name} moves to ({item.x_in:g}, {item.y_in:g}).")
+            run.lines += [e.summary for e in run.state.events[before:]]
         elif isinstance(item, Fire):
             request = AttackRequest(item.firer, "Fire", (item.target,), declarations=dict(item.declarations),
                                     target_declarations={item.target: dict(item.target_declarations)})
-            table = fof.attack_odds(state, request)
-            odds.append(table)
-            lines.append("Odds before rolling:")
-            lines += [_odds_line(o) for o in table]
-            dice = EnteredDice(item.dice)
-            res = fof.resolve_attack(state, request, dice)
-            dice.check_all_used()
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            run.attack(fof, request, item.dice, _odds_line)
         elif isinstance(item, Activate):
-            dice = EnteredDice(item.dice)
-            res = fof.activate(state, item.team, dice)
-            dice.check_all_used()
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            with run.dice(item.dice) as dice:
+                run.resolved(fof.activate(run.state, item.team, dice))
         elif isinstance(item, Initiative):
-            res = fof.start_round(state, EnteredDice(item.dice))
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            with run.dice(item.dice, all_used=False) as dice:
+                run.resolved(fof.start_round(run.state, dice))
         elif isinstance(item, Reinforce):
-            res = fof.reinforce(state, item.team, EnteredDice(item.dice))
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            with run.dice(item.dice, all_used=False) as dice:
+                run.resolved(fof.reinforce(run.state, item.team, dice))
         elif isinstance(item, Test):
-            side = fof.test_side(state, item.team, item.what)
-            res = fof.test(state, item.purpose, side, EnteredDice(item.dice), about=item.team)
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            side = fof.test_side(run.state, item.team, item.what)
+            with run.dice(item.dice, all_used=False) as dice:
+                run.resolved(fof.test(run.state, item.purpose, side, dice, about=item.team))
         else:
-            before = len(state.events)
-            state = state.apply(item)
-            lines += [e.summary for e in state.events[before:]]
-    lines += _cohesion_changes(start, state)
-    return StepRecord(step, state, tuple(lines), tuple(odds), tuple(results))
+            run.apply(item)
+    run.lines += _cohesion_changes(state, run.state)
+    return run.record(step)
 
 
 def _cohesion_changes(before: FofState, after: FofState) -> list[str]:
@@ -264,12 +225,8 @@ def _cohesion_changes(before: FofState, after: FofState) -> list[str]:
 
 def play(steps: Sequence[Step] = STEPS, state: FofState | None = None) -> Iterator[StepRecord]:
     """Run the game step by step."""
-    state = state or initial_state()
     fof = ForceOnForce()
-    for step in steps:
-        record = play_step(state, step, fof)
-        state = record.state
-        yield record
+    return scripted.play_steps(steps, state or initial_state(), lambda s, step: play_step(s, step, fof))
 
 
 def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]]]:
@@ -277,16 +234,5 @@ def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]
     seconds). Figures off the table (reinforcements not yet arrived) have ``on_table = false``;
     casualties stay where they fell."""
     state = initial_state()
-    frames: dict[int, list[dict[str, Any]]] = {
-        f.figure_id: [{"t_s": 0.0, "x_in": f.x_in, "y_in": f.y_in, "heading_deg": f.heading_deg, "on_table": f.on_table}]
-        for f in state.figures
-    }
-    for i, record in enumerate(play(state=state)):
-        t = (i + 1) * step_s
-        for f in record.state.figures:
-            last = frames[f.figure_id][-1]
-            now = {"t_s": t, "x_in": round(f.x_in, 3), "y_in": round(f.y_in, 3), "heading_deg": round(f.heading_deg, 3),
-                   "on_table": f.on_table}
-            if any(now[k] != last[k] for k in ("x_in", "y_in", "heading_deg", "on_table")):
-                frames[f.figure_id].append(now)
-    return frames
+    return scripted.keyframes([(f.figure_id, f) for f in state.figures],
+                              ([(f.figure_id, f) for f in r.state.figures] for r in play(state=state)), step_s=step_s)

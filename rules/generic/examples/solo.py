@@ -12,30 +12,24 @@ ladder, a dummy counter found out, close combat in two rounds, and the automatio
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.dice import EnteredDice
+from rules import scripted_game as scripted
 from rules.generic import actions as A
 from rules.generic.ruleset import CLOSE_COMBAT, GenericMiniatures
 from rules.generic.scenario import game_from_scenario
 from rules.generic.state import GenericState
+from rules.record_fields import read_toml_file
 from rules.ruleset import AttackRequest, TargetOdds
+from rules.scenario_reading import load_scenario_with
+from rules.scripted_game import Pose, Step
 
 SCENARIO_PATH = Path(__file__).with_name("solo.toml")
 I1, I2, M1, X1 = 10, 11, 12, 13
 T1, R1, G1, R3, R4, R5 = 30, 31, 32, 33, 34, 35
-
-
-@dataclass(frozen=True)
-class Pose:
-    unit: int
-    x_in: float
-    y_in: float
-    heading_deg: float | None = None
 
 
 @dataclass(frozen=True)
@@ -67,15 +61,6 @@ class Turn:
 
 
 Item = Any  # Pose | Shot | CloseCombat | Turn | an action
-
-
-@dataclass(frozen=True)
-class Step:
-    title: str
-    text: str
-    items: tuple[Item, ...]
-    expect: str
-    note: str = ""
 
 
 STEPS: tuple[Step, ...] = (
@@ -120,22 +105,15 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class StepRecord:
-    step: Step
-    state: GenericState
-    lines: tuple[str, ...]
-    odds: tuple[tuple[TargetOdds, ...], ...] = ()
-    results: tuple[Any, ...] = ()
+StepRecord = scripted.StepRecord[GenericState]
 
 
 def load_scenario() -> dict[str, Any]:
-    with SCENARIO_PATH.open("rb") as fh:
-        return tomllib.load(fh)
+    return read_toml_file(SCENARIO_PATH, what="scenario file")
 
 
 def initial_state() -> GenericState:
-    return game_from_scenario(load_scenario(), source=str(SCENARIO_PATH), base_dir=SCENARIO_PATH.parent)
+    return load_scenario_with(game_from_scenario, SCENARIO_PATH)
 
 
 def _odds_line(o: TargetOdds) -> str:
@@ -146,68 +124,35 @@ def _odds_line(o: TargetOdds) -> str:
 
 def play_step(state: GenericState, step: Step, g: GenericMiniatures | None = None) -> StepRecord:
     g = g or GenericMiniatures()
-    lines: list[str] = []
-    odds: list[tuple[TargetOdds, ...]] = []
-    results: list[Any] = []
+    run = scripted.StepRun(state)
     for item in step.items:
         if isinstance(item, Pose):
-            u = state.unit(item.unit)
+            u = run.state.unit(item.unit)
             heading = u.heading_deg if item.heading_deg is None else item.heading_deg
-            state = g.set_pose(state, item.unit, item.x_in, item.y_in, heading)
-            lines.append(f"{u.short_id} moves to ({item.x_in:g}, {item.y_in:g}).")
-        elif isinstance(item, (Shot, CloseCombat)):
-            if isinstance(item, Shot):
-                request = AttackRequest(item.attacker, item.weapon, (item.target,) if item.target is not None else (),
-                                        aim_point=item.aim, declarations={"range_shift": item.range_shift})
-            else:
-                request = AttackRequest(item.attacker, CLOSE_COMBAT, (item.defender,))
-            table = g.attack_odds(state, request)
-            odds.append(table)
-            lines.append("Odds before rolling:")
-            lines += [_odds_line(o) for o in table]
-            dice = EnteredDice(item.dice)
-            res = g.resolve_attack(state, request, dice)
-            dice.check_all_used()
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            run.state = g.set_pose(run.state, item.unit, item.x_in, item.y_in, heading)
+            run.lines.append(f"{u.short_id} moves to ({item.x_in:g}, {item.y_in:g}).")
+        elif isinstance(item, Shot):
+            request = AttackRequest(item.attacker, item.weapon, (item.target,) if item.target is not None else (),
+                                    aim_point=item.aim, declarations={"range_shift": item.range_shift})
+            run.attack(g, request, item.dice, _odds_line)
+        elif isinstance(item, CloseCombat):
+            run.attack(g, AttackRequest(item.attacker, CLOSE_COMBAT, (item.defender,)), item.dice, _odds_line)
         elif isinstance(item, Turn):
-            dice = EnteredDice(item.dice)
-            res = g.start_turn(state, dice)
-            dice.check_all_used()
-            results.append(res.result)
-            lines += res.sentences
-            state = res.state
+            with run.dice(item.dice) as dice:
+                run.resolved(g.start_turn(run.state, dice))
         else:
-            before = len(state.events)
-            state = state.apply(item)
-            lines += [e.summary for e in state.events[before:]]
-    return StepRecord(step, state, tuple(lines), tuple(odds), tuple(results))
+            run.apply(item)
+    return run.record(step)
 
 
 def play(steps: Sequence[Step] = STEPS, state: GenericState | None = None) -> Iterator[StepRecord]:
-    state = state or initial_state()
     g = GenericMiniatures()
-    for step in steps:
-        record = play_step(state, step, g)
-        state = record.state
-        yield record
+    return scripted.play_steps(steps, state or initial_state(), lambda s, step: play_step(s, step, g))
 
 
 def synthetic_keyframes(*, step_s: float = 4.0) -> dict[int, list[dict[str, Any]]]:
     """``[[units.path]]`` keyframes following the steps (``step_s`` seconds each); removed dummies are
     lifted off the table."""
     state = initial_state()
-    frames: dict[int, list[dict[str, Any]]] = {
-        u.unit_id: [{"t_s": 0.0, "x_in": u.x_in, "y_in": u.y_in, "heading_deg": u.heading_deg, "on_table": u.on_table}]
-        for u in state.units
-    }
-    for i, record in enumerate(play(state=state)):
-        t = (i + 1) * step_s
-        for u in record.state.units:
-            last = frames[u.unit_id][-1]
-            now = {"t_s": t, "x_in": round(u.x_in, 3), "y_in": round(u.y_in, 3), "heading_deg": round(u.heading_deg, 3),
-                   "on_table": u.on_table}
-            if any(now[k] != last[k] for k in ("x_in", "y_in", "heading_deg", "on_table")):
-                frames[u.unit_id].append(now)
-    return frames
+    return scripted.keyframes([(u.unit_id, u) for u in state.units],
+                              ([(u.unit_id, u) for u in r.state.units] for r in play(state=state)), step_s=step_s)
