@@ -19,7 +19,7 @@ from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.forceonforce.catalog import FofData, load_data
 from rules.forceonforce.options import FofOptions
-from rules.geometry import Circle, Footprint, OrientedRect, Point, rough_centre
+from rules.geometry import Footprint, Point, footprint_from, rough_centre
 from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
@@ -85,9 +85,8 @@ class Figure:
 
     @property
     def footprint(self) -> Footprint:
-        if self.length_in is not None and self.width_in is not None:
-            return OrientedRect(self.x_in, self.y_in, self.heading_deg, self.length_in, self.width_in)
-        return Circle(self.x_in, self.y_in, self.radius_in)
+        return footprint_from(self.x_in, self.y_in, self.heading_deg, radius_in=self.radius_in,
+                              length_in=self.length_in, width_in=self.width_in)
 
     @property
     def is_leader(self) -> bool:

@@ -15,7 +15,7 @@ from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.generic.catalog import GenericData, UnitRecord, load_data
 from rules.generic.options import GenericOptions
-from rules.geometry import Circle, Footprint, OrientedRect
+from rules.geometry import Footprint, footprint_from
 from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
@@ -65,9 +65,8 @@ class Unit:
 
     @property
     def footprint(self) -> Footprint:
-        if self.length_in is not None and self.width_in is not None:
-            return OrientedRect(self.x_in, self.y_in, self.heading_deg, self.length_in, self.width_in)
-        return Circle(self.x_in, self.y_in, self.radius_in)
+        return footprint_from(self.x_in, self.y_in, self.heading_deg, radius_in=self.radius_in,
+                              length_in=self.length_in, width_in=self.width_in)
 
     @property
     def short_id(self) -> str:
