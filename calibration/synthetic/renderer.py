@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -62,17 +62,9 @@ def webcam_model(
     >>> (m.width_px, m.source, round(m.fx_px))
     (1920, 'synthetic', 1186)
     """
-    fx = (width_px / 2.0) / math.tan(math.radians(hfov_deg) / 2.0)
-    return CameraModel(
-        width_px=width_px,
-        height_px=height_px,
-        fx_px=fx,
-        fy_px=fx,
-        cx_px=(width_px - 1) / 2.0,
-        cy_px=(height_px - 1) / 2.0,
-        dist_coeffs=tuple(float(c) for c in dist_coeffs),
-        source="synthetic",
-    )
+    # The uncalibrated default's pinhole (same field-of-view rule), with a real lens's distortion.
+    return replace(CameraModel.default(width_px, height_px, hfov_deg=hfov_deg),
+                   dist_coeffs=tuple(float(c) for c in dist_coeffs), source="synthetic")
 
 
 def overhead_pose(layout: TableLayout, *, tilt_deg: float = 20.0, height_in: float | None = None) -> CameraPose:
