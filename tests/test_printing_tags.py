@@ -108,6 +108,9 @@ def test_the_lens_board_prints_its_grid_at_exact_pitch(tmp_path):
         (["tags", "--roster", str(EXAMPLE)], "the roster has tags of 1, 1.5 in; print one size at a time"),
         (["tags", "--ids", "10", "--size-in", "9"], "--size-in 9: tags from 0.25 to 7 inches"),
         (["board", "--board-cols", "1"], "board options: board of 1x5 tags: use at least 2x2"),
+        (["tags", "--anchors", "--layout", "table.toml", "--table", "60x40"],
+         "give either --layout FILE or --table WxD, not both (the layout file holds the table size)"),
+        (["tags", "--anchors", "--table", "60by40"], "write it as WIDTHxDEPTH"),
     ],
 )
 def test_mistakes_get_one_line_and_exit_code_2(tmp_path, capsys, argv, message):

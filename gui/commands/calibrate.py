@@ -161,7 +161,9 @@ def _camera(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------------- table
-def _layout(args: argparse.Namespace):
+def layout_from_args(args: argparse.Namespace):
+    """The anchor layout from ``--layout FILE`` or ``--table WxD`` (default: 72x48 with corner anchors);
+    shared with `sandtable tags --anchors`, which prints the anchors this layout expects."""
     from calibration.layout_file import load_layout, parse_table_size
     from calibration.table_layout import TableLayout
 
@@ -181,7 +183,7 @@ def _table(args: argparse.Namespace) -> int:
 
     if (args.image is None) == (args.camera is None):
         raise UsageError("give the frame as IMAGE or grab it with --camera INDEX (one of the two)")
-    layout = _layout(args)
+    layout = layout_from_args(args)
     image = _read_image(args.image) if args.image else _grab(args.camera)
     h, w = image.shape[:2]
     if args.camera_model:

@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     if args.size_in is not None and not args.size_in > 0:
         raise UsageError(f"--size-in {args.size_in:g}: give the tag's edge in inches, e.g. 1")
     if args.anchors:
-        layout = _layout(args)
+        from gui.commands.calibrate import layout_from_args
+
+        layout = layout_from_args(args)
         size = check_one_size(layout)
         if args.size_in is not None and abs(args.size_in - size) > 1e-9:
             raise UsageError(f"--size-in {args.size_in:g} disagrees with the layout's {size:g} in anchors; change the layout file instead")
@@ -102,15 +104,3 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {what} on {pages}; print at 100% (actual size) and check the 1-inch bar with a ruler")
     return 0
 
-
-def _layout(args: argparse.Namespace):
-    from calibration.layout_file import load_layout, parse_table_size
-    from calibration.table_layout import TableLayout
-
-    if args.layout and args.table:
-        raise UsageError("give either --layout FILE or --table WxD, not both (the layout file holds the table size)")
-    if args.layout:
-        return load_layout(args.layout)
-    if args.table:
-        return TableLayout.default(*parse_table_size(args.table))
-    return TableLayout.default()
