@@ -38,9 +38,13 @@ class LiveUpdate:
 
 class LiveTracking:
     """Tracking on its own thread (mutable; ``stop()`` joins it). ``realtime``: pace files and
-    recordings at their own frame rate instead of as fast as possible."""
+    recordings at their own frame rate instead of as fast as possible.
 
-    def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25) -> None:
+    Another frame source with its own loop (the demo's story) subclasses it and overrides ``_run``,
+    tracking each frame with :meth:`_track` and handing the UI what :meth:`_take` gives."""
+
+    def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25,
+                 thread_name: str = "sandtable-live-tracking") -> None:
         self.source = source
         self.tracker = tracker
         self.realtime = realtime
@@ -56,7 +60,7 @@ class LiveTracking:
         self._finished = False
         self.frames_processed = 0
         self._unsubscribe = tracker.bus.subscribe(self._events.put)
-        self._thread = threading.Thread(target=self._run, name="sandtable-live-tracking", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
 
     def start(self) -> "LiveTracking":
         self._thread.start()
@@ -80,6 +84,11 @@ class LiveTracking:
 
     # -- the UI's poll --------------------------------------------------------------------------
     def poll(self) -> LiveUpdate:
+        frame, tracked, events = self._take()
+        return LiveUpdate(frame, tracked, events, self._error, self._finished)
+
+    def _take(self) -> tuple[np.ndarray | None, Any | None, tuple[Any, ...]]:
+        """The newest frame and tracking result (None if nothing new) and every event since last time."""
         with self._lock:
             latest, self._latest = self._latest, None
         events = []
@@ -89,7 +98,7 @@ class LiveTracking:
             except queue.Empty:
                 break
         frame, tracked = latest if latest is not None else (None, None)
-        return LiveUpdate(frame, tracked, tuple(events), self._error, self._finished)
+        return frame, tracked, tuple(events)
 
     @property
     def running(self) -> bool:
@@ -130,18 +139,23 @@ class LiveTracking:
                         wait = (frame.t_s - first_t) - (time.monotonic() - started)
                         if wait > 0 and self._stop.wait(wait):
                             break
-                result = self.tracker.process(frame)
-                self.frames_processed += 1
-                recorder = self._recorder
-                if recorder is not None:
-                    recorder.record_frame(result.frame_index, result.t_s, result.poses,
-                                          frame.image_bgr if self._record_video else None)
-                with self._lock:
-                    self._latest = (frame.image_bgr, result)
+                self._track(frame)
         except Exception as exc:  # shown in the status bar; the game state in the UI is kept
             self._error = f"tracking stopped: {exc}"
         finally:
             self._finished = True
+
+    def _track(self, frame: Any) -> Any:
+        """Track one frame (on the tracking thread): recorded if recording, kept as the newest."""
+        result = self.tracker.process(frame)
+        self.frames_processed += 1
+        recorder = self._recorder
+        if recorder is not None:
+            recorder.record_frame(result.frame_index, result.t_s, result.poses,
+                                  frame.image_bgr if self._record_video else None)
+        with self._lock:
+            self._latest = (frame.image_bgr, result)
+        return result
 
 
 class SyntheticLive:

@@ -1,7 +1,7 @@
 """The demo in the companion's window: footage and tracking on a thread, the story's beats on the UI thread.
 
-:class:`DemoLive` has the ``poll()`` interface of :class:`gui.live_tracking.LiveTracking`, so the
-:class:`~gui.main_window.MainWindow` drives it like a camera: a thread (``sandtable-demo``) renders
+:class:`DemoLive` is a :class:`gui.live_tracking.LiveTracking` whose frames come from the story, so
+the :class:`~gui.main_window.MainWindow` drives it like a camera: a thread (``sandtable-demo``) renders
 the synthetic webcam's frames at the story's pace and tracks them; ``poll()`` hands the UI the newest
 frame and tracked poses, and first plays the story's beats that are due by that frame (on the UI
 thread, which owns the session). The window then applies the tracked poses itself, exactly as in a
@@ -10,18 +10,16 @@ recording switched on) are queued and run on the thread between two frames. Qt-f
 """
 from __future__ import annotations
 
-import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from gui.demo.director import DemoDirector, poses_for_session
-from gui.live_tracking import LiveUpdate
+from gui.live_tracking import LiveTracking, LiveUpdate
 
 
-class DemoLive:
+class DemoLive(LiveTracking):
     """Plays ``story`` frame by frame (mutable; ``stop()`` joins the thread).
 
     ``realtime``: pace frames at the story's frame rate (a machine too slow for it plays in slow
@@ -30,30 +28,14 @@ class DemoLive:
 
     def __init__(self, story: Any, camera: Any, tracker: Any, director: DemoDirector, *, realtime: bool = True,
                  stop_at_s: float | None = None) -> None:
+        super().__init__(None, tracker, realtime=realtime, thread_name="sandtable-demo")
         self.story = story
         self.camera = camera
-        self.tracker = tracker
         self.director = director
-        self.realtime = realtime
         self.stop_at_s = stop_at_s
-        self._latest: tuple[Any, Any] | None = None
-        self._lock = threading.Lock()
-        self._events: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._commands: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
-        self._stop = threading.Event()
         self._running = threading.Event()
         self._running.set()
-        self._recorder: Any | None = None
-        self._error: str | None = None
-        self._finished = False
-        self.frames_processed = 0
         self.story_t_s = 0.0
-        self._unsubscribe = tracker.bus.subscribe(self._events.put)
-        self._thread = threading.Thread(target=self._run, name="sandtable-demo", daemon=True)
-
-    def start(self) -> "DemoLive":
-        self._thread.start()
-        return self
 
     # -- the story clock --------------------------------------------------------------------------
     @property
@@ -80,62 +62,31 @@ class DemoLive:
         return self._finished
 
     # -- requests from the UI thread (the window calls these as it does for a camera) ---------------
-    def start_turn(self) -> None:
-        self._commands.put(self.tracker.start_turn)
-
-    def mark_lifted(self, tag_id: int) -> None:
-        self._commands.put(lambda: self.tracker.mark_lifted(tag_id))
-
     def set_recorder(self, recorder: Any | None, *, video: bool = False) -> None:
-        """Record frames' poses and the tracker's events to ``recorder`` from the next frame on."""
-        def switch() -> None:
-            if recorder is not None:
-                recorder.attach(self.tracker.bus)
-            self._recorder = recorder
-        self._commands.put(switch)
+        """Record frames' poses and the tracker's events to ``recorder`` from the next frame on (the
+        demo's footage is rendered again from the story, never stored)."""
+        super().set_recorder(recorder, video=False)
 
     # -- the UI's poll ----------------------------------------------------------------------------
     def poll(self) -> LiveUpdate:
         """The newest frame and poses (older ones are dropped) and every event since the last poll;
         the story's beats due by that frame are played on the session first."""
-        with self._lock:
-            latest, self._latest = self._latest, None
-        events = []
-        while True:
-            try:
-                events.append(self._events.get_nowait())
-            except queue.Empty:
-                break
-        frame, tracked = latest if latest is not None else (None, None)
+        frame, tracked, events = self._take()
         if tracked is not None:
             self.director.session.set_time(tracked.t_s)
             self.director.advance(tracked.t_s)
             tracked = replace(tracked, poses=tuple(poses_for_session(tracked.poses)))
         elif self._finished and not self.director.finished and self.stop_at_s is None:
             self.director.advance(float("inf"))
-        return LiveUpdate(frame, tracked, tuple(events), self._error, self._finished)
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
+        return LiveUpdate(frame, tracked, events, self._error, self._finished)
 
     def stop(self, timeout_s: float = 5.0) -> None:
         self._stop.set()
-        self._running.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout_s)
-        self._unsubscribe()
+        self._running.set()  # a paused story wakes up to see the stop
+        super().stop(timeout_s)
         self.tracker.close()
 
     # -- the demo thread --------------------------------------------------------------------------
-    def _run_commands(self) -> None:
-        while True:
-            try:
-                command = self._commands.get_nowait()
-            except queue.Empty:
-                return
-            command()
-
     def _run(self) -> None:
         from tracker.sources import SyntheticSource
 
@@ -157,13 +108,7 @@ class DemoLive:
                 frame = source.read()
                 if frame is None:
                     break
-                result = self.tracker.process(frame)
-                recorder = self._recorder
-                if recorder is not None:
-                    recorder.record_frame(result.frame_index, result.t_s, result.poses)
-                with self._lock:
-                    self._latest = (frame.image_bgr, result)
-                self.frames_processed += 1
+                self._track(frame)
                 self.story_t_s = frame.t_s
                 if self.stop_at_s is not None and frame.t_s >= self.stop_at_s:
                     self._running.clear()
