@@ -12,7 +12,10 @@ remap tables that rectify the camera frame for the top-down view, and the frame'
 """
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,6 +31,7 @@ from gui.transforms import CameraTransform, TopDownTransform
 
 SAND = QColor("#5b5140")
 SURROUND = QColor("#1c1f24")
+_SURROUND_BGRA = (0x24, 0x1F, 0x1C, 0xFF)
 #: Resolution of the rectified camera picture under the top-down view.
 RECTIFIED_PX_PER_IN = 10.0
 
@@ -61,16 +65,64 @@ def bgr_from_qimage(image: QImage) -> np.ndarray:
     return buf[:, : w * 4].reshape(h, w, 4)[:, :, :3].copy()
 
 
+@dataclass(frozen=True, eq=False)
+class OverlayImage:
+    """A view's overlays for one game version as a picture of their own (transparent where nothing
+    is drawn), never changed once made: what an overlay worker hands the UI thread, which only blends
+    it over the camera frame (:meth:`Compositor.paint_overlay_image`).
+
+    ``image``: ARGB32 premultiplied, the view's size; ``content_px``: the rectangle holding
+    something (x0, y0, x1, y1; None: nothing); ``version``: the snapshot's; ``view_key``: the view it
+    was made for (:func:`view_key`); ``made_ms``: how long making it took, the snapshot included when
+    a worker built that too."""
+
+    image: QImage
+    content_px: tuple[int, int, int, int] | None
+    version: int
+    view_key: Hashable
+    made_ms: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class BackgroundImage:
+    """A camera frame as one view shows it under the overlays (:meth:`Compositor.background_image`),
+    never changed once made. ``pixels``: the BGRA buffer ``image`` shows (kept alive with it);
+    ``frame``: the frame it was made from; ``key``: the view (:func:`background_key`)."""
+
+    image: QImage
+    pixels: np.ndarray
+    frame: Any
+    key: Hashable
+    made_ms: float = 0.0
+
+
+def background_key(transform: Any, size: tuple[int, int], calibration: Any | None) -> Hashable:
+    """What a background image depends on besides the frame."""
+    return (transform.cache_key, (int(size[0]), int(size[1])), id(calibration))
+
+
+def view_key(transform: Any, size: tuple[int, int], toggles: OverlayToggles) -> Hashable:
+    """What an overlay image depends on besides the game: the transform, the view's size, the toggles."""
+    return (transform.cache_key, (int(size[0]), int(size[1])), toggles)
+
+
 class Compositor:
-    """Draws snapshots; keep one per view so each keeps its own caches."""
+    """Draws snapshots; keep one per view so each keeps its own caches.
+
+    The overlay caches (builders' memo, projections, label placement, the cached layer) are used by
+    one thread at a time: :attr:`lock` is held while they change, so a view may have its worker make
+    :meth:`overlay_image` while the UI thread paints backgrounds (the frame buffers are the painting
+    thread's)."""
 
     def __init__(self, *, font_px: float = 15.0) -> None:
         self.painter = OverlayPainter(font_px=font_px)
         self.memo = Memo()
         self.layers = LayerStack(self.painter)
+        self.lock = threading.RLock()
         self._items_key: Hashable = None
         self._items: list[DrawItem] = []
         self._rectify: tuple[Hashable, Any, Any] | None = None
+        self._rectify_lock = threading.Lock()
         self._bgra: np.ndarray | None = None
         #: False draws every overlay straight onto the frame each time (the bench's comparison).
         self.cache_layer = True
@@ -105,7 +157,8 @@ class Compositor:
 
     def invalidate(self) -> None:
         """Forget the cached layers: the next frame repaints them whole (label placement is kept)."""
-        self.layers.invalidate()
+        with self.lock:
+            self.layers.invalidate()
 
     # -- backgrounds ------------------------------------------------------------------------------
     def _frame_image(self, frame_bgr: np.ndarray) -> QImage:
@@ -118,48 +171,88 @@ class Compositor:
         cv2.cvtColor(np.ascontiguousarray(frame_bgr), cv2.COLOR_BGR2BGRA, dst=self._bgra)
         return QImage(self._bgra.data, w, h, w * 4, QImage.Format.Format_RGB32)
 
+    def _rectify_maps(self, calibration: Any, table_size_in: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """Camera pixel of every RECTIFIED_PX_PER_IN sample of the table (computed once per calibration)."""
+        key = (id(calibration), table_size_in)
+        with self._rectify_lock:
+            if self._rectify is None or self._rectify[0] != key:
+                w_in, d_in = table_size_in
+                s = RECTIFIED_PX_PER_IN
+                cols, rows = int(round(w_in * s)), int(round(d_in * s))
+                xs = (np.arange(cols) + 0.5) / s
+                ys = d_in - (np.arange(rows) + 0.5) / s
+                gx, gy = np.meshgrid(xs, ys)
+                px = calibration.camera_from_table(np.column_stack([gx.ravel(), gy.ravel()]))
+                map_x = px[:, 0].reshape(rows, cols).astype(np.float32)
+                map_y = px[:, 1].reshape(rows, cols).astype(np.float32)
+                self._rectify = (key, map_x, map_y)
+            return self._rectify[1], self._rectify[2]
+
     def rectified(self, frame_bgr: np.ndarray, calibration: Any, table_size_in: tuple[float, float]) -> np.ndarray:
         """The camera frame resampled onto the table plane, RECTIFIED_PX_PER_IN pixels per inch, row 0 at
         the table's far edge (y = depth), lens distortion removed (remap tables cached per calibration)."""
         import cv2
 
-        key = (id(calibration), table_size_in, frame_bgr.shape[:2])
-        if self._rectify is None or self._rectify[0] != key:
-            w_in, d_in = table_size_in
-            s = RECTIFIED_PX_PER_IN
-            cols, rows = int(round(w_in * s)), int(round(d_in * s))
-            xs = (np.arange(cols) + 0.5) / s
-            ys = d_in - (np.arange(rows) + 0.5) / s
-            gx, gy = np.meshgrid(xs, ys)
-            px = calibration.camera_from_table(np.column_stack([gx.ravel(), gy.ravel()]))
-            map_x = px[:, 0].reshape(rows, cols).astype(np.float32)
-            map_y = px[:, 1].reshape(rows, cols).astype(np.float32)
-            self._rectify = (key, map_x, map_y)
-        _, map_x, map_y = self._rectify
+        map_x, map_y = self._rectify_maps(calibration, table_size_in)
         return cv2.remap(frame_bgr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
+    def background_image(self, frame_bgr: np.ndarray, transform: Any, size: tuple[int, int], *,
+                         calibration: Any | None, table_size_in: tuple[float, float]) -> BackgroundImage:
+        """A camera frame as a view shows it under the overlays, at the view's size: scaled and offset
+        into the camera view, or rectified onto the table for the top-down view (bilinear, the
+        surround colour around it). OpenCV only (other Python threads run meanwhile): a view's
+        background worker makes one per new frame, and repaints for overlay changes reuse it."""
+        import cv2
+
+        t0 = time.perf_counter()
+        w, h = int(size[0]), int(size[1])
+        frame = np.ascontiguousarray(frame_bgr)
+        if isinstance(transform, CameraTransform):
+            s, (ox, oy) = float(transform.view_scale), transform.offset_px
+            fh, fw = frame.shape[:2]
+            if s == 1.0 and (ox, oy) == (0.0, 0.0) and (fw, fh) == (w, h):
+                pixels = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+            else:
+                # view pixel centre (X + 0.5) shows frame point (X + 0.5 - ox) / s, pixel centres at +0.5
+                inverse = np.array([[1.0 / s, 0.0, (0.5 - ox) / s - 0.5], [0.0, 1.0 / s, (0.5 - oy) / s - 0.5]])
+                pixels = cv2.warpAffine(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA), inverse, (w, h),
+                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT,
+                                        borderValue=_SURROUND_BGRA)
+        else:
+            if calibration is None:
+                raise ValueError("the top-down view needs the table calibration to rectify a camera frame")
+            flat = cv2.cvtColor(self.rectified(frame, calibration, table_size_in), cv2.COLOR_BGR2BGRA)
+            rows, cols = flat.shape[:2]
+            (left, top), (right, bottom) = transform.device_from_table(
+                np.array([[0.0, table_size_in[1]], [table_size_in[0], 0.0]]))
+            kx, ky = cols / (right - left), rows / (bottom - top)
+            inverse = np.array([[kx, 0.0, (0.5 - left) * kx - 0.5], [0.0, ky, (0.5 - top) * ky - 0.5]])
+            pixels = cv2.warpAffine(flat, inverse, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=_SURROUND_BGRA)
+        image = QImage(pixels.data, w, h, w * 4, QImage.Format.Format_RGB32)
+        return BackgroundImage(image, pixels, frame_bgr, background_key(transform, (w, h), calibration),
+                               (time.perf_counter() - t0) * 1000.0)
+
     def paint_background(self, p: QPainter, size: tuple[int, int], transform: Any, *, frame_bgr: np.ndarray | None,
-                         calibration: Any | None, table_size_in: tuple[float, float], black: bool = False) -> None:
+                         calibration: Any | None, table_size_in: tuple[float, float], black: bool = False,
+                         background: BackgroundImage | None = None) -> None:
+        """The view's background onto ``p``: black (projector), the camera frame, or the rectified table
+        (``background``: the frame already made into this view's background, drawn as it is)."""
         w, h = size
         if black:
             p.fillRect(0, 0, w, h, Qt.GlobalColor.black)
             return
-        if isinstance(transform, CameraTransform):
-            p.fillRect(0, 0, w, h, SURROUND)
-            if frame_bgr is not None:
-                fh, fw = frame_bgr.shape[:2]
-                target = QRectF(transform.offset_px[0], transform.offset_px[1], fw * transform.view_scale, fh * transform.view_scale)
-                p.drawImage(target, self._frame_image(frame_bgr))
+        if background is not None:
+            p.drawImage(0, 0, background.image)
+            return
+        if frame_bgr is not None and (isinstance(transform, CameraTransform) or calibration is not None):
+            p.drawImage(0, 0, self.background_image(frame_bgr, transform, size, calibration=calibration,
+                                                    table_size_in=table_size_in).image)
             return
         p.fillRect(0, 0, w, h, SURROUND)
-        corners = transform.device_from_table(np.array([[0.0, table_size_in[1]], [table_size_in[0], 0.0]]))
-        rect = QRectF(QPointF(*corners[0]), QPointF(*corners[1]))
-        if frame_bgr is not None and calibration is not None:
-            flat = self.rectified(frame_bgr, calibration, table_size_in)
-            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            p.drawImage(rect, self._frame_image(flat))
-        else:
-            p.fillRect(rect, SAND)
+        if not isinstance(transform, CameraTransform):
+            corners = transform.device_from_table(np.array([[0.0, table_size_in[1]], [table_size_in[0], 0.0]]))
+            p.fillRect(QRectF(QPointF(*corners[0]), QPointF(*corners[1])), SAND)
 
     # -- whole pictures ---------------------------------------------------------------------------
     def paint(self, p: QPainter, snapshot: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int], *,
@@ -177,17 +270,52 @@ class Compositor:
                        size: tuple[int, int]) -> None:
         """The overlays onto ``p``: the cached layers, brought up to date where the game changed, and
         the units being moved drawn between them (:mod:`gui.overlay_layers`)."""
-        items = self.items(snapshot, toggles)
-        if not self.cache_layer:
-            self.painter.paint(p, items, transform, size=size)
+        with self.lock:
+            items = self.items(snapshot, toggles)
+            if not self.cache_layer:
+                self.painter.paint(p, items, transform, size=size)
+                return
+            self.layers.update(items, transform, size)
+            self.layers.paint(p)
+
+    def overlay_image(self, snapshot: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int], *,
+                      started_s: float | None = None) -> OverlayImage:
+        """The overlays as an :class:`OverlayImage` of their own, made on the calling thread (a view's
+        worker): the same drawing as :meth:`paint_overlays` — the units being moved, the cached layer
+        over them, their labels on top — into a new transparent image that nobody changes afterwards.
+        ``started_s``: ``time.perf_counter()`` when the job began (for ``made_ms``)."""
+        t0 = time.perf_counter() if started_s is None else started_s
+        w, h = int(size[0]), int(size[1])
+        with self.lock:
+            items = self.items(snapshot, toggles)
+            self.layers.update(items, transform, (w, h))
+            image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            content = self.layers.content_px()
+            if content is not None:
+                p = QPainter(image)
+                try:
+                    self.layers.paint(p)
+                finally:
+                    p.end()
+        return OverlayImage(image, content, snapshot.version, view_key(transform, (w, h), toggles),
+                            (time.perf_counter() - t0) * 1000.0)
+
+    @staticmethod
+    def paint_overlay_image(p: QPainter, overlay: OverlayImage | None) -> None:
+        """Blend a finished overlay image over what ``p`` holds (only the part that holds something)."""
+        if overlay is None or overlay.content_px is None:
             return
-        self.layers.update(items, transform, size)
-        self.layers.paint(p)
+        x0, y0, x1, y1 = overlay.content_px
+        p.drawImage(x0, y0, overlay.image, x0, y0, x1 - x0, y1 - y0)
 
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
-                frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False) -> QImage:
+                frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False,
+                overlay: OverlayImage | None = None) -> QImage:
         """One finished picture as a QImage (Format_RGB32). ``size`` defaults to the frame's or the
-        transform's viewport. A camera-view frame at its own size is painted on in place (no copy)."""
+        transform's viewport. A camera-view frame at its own size is painted on in place (no copy).
+        ``overlay``: an overlay image a worker made for this view: blended as it is (the UI thread's
+        part of a frame) instead of drawing the overlays here."""
         ensure_qt_app()
         if size is None:
             if isinstance(transform, TopDownTransform):
@@ -206,14 +334,24 @@ class Compositor:
             image = self._frame_image(frame_bgr)
             p = QPainter(image)
             try:
-                self.paint_overlays(p, snapshot, transform, toggles, (w, h))
+                if overlay is not None:
+                    self.paint_overlay_image(p, overlay)
+                else:
+                    self.paint_overlays(p, snapshot, transform, toggles, (w, h))
             finally:
                 p.end()
             return image
         image = QImage(w, h, QImage.Format.Format_RGB32)
         p = QPainter(image)
         try:
-            self.paint(p, snapshot, transform, toggles, (w, h), frame_bgr=frame_bgr, calibration=calibration, black=black)
+            if overlay is not None:
+                table = snapshot.table_size_in if snapshot is not None else getattr(transform, "table_size_in", (72.0, 48.0))
+                self.paint_background(p, (w, h), transform, frame_bgr=frame_bgr, calibration=calibration,
+                                      table_size_in=table, black=black)
+                self.paint_overlay_image(p, overlay)
+            else:
+                self.paint(p, snapshot, transform, toggles, (w, h), frame_bgr=frame_bgr, calibration=calibration,
+                           black=black)
         finally:
             p.end()
         return image

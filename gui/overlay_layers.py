@@ -29,9 +29,9 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
 from gui.label_placement import Box, PlacedLabel
-from gui.overlay_painter import OverlayPainter
+from gui.overlay_painter import OverlayPainter, subdivided
 from gui.overlay_shapes import DrawItem
-from gui.transforms import densify
+from gui.transforms import MAX_SEGMENT_IN
 
 #: Game changes (snapshot rebuilds) a unit stays hot after it last changed.
 HOT_REBUILDS = 8
@@ -91,14 +91,7 @@ class CachedTier:
         self.key, self.entries, self.labels = key, entries, label_map
         self.identity_hashes = {item.identity_hash for item in entries}
         self.empty = not entries and not labels
-        boxes = list(entries.values()) + [painter.label_bounds(p) for p, _ in labels]
-        if boxes:
-            b = np.asarray(boxes, dtype=np.float64)
-            x0, y0 = max(0, int(math.floor(b[:, 0].min()))), max(0, int(math.floor(b[:, 1].min())))
-            x1, y1 = min(w, int(math.ceil(b[:, 2].max())) + 1), min(h, int(math.ceil(b[:, 3].max())) + 1)
-            self.content = (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
-        else:
-            self.content = None
+        self.content = _union(list(entries.values()) + [painter.label_bounds(p) for p, _ in labels], (w, h))
         self.empty = self.content is None
         return done
 
@@ -214,6 +207,7 @@ class LayerStack:
         self._costs: dict[DrawItem, float] = {}
         self._hot_shapes: list[tuple[DrawItem, Any]] = []
         self._hot_labels: list[LabelEntry] = []
+        self._hot_box: tuple[int, int, int, int] | None = None
         self._key_transform: Any = None
         self.last_update = "none"
         self.last_repainted_px = 0
@@ -286,6 +280,8 @@ class LayerStack:
         self.last_update, self.last_repainted_px = self.tier.update(self.painter, entries, static_labels, transform, (w, h),
                                                                     incremental=self.incremental)
         self._hot_shapes = hot_shapes
+        hot_boxes = [geo[item][0] for item, _ in hot_shapes] + [self.painter.label_bounds(p) for p, _ in self._hot_labels]
+        self._hot_box = _union(hot_boxes, (w, h))
         self._items, self._key, self._geo, self._costs = items, key, geo, costs
         self._key_transform = transform
 
@@ -317,6 +313,24 @@ class LayerStack:
     @property
     def hot_item_count(self) -> int:
         return len(self._hot_shapes) + len(self._hot_labels)
+
+    def content_px(self) -> tuple[int, int, int, int] | None:
+        """The rectangle :meth:`paint` draws into (None: nothing), whole pixels inside the view."""
+        boxes = [b for b in (self.tier.content if not self.tier.empty else None, self._hot_box) if b is not None]
+        if not boxes:
+            return None
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _union(boxes: Sequence[Box | None], size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The whole-pixel rectangle inside the view covering ``boxes`` (None if they cover nothing)."""
+    real = [b for b in boxes if b is not None]
+    if not real:
+        return None
+    b = np.asarray(real, dtype=np.float64)
+    x0, y0 = max(0, int(math.floor(b[:, 0].min()))), max(0, int(math.floor(b[:, 1].min())))
+    x1, y1 = min(size[0], int(math.ceil(b[:, 2].max())) + 1), min(size[1], int(math.ceil(b[:, 3].max())) + 1)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
 
 
 def _blit(p: QPainter, tier: CachedTier) -> None:
@@ -354,7 +368,7 @@ def _changed_parts(painter: OverlayPainter, removed: list[Entry], added: list[En
             continue
         pad = painter.pad_px(new_item)
         for chain in stretches:
-            px = transform.device_from_table(chain if transform.affine else densify(chain, closed=False))
+            px = transform.device_from_table(chain if transform.affine else subdivided(chain, MAX_SEGMENT_IN))
             partial.append((float(px[:, 0].min()) - pad, float(px[:, 1].min()) - pad,
                             float(px[:, 0].max()) + pad, float(px[:, 1].max()) + pad))
         paired.update((id(old_item), id(new_item)))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -177,6 +178,9 @@ class AttackAnalysis:
         self._proposals: tuple[TargetProposal, ...] | None = None
         self._odds: tuple[TargetOdds, ...] | None = None
         self._errors = {"proposals": "", "odds": ""}
+        # A snapshot built on a view's worker thread shares this analysis with the panels on the UI
+        # thread: whoever asks first computes, the other waits for that answer.
+        self._lock = threading.RLock()
 
     def matches(self, state: Any, draft: AttackDraft | None) -> bool:
         return state is self.state and draft == self.draft
@@ -184,24 +188,30 @@ class AttackAnalysis:
     @property
     def proposals(self) -> tuple[TargetProposal, ...]:
         if self._proposals is None:
-            self._proposals = ()
-            if self.draft is not None:
-                try:
-                    self._proposals = self.ruleset.propose_targets(self.state, self.draft.attacker_id, self.draft.weapon,
-                                                                   aim_point=self.draft.aim_point)
-                except (RulesError, ValueError) as exc:
-                    self._errors["proposals"] = str(exc)
+            with self._lock:
+                if self._proposals is None:
+                    proposals: tuple[TargetProposal, ...] = ()
+                    if self.draft is not None:
+                        try:
+                            proposals = self.ruleset.propose_targets(self.state, self.draft.attacker_id, self.draft.weapon,
+                                                                     aim_point=self.draft.aim_point)
+                        except (RulesError, ValueError) as exc:
+                            self._errors["proposals"] = str(exc)
+                    self._proposals = proposals
         return self._proposals
 
     @property
     def odds(self) -> tuple[TargetOdds, ...]:
         if self._odds is None:
-            self._odds = ()
-            if self.draft is not None and self.draft.target_ids:
-                try:
-                    self._odds = self.ruleset.attack_odds(self.state, self.draft.request())
-                except (RulesError, ValueError) as exc:
-                    self._errors["odds"] = str(exc)
+            with self._lock:
+                if self._odds is None:
+                    odds: tuple[TargetOdds, ...] = ()
+                    if self.draft is not None and self.draft.target_ids:
+                        try:
+                            odds = self.ruleset.attack_odds(self.state, self.draft.request())
+                        except (RulesError, ValueError) as exc:
+                            self._errors["odds"] = str(exc)
+                    self._odds = odds
         return self._odds
 
     @property
@@ -209,6 +219,70 @@ class AttackAnalysis:
         """Why the rules refused the draft ('' when they did not)."""
         _ = self.proposals, self.odds
         return self._errors["proposals"] or self._errors["odds"]
+
+
+@dataclass(frozen=True)
+class SnapshotInputs:
+    """What a :class:`Snapshot` is made from, captured on the session's thread (every field is an
+    immutable value or, for ``analysis``, a lock-guarded lazy one); :meth:`build` asks the rules for
+    the shapes and may run on any thread."""
+
+    version: int
+    state: Any
+    ruleset: Ruleset
+    units: tuple[UnitView, ...] | None  # the units of ``state`` if already known
+    table_size_in: XY
+    side_colors: Mapping[str, str]
+    radio_units: frozenset[int]
+    selected_unit: int | None
+    selected_weapon: str | None
+    blast_point: XY | None
+    tape: TapeMeasure | None
+    draft: AttackDraft | None
+    analysis: AttackAnalysis
+    miss: MissMarker | None
+    t_s: float
+
+    def build(self) -> Snapshot:
+        """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
+        table-wide ones, who a blast point catches."""
+        ruleset, state = self.ruleset, self.state
+        units = self.units if self.units is not None else ruleset.units(state)
+        weapons: tuple[WeaponView, ...] = ()
+        overlays: list[Overlay] = []
+        sel = self.selected_unit
+        on_table = {u.unit_id: u for u in units if u.on_table}
+        if sel is not None:
+            weapons = ruleset.weapons(state, sel)
+            if sel in on_table:
+                overlays += ruleset.overlays(state, sel, weapon=self.selected_weapon)
+        # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
+        # overlays(); one call per side that the selection does not already cover.
+        per_unit = ("range", "movement", "fan", "blast reach", "signal")
+        shown_sides = {on_table[sel].side} if sel in on_table else set()
+        for u in units:
+            if u.on_table and u.status == "active" and u.side not in shown_sides:
+                shown_sides.add(u.side)
+                overlays += [o for o in ruleset.overlays(state, u.unit_id) if o.kind not in per_unit]
+        if self.draft is not None and isinstance(ruleset, DraftOverlays):
+            # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
+            try:
+                overlays += ruleset.attack_overlays(state, self.draft.request())
+            except (RulesError, ValueError):
+                pass
+        overlays = _dedupe_table_overlays(overlays)
+        radius = None
+        caught: tuple[int, ...] = ()
+        w = next((x for x in weapons if x.name == self.selected_weapon), None)
+        if self.blast_point is not None:
+            radius = w.radius_in if w is not None and w.radius_in else None
+            if radius:
+                caught = units_in_blast(self.blast_point, radius,
+                                        {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
+        return Snapshot(
+            self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
+            self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
+            self.analysis, self.miss, self.t_s)
 
 
 class _NeedDice(Exception):
@@ -267,7 +341,9 @@ def _default_clock() -> Callable[[], float]:
 
 
 class GameSession:
-    """One game at the table (mutable; single-threaded: call it from the UI thread or the demo loop)."""
+    """One game at the table (mutable; single-threaded: call it from the UI thread or the demo loop).
+    Other threads get frozen values only: a view's overlay worker builds the snapshot from
+    :meth:`snapshot_inputs` and hands it back (:meth:`adopt_snapshot`)."""
 
     def __init__(self, ruleset: Ruleset, state: Any, *, scenario: Mapping[str, Any] | None = None,
                  scenario_path: str | None = None, table_size_in: XY | None = None,
@@ -373,49 +449,40 @@ class GameSession:
                 best = (d, u.unit_id)
         return best[1] if best else None
 
+    @property
+    def version(self) -> int:
+        """Goes up by one with every change a view draws (what :attr:`Snapshot.version` holds)."""
+        return self._version
+
     def snapshot(self) -> Snapshot:
         """What the views draw now (computed once per change)."""
         if self._snapshot is not None and self._snapshot.version == self._version:
             return self._snapshot
-        units = self.units()
-        weapons: tuple[WeaponView, ...] = ()
-        overlays: list[Overlay] = []
-        sel = self._selected
-        on_table = {u.unit_id: u for u in units if u.on_table}
-        if sel is not None:
-            weapons = self.ruleset.weapons(self._state, sel)
-            if sel in on_table:
-                overlays += self.ruleset.overlays(self._state, sel, weapon=self._weapon)
-        # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
-        # overlays(); one call per side that the selection does not already cover.
-        per_unit = ("range", "movement", "fan", "blast reach", "signal")
-        shown_sides = {on_table[sel].side} if sel in on_table else set()
-        for u in units:
-            if u.on_table and u.status == "active" and u.side not in shown_sides:
-                shown_sides.add(u.side)
-                overlays += [o for o in self.ruleset.overlays(self._state, u.unit_id) if o.kind not in per_unit]
-        if self._draft is not None and isinstance(self.ruleset, DraftOverlays):
-            # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
-            try:
-                overlays += self.ruleset.attack_overlays(self._state, self._draft.request())
-            except (RulesError, ValueError):
-                pass
-        overlays = _dedupe_table_overlays(overlays)
-        radius = None
-        caught: tuple[int, ...] = ()
-        w = next((x for x in weapons if x.name == self._weapon), None)
-        if self._blast_point is not None:
-            radius = w.radius_in if w is not None and w.radius_in else None
-            if radius:
-                caught = units_in_blast(self._blast_point, radius,
-                                        {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
+        snap = self.snapshot_inputs().build()
+        self._snapshot = snap
+        self._units_of = (snap.state, snap.units)
+        return snap
+
+    def snapshot_inputs(self) -> "SnapshotInputs":
+        """Everything :meth:`snapshot` is made from, frozen (cheap): a view's worker thread builds the
+        snapshot from it (:meth:`SnapshotInputs.build`) while this session goes on changing."""
         if self._analysis is None or not self._analysis.matches(self._state, self._draft):
             self._analysis = AttackAnalysis(self.ruleset, self._state, self._draft)
-        self._snapshot = Snapshot(
-            self._version, self._state, self.ruleset, units, self.table_size_in, dict(self.side_colors),
-            self.radio_units, sel, self._weapon, weapons, tuple(overlays), self._blast_point, radius, caught,
-            self._tape, self._draft, self._analysis, self._miss, self.now_s())
-        return self._snapshot
+        cached = self._units_of
+        units = cached[1] if cached is not None and cached[0] is self._state else None
+        return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
+                              dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
+                              self._tape, self._draft, self._analysis, self._miss, self.now_s())
+
+    def adopt_snapshot(self, snapshot: Snapshot) -> bool:
+        """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the
+        panels then read it instead of building it again); returns whether it was kept."""
+        if snapshot.version != self._version or snapshot.state is not self._state:
+            return False
+        if self._snapshot is None or self._snapshot.version != self._version:
+            self._snapshot = snapshot
+        self._units_of = (snapshot.state, snapshot.units)
+        return True
 
     # -- changes --------------------------------------------------------------------------------
     def _touch(self, kind: str) -> None:
