@@ -57,7 +57,8 @@ class MoveUnit:
 
 @dataclass(frozen=True)
 class EditUnit:
-    """A hand edit of what the camera cannot see (tokens, equipment switches). See EDITABLE_FIELDS."""
+    """A hand edit of what the camera cannot see (tokens, equipment switches): see
+    :mod:`rules.downrange.hand_edits` for the fields and how the tokens are written."""
 
     unit_id: int
     changes: Mapping[str, Any] = field(default_factory=dict)
@@ -276,10 +277,10 @@ Action = Union[
 
 def _handlers() -> Handlers:
     """Each action to the module of its topic (imported here: those modules import this one)."""
-    from rules.downrange import attack, command, environment, medicine, turns, unmanned, vehicles
+    from rules.downrange import attack, command, environment, hand_edits, medicine, turns, unmanned, vehicles
 
     return {
-        SetPose: turns.apply_set_pose, MoveUnit: turns.apply_move, EditUnit: turns.apply_edit,
+        SetPose: turns.apply_set_pose, MoveUnit: turns.apply_move, EditUnit: hand_edits.apply_edit,
         StartRound: turns.apply_start_round, StartTurn: turns.apply_start_turn, EndTurn: turns.apply_end_turn,
         Focus: turns.apply_focus, TakeAction: turns.apply_take_action, ReadyReaction: turns.apply_ready_reaction, Sprint: turns.apply_sprint,
         Carry: turns.apply_carry, RecordTask: turns.apply_task,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rules.dice import Dice, DiceSource, RollRequest
-from rules.downrange.actions import (Carry, EditUnit, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose,
+from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose,
                                      Sprint, StartRound, StartTurn, TakeAction)
 from rules.downrange.modifiers import Modifiers, unit_modifiers
 from rules.downrange.results import InitiativeResult, SideRoll, TaskResult
@@ -30,15 +30,6 @@ from rules.serialize import to_jsonable
 
 #: Proposal: units "touching" (medicine, carrying) may have this much gap between their bases.
 TOUCH_IN = 0.5
-
-#: Fields a player may set by hand (the roster's edits), with their types.
-EDITABLE_FIELDS = {
-    "overburdened": bool, "overloaded": bool, "white_light_on": bool, "on_fire": bool, "injured": bool,
-    "reaction_ready": bool, "main_effort": bool, "disabled": bool, "flammable": bool, "status": str,
-    "compartment": str, "equipment": tuple, "untrained": tuple, "moved_in": float, "action_used": str,
-    "focused": str, "skill": str, "defense": str, "commander": int, "reports_to": int, "team": str,
-}
-
 
 # -- Actions and Focus ---------------------------------------------------------------------------
 
@@ -255,39 +246,6 @@ def apply_carry(state: GameState, action: Carry) -> GameState:
                             f"{unit.name} must be touching it to pick it up")
     state = state.with_units([replace(unit, carrying=carried.unit_id), replace(carried, carried_by=unit.unit_id)])
     return state.log("carry", f"{unit.name} picks up {carried.name}: both at half speed, neither may act.",
-                     inputs=to_jsonable(action))
-
-
-def apply_edit(state: GameState, action: EditUnit) -> GameState:
-    from rules.downrange.state import Compartment
-
-    unit = state.unit(action.unit_id)
-    changes: dict[str, object] = {}
-    for key, value in action.changes.items():
-        if key not in EDITABLE_FIELDS:
-            raise state.illegal(f"{key!r} cannot be edited by hand: editable are {', '.join(sorted(EDITABLE_FIELDS))}")
-        kind = EDITABLE_FIELDS[key]
-        if key == "status":
-            try:
-                value = Status(value)
-            except ValueError:
-                raise state.illegal(f"status {value!r}: use active, down or removed") from None
-        elif key == "compartment":
-            try:
-                value = Compartment(value)
-            except ValueError:
-                raise state.illegal(f"compartment {value!r}: use enclosed, open or exposed") from None
-        elif key in ("skill", "defense"):
-            value = Dice.parse(value, allowed_sides=(4, 6, 8, 10))
-        elif kind is tuple:
-            value = tuple(value)
-            if key == "equipment":
-                value = tuple(state.catalog.equipment_item(v).name for v in value)
-        elif kind is bool and not isinstance(value, bool):
-            raise state.illegal(f"{key} = {value!r}: use true or false")
-        changes[key] = value
-    state = state.with_unit(replace(unit, **changes))  # type: ignore[arg-type]
-    return state.log("edit", f"{unit.name}: set by hand " + ", ".join(f"{k} = {v}" for k, v in action.changes.items()) + ".",
                      inputs=to_jsonable(action))
 
 
