@@ -1,5 +1,6 @@
 """Every unit with side, type, weapons, ammunition and tokens; tokens the camera cannot see are
-edited by hand (double-click a unit)."""
+edited by hand (double-click a unit): flags, Focus, movement, status, and in Down Range the
+Suppressed tokens (by whom, until whose turn), the emission (Signal) token and ammunition left."""
 from __future__ import annotations
 
 import math
@@ -8,8 +9,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFormLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
@@ -26,12 +27,14 @@ TOKEN_OF_FLAG = {"injured": ("injured", "damaged"), "reaction_ready": ("reaction
 
 
 class UnitEditDialog(QDialog):
-    """Hand edits of one unit's tokens and status."""
+    """Hand edits of one unit's tokens and status. ``state``: the Down Range game state, for the tokens
+    that say more than on/off (suppression, emission, ammunition)."""
 
-    def __init__(self, unit: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, unit: Any, parent: QWidget | None = None, *, state: Any = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Edit {unit.name}")
         self.unit = unit
+        self.rules_unit = state.unit(unit.unit_id) if state is not None else None
         form = QFormLayout()
         self.boxes: dict[str, QCheckBox] = {}
         for key, label in FLAG_EDITS:
@@ -60,6 +63,26 @@ class UnitEditDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        self.suppression: SuppressionEditor | None = None
+        self.emission: EmissionEditor | None = None
+        self.ammunition: dict[str, QSpinBox] = {}
+        if state is not None:
+            self.suppression = SuppressionEditor(state, self.rules_unit)
+            self.emission = EmissionEditor(state, self.rules_unit)
+            layout.addWidget(self.suppression)
+            layout.addWidget(self.emission)
+            limited = [w for w in self.rules_unit.weapons if w.ammo_left is not None]
+            if limited:
+                ammo = QGroupBox("Ammunition left")
+                ammo_form = QFormLayout(ammo)
+                for w in limited:
+                    spin = QSpinBox()
+                    spin.setRange(0, 999)
+                    spin.setValue(w.ammo_left)
+                    spin.setToolTip("Uses left; 0 is out of ammunition")
+                    self.ammunition[w.name] = spin
+                    ammo_form.addRow(w.name, spin)
+                layout.addWidget(ammo)
         layout.addWidget(buttons)
 
     def changes(self) -> dict[str, Any]:
@@ -74,7 +97,111 @@ class UnitEditDialog(QDialog):
             out["moved_in"] = float(self.moved.value())
         if self.status.currentText() != self.unit.status:
             out["status"] = self.status.currentText()
+        if self.suppression is not None and self.suppression.changed():
+            out["suppressed"] = self.suppression.value()
+        if self.emission is not None and self.emission.changed():
+            out["emission"] = self.emission.value()
+        if self.rules_unit is not None:
+            ammo = {name: spin.value() for name, spin in self.ammunition.items()
+                    if spin.value() != self.rules_unit.weapon_state(name).ammo_left}
+            if ammo:
+                out["ammunition"] = ammo
         return out
+
+
+class SuppressionEditor(QGroupBox):
+    """The unit's Suppressed tokens: untick one to clear it; tick "Suppressed by" to add one, until the
+    start of the suppressing unit's side's turn unless another side is chosen."""
+
+    def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
+        from rules.downrange.hand_edits import suppression_words
+        from rules.downrange.state import possessive
+
+        super().__init__("Suppressed", parent)
+        self.state, self.unit = state, unit
+        form = QFormLayout(self)
+        self.kept: list[tuple[QCheckBox, Any]] = []
+        for token in unit.suppressed:
+            box = QCheckBox(suppression_words(state, token))
+            box.setChecked(True)
+            box.setToolTip("Untick to remove this Suppressed token")
+            self.kept.append((box, token))
+            form.addRow(box)
+        self.add = QCheckBox("Suppressed by")
+        self.by = QComboBox()
+        # Enemies first: a unit is suppressed by the other side's fire.
+        others = sorted(state.units, key=lambda u: (u.side == unit.side, u.name))
+        for u in others:
+            if u.unit_id != unit.unit_id:
+                self.by.addItem(f"{u.name} ({u.unit_id}, {u.side})", u.unit_id)
+        self.until = QComboBox()
+        for side in state.sides:
+            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+        self.by.currentIndexChanged.connect(self._until_suppressors_turn)
+        self._until_suppressors_turn()
+        row = QHBoxLayout()
+        row.addWidget(self.add)
+        row.addWidget(self.by, 1)
+        form.addRow(row)
+        form.addRow("until", self.until)
+
+    def _until_suppressors_turn(self) -> None:
+        uid = self.by.currentData()
+        if uid is not None:
+            self.until.setCurrentIndex(max(0, self.until.findData(self.state.unit(uid).side)))
+
+    def value(self) -> list[dict[str, Any]]:
+        out = [{"by_unit": t.by_unit, "until_start_of": t.until_start_of} for box, t in self.kept if box.isChecked()]
+        if self.add.isChecked() and self.by.currentData() is not None:
+            out.append({"by_unit": int(self.by.currentData()), "until_start_of": str(self.until.currentData())})
+        return out
+
+    def changed(self) -> bool:
+        return self.add.isChecked() or any(not box.isChecked() for box, _ in self.kept)
+
+
+class EmissionEditor(QGroupBox):
+    """The emission (Signal) token: whether the unit emits, why, until whose turn, and whether it jams."""
+
+    def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
+        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
+        from rules.downrange.state import possessive
+
+        super().__init__("Emission (Signal) token", parent)
+        self.unit = unit
+        token = unit.emission
+        form = QFormLayout(self)
+        self.emitting = QCheckBox()
+        self.emitting.setChecked(token is not None)
+        self.emitting.setToolTip("The unit used its radio: enemy SIGINT can locate it until the token lifts")
+        form.addRow("Emitting", self.emitting)
+        self.purpose = QComboBox()
+        self.purpose.setEditable(True)
+        self.purpose.addItems([HAND_SET, *EMISSION_PURPOSES])
+        self.purpose.setCurrentText(token.purpose if token is not None else HAND_SET)
+        form.addRow("Why", self.purpose)
+        self.until = QComboBox()
+        for side in state.sides:
+            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+        self.until.setCurrentIndex(max(0, self.until.findData(token.until_start_of if token is not None else unit.side)))
+        form.addRow("until", self.until)
+        self.jamming = QCheckBox()
+        self.jamming.setChecked(bool(token is not None and token.jamming))
+        self.jamming.setToolTip("Jamming enemy radios within 36\" (EW units only)")
+        form.addRow("Jamming", self.jamming)
+
+    def value(self) -> dict[str, Any] | None:
+        if not self.emitting.isChecked():
+            return None
+        return {"purpose": self.purpose.currentText().strip(), "until_start_of": str(self.until.currentData()),
+                "jamming": self.jamming.isChecked()}
+
+    def changed(self) -> bool:
+        token = self.unit.emission
+        now = self.value()
+        if token is None or now is None:
+            return (token is None) != (now is None)
+        return (token.purpose, token.until_start_of, token.jamming) != (now["purpose"], now["until_start_of"], now["jamming"])
 
 
 class RosterPanel(SessionPanel):
@@ -115,14 +242,16 @@ class RosterPanel(SessionPanel):
         try:
             snap = self.session.snapshot()
             units = snap.units
+            downrange = snap.ruleset.name == "down-range"
             self.table.setRowCount(len(units))
             for row, u in enumerate(units):
                 ammo = []
                 for w in snap.ruleset.weapons(snap.state, u.unit_id):
                     ammo.append(w.name + (f" ({w.ammo_left})" if w.ammo_left is not None else ""))
                 left = "∞" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}" of {u.move_in:g}"'
+                tokens, details = _token_texts(snap.state, u, downrange)
                 values = (str(u.unit_id), u.name, u.side, u.type_name, u.status + ("" if u.on_table else ", off table"),
-                          left, ", ".join(ammo), ", ".join(u.tokens))
+                          left, ", ".join(ammo), tokens)
                 for col, text in enumerate(values):
                     item = self.table.item(row, col)
                     if item is None:
@@ -130,6 +259,8 @@ class RosterPanel(SessionPanel):
                         self.table.setItem(row, col, item)
                     item.setText(text)
                     item.setData(Qt.ItemDataRole.UserRole, u.unit_id)
+                    if col == 7:
+                        item.setToolTip(details)
                     if col == 2:
                         item.setForeground(QColor(snap.color_of(u.side)))
                     elif col == 4:
@@ -150,6 +281,11 @@ class RosterPanel(SessionPanel):
             if uid != self.session.snapshot().selected_unit:
                 self.session.select_unit(int(uid))
 
+    def edit_dialog(self, unit_id: int) -> UnitEditDialog:
+        """The hand-edit dialog for a unit (Down Range's shows suppression, emission and ammunition too)."""
+        state = self.session.state if self.session.ruleset.name == "down-range" else None
+        return UnitEditDialog(self.session.unit(unit_id), self, state=state)
+
     def edit_selected(self, *, accept: bool | None = None, changes: dict[str, Any] | None = None) -> None:
         """Open the edit dialog for the selected unit (tests pass ``changes`` to skip the dialog)."""
         if self.read_only:
@@ -160,7 +296,7 @@ class RosterPanel(SessionPanel):
             self.error_label.setText("select a unit first")
             return
         if changes is None:
-            dialog = UnitEditDialog(self.session.unit(uid), self)
+            dialog = self.edit_dialog(uid)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             changes = dialog.changes()
@@ -171,3 +307,24 @@ class RosterPanel(SessionPanel):
             self.error_label.setText("")
         except (UsageError, RulesError, ValueError) as exc:
             self.error_label.setText(str(exc))
+
+
+def _token_texts(state: Any, view: Any, downrange: bool) -> tuple[str, str]:
+    """The Tokens cell (who suppresses the unit, why it emits) and its tooltip (until when)."""
+    if not downrange:
+        return ", ".join(view.tokens), ""
+    from rules.downrange.hand_edits import emission_words, suppressed_words
+
+    unit = state.unit(view.unit_id)
+    names = {u.unit_id: u.name for u in state.units}
+    out = []
+    for token in view.tokens:
+        if token == "suppressed" and unit.suppressed:
+            token += " by " + ", ".join(names.get(s.by_unit, str(s.by_unit)) for s in unit.suppressed)
+        elif token == "signalling" and unit.emission is not None:
+            token += f" ({unit.emission.purpose})"
+        out.append(token)
+    details = [suppressed_words(state, unit.suppressed)] if unit.suppressed else []
+    if unit.emission is not None:
+        details.append(emission_words(unit.emission))
+    return ", ".join(out), "; ".join(details)
