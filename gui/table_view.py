@@ -90,16 +90,17 @@ class TableView(QWidget):
             self.backgrounds.request(frame_bgr, self.transform(), self._size(), calibration=self.calibration,
                                      table_size_in=self.session.table_size_in)
         # The live loop applies the poses tracked in this frame right after: look once it is done.
-        QTimer.singleShot(0, self._frame_arrived)
+        QTimer.singleShot(0, self, self._frame_arrived)
 
     def _frame_arrived(self) -> None:
         if not (self.overlays.busy or self.backgrounds.busy):
             self.update()
         else:  # shown once its background and overlays are ready, or with the last ones if they are late
-            QTimer.singleShot(FRAME_WAIT_MS, self._frame_due)
+            frame = self.frame_bgr
+            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame))
 
-    def _frame_due(self) -> None:
-        if self._shown_frame is not self.frame_bgr:
+    def _frame_due(self, frame: np.ndarray | None) -> None:
+        if frame is self.frame_bgr and self._shown_frame is not frame:  # (a newer frame has its own wait)
             self.update()
 
     def _session_changed(self, kind: str) -> None:
