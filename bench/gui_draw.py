@@ -163,7 +163,7 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
         while time.monotonic() < deadline:
             app.processEvents()
             overlay = view.overlays.latest_overlay()
-            shown = view._shown_frame is frame or frame is None
+            shown = view.renderer.shown_frame is frame or frame is None
             if shown and not view.overlays.busy and not view.backgrounds.busy and overlay is not None \
                     and overlay.version == game.version and paints_since[0] < len(paints):
                 return

@@ -101,6 +101,26 @@ def background_key(transform: Any, size: tuple[int, int], calibration: Any | Non
     return (transform.cache_key, (int(size[0]), int(size[1])), id(calibration))
 
 
+class _ImagePool:
+    """Reused buffers for overlay images: a few per size, handed out in turn. An image handed to
+    another thread is a shallow copy; should it still be held when its buffer comes round again,
+    painting on the buffer makes Qt copy it first (copy-on-write), so nothing handed out changes."""
+
+    def __init__(self, depth: int = 3) -> None:
+        self.depth = depth
+        self._images: list[QImage] = []
+        self._next = 0
+
+    def take(self, w: int, h: int) -> QImage:
+        if self._images and (self._images[0].width(), self._images[0].height()) != (w, h):
+            self._images = []
+        if len(self._images) < self.depth:
+            self._images.append(QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied))
+            return self._images[-1]
+        self._next = (self._next + 1) % self.depth
+        return self._images[self._next]
+
+
 def view_key(transform: Any, size: tuple[int, int], toggles: OverlayToggles) -> Hashable:
     """What an overlay image depends on besides the game: the transform, the view's size, the toggles."""
     return (transform.cache_key, (int(size[0]), int(size[1])), toggles)
@@ -119,6 +139,7 @@ class Compositor:
         self.memo = Memo()
         self.layers = LayerStack(self.painter)
         self.lock = threading.RLock()
+        self._images = _ImagePool()
         self._items_key: Hashable = None
         self._items: list[DrawItem] = []
         self._rectify: tuple[Hashable, Any, Any] | None = None
@@ -288,17 +309,29 @@ class Compositor:
         w, h = int(size[0]), int(size[1])
         with self.lock:
             items = self.items(snapshot, toggles)
-            self.layers.update(items, transform, (w, h))
-            image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
-            image.fill(Qt.GlobalColor.transparent)
-            content = self.layers.content_px()
-            if content is not None:
+            layers = self.layers
+            layers.update(items, transform, (w, h))
+            content = layers.content_px()
+            tier = layers.tier.image
+            draw: Any = None
+            if layers.has_hot_shapes or tier is None or (tier.width(), tier.height()) != (w, h):
+                image = self._images.take(w, h)
+                image.fill(Qt.GlobalColor.transparent)
+                if content is not None:
+                    draw = layers.paint
+            else:
+                # Nothing goes under the cached layer: start from it (Qt copies its pixels only when
+                # one of the two is painted on again) and add the labels of what moves.
+                image = QImage(tier)
+                if layers.hot_item_count:
+                    draw = layers.paint_labels_only
+            if draw is not None:
                 p = QPainter(image)
                 try:
-                    self.layers.paint(p)
+                    draw(p)
                 finally:
                     p.end()
-        return OverlayImage(image, content, snapshot.version, view_key(transform, (w, h), toggles),
+        return OverlayImage(QImage(image), content, snapshot.version, view_key(transform, (w, h), toggles),
                             (time.perf_counter() - t0) * 1000.0)
 
     @staticmethod
@@ -312,10 +345,10 @@ class Compositor:
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
                 frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False,
                 overlay: OverlayImage | None = None) -> QImage:
-        """One finished picture as a QImage (Format_RGB32). ``size`` defaults to the frame's or the
-        transform's viewport. A camera-view frame at its own size is painted on in place (no copy).
-        ``overlay``: an overlay image a worker made for this view: blended as it is (the UI thread's
-        part of a frame) instead of drawing the overlays here."""
+        """One finished picture as a QImage (Format_RGB32): the background, and the overlays as an
+        :class:`OverlayImage` blended over it — made here, or ``overlay``, one a worker made for this
+        view — so the picture is exactly what a table view shows. ``size`` defaults to the frame's or
+        the transform's viewport. A camera-view frame at its own size is painted on in place (no copy)."""
         ensure_qt_app()
         if size is None:
             if isinstance(transform, TopDownTransform):
@@ -327,31 +360,25 @@ class Compositor:
             else:
                 size = (transform.calibration.width_px, transform.calibration.height_px)
         w, h = int(size[0]), int(size[1])
+        if overlay is None and self.cache_layer:
+            overlay = self.overlay_image(snapshot, transform, toggles, (w, h))
         in_place = (frame_bgr is not None and not black and isinstance(transform, CameraTransform)
                     and transform.view_scale == 1.0 and transform.offset_px == (0.0, 0.0)
                     and (frame_bgr.shape[1], frame_bgr.shape[0]) == (w, h))
         if in_place:
             image = self._frame_image(frame_bgr)
             p = QPainter(image)
-            try:
-                if overlay is not None:
-                    self.paint_overlay_image(p, overlay)
-                else:
-                    self.paint_overlays(p, snapshot, transform, toggles, (w, h))
-            finally:
-                p.end()
-            return image
-        image = QImage(w, h, QImage.Format.Format_RGB32)
-        p = QPainter(image)
+        else:
+            image = QImage(w, h, QImage.Format.Format_RGB32)
+            p = QPainter(image)
+            table = snapshot.table_size_in if snapshot is not None else getattr(transform, "table_size_in", (72.0, 48.0))
+            self.paint_background(p, (w, h), transform, frame_bgr=frame_bgr, calibration=calibration,
+                                  table_size_in=table, black=black)
         try:
             if overlay is not None:
-                table = snapshot.table_size_in if snapshot is not None else getattr(transform, "table_size_in", (72.0, 48.0))
-                self.paint_background(p, (w, h), transform, frame_bgr=frame_bgr, calibration=calibration,
-                                      table_size_in=table, black=black)
                 self.paint_overlay_image(p, overlay)
             else:
-                self.paint(p, snapshot, transform, toggles, (w, h), frame_bgr=frame_bgr, calibration=calibration,
-                           black=black)
+                self.paint_overlays(p, snapshot, transform, toggles, (w, h))
         finally:
             p.end()
         return image

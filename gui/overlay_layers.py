@@ -49,6 +49,8 @@ PARTIAL_SHARE_SHARED = 0.4
 PRUNE_FACTOR = 4
 #: How far beyond a dirty rectangle outlines are kept when cut (more than any pen and its antialiasing).
 CUT_MARGIN_PX = 12.0
+#: A hot outline of which less than this share of its bounds is in view is cut to the view first.
+HOT_CUT_SHARE = 0.6
 
 Entry = tuple[Box, DrawItem]
 LabelEntry = tuple[PlacedLabel, DrawItem]
@@ -208,6 +210,7 @@ class LayerStack:
         self._hot_shapes: list[tuple[DrawItem, Any]] = []
         self._hot_labels: list[LabelEntry] = []
         self._hot_box: tuple[int, int, int, int] | None = None
+        self._size = (1, 1)
         self._key_transform: Any = None
         self.last_update = "none"
         self.last_repainted_px = 0
@@ -258,7 +261,15 @@ class LayerStack:
                 g = (self.painter.item_bounds(item, transform), outlines.get(item.key) if len(item.points_in) else None)
             geo[item] = g
             box = g[0]
-            is_hot = bool(hot) and bool(item.units) and any(u in hot for u in item.units)  # type: ignore[union-attr]
+            if not hot:
+                is_hot = False
+            elif item.units is None:
+                # A label that counts units (a fan's "6 in the fan", "voice reaches 3", odds) or sits
+                # at the selection: drawn over the cached image while anything moves, so its
+                # changes repaint nothing cached.
+                is_hot = not len(item.points_in)
+            else:
+                is_hot = any(u in hot for u in item.units)
             if box is not None:
                 if is_hot:
                     cost = costs_old.get(item)
@@ -284,6 +295,7 @@ class LayerStack:
         self._hot_box = _union(hot_boxes, (w, h))
         self._items, self._key, self._geo, self._costs = items, key, geo, costs
         self._key_transform = transform
+        self._size = (w, h)
 
     def paint(self, p: QPainter) -> None:
         """The hot shapes, the cached image over them, then the hot labels, onto ``p``."""
@@ -291,6 +303,8 @@ class LayerStack:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             batch: list[Any] = []
             style: tuple[Any, ...] | None = None
+            w, h = self._size
+            view = (-CUT_MARGIN_PX, -CUT_MARGIN_PX, w + CUT_MARGIN_PX, h + CUT_MARGIN_PX)
             for item, poly in self._hot_shapes:
                 # Plain lines of one pen (a carried unit's voice edges) go out as one path.
                 plain = not item.closed and not item.marker and not item.dashed
@@ -301,6 +315,9 @@ class LayerStack:
                 if plain:
                     batch.append(poly)
                     style = key
+                elif not item.fill and not item.dashed and _visible_share(self._geo[item][0], (w, h)) < HOT_CUT_SHARE:
+                    # A ring mostly outside the view (a 64" range): Qt would stroke all of it.
+                    paint_within(self.painter, p, item, self._geo[item][0], poly, self._key_transform, view)
                 else:
                     # Qt's own dashes here: drawn whole every frame, they need not match a cut repaint
                     self.painter.paint_shape(p, item, poly)
@@ -309,6 +326,15 @@ class LayerStack:
         _blit(p, self.tier)
         if self._hot_labels:
             self.painter.paint_labels(p, self._hot_labels)
+
+    def paint_labels_only(self, p: QPainter) -> None:
+        """The hot labels alone (onto a copy of the cached image, when no hot shape goes under it)."""
+        if self._hot_labels:
+            self.painter.paint_labels(p, self._hot_labels)
+
+    @property
+    def has_hot_shapes(self) -> bool:
+        return bool(self._hot_shapes)
 
     @property
     def hot_item_count(self) -> int:
@@ -320,6 +346,21 @@ class LayerStack:
         if not boxes:
             return None
         return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _visible_share(box: Box | None, size: tuple[int, int]) -> float:
+    """Which share of a box lies inside the view (1.0 for an empty box).
+
+    >>> _visible_share((-100, 0, 100, 50), (400, 300))
+    0.5
+    """
+    if box is None:
+        return 1.0
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    if area <= 0:
+        return 1.0
+    inside = max(0.0, min(box[2], size[0]) - max(box[0], 0.0)) * max(0.0, min(box[3], size[1]) - max(box[1], 0.0))
+    return inside / area
 
 
 def _union(boxes: Sequence[Box | None], size: tuple[int, int]) -> tuple[int, int, int, int] | None:

@@ -42,12 +42,24 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
 
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
 from gui.settings import OverlayToggles
+
+#: A new camera frame is shown with the overlays of the poses tracked in it, when they are ready;
+#: after this long (milliseconds) it is shown with the last ones, unless the overlay worker is still
+#: busy making the new ones (then it waits on, up to FRAME_MAX_WAIT_MS: a stalled worker never
+#: freezes the picture).
+FRAME_WAIT_MS = 40
+FRAME_MAX_WAIT_MS = 250
+#: How long the overlay worker waits for the view to paint its result before the next job (seconds).
+PAINT_HOLD_S = 0.03
 
 R = TypeVar("R")
 
@@ -57,9 +69,14 @@ class JobThread(Generic[R]):
     newest result. ``on_ready()`` is called on that thread after every job, finished or failed; a
     Qt view forwards it to its own thread with a queued signal."""
 
-    def __init__(self, name: str, on_ready: Callable[[], None] | None = None) -> None:
+    def __init__(self, name: str, on_ready: Callable[[], None] | None = None, *, hold_s: float = 0.0) -> None:
         self.name = name
         self.on_ready = on_ready
+        #: After a job, wait up to this long for :meth:`shown` before starting the next one, so the UI
+        #: thread paints the result while this thread is idle (Python runs one thread at a time).
+        self.hold_s = hold_s
+        self._shown = threading.Event()
+        self._shown.set()
         self._cv = threading.Condition()
         self._job: tuple[int, Callable[[], R]] | None = None
         self._running = False
@@ -101,6 +118,10 @@ class JobThread(Generic[R]):
         with self._cv:
             return self._latest
 
+    def shown(self) -> None:
+        """The UI thread has painted the newest result: the next job may start."""
+        self._shown.set()
+
     @property
     def busy(self) -> bool:
         """A job is running or waiting to."""
@@ -136,6 +157,8 @@ class JobThread(Generic[R]):
 
     def _run(self) -> None:
         while True:
+            if self.hold_s > 0:
+                self._shown.wait(self.hold_s)
             with self._cv:
                 while self._job is None and not self._stopped:
                     self._cv.wait()
@@ -157,6 +180,8 @@ class JobThread(Generic[R]):
                     self.jobs_done += 1
                     self._cv.notify_all()
             callback = self.on_ready
+            if callback is not None and self.hold_s > 0:
+                self._shown.clear()
             if callback is not None:
                 try:
                     callback()
@@ -169,8 +194,8 @@ class OverlayWorker(JobThread[tuple[OverlayImage, Any]]):
     owns from now on (other threads use it only through :meth:`render_now`)."""
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
-                 name: str = "sandtable-overlays") -> None:
-        super().__init__(name, on_ready)
+                 name: str = "sandtable-overlays", hold_s: float = 0.0) -> None:
+        super().__init__(name, on_ready, hold_s=hold_s)
         self.compositor = compositor
         #: The last job's split: building the snapshot (the rules) and making the image, milliseconds.
         self.snapshot_ms = 0.0
@@ -229,4 +254,142 @@ class BackgroundWorker(JobThread[BackgroundImage]):
             and background.key == background_key(transform, size, calibration)
 
 
-__all__ = ["BackgroundWorker", "JobThread", "OverlayWorker"]
+@dataclass(frozen=True)
+class ViewSpec:
+    """How a widget shows the session now: its transform, overlay toggles and size in pixels, and its
+    background: "frame" (the camera frame, scaled or rectified), "black" (a projector) or "plain"
+    (the surround colour, the table in sand for the top-down view)."""
+
+    transform: Any
+    toggles: OverlayToggles
+    size: tuple[int, int]
+    background: str = "frame"
+
+
+class ViewRenderer(QObject):
+    """Draws a session into a widget without making the UI thread wait for the overlays (the table
+    view; the projector and presenter windows can use it the same way).
+
+    The widget calls :meth:`paint` from its ``paintEvent`` and :meth:`set_frame` with each camera
+    frame; ``spec()`` tells how it shows the session now. Tracked moves (``changed("poses")``) go to
+    the overlay worker and the widget repaints when the new overlays are ready, showing the newest
+    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones). Any other change — a
+    click, a zoom, a toggle, a rules change — is drawn at once on the UI thread, so the picture never
+    shows overlays out of date for the user's own action. Call :meth:`close` when the widget goes."""
+
+    _done = Signal()
+
+    def __init__(self, session: Any, compositor: Compositor, widget: Any, spec: Callable[[], ViewSpec], *,
+                 calibration: Any | None = None) -> None:
+        super().__init__(widget)
+        self.session = session
+        self.compositor = compositor
+        self.widget = widget
+        self.spec = spec
+        self.calibration = calibration
+        self.overlays = OverlayWorker(compositor, on_ready=self._done.emit, hold_s=PAINT_HOLD_S)
+        self.backgrounds = BackgroundWorker(compositor, on_ready=self._done.emit)
+        self._done.connect(self._worker_done, Qt.ConnectionType.QueuedConnection)
+        #: Overlay images of an older game version than this are not shown (a user's own change).
+        self._exact_from = session.version
+        self.frame_bgr: np.ndarray | None = None
+        #: The frame the last paint showed.
+        self.shown_frame: np.ndarray | None = None
+        self._disconnect = session.changed.connect(self._session_changed)
+
+    def close(self) -> None:
+        self._disconnect()
+        self.overlays.stop()
+        self.backgrounds.stop()
+
+    def _live(self) -> bool:
+        return bool(self.widget.isVisible())
+
+    # -- what arrives -----------------------------------------------------------------------------
+    def set_frame(self, frame_bgr: np.ndarray | None) -> None:
+        """A new camera frame: its background is made on the background worker; the widget repaints
+        once the poses tracked in it (applied by the live loop right after) have their overlays."""
+        self.frame_bgr = frame_bgr
+        spec = self.spec()
+        if frame_bgr is not None and self._live() and spec.background == "frame":
+            self.backgrounds.request(frame_bgr, spec.transform, spec.size, calibration=self.calibration,
+                                     table_size_in=self.session.table_size_in)
+        QTimer.singleShot(0, self, self._frame_arrived)
+
+    def _frame_arrived(self) -> None:
+        if not (self.overlays.busy or self.backgrounds.busy):
+            self.widget.update()
+        else:  # shown once its background and overlays are ready (see FRAME_WAIT_MS)
+            frame = self.frame_bgr
+            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, FRAME_WAIT_MS))
+
+    def _frame_due(self, frame: np.ndarray | None, waited_ms: int) -> None:
+        if frame is not self.frame_bgr or self.shown_frame is frame:
+            return  # shown, or a newer frame has its own wait
+        if self.overlays.busy and waited_ms < FRAME_MAX_WAIT_MS:
+            # Its overlays are being made: painting now would only slow them down (one Python thread
+            # at a time); the view repaints when they are ready.
+            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, waited_ms + FRAME_WAIT_MS))
+            return
+        self.widget.update()
+
+    def _session_changed(self, kind: str) -> None:
+        if kind == "poses" and self._live():
+            # Tracked units moved: the worker makes the new overlays and the widget repaints then.
+            spec = self.spec()
+            self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
+            return
+        if kind in ("log", "recording"):
+            return  # nothing drawn changed
+        self._exact_from = self.session.version
+        self.widget.update()
+
+    def _worker_done(self) -> None:
+        snapshot = self.overlays.latest_snapshot()
+        if snapshot is not None:
+            self.session.adopt_snapshot(snapshot)  # the panels read it instead of building it again
+        if not (self.overlays.busy or self.backgrounds.busy):
+            self.widget.update()
+
+    # -- painting -----------------------------------------------------------------------------------
+    def current_overlays(self, spec: ViewSpec) -> OverlayImage:
+        """The overlay image to show now: the worker's newest if it was made for this view and only
+        tracked moves came since (asking for the next one if none is on its way), else one made now."""
+        latest = self.overlays.latest_overlay()
+        if latest is not None and self.overlays.fits(latest, spec.transform, spec.toggles, spec.size) \
+                and latest.version >= self._exact_from and not self.overlays.error:
+            if latest.version != self.session.version and not self.overlays.busy:
+                self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
+            return latest
+        return self.overlays.render_now(self.session.snapshot(), spec.transform, spec.toggles, spec.size)
+
+    def current_background(self, spec: ViewSpec) -> BackgroundImage | None:
+        """The frame as this view shows it: the worker's if it is of this frame (or an older one while
+        this one is being made), else made now; None without a frame."""
+        frame = self.frame_bgr
+        if frame is None or spec.background != "frame":
+            return None
+        latest = self.backgrounds.latest()
+        if self.backgrounds.fits(latest, frame, spec.transform, spec.size, self.calibration):
+            return latest
+        if latest is not None and self.backgrounds.busy and not self.backgrounds.error \
+                and self.backgrounds.fits(latest, latest.frame, spec.transform, spec.size, self.calibration):
+            return latest
+        return self.backgrounds.run_here(lambda: self.compositor.background_image(
+            frame, spec.transform, spec.size, calibration=self.calibration, table_size_in=self.session.table_size_in))
+
+    def paint(self, p: QPainter, spec: ViewSpec | None = None) -> ViewSpec:
+        """The background and the overlays onto ``p`` (the widget's painter); returns the spec used."""
+        spec = spec or self.spec()
+        overlay = self.current_overlays(spec)
+        background = self.current_background(spec)
+        self.compositor.paint_background(p, spec.size, spec.transform, frame_bgr=None, calibration=self.calibration,
+                                         table_size_in=self.session.table_size_in, black=spec.background == "black",
+                                         background=background)
+        self.compositor.paint_overlay_image(p, overlay)
+        self.shown_frame = background.frame if background is not None else self.frame_bgr
+        self.overlays.shown()
+        return spec
+
+
+__all__ = ["BackgroundWorker", "FRAME_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]

@@ -3,25 +3,23 @@ inches grid); one key switches. Mouse: click a unit to select it; tools for the 
 the blast point and the landing point of a missed explosive; wheel zooms, right-drag pans.
 
 Painting a frame is drawing one finished background image and blending one finished overlay image
-over it. The view's workers (:mod:`gui.overlay_worker`) make them: the background whenever a camera
-frame arrives (scaled into the view, or rectified for the top-down view), the overlays whenever
-tracked units moved (the live loop's ``changed("poses")``, 30 times a second while a unit is
-carried); a new frame is shown together with the overlays of the poses tracked in it (or after
-:data:`FRAME_WAIT_MS` with the last ones). Everything a user does — a click, a zoom, a toggle, a
-rules change — is drawn at once, on the UI thread, so the picture never shows overlays that are out
-of date for the user's own action."""
+over it (:class:`~gui.overlay_worker.ViewRenderer`): the view's workers make the background whenever
+a camera frame arrives (scaled into the view, or rectified for the top-down view) and the overlays
+whenever tracked units moved (30 times a second while a unit is carried); a new frame is shown
+together with the overlays of the poses tracked in it. Everything a user does — a click, a zoom, a
+toggle, a rules change — is drawn at once, on the UI thread."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
 from PySide6.QtWidgets import QWidget
 
-from gui.compositor import BackgroundImage, Compositor, OverlayImage
+from gui.compositor import Compositor
 from gui.errors import UsageError
-from gui.overlay_worker import BackgroundWorker, OverlayWorker
+from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
 from gui.transforms import CameraTransform, TopDownTransform
 
@@ -32,9 +30,6 @@ TOOL_HINTS = {
     "blast": "click a point or a unit: the blast radius of the selected explosive",
     "landing": "click where the missed round lands (inside the red miss radius)",
 }
-#: How long a new camera frame waits for the overlays of the poses tracked in it before it is shown
-#: with the last ones (milliseconds).
-FRAME_WAIT_MS = 40
 
 
 class TableView(QWidget):
@@ -42,8 +37,6 @@ class TableView(QWidget):
 
     message = Signal(str)
     toolChanged = Signal(str)
-    #: Emitted on a worker's thread when it finished a job; delivered on this view's (queued).
-    workerDone = Signal()
 
     def __init__(self, session: Any, *, calibration: Any | None = None, toggles: OverlayToggles | None = None,
                  mode: str = "camera", parent: QWidget | None = None) -> None:
@@ -53,13 +46,6 @@ class TableView(QWidget):
         self.toggles = toggles or OverlayToggles()
         self.compositor = Compositor()
         self.compositor.painter.label_top_px = 38.0  # the badge "Camera view · tool: ..." sits there
-        self.overlays = OverlayWorker(self.compositor, on_ready=self.workerDone.emit)
-        self.backgrounds = BackgroundWorker(self.compositor, on_ready=self.workerDone.emit)
-        self.workerDone.connect(self._worker_done, Qt.ConnectionType.QueuedConnection)
-        #: Overlay images of an older game version than this are not shown (a user's own change).
-        self._exact_from = session.version
-        self._shown_frame: np.ndarray | None = None
-        self.frame_bgr: np.ndarray | None = None
         self.mode = mode if calibration is not None else "table"
         self.tool = "select"
         self.top = TopDownTransform(session.table_size_in, (max(1, self.width()), max(1, self.height())))
@@ -72,51 +58,28 @@ class TableView(QWidget):
         self.setMouseTracking(True)
         self.setMinimumSize(480, 320)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self._disconnect = session.changed.connect(self._session_changed)
+        self.renderer = ViewRenderer(session, self.compositor, self, self.view_spec, calibration=calibration)
+        #: The view's workers (overlays, backgrounds).
+        self.overlays, self.backgrounds = self.renderer.overlays, self.renderer.backgrounds
+
+    @property
+    def frame_bgr(self) -> np.ndarray | None:
+        """The newest camera frame (BGR)."""
+        return self.renderer.frame_bgr
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
-        self._disconnect()
-        self.overlays.stop()
-        self.backgrounds.stop()
+        self.renderer.close()
         super().closeEvent(event)
 
-    def _size(self) -> tuple[int, int]:
-        return (max(1, self.width()), max(1, self.height()))
+    def view_spec(self) -> ViewSpec:
+        """How the view shows the session now (transform, toggles, size, background)."""
+        frame = self.mode == "camera" or self.calibration is not None
+        return ViewSpec(self.transform(), self.toggles, (max(1, self.width()), max(1, self.height())),
+                        "frame" if frame else "plain")
 
     # -- state ----------------------------------------------------------------------------------
     def set_frame(self, frame_bgr: np.ndarray | None) -> None:
-        self.frame_bgr = frame_bgr
-        if frame_bgr is not None and self.isVisible() and (self.mode == "camera" or self.calibration is not None):
-            self.backgrounds.request(frame_bgr, self.transform(), self._size(), calibration=self.calibration,
-                                     table_size_in=self.session.table_size_in)
-        # The live loop applies the poses tracked in this frame right after: look once it is done.
-        QTimer.singleShot(0, self, self._frame_arrived)
-
-    def _frame_arrived(self) -> None:
-        if not (self.overlays.busy or self.backgrounds.busy):
-            self.update()
-        else:  # shown once its background and overlays are ready, or with the last ones if they are late
-            frame = self.frame_bgr
-            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame))
-
-    def _frame_due(self, frame: np.ndarray | None) -> None:
-        if frame is self.frame_bgr and self._shown_frame is not frame:  # (a newer frame has its own wait)
-            self.update()
-
-    def _session_changed(self, kind: str) -> None:
-        if kind == "poses" and self.isVisible():
-            # Tracked units moved: the worker makes the new overlays and the view repaints then.
-            self.overlays.request(self.session.snapshot_inputs(), self.transform(), self.toggles, self._size())
-            return
-        self._exact_from = self.session.version
-        self.update()
-
-    def _worker_done(self) -> None:
-        snapshot = self.overlays.latest_snapshot()
-        if snapshot is not None:
-            self.session.adopt_snapshot(snapshot)  # the panels read it instead of building it again
-        if not (self.overlays.busy or self.backgrounds.busy):
-            self.update()
+        self.renderer.set_frame(frame_bgr)
 
     def set_toggles(self, toggles: OverlayToggles) -> None:
         self.toggles = toggles
@@ -169,43 +132,10 @@ class TableView(QWidget):
         return float(p[0]), float(p[1])
 
     # -- painting -------------------------------------------------------------------------------
-    def current_overlays(self, transform: Any, size: tuple[int, int]) -> OverlayImage:
-        """The overlay image to show now: the worker's newest if it was made for this view and only
-        tracked moves came since (asking for the next one if none is on its way), else one made now."""
-        latest = self.overlays.latest_overlay()
-        if latest is not None and self.overlays.fits(latest, transform, self.toggles, size) \
-                and latest.version >= self._exact_from and not self.overlays.error:
-            if latest.version != self.session.version and not self.overlays.busy:
-                self.overlays.request(self.session.snapshot_inputs(), transform, self.toggles, size)
-            return latest
-        return self.overlays.render_now(self.session.snapshot(), transform, self.toggles, size)
-
-    def current_background(self, transform: Any, size: tuple[int, int]) -> BackgroundImage | None:
-        """The frame as this view shows it: the worker's if it is of this frame (or an older one while
-        this one is being made), else made now; None without a frame."""
-        frame = self.frame_bgr
-        if frame is None or (self.mode != "camera" and self.calibration is None):
-            return None
-        latest = self.backgrounds.latest()
-        if self.backgrounds.fits(latest, frame, transform, size, self.calibration):
-            return latest
-        if latest is not None and self.backgrounds.busy and not self.backgrounds.error \
-                and self.backgrounds.fits(latest, latest.frame, transform, size, self.calibration):
-            return latest
-        return self.backgrounds.run_here(lambda: self.compositor.background_image(
-            frame, transform, size, calibration=self.calibration, table_size_in=self.session.table_size_in))
-
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         p = QPainter(self)
         try:
-            transform = self.transform()
-            size = self._size()
-            overlay = self.current_overlays(transform, size)
-            background = self.current_background(transform, size)
-            self.compositor.paint_background(p, size, transform, frame_bgr=None, calibration=self.calibration,
-                                             table_size_in=self.session.table_size_in, background=background)
-            self.compositor.paint_overlay_image(p, overlay)
-            self._shown_frame = background.frame if background is not None else self.frame_bgr
+            transform = self.renderer.paint(p).transform
             if self._drag_start is not None and self._drag_now is not None:
                 a, b = transform.device_from_table(np.array([self._drag_start, self._drag_now]))
                 p.setPen(QPen(QColor("#ffe14d"), 2, Qt.PenStyle.DashLine))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 #: Half of the 45-degree cone of an automatic weapon (index and middle finger spread).
 HALF_CONE_DEG = 22.5
@@ -627,6 +628,13 @@ def comms_graph(nodes: Sequence[CommsNode]) -> CommsGraph:
     >>> g.edges, sorted(g.reachable_from(1))
     (((1, 2), (2, 1)), [1, 2])
     """
+    return _comms_graph(tuple(nodes))
+
+
+@lru_cache(maxsize=16)
+def _comms_graph(nodes: tuple[CommsNode, ...]) -> CommsGraph:
+    # Remembered by its (frozen) nodes: a view redrawn while one unit is carried asks for every
+    # side's graph each frame, and the sides that did not move hand back the same graph.
     edges: list[tuple[int, int]] = []
     # Round bases (most units) take gap_in's circle formula inline: the same arithmetic, without a
     # call per pair (a side of 20 units asks 380 pairs every time the GUI redraws a moving unit).
