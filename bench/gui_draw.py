@@ -21,9 +21,9 @@ Cases: static (a new frame, the game unchanged); one unit / five units / the sel
 moving (each frame 0.15", a hand at ~4.5"/s at 30 fps); the whole cached layer repainted when
 anything changed (no dirty rectangles); naive (a fresh compositor per frame: every shape rebuilt,
 re-projected and repainted); the top-down view with the rectified camera picture; the projector
-output (black, through the projector homography, the players' overlay set) drawn as the table view
-draws (UI thread and workers) and by the projector window as it draws today (synchronously: its
-``render_image``, in the one-thread column).
+output (black, through the projector homography, the players' overlay set) drawn by the real
+projector window (UI thread and workers, as the table view) and, in the one-thread column, by its
+synchronous ``render_image`` (the headless demo's and the tests' path).
 
 Python runs one thread at a time: the workers take work off the UI thread, they do not add a
 processor (their Qt drawing holds the GIL, OpenCV's does not). Compare ratios within this run, not
@@ -52,7 +52,7 @@ from gui.overlay_shapes import build_items  # noqa: E402
 from gui.session import AttackDraft, GameSession  # noqa: E402
 from gui.settings import OverlayToggles  # noqa: E402
 from gui.synthetic_feed import SyntheticFeed  # noqa: E402
-from gui.transforms import CameraTransform, ProjectorTransform, TopDownTransform  # noqa: E402
+from gui.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.downrange.examples.in_depth import load_scenario  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -137,35 +137,39 @@ class Frames:
 
 
 def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: int, *, mode: str = "camera",
-              calibration=None, transform=None, toggles: OverlayToggles | None = None, incremental: bool = True,
-              font_px: float = 15.0) -> dict:
-    """Drive a real TableView: new frame + poses, wait for its workers, let it paint; time each part."""
+              calibration=None, projector_calibration=None, toggles: OverlayToggles | None = None,
+              incremental: bool = True) -> dict:
+    """Drive a real TableView (or, given ``projector_calibration``, a real ProjectorWindow): new frame +
+    poses, wait for its workers, let it paint; time each part."""
+    from gui.projector_window import ProjectorWindow
     from gui.table_view import TableView
 
     paints: list[float] = []
+    base = TableView if projector_calibration is None else ProjectorWindow
 
-    class TimedView(TableView):
+    class TimedView(base):  # type: ignore[valid-type,misc]
         def paintEvent(self, event):  # noqa: N802
             t0 = time.perf_counter()
             super().paintEvent(event)
             paints.append((time.perf_counter() - t0) * 1000)
 
-    view = TimedView(game, calibration=calibration, toggles=toggles or OverlayToggles(), mode=mode)
+    if projector_calibration is None:
+        view = TimedView(game, calibration=calibration, toggles=toggles or OverlayToggles(), mode=mode)
+        view.resize(*SIZE)
+    else:
+        view = TimedView(game, projector_calibration=projector_calibration, toggles=toggles)
     view.compositor.incremental = incremental
-    view.compositor.painter.set_font_px(font_px)
-    if transform is not None:  # the projector's homography instead of the view's own transform
-        view.transform = lambda: transform  # type: ignore[method-assign]
-    view.resize(*SIZE)
     view.show()
+    workers = view.renderer
     movers = Movers(game, ids) if ids else None
 
     def settle(frame) -> None:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             app.processEvents()
-            overlay = view.overlays.latest_overlay()
-            shown = view.renderer.shown_frame is frame or frame is None
-            if shown and not view.overlays.busy and not view.backgrounds.busy and overlay is not None \
+            overlay = workers.overlays.latest_overlay()
+            shown = workers.shown_frame is frame or frame is None
+            if shown and not workers.overlays.busy and not workers.backgrounds.busy and overlay is not None \
                     and overlay.version == game.version and paints_since[0] < len(paints):
                 return
             time.sleep(0.0005)
@@ -185,7 +189,7 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
         frame = frames.next() if frames else None
         gc.collect()
         paints_since[0] = len(paints)
-        jobs_before = (view.overlays.jobs_done, view.backgrounds.jobs_done)
+        jobs_before = (workers.overlays.jobs_done, workers.backgrounds.jobs_done)
         t0 = time.perf_counter()
         view.set_frame(frame)
         if movers:
@@ -197,13 +201,13 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
         ui.append((t1 - t0) * 1000 + sum(frame_paints))
         paint_only.append(sum(frame_paints))
         latency.append((t2 - t0) * 1000)
-        if view.overlays.jobs_done > jobs_before[0]:
-            worker.append(view.overlays.snapshot_ms + view.overlays.overlay_ms)
-            snap_ms.append(view.overlays.snapshot_ms)
+        if workers.overlays.jobs_done > jobs_before[0]:
+            worker.append(workers.overlays.snapshot_ms + workers.overlays.overlay_ms)
+            snap_ms.append(workers.overlays.snapshot_ms)
             updates.append(view.compositor.last_update)
             repainted.append(view.compositor.last_repainted_px)
-        if view.backgrounds.jobs_done > jobs_before[1]:
-            bg.append(view.backgrounds.last_ms)
+        if workers.backgrounds.jobs_done > jobs_before[1]:
+            bg.append(workers.backgrounds.last_ms)
     view.close()
     return {"ui": ui, "paint": paint_only, "worker": worker, "snapshot": snap_ms, "bg": bg, "latency": latency,
             "updates": updates, "repainted": repainted}
@@ -237,7 +241,7 @@ def sync_case(game: GameSession, ids: list[int], frames: Frames | None, n: int, 
 
 
 def projector_window_case(game: GameSession, ids: list[int], n: int, calibration) -> list[float]:
-    """The projector window as it draws today: ``apply_poses``, then its paint (synchronous)."""
+    """The projector window drawn on one thread: ``apply_poses``, then ``render_image``."""
     from gui.projector_window import ProjectorWindow
 
     window = ProjectorWindow(game, projector_calibration=calibration)
@@ -270,7 +274,6 @@ def main() -> int:
     top = TopDownTransform(session.table_size_in, SIZE)
     proj_cal = ProjectorCalibration(SIZE[0], SIZE[1], np.array([[24.0, 0.5, 100.0], [-0.3, -21.0, 1040.0],
                                                                 [0.0002, 0.0004, 1.0]]), 0.0, 0.0, 16)
-    projector = ProjectorTransform(proj_cal)
     toggles = OverlayToggles()
     players = OverlayToggles.projector_default()
     items = build_items(snap, toggles.names())
@@ -304,7 +307,7 @@ def main() -> int:
         view_case(app, forty_units(), one, frames, n, mode="table", calibration=cal),
         sync_case(forty_units(), one, frames, n, top, toggles=toggles, calibration=cal))
     row("projector output (black, warped), one unit moving",
-        view_case(app, forty_units(), one, None, n, mode="table", transform=projector, toggles=players, font_px=22),
+        view_case(app, forty_units(), one, None, n, projector_calibration=proj_cal, toggles=players),
         projector_window_case(forty_units(), one, n, proj_cal))
 
     width = max(len(r[0]) for r in rows)
@@ -332,8 +335,8 @@ def main() -> int:
     met = [r[0] for r in rows if r[1] is not None and statistics.median(r[1]["ui"]) >= 8]
     print("target under 8 ms per frame on the UI thread (median): " + ("met in every case" if not met else
                                                                         "NOT met: " + "; ".join(met)))
-    print("projector row: 'UI thread' drawn as the table view draws (overlay worker); 'one thread' is the projector "
-          "window today (ProjectorWindow.render_image: it draws synchronously on the UI thread)")
+    print("projector row: 'UI thread' is the projector window on screen (its overlays made by the worker, as the table "
+          "view's); 'one thread' is its synchronous render_image")
     return 0
 
 

@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
+from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
 from gui.transforms import ProjectorTransform, TopDownTransform
 
@@ -35,10 +36,12 @@ class ProjectorWindow(QWidget):
         self.setCursor(Qt.CursorShape.BlankCursor)
         if self.mode == "projector":
             self.resize(projector_calibration.width_px, projector_calibration.height_px)
-        self._disconnect = session.changed.connect(lambda kind: self.update())
+        # Drawn like the table view: tracked moves get their overlays on a worker thread, so the
+        # projector never holds up the UI thread the live loop and the main window share.
+        self.renderer = ViewRenderer(session, self.compositor, self, self.view_spec, calibration=calibration)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
-        self._disconnect()
+        self.renderer.close()
         super().closeEvent(event)
 
     def show_on_screen(self, index: int) -> None:
@@ -51,6 +54,17 @@ class ProjectorWindow(QWidget):
         self.setGeometry(screen.geometry())
         self.showFullScreen()
 
+    def view_spec(self) -> ViewSpec:
+        """How the window shows the session now: through the projector calibration, 1:1 from the
+        top-left, on black; or (presenter) the top-down view over the rectified frame."""
+        size = (max(1, self.width()), max(1, self.height()))
+        if self.mode == "projector":
+            return ViewSpec(ProjectorTransform(self.projector_calibration), self.toggles, size, "black")
+        transform = self.transform()
+        if transform.viewport_px != size:
+            transform = transform.resized(size)
+        return ViewSpec(transform, self.toggles, size, "frame" if self.calibration is not None else "plain")
+
     def set_toggles(self, toggles: OverlayToggles) -> None:
         self.toggles = toggles
         self.update()
@@ -59,7 +73,7 @@ class ProjectorWindow(QWidget):
         """The camera frame (presenter mode shows it rectified under the overlays)."""
         self.frame_bgr = frame_bgr
         if self.mode == "presenter":
-            self.update()
+            self.renderer.set_frame(frame_bgr)
 
     def show_pattern(self, pattern_gray: np.ndarray | None) -> None:
         """Show a calibration pattern (grey image at projector resolution) instead of the overlays."""
@@ -103,9 +117,9 @@ class ProjectorWindow(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         p = QPainter(self)
         try:
-            if self.mode == "projector":
-                # The projector's pixels are the calibration's pixels: draw 1:1 from the top-left.
-                p.fillRect(self.rect(), Qt.GlobalColor.black)
-            self._paint(p, (self.width(), self.height()))
+            if self.pattern is not None:
+                self._paint(p, (self.width(), self.height()))
+            else:
+                self.renderer.paint(p)
         finally:
             p.end()

@@ -94,3 +94,40 @@ def test_presenter_mode_is_the_unwarped_top_down_view(qtbot):
     u = session.unit(MAAWS)
     p = t.device_from_table(np.array([[u.x_in + 38.5, u.y_in]]))[0]
     assert lit(img, p)
+
+
+def test_the_projector_on_screen_follows_a_carried_unit_without_drawing_on_the_ui_thread(qtbot, monkeypatch):
+    import time
+
+    from gui.compositor import ensure_qt_app
+    from gui.overlay_worker import OverlayWorker
+    from gui.projector_window import ProjectorWindow
+    from tracker.unit_pose import UnitPose, UnitState
+
+    app = ensure_qt_app()
+    cal = ProjectorCalibration(1280, 800, H, 0.0, 0.0, 16)
+    session = GameSession.from_scenario_file(SCENARIO_PATH)
+    session.select_unit(MAAWS)
+    window = ProjectorWindow(session, projector_calibration=cal)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    app.processEvents()  # its first picture, drawn at once (nothing made yet)
+    made_here = []
+    original = OverlayWorker.render_now
+    monkeypatch.setattr(OverlayWorker, "render_now", lambda self, *a, **k: made_here.append(1) or original(self, *a, **k))
+    workers = window.renderer.overlays
+    for step in range(1, 4):
+        session.apply_poses([UnitPose(MAAWS, "MAAWS gunner", "Marines", 20.0 + step, 20.0, 1.0, 0.0, UnitState.SEEN,
+                                      step / 30, None)], t_s=step / 30)
+        end = time.monotonic() + 10
+        while workers.busy or workers.latest_overlay() is None or workers.latest_overlay().version != session.version:
+            assert time.monotonic() < end, "the projector's overlays were not made"
+            app.processEvents()
+            time.sleep(0.002)
+        window.repaint()
+    assert made_here == [], "tracked moves are drawn by the worker, not on the UI thread"
+    on_screen = bgr_from_qimage(window.grab().toImage())[:800, :1280]
+    assert np.array_equal(on_screen, bgr_from_qimage(window.render_image())), "the screen shows what render_image draws"
+    p_new = cal.projector_from_table(np.array([[23.0 + 38.5, 20.0]]))[0]
+    assert lit(on_screen, p_new), "the range ring moved with the unit"
