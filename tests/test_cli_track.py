@@ -87,3 +87,15 @@ def test_a_user_mistake_is_one_line_and_exit_code_2(footage, capsys, argv, messa
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_camera_that_is_not_there_is_one_line_on_stderr_without_opencvs_own_warnings():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "gui.cli", "track", "57", "--jsonl"], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent, timeout=120)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("sandtable track: error: cannot open camera 57")

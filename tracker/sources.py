@@ -33,9 +33,21 @@ DEFAULT_FOLDER_FPS = 30.0
 _END = object()  # the read-ahead queue's sentinel: no more frames
 
 
+def quiet_opencv_warnings() -> None:
+    """OpenCV's own warnings about a missing camera would print before our one-line message; keep
+    its errors."""
+    import cv2
+
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:  # pragma: no cover - an OpenCV without its logging module
+        pass
+
+
 def _default_capture_factory(spec: int | str) -> Any:
     import cv2
 
+    quiet_opencv_warnings()
     return cv2.VideoCapture(spec)
 
 

@@ -71,6 +71,9 @@ def _read_image(path: str):
 def _grab(index: int):
     import cv2
 
+    from tracker.sources import quiet_opencv_warnings
+
+    quiet_opencv_warnings()
     capture = cv2.VideoCapture(index)
     try:
         if not capture.isOpened():

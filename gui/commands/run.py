@@ -173,13 +173,6 @@ def _open_camera(camera: str):
     from tracker.errors import SourceError
     from tracker.sources import open_source
 
-    import cv2
-
-    try:
-        # OpenCV's own warnings about a missing device would come before our one line; keep its errors.
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-    except AttributeError:  # pragma: no cover - older OpenCV
-        pass
     try:
         return open_source(camera)
     except SourceError as exc:
