@@ -23,6 +23,10 @@ or ``isinstance(ruleset, DraftOverlays)``):
   the ground under the figure, table inches) in :meth:`Ruleset.set_pose`.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
+* **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
+  attack (Force on Force: "wins", the test; the generic rules: "caught" and "destroyed"), says whether
+  targets take a number of shots and how many targets one attack takes; :func:`odds_legend` gives
+  Down Range's "hit" and "kill" for a ruleset without it. Panels and the table's odds labels use it.
 
 Overlay kinds beyond Down Range's ("range", "blast reach", "fan", "movement", "voice", "jamming",
 "smoke", "illumination", "fires observation", "emission", "blast"): "range band" (a :class:`Reach`
@@ -212,6 +216,56 @@ class TargetOdds:
 
 
 @dataclass(frozen=True)
+class OddsLegend:
+    """What an attack's :class:`TargetOdds` figures mean in a rule system, in the words a panel's
+    columns and the table's odds labels use.
+
+    ``hit`` names ``p_hit``; ``kill`` names ``p_kill_any`` (None when the procedure has one figure
+    only: ``p_kill`` is ``p_hit`` and is shown once); the ``*_help`` sentences say it in full.
+    ``shots``: a target takes a number of shots (``p_hit`` is per shot); ``max_targets``: how many
+    targets one attack takes (None: any); ``refused``: the words for an attack the rules forbid.
+
+    >>> o = TargetOdds(30, "Cell 1", "Insurgents", 1, True, "", Fraction(7, 16), Fraction(1), Fraction(7, 16),
+    ...                Fraction(7, 16), True)
+    >>> OddsLegend("wins", None).label(o), OddsLegend("wins", None).short(o)
+    ('wins 44%', '44%')
+    >>> HIT_AND_KILL.label(o), HIT_AND_KILL.short(o)
+    ('hit 44%  kill 44%', '44%/44%')
+    """
+
+    hit: str = "hit"
+    kill: str | None = "kill"
+    hit_help: str = "the attack roll succeeds (per shot)"
+    kill_help: str = "the target is taken out, with all the shots spent on it"
+    shots: bool = True
+    max_targets: int | None = None
+    refused: str = "no shot"
+
+    def values(self, odds: TargetOdds) -> tuple[tuple[str, Fraction], ...]:
+        """(word, probability) of each figure the legend names, in order."""
+        out = [(self.hit, odds.p_hit)]
+        if self.kill is not None:
+            out.append((self.kill, odds.p_kill_any))
+        return tuple(out)
+
+    def label(self, odds: TargetOdds) -> str:
+        """The table's odds label for one target ("hit 33%  kill 12%", "wins 44%", or why not)."""
+        if not odds.allowed:
+            return f"{self.refused}: {odds.reason}"
+        return "  ".join(f"{word} {float(p):.0%}" for word, p in self.values(odds))
+
+    def short(self, odds: TargetOdds) -> str:
+        """The label's short form, when the long one does not fit ("33%/12%")."""
+        if not odds.allowed:
+            return self.refused
+        return "/".join(f"{float(p):.0%}" for _, p in self.values(odds))
+
+
+#: Down Range's odds (and any ruleset's that does not describe its own): hit per shot, kill over all shots.
+HIT_AND_KILL = OddsLegend()
+
+
+@dataclass(frozen=True)
 class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
@@ -314,6 +368,22 @@ class DraftOverlays(Protocol):
         ...
 
 
+@runtime_checkable
+class DescribedOdds(Protocol):
+    """A rule system whose odds are not Down Range's hit and kill says what they mean."""
+
+    def odds_legend(self, state: Any, request: AttackRequest) -> OddsLegend:
+        """What ``attack_odds(state, request)``'s ``p_hit`` and ``p_kill_any`` stand for."""
+        ...
+
+
+def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
+    """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
+    if isinstance(ruleset, DescribedOdds):
+        return ruleset.odds_legend(state, request)
+    return HIT_AND_KILL
+
+
 def available_rulesets() -> tuple[str, ...]:
     return tuple(RULESETS)
 
@@ -336,7 +406,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "DraftOverlays", "GroupView", "GroupedRuleset", "Overlay", "Resolution",
-    "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView", "available_rulesets", "get_ruleset",
-    "ruleset_of", "RULESETS",
+    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
+    "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

@@ -40,8 +40,8 @@ from rules.forceonforce.results import ActivationResult, FireResult, TestRecord
 from rules.forceonforce.scenario import game_from_scenario
 from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
-from rules.ruleset import (AttackRequest, Declaration, GroupView, Overlay, Resolution, TargetOdds, TargetProposal,
-                           UnitView, WeaponView)
+from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
+                           TargetProposal, UnitView, WeaponView)
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -65,6 +65,16 @@ DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("target_modifier", "Modifier to the target's roll", "target", "int", (), 0),
 )
 _ATTACK_KEYS = {d.key for d in DECLARATIONS if d.scope == "attack"}
+#: What the odds of a fire mean, per test (the excerpt stops before what a won test does).
+_FIRE_ODDS = {
+    "opposed": OddsLegend("wins", None, "the firing unit wins the opposed test (4+ and higher than the target); "
+                          "what a win does is fire combat, not in the excerpt", "", shots=False, max_targets=1,
+                          refused="may not fire"),
+    "unopposed": OddsLegend("passes", None, "the firing unit passes its test (4+); what that does is fire combat, "
+                            "not in the excerpt", "", shots=False, max_targets=1, refused="may not fire"),
+    "none": OddsLegend("may fire", None, "no test: only line of sight and line of fire are checked", "", shots=False,
+                       max_targets=1, refused="may not fire"),
+}
 _TARGET_KEYS = {d.key for d in DECLARATIONS if d.scope == "target"}
 
 
@@ -251,6 +261,11 @@ class ForceOnForce:
                            p, p, True, roll=test, distance_in=round(check.centre_distance_in, 6),
                            outcomes=outcomes if check.allowed else (),
                            members=tuple(f.figure_id for f in state.members(target))),)
+
+    def odds_legend(self, state: FofState, request: AttackRequest) -> OddsLegend:
+        """``p_hit`` (= ``p_kill``) is the firing unit winning its test: "wins" (opposed), "passes"
+        (unopposed) or "may fire" (no test); one target unit per fire."""
+        return _FIRE_ODDS.get(str(request.declarations.get("test", "opposed")), _FIRE_ODDS["opposed"])
 
     def resolve_attack(self, state: FofState, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:

@@ -33,8 +33,8 @@ from rules.generic.ranged import ShotPlan, ShotResult, plan_shot, resolve_shot, 
 from rules.generic.scenario import game_from_scenario
 from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
-from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
-                           WeaponView)
+from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
+                           UnitView, WeaponView)
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -44,6 +44,14 @@ DECLARATIONS: tuple[Declaration, ...] = (
                 "The text's to-hit modifiers are missing; shift the range level for what your table rules "
                 "(beyond Very Long: no fire)."),
 )
+
+
+#: What the odds of a shot and of a close combat mean.
+SHOT_ODDS = OddsLegend("caught", "destroyed", "hit directly, or inside the area of effect where the shot comes down "
+                       "(scatter included)", "destroyed by the damage points", shots=False, max_targets=1)
+CLOSE_COMBAT_ODDS = OddsLegend("wins round 1", "destroyed", "the defender loses the attacker's round",
+                               "the defender is destroyed (both rounds)", shots=False, max_targets=1,
+                               refused="no close combat")
 
 
 class GenericMiniatures:
@@ -214,6 +222,12 @@ class GenericMiniatures:
                                   outcomes=(("caught", caught), ("loses a status level", damaged),
                                             ("destroyed", destroyed))))
         return tuple(out)
+
+    def odds_legend(self, state: GenericState, request: AttackRequest) -> OddsLegend:
+        """A shot's ``p_hit`` is "caught", its ``p_kill`` "destroyed"; close combat's ``p_hit`` is the
+        defender losing the attacker's round. One target unit (or an aim point) per attack."""
+        close = self._is_close_combat(state, state.unit(request.attacker_id), request.weapon)
+        return CLOSE_COMBAT_ODDS if close else SHOT_ODDS
 
     def resolve_attack(self, state: GenericState, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:
