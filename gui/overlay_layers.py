@@ -30,7 +30,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from gui.label_placement import Box, PlacedLabel
 from gui.overlay_painter import OverlayPainter, subdivided
-from gui.overlay_shapes import DrawItem
+from gui.draw_item import DrawItem
 from gui.transforms import MAX_SEGMENT_IN
 
 #: Game changes (snapshot rebuilds) a unit stays hot after it last changed.

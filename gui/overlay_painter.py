@@ -1,4 +1,4 @@
-"""Draws :class:`~gui.overlay_shapes.DrawItem` values with a QPainter through a transform.
+"""Draws :class:`~gui.draw_item.DrawItem` values with a QPainter through a transform.
 
 The only code that turns overlay geometry into pixels. Projected outlines are cached per transform
 (``transform.cache_key``) and per item key, so a ring whose unit did not move is projected once,
@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 
 from gui.clip_geometry import clip_polygon, clip_polyline, dash_runs
 from gui.label_placement import Box, LabelRequest, PlacedLabel, place_labels
-from gui.overlay_shapes import REQUIRED_PRIORITY, DrawItem
+from gui.draw_item import REQUIRED_PRIORITY, DrawItem
 from gui.transforms import MAX_SEGMENT_IN
 
 #: Entries kept per transform before the outline cache is cleared (units moving every frame).

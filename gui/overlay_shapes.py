@@ -23,82 +23,22 @@ they describe (``anchor_in``) and a short form; :mod:`gui.label_placement` keeps
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from gui.draw_memo import Memo, NoMemo
-from rules.geometry import Circle, CommsGraph, Cone, OrientedRect, Reach
+from gui.draw_item import REQUIRED_PRIORITY  # noqa: F401 (kept importable from here)
+from gui.draw_item import (LABEL_PRIORITY, NO_MEMO, RING_SEGMENTS, XY, DrawItem, base_radius, lighter, outline,
+                           ring_around, top_of)
+from gui.draw_item import pts as _pts
+from gui.draw_memo import Memo
+from rules.geometry import Circle, CommsGraph, Cone
 
-XY = tuple[float, float]
-
-#: Samples of a ring: enough that a 48" ring seen through a wide-angle lens is a smooth curve
-#: (the painter also subdivides long straight segments for the camera view).
-RING_SEGMENTS = 192
 #: Grid spacing of the top-down view, inches, and the spacing of its labels.
 GRID_IN = 6.0
 GRID_LABEL_IN = 12.0
-#: Label priorities: higher ones are placed first and win the space; REQUIRED_PRIORITY and above are
-#: always placed (moved, with a leader line, rather than dropped).
-LABEL_PRIORITY = {"odds": 100, "selected": 95, "tape": 92, "blast": 85, "fan": 75, "voice": 70, "range": 60,
-                  "movement": 58, "other": 55, "jamming": 50, "emissions": 42, "areas": 40, "units": 30, "sight": 25,
-                  "grid": 10}
-REQUIRED_PRIORITY = 90
-_NO_MEMO = NoMemo()
-
-
-@dataclass(frozen=True, eq=False)
-class DrawItem:
-    """One thing to draw: a polyline or polygon (``points_in``, (N, 2) inches) and/or a label.
-
-    ``key`` identifies the geometry for caching its projection (equal keys = equal points).
-    ``width_px`` is a screen width (the painter scales it for zoom only in the top-down view);
-    ``fill`` is a fill opacity 0-255 in ``color``; ``text_in`` is where the label goes.
-    """
-
-    layer: str
-    key: Hashable
-    points_in: np.ndarray
-    color: str
-    closed: bool = False
-    width_px: float = 2.0
-    fill: int = 0
-    dashed: bool = False
-    label: str = ""
-    text_in: XY | None = None
-    text_color: str = "#ffffff"
-    marker: str = ""  # "x" draws a cross over points_in[0] of size width_px*4; "dot" a filled dot
-    #: What the label describes (a unit's centre): a label pushed aside gets a leader line to it.
-    anchor_in: XY | None = None
-    #: Placement priority (see LABEL_PRIORITY; 0: the layer's).
-    priority: int = 0
-    #: Tried when the full label finds no room (a unit's tag id instead of its name).
-    short_label: str = ""
-    #: A ring's label: when its spot is out of the view, it slides along the outline to the nearest
-    #: point that is in view (a 64" range ring seen by a camera that shows the table only).
-    label_on_outline: bool = False
-    #: The units whose poses this item is drawn from (() for none, None for "any unit": a count).
-    #: While a unit is being moved, the compositor draws its items over cached layers of the rest;
-    #: a hint for speed only — whatever changed is redrawn either way.
-    units: tuple[int, ...] | None = ()
-
-    @cached_property
-    def identity(self) -> tuple[Any, ...]:
-        """Everything that decides how the item looks (equal identities draw equal pixels under one
-        transform): the compositor repaints only the places whose identities changed."""
-        return (self.layer, self.key, self.color, self.closed, self.width_px, self.fill, self.dashed, self.label,
-                self.text_in, self.text_color, self.marker, self.anchor_in, self.priority, self.short_label)
-
-    @cached_property
-    def identity_hash(self) -> int:
-        return hash(self.identity)
-
-    @property
-    def label_priority(self) -> int:
-        return self.priority or LABEL_PRIORITY.get(self.layer, 20)
 
 
 @dataclass(frozen=True)
@@ -111,67 +51,9 @@ class OverlaySpec:
     build: Callable[..., list[DrawItem]] = field(repr=False)
 
 
-def _pts(points: Iterable[XY]) -> np.ndarray:
-    return np.asarray(list(points), dtype=np.float64).reshape(-1, 2)
-
-
-def _outline(shape: object, segments: int = RING_SEGMENTS, memo: Any = _NO_MEMO) -> np.ndarray:
-    """The outline of a rules shape as (N, 2) inches (remembered by the shape's value in ``memo``)."""
-    return memo.get(("outline", shape, segments), lambda: _outline_now(shape, segments))
-
-
-def _outline_now(shape: object, segments: int) -> np.ndarray:
-    if isinstance(shape, Reach):
-        pts = _pts(shape.outline_in(segments))
-    elif isinstance(shape, Circle):
-        pts = _pts(shape.outline_in(max(24, min(segments, int(8 * shape.radius_in) + 24))))
-    elif isinstance(shape, Cone):
-        pts = _pts(shape.outline_in(64))
-    elif isinstance(shape, OrientedRect):
-        pts = _pts(shape.corners_in())
-    else:
-        outline = getattr(shape, "outline_in", None)
-        pts = _pts(outline()) if outline else np.zeros((0, 2))
-    pts.setflags(write=False)  # shared between frames through the memo
-    return pts
-
-
-def _top_of(points: np.ndarray) -> XY:
-    """Where a ring's label goes: its top point (largest y), so labels of nested rings do not collide."""
-    if len(points) == 0:
-        return (0.0, 0.0)
-    i = int(np.argmax(points[:, 1]))
-    return (float(points[i, 0]), float(points[i, 1]))
-
-
-def _lighter(color: str, amount: float = 0.45) -> str:
-    """A colour mixed toward white (movement and secondary rings).
-
-    >>> _lighter("#000000", 0.5)
-    '#808080'
-    """
-    c = color.lstrip("#")
-    r, g, b = (int(c[i:i + 2], 16) for i in (0, 2, 4))
-    mix = [round(v + (255 - v) * amount) for v in (r, g, b)]
-    return "#" + "".join(f"{v:02x}" for v in mix)
-
-
-def _base_radius(u: Any) -> float:
-    fp = u.footprint
-    return getattr(fp, "radius_in", None) or getattr(fp, "length_in", 1.0) / 2
-
-
-def _ring_around(u: Any, layer: str, color: str, memo: Any, *, pad_in: float = 0.45) -> DrawItem:
-    """A highlight ring around a unit's base (in a fan, caught in a blast)."""
-    r = _base_radius(u) + pad_in
-    key = (f"{layer} ring", u.unit_id, u.x_in, u.y_in, r)
-    return memo.get((key, color), lambda: DrawItem(layer, key, _outline(Circle(u.x_in, u.y_in, r), 40, memo), color,
-                                                   closed=True, width_px=2.5, units=(u.unit_id,)))
-
-
 # -- builders ----------------------------------------------------------------------------------
 
-def grid_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def grid_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The table's edge, a 6" grid and inch labels every 12" along two edges (static: cached)."""
     return memo.get(("grid", snap.table_size_in), lambda: _grid_now(snap.table_size_in))
 
@@ -194,7 +76,7 @@ def _grid_now(table_size_in: XY) -> list[DrawItem]:
     return out
 
 
-def unit_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def unit_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Each unit's base in its side's colour, a tick toward its front, down units greyed and crossed."""
     out: list[DrawItem] = []
     for u in snap.units:
@@ -211,10 +93,10 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
     fp = u.footprint
     active = u.status == "active"
     uid = (u.unit_id,)
-    out = [DrawItem("units", ("base", fp), _outline(fp, 32, memo), color, closed=True, width_px=2.0,
+    out = [DrawItem("units", ("base", fp), outline(fp, 32, memo), color, closed=True, width_px=2.0,
                     fill=200 if active else 90, units=uid)]
     h = math.radians(u.heading_deg)
-    reach = _base_radius(u) + 0.5
+    reach = base_radius(u) + 0.5
     out.append(DrawItem("units", ("front", u.x_in, u.y_in, u.heading_deg, reach),
                         _pts([(u.x_in, u.y_in), (u.x_in + reach * math.cos(h), u.y_in + reach * math.sin(h))]),
                         "#ffffff" if active else "#9a9a9a", width_px=2.0, units=uid))
@@ -222,7 +104,7 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
         out.append(DrawItem("units", ("down", u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ffffff", marker="x", width_px=2.5,
                             units=uid))
     if selected:
-        ring = _outline(Circle(u.x_in, u.y_in, reach + 0.3), 40, memo)
+        ring = outline(Circle(u.x_in, u.y_in, reach + 0.3), 40, memo)
         out.append(DrawItem("units", ("selected", u.x_in, u.y_in, reach), ring, "#ffe14d", closed=True, width_px=3.0,
                             units=uid))
     if radio and active:
@@ -231,7 +113,7 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
     return out
 
 
-def label_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
     selected unit also shows its Move left. Short form: the tag ids."""
     spots: dict[tuple[float, float], list[Any]] = {}
@@ -261,25 +143,25 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
                     short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units))
 
 
-def range_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def range_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The selected weapon's range ring from the closest point of the base, and for explosives the
     dashed ring of Range + Radius."""
     out = []
     for o in snap.overlays:
         if o.kind in ("range", "blast reach"):
-            pts = _outline(o.shape, RING_SEGMENTS, memo)
+            pts = outline(o.shape, RING_SEGMENTS, memo)
             if len(pts) == 0:
                 continue
             color = snap.color_of(o.side)
-            out.append(DrawItem("range", ("ring", o.shape), pts, color if o.kind == "range" else _lighter(color, 0.3),
+            out.append(DrawItem("range", ("ring", o.shape), pts, color if o.kind == "range" else lighter(color, 0.3),
                                 closed=True, width_px=2.5 if o.kind == "range" else 2.0, dashed=o.kind == "blast reach",
-                                label=o.label, text_in=_top_of(pts),
+                                label=o.label, text_in=top_of(pts),
                                 priority=LABEL_PRIORITY["range"] - (0 if o.kind == "range" else 5), units=o.unit_ids,
                                 label_on_outline=True))
     return out
 
 
-def fan_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def fan_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The 45-degree cone along the unit's facing out to the weapon's range; enemy units inside are
     ringed and counted against the weapon's Fan."""
     out = []
@@ -287,13 +169,13 @@ def fan_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
         if o.kind != "fan" or not isinstance(o.shape, Cone):
             continue
         cone = o.shape
-        pts = _outline(cone, 64, memo)
+        pts = outline(cone, 64, memo)
         color = snap.color_of(o.side)
         # Cone.touches is the rules' own test; remembered per (cone, base) so only moved units are re-tested.
         inside = [u for u in snap.units if u.on_table and u.status == "active" and u.side != o.side
                   and u.unit_id not in o.unit_ids and memo.get(("touches", cone, u.footprint), lambda: cone.touches(u.footprint))]
         for u in inside:
-            out.append(_ring_around(u, "fan", "#ffe14d", memo))
+            out.append(ring_around(u, "fan", "#ffe14d", memo))
         reach = cone.reach.distance_in if not math.isinf(cone.reach.distance_in) else 24.0
         ax = math.radians(cone.axis_deg)
         at = (cone.apex_x_in + 0.55 * reach * math.cos(ax), cone.apex_y_in + 0.55 * reach * math.sin(ax))
@@ -308,13 +190,13 @@ def fan_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def movement_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def movement_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """What is left of the selected unit's Move this turn (halved when injured, overburdened or
     impaired, as the rules compute it)."""
     out = []
     for o in snap.overlays:
         if o.kind == "movement":
-            pts = _outline(o.shape, RING_SEGMENTS, memo)
+            pts = outline(o.shape, RING_SEGMENTS, memo)
             if len(pts):
                 out.append(DrawItem("movement", ("move", o.shape), pts, "#7be3a0", closed=True, width_px=2.0, dashed=True,
                                     label=o.label, text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
@@ -326,7 +208,7 @@ def _names(snap: Any, ids: Iterable[int]) -> list[str]:
     return [u.name for u in (snap.unit(uid) for uid in ids) if u is not None]
 
 
-def blast_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def blast_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The blast radius around the picked point with every unit inside ringed and listed, and after a
     miss the miss radius around the intended point (and where it landed)."""
     out = []
@@ -334,7 +216,7 @@ def blast_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
         c = Circle(snap.blast_point[0], snap.blast_point[1], snap.blast_radius_in)
         names = _names(snap, snap.blast_caught)
         listed = ", ".join(names) if names else "nobody"
-        out.append(DrawItem("blast", ("blast", c), _outline(c, RING_SEGMENTS, memo), "#ff8c1a", closed=True, width_px=2.5,
+        out.append(DrawItem("blast", ("blast", c), outline(c, RING_SEGMENTS, memo), "#ff8c1a", closed=True, width_px=2.5,
                             fill=55))
         out.append(DrawItem("blast", ("blast label", c, listed), np.zeros((0, 2)), "#ff8c1a",
                             label=f'Radius {snap.blast_radius_in:g}": {listed}',
@@ -344,13 +226,13 @@ def blast_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
         for uid in snap.blast_caught:
             u = snap.unit(uid)
             if u is not None:
-                out.append(_ring_around(u, "blast", "#ff8c1a", memo))
+                out.append(ring_around(u, "blast", "#ff8c1a", memo))
     miss = snap.miss
     if miss is not None:
         c = Circle(miss.intended_in[0], miss.intended_in[1], miss.miss_radius_in)
         label = f'miss radius {miss.miss_radius_in:g}": {miss.chooser} chooses' if miss.landed_in is None else \
             f'miss radius {miss.miss_radius_in:g}"'
-        out.append(DrawItem("blast", ("miss", c), _outline(c, RING_SEGMENTS, memo), "#ff4d4d", closed=True, width_px=2.0,
+        out.append(DrawItem("blast", ("miss", c), outline(c, RING_SEGMENTS, memo), "#ff4d4d", closed=True, width_px=2.0,
                             dashed=True, label=label, text_in=(c.x_in, c.y_in - c.radius_in - 0.6)))
         if miss.landed_in is not None:
             out.append(DrawItem("blast", ("landed", miss.landed_in), _pts([miss.landed_in]), "#ff4d4d", marker="x", width_px=3.0,
@@ -376,7 +258,7 @@ def _hull(points: np.ndarray) -> np.ndarray:
 def _group_item(side: str, members: tuple[tuple[int, XY], ...], color: str, memo: Any) -> DrawItem:
     """A comms group's shaded hull. Its key is the hull itself: a member moving inside the group
     leaves the drawing unchanged, so nothing is repainted."""
-    hull = _hull(np.concatenate([_outline(Circle(*xy, 1.6), 16, memo) for _, xy in members]))
+    hull = _hull(np.concatenate([outline(Circle(*xy, 1.6), 16, memo) for _, xy in members]))
     hull.setflags(write=False)
     return DrawItem("voice", ("group", side, hull.tobytes()), hull, color, closed=True, width_px=1.0, fill=38,
                     units=tuple(uid for uid, _ in members))
@@ -390,7 +272,7 @@ def _chain_items(side: str, graph: CommsGraph, where: dict[int, XY], color: str,
         members = tuple(sorted((uid, where[uid]) for uid in group))
         out.append(memo.get(("group", side, members, color), lambda: _group_item(side, members, color, memo)))
     done: set[tuple[int, int]] = set()
-    edge_color = _lighter(color, 0.35)
+    edge_color = lighter(color, 0.35)
     edges = set(graph.edges)
     for a, b in graph.edges:
         pair = (min(a, b), max(a, b))
@@ -404,7 +286,7 @@ def _chain_items(side: str, graph: CommsGraph, where: dict[int, XY], color: str,
     return out
 
 
-def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def voice_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Voice-comms chains: edges between friendly units within their Move of each other, each
     connected group shaded, radio units marked (units layer), and who the selected unit's word reaches."""
     out = []
@@ -422,7 +304,7 @@ def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
             for uid in reached:
                 x, y = where[uid]
                 out.append(memo.get(("heard", uid, x, y), lambda: DrawItem(
-                    "voice", ("heard", uid, x, y), _outline(Circle(x, y, 1.05), 32, memo), "#b6f5c8", closed=True,
+                    "voice", ("heard", uid, x, y), outline(Circle(x, y, 1.05), 32, memo), "#b6f5c8", closed=True,
                     width_px=2.0, dashed=True, units=(uid,))))
             x, y = where[sel]
             out.append(DrawItem("voice", ("reach label", sel, len(reached)), np.zeros((0, 2)), "#b6f5c8",
@@ -440,7 +322,7 @@ def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
             if u is None or not u.on_table or uid in by_voice:
                 continue
             out.append(memo.get(("signalled", uid, u.x_in, u.y_in), lambda: DrawItem(
-                "voice", ("signalled", uid, u.x_in, u.y_in), _outline(Circle(u.x_in, u.y_in, 1.25), 32, memo), "#ff9df5",
+                "voice", ("signalled", uid, u.x_in, u.y_in), outline(Circle(u.x_in, u.y_in, 1.25), 32, memo), "#ff9df5",
                 closed=True, width_px=2.0, dashed=True, units=(uid,))))
         u = snap.unit(snap.selected_unit)
         if u is not None:
@@ -449,16 +331,16 @@ def voice_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def jamming_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def jamming_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Jamming circles (36") of EW units, and a cross on every radio or remote-piloted system cut off."""
     out = []
     for o in snap.overlays:
         if o.kind != "jamming":
             continue
-        pts = _outline(o.shape, RING_SEGMENTS, memo)
+        pts = outline(o.shape, RING_SEGMENTS, memo)
         color = snap.color_of(o.side)
         out.append(DrawItem("jamming", ("jam", o.shape), pts, color, closed=True, width_px=2.0, fill=22, dashed=True,
-                            label=o.label, text_in=_top_of(pts), label_on_outline=True))
+                            label=o.label, text_in=top_of(pts), label_on_outline=True))
         for uid in o.unit_ids:
             u = snap.unit(uid)
             if u is not None and u.on_table:
@@ -468,12 +350,12 @@ def jamming_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def emission_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def emission_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Emission tokens (a unit signalling or jamming gives itself away), and fires-observation tokens."""
     out = []
     for o in snap.overlays:
         if o.kind in ("emission", "fires observation"):
-            pts = _outline(o.shape, 48, memo)
+            pts = outline(o.shape, 48, memo)
             out.append(DrawItem("emissions", (o.kind, o.shape), pts, "#ff4dff" if o.kind == "emission" else "#4dd2ff",
                                 closed=True, width_px=2.0, dashed=o.kind != "emission", label=o.label,
                                 text_in=(float(pts[:, 0].mean()), float(pts[:, 1].max()) + 0.4),
@@ -484,19 +366,19 @@ def emission_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
 AREA_COLORS = {"smoke": ("#c8c8c8", 120), "illumination": ("#fff3a0", 60), "IR illumination": ("#ff9f9f", 45)}
 
 
-def area_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def area_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Smoke clouds and illumination areas placed by explosive variants, until they lift."""
     out = []
     for o in snap.overlays:
         if o.kind in AREA_COLORS:
             color, alpha = AREA_COLORS[o.kind]
-            pts = _outline(o.shape, RING_SEGMENTS, memo)
+            pts = outline(o.shape, RING_SEGMENTS, memo)
             out.append(DrawItem("areas", ("area", o.kind, o.shape), pts, color, closed=True, width_px=1.5, fill=alpha,
                                 label=o.label, text_in=(o.shape.x_in, o.shape.y_in)))
     return out
 
 
-def tape_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def tape_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The tape measure with its distance (base to base between units)."""
     t = snap.tape
     if t is None:
@@ -507,7 +389,7 @@ def tape_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
                      units=tuple(u for u in (t.start_unit, t.end_unit) if u is not None))]
 
 
-def sight_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Lines of sight from the attacker to each target of the attack being set up (players judge them)."""
     d = snap.draft
     if d is None:
@@ -527,7 +409,7 @@ def sight_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def odds_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Each target's hit and kill probability while an attack is being set up."""
     out = []
     for o in snap.odds:
@@ -551,7 +433,7 @@ DRAWN_KINDS = frozenset({"range", "blast reach", "fan", "movement", "voice", "si
                          "fires observation", *AREA_COLORS})
 
 
-def other_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
+def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Every other shape the ruleset returns (another rule system's range bands, cohesion, line of
     fire, hot spots, scatter...), drawn plainly: its outline in its side's colour, its links, its
     label, the units it names ringed."""
@@ -561,21 +443,21 @@ def other_items(snap: Any, memo: Any = _NO_MEMO) -> list[DrawItem]:
             continue
         shape = o.shape
         color = snap.color_of(o.side)
-        pts = _outline(shape, 72, memo)
+        pts = outline(shape, 72, memo)
         if len(pts):
             closed = len(pts) > 2 and type(shape).__name__ != "Segment"
             out.append(DrawItem("other", (o.kind, shape), pts, color, closed=closed, width_px=2.0,
                                 dashed=o.kind in ("scatter reach", "range band", "command range"),
                                 fill=18 if closed and o.kind in ("line of fire", "cohesion", "area of effect") else 0,
-                                label=o.label, text_in=_top_of(pts), label_on_outline=closed, units=None))
+                                label=o.label, text_in=top_of(pts), label_on_outline=closed, units=None))
         segments = getattr(shape, "segments_in", None)
         if callable(segments):
             for a, b in segments():
-                out.append(DrawItem("other", (o.kind, "link", a, b), _pts([a, b]), _lighter(color, 0.35), width_px=1.5))
+                out.append(DrawItem("other", (o.kind, "link", a, b), _pts([a, b]), lighter(color, 0.35), width_px=1.5))
         for uid in o.unit_ids:
             u = snap.unit(uid)
             if u is not None and u.on_table:
-                out.append(_ring_around(u, "other", color, memo, pad_in=0.6))
+                out.append(ring_around(u, "other", color, memo, pad_in=0.6))
     return out
 
 
@@ -606,7 +488,7 @@ def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -
     """Draw items of the given overlay kinds, in drawing order. With a ``memo`` (one per view), what
     did not change since the last call is taken from it instead of being computed again."""
     wanted = set(layers)
-    m: Any = memo if memo is not None else _NO_MEMO
+    m: Any = memo if memo is not None else NO_MEMO
     out: list[DrawItem] = []
     for name in DRAW_ORDER:
         if name in wanted:
