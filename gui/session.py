@@ -30,17 +30,32 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gui.debrief.rules_payload import odds_json
 from gui.errors import UsageError
 from gui.observer import Signal
 from rules.dice import DiceRoll, DiceSource, EnteredDice, RollRequest, SeededDice
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
-from rules.ruleset import AttackRequest, DraftOverlays, Overlay, Resolution, Ruleset, TargetOdds, TargetProposal, \
-    UnitView, WeaponView, get_ruleset
+from rules.ruleset import HIT_AND_KILL, AttackRequest, DraftOverlays, GroupedRuleset, GroupView, OddsLegend, Overlay, \
+    Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, WeaponView, get_ruleset, odds_legend
 
 XY = tuple[float, float]
 Entry = int | Sequence[int]
+#: A rule procedure the session runs with its dice: ``fn(state, dice) -> Resolution`` (an activation,
+#: a test, reinforcements, the automation tables...).
+Procedure = Callable[[Any, DiceSource], Resolution]
+
+#: Each ruleset's hand-edit action for one tag ("module:class"; constructed as ``Action(tag_id, changes)``).
+HAND_EDITS: Mapping[str, str] = {
+    "down-range": "rules.downrange.actions:EditUnit",
+    "force-on-force": "rules.forceonforce.actions:EditFigure",
+    "generic": "rules.generic.actions:EditUnit",
+}
+#: Hand edits of a unit of several figures (``Action(group name, changes)``).
+GROUP_EDITS: Mapping[str, str] = {
+    "force-on-force": "rules.forceonforce.actions:EditTeam",
+}
 
 #: Default overlay colours of sides that give none (scenario ``[[sides]] color``), in order.
 DEFAULT_SIDE_COLORS = ("#2f6fd0", "#d03a2f", "#2a9d55", "#c58b12", "#8e44ad", "#16a2b8")
@@ -107,6 +122,8 @@ class PendingLanding:
     entries: tuple[Entry, ...]
     miss: MissMarker
     message: str
+    #: The odds the players were shown before the first roll (recorded with the attack once it lands).
+    odds: tuple[TargetOdds, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +164,11 @@ class Snapshot:
     def odds_error(self) -> str:
         return self.analysis.error
 
+    @property
+    def odds_legend(self) -> OddsLegend:
+        """What the draft's odds mean in this ruleset (the words of the panel's columns and the table's labels)."""
+        return self.analysis.legend
+
     def unit(self, unit_id: int) -> UnitView | None:
         for u in self.units:
             if u.unit_id == unit_id:
@@ -177,6 +199,7 @@ class AttackAnalysis:
         self.draft = draft
         self._proposals: tuple[TargetProposal, ...] | None = None
         self._odds: tuple[TargetOdds, ...] | None = None
+        self._legend: OddsLegend | None = None
         self._errors = {"proposals": "", "odds": ""}
         # A snapshot built on a view's worker thread shares this analysis with the panels on the UI
         # thread: whoever asks first computes, the other waits for that answer.
@@ -206,13 +229,26 @@ class AttackAnalysis:
             with self._lock:
                 if self._odds is None:
                     odds: tuple[TargetOdds, ...] = ()
-                    if self.draft is not None and self.draft.target_ids:
+                    if self.draft is not None and (self.draft.target_ids or self.draft.aim_point is not None):
                         try:
                             odds = self.ruleset.attack_odds(self.state, self.draft.request())
                         except (RulesError, ValueError) as exc:
                             self._errors["odds"] = str(exc)
                     self._odds = odds
         return self._odds
+
+    @property
+    def legend(self) -> OddsLegend:
+        """What the odds' figures mean for this draft (Down Range's hit and kill unless the ruleset says)."""
+        if self._legend is None:
+            legend = HIT_AND_KILL
+            if self.draft is not None:
+                try:
+                    legend = odds_legend(self.ruleset, self.state, self.draft.request())
+                except (RulesError, ValueError):
+                    pass
+            self._legend = legend
+        return self._legend
 
     @property
     def error(self) -> str:
@@ -463,11 +499,15 @@ class GameSession:
         self._units_of = (snap.state, snap.units)
         return snap
 
+    def _current_analysis(self) -> AttackAnalysis:
+        if self._analysis is None or not self._analysis.matches(self._state, self._draft):
+            self._analysis = AttackAnalysis(self.ruleset, self._state, self._draft)
+        return self._analysis
+
     def snapshot_inputs(self) -> "SnapshotInputs":
         """Everything :meth:`snapshot` is made from, frozen (cheap): a view's worker thread builds the
         snapshot from it (:meth:`SnapshotInputs.build`) while this session goes on changing."""
-        if self._analysis is None or not self._analysis.matches(self._state, self._draft):
-            self._analysis = AttackAnalysis(self.ruleset, self._state, self._draft)
+        self._current_analysis()
         cached = self._units_of
         units = cached[1] if cached is not None and cached[0] is self._state else None
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
@@ -628,11 +668,12 @@ class GameSession:
     def draft(self) -> AttackDraft | None:
         return self._draft
 
-    def dice_needed(self, entries: Sequence[Entry], *, what: str = "attack") -> RollRequest | None:
+    def dice_needed(self, entries: Sequence[Entry], *, what: str | Procedure = "attack") -> RollRequest | None:
         """The next roll the rules will ask for after ``entries`` (None when they are enough).
 
-        The entered-dice form lists exactly these, one at a time: which dice follow depends on the
-        earlier ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
+        ``what``: "attack" (the attack set up), "initiative", "turn", or a :data:`Procedure`. The
+        entered-dice form lists exactly these, one at a time: which dice follow depends on the earlier
+        ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
         probe = _ProbeDice(entries)
         try:
             self._run_rolls(what, probe, landing=None)
@@ -640,7 +681,9 @@ class GameSession:
             return need.request
         return None
 
-    def _run_rolls(self, what: str, dice: DiceSource, *, landing: XY | None) -> Resolution:
+    def _run_rolls(self, what: str | Procedure, dice: DiceSource, *, landing: XY | None) -> Resolution:
+        if callable(what):
+            return what(self._state, dice)
         if what == "attack":
             if self._draft is None:
                 raise UsageError("no attack is set up: choose an attacker, a weapon and targets first")
@@ -657,6 +700,7 @@ class GameSession:
         """Resolve the attack set up: with the session's virtual dice, or with ``entries`` the players
         rolled (one per roll, as :meth:`dice_needed` lists them). A missed explosive whose landing point
         a player must choose stays pending until :meth:`choose_landing`."""
+        shown = self._current_analysis().odds  # what the players saw before rolling: recorded with the attack
         dice = _CapturingDice(self.dice if entries is None else EnteredDice(list(entries)))
         res = self._run_rolls("attack", dice, landing=None)
         if entries is not None:
@@ -668,14 +712,14 @@ class GameSession:
                                 str(miss.chooser)) if miss is not None else None
             if marker is None:
                 raise RulesError(res.pending)
-            self._pending = PendingLanding(self._draft, tuple(dice.entries), marker, res.pending)
+            self._pending = PendingLanding(self._draft, tuple(dice.entries), marker, res.pending, shown)
             self._miss = marker
             for line in res.sentences:
                 self._log(LogEntry(self.now_s(), "rules", line, getattr(self._state, "round", None)))
             self._log(LogEntry(self.now_s(), "note", f"Waiting for the landing point: {res.pending}."))
             self._touch("attack")
             return res
-        self._commit(res, "attack")
+        self._commit(res, "attack", odds=shown)
         return res
 
     def choose_landing(self, point: XY, entries: Sequence[Entry] | None = None) -> Resolution:
@@ -702,7 +746,7 @@ class GameSession:
             self._draft = saved
         self._pending = None
         self._miss = replace(pending.miss, landed_in=(x, y))
-        self._commit(res, "attack", already_logged=True)
+        self._commit(res, "attack", already_logged=True, odds=pending.odds)
         return res
 
     def cancel_pending(self) -> None:
@@ -717,9 +761,11 @@ class GameSession:
         self._commit(res, "initiative")
         return res
 
-    def start_turn(self) -> Resolution:
-        """The next player's turn: the rules expire tokens, and the tracker restarts movement accounting."""
-        res = self._run_rolls("turn", self.dice, landing=None)
+    def start_turn(self, entries: Sequence[Entry] | None = None) -> Resolution:
+        """The next player's turn: the rules expire tokens (an automated side of the generic rules rolls
+        its tables, with the players' ``entries`` or virtual dice), and the tracker restarts movement
+        accounting."""
+        res = self._run_rolls("turn", self.dice if entries is None else EnteredDice(list(entries)), landing=None)
         self._commit(res, "turn")
         self._moved_seen.clear()
         self.turn_started.emit()
@@ -740,25 +786,58 @@ class GameSession:
         self._record_state(kind)
         self._touch("state")
 
+    def run_procedure(self, kind: str, procedure: Procedure, entries: Sequence[Entry] | None = None) -> Resolution:
+        """Run one of the ruleset's own procedures -- ``procedure(state, dice)``: Force on Force's
+        activation, tests, reinforcements or a declared initiative, the generic rules' automation tables
+        -- with the session's virtual dice or the players' ``entries`` (every one must be used), and
+        commit it as an attack or a turn is: the state, the log and the recording (``state:<kind>``)."""
+        entered = EnteredDice(list(entries)) if entries is not None else None
+        res = procedure(self._state, entered if entered is not None else self.dice)
+        if entered is not None:
+            entered.check_all_used()
+        self._commit(res, kind)
+        return res
+
+    def groups(self) -> tuple[GroupView, ...]:
+        """The units of several figures (Force on Force's fireteams); () for rulesets without them."""
+        if not isinstance(self.ruleset, GroupedRuleset):
+            return ()
+        return self.ruleset.groups(self._state)
+
+    def group_of(self, unit_id: int) -> GroupView | None:
+        """The unit of several figures a tag belongs to (None: the tag is a unit of its own)."""
+        return next((g for g in self.groups() if unit_id in g.member_ids), None)
+
     def edit_unit(self, unit_id: int, changes: Mapping[str, Any]) -> None:
-        """Hand edits of what the camera cannot see (tokens, injuries), through the ruleset's edit action."""
-        if self.ruleset.name != "down-range":
-            raise UsageError(f"hand edits are not available for the {self.ruleset.name} ruleset yet")
-        from rules.downrange.actions import EditUnit
+        """Hand edits of what the camera cannot see, through the ruleset's edit action for one tag:
+        Down Range's tokens and injuries (``EditUnit``), a Force on Force figure's status, elevation,
+        leader qualities (``EditFigure``), a generic unit's status level, identification, shots left
+        (``EditUnit``). The rules refuse a field or value they do not take, naming it."""
+        self.unit(unit_id)
+        self.apply_action(_edit_action(HAND_EDITS, self.ruleset.name, unit_id, changes, "hand edits"))
 
-        self.apply_action(EditUnit(unit_id, dict(changes)))
+    def edit_group(self, unit_id: int, changes: Mapping[str, Any]) -> None:
+        """Hand edits of the unit of several figures that ``unit_id`` belongs to (Force on Force's
+        ``EditTeam``: defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower)."""
+        group = self.group_of(unit_id)
+        if group is None:
+            raise UsageError(f"{self.unit(unit_id).name} is not part of a unit of several figures: edit the figure itself")
+        self.apply_action(_edit_action(GROUP_EDITS, self.ruleset.name, group.name, changes, "unit edits"))
 
-    def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False) -> None:
+    def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False,
+                odds: Sequence[TargetOdds] = ()) -> None:
         before = len(getattr(self._state, "events", ()))
+        legend = self._current_analysis().legend if odds else None
         self._state = res.state
         lines = res.sentences
         if already_logged:
             lines = tuple(s for s in lines if s)  # the miss was logged when it happened; log the landing
-        self._note_new_events(before, lines)
+        self._note_new_events(before, lines, odds=odds, legend=legend)
         self._record_state(kind, sentences=lines)
         self._touch("state")
 
-    def _note_new_events(self, before: int, sentences: Sequence[str]) -> None:
+    def _note_new_events(self, before: int, sentences: Sequence[str], *, odds: Sequence[TargetOdds] = (),
+                         legend: OddsLegend | None = None) -> None:
         events: Sequence[RulesEvent] = tuple(getattr(self._state, "events", ())[before:])
         rnd = getattr(self._state, "round", None)
         if sentences:
@@ -774,8 +853,14 @@ class GameSession:
                     if w != e.summary:
                         self._log(LogEntry(self.now_s(), "warning", w, rnd))
         if self.recorder is not None:
+            # The odds shown before the roll go with the attack's own event (the first the resolution
+            # logged; a tracked move's warning is never one), so the debrief lists them.
+            attack = next((e for e in events if e.kind != "warning"), None) if odds else None
             for e in events:
-                self.recorder.record_rules_event(self.now_s(), e.kind, {"event": e.to_json()})
+                payload: dict[str, Any] = {"event": e.to_json()}
+                if e is attack:
+                    payload["odds"] = [odds_json(o, legend=legend) for o in odds]
+                self.recorder.record_rules_event(self.now_s(), e.kind, payload)
 
     # -- log ------------------------------------------------------------------------------------
     def _log(self, entry: LogEntry) -> None:
@@ -879,6 +964,17 @@ class GameSession:
 
     def close(self) -> None:
         self.stop_recording()
+
+
+def _edit_action(registry: Mapping[str, str], ruleset: str, ref: Any, changes: Mapping[str, Any], what: str) -> Any:
+    """The ruleset's hand-edit action for ``ref`` (a tag id, or a unit's name) with ``changes``."""
+    import importlib
+
+    target = registry.get(ruleset)
+    if target is None:
+        raise UsageError(f"{what} are not available for the {ruleset} ruleset")
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)(ref, dict(changes))
 
 
 def _pose_state(pose: Any) -> str:

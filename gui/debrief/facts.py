@@ -506,9 +506,12 @@ def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts],
         aim = None
         if isinstance(miss, Mapping) and miss.get("intended_x_in") is not None:
             aim = (float(miss["intended_x_in"]), float(miss["intended_y_in"]))
+        # A miss: the odds the players had against the unit aimed at (listed first) are still worth seeing.
+        single = next(iter(shown.values()), {})
         yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "",
                          EngagementOutcome.SUPPRESSED if suppress else EngagementOutcome.MISS, 1, 0, origin, aim or impact,
-                         impact, float(radius) if radius is not None else None, None, None, fact.round)
+                         impact, float(radius) if radius is not None else None, single.get("p_hit"),
+                         single.get("p_kill_any", single.get("p_kill")), fact.round)
 
 
 def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:
@@ -556,12 +559,35 @@ def _went_down(node: Any) -> list[int]:
     return out
 
 
-#: Rule resolutions that put an emission token on the table (Down Range 5.1): kind -> (who, purpose).
+def _hand_set_emission(fact: RulesFact) -> tuple[int, Mapping[str, Any] | None] | None:
+    """(unit, the emission token it was given, or None when it was taken away) of a hand edit that set
+    or cleared one (Down Range's ``EditUnit`` with ``emission``); None for any other record."""
+    inputs = fact.payload.get("inputs") or {}
+    if fact.kind != "edit" or not isinstance(inputs, Mapping) or "unit_id" not in inputs:
+        return None
+    changes = inputs.get("changes")
+    if not isinstance(changes, Mapping) or "emission" not in changes:
+        return None
+    token = changes["emission"]
+    return int(inputs["unit_id"]), token if isinstance(token, Mapping) else None
+
+
+#: Rule resolutions that put an emission token on the table (Down Range 5.1): kind -> (who, purpose),
+#: and the hand edits that set one (who, its purpose "(set by hand)").
 def _emitter(fact: RulesFact) -> tuple[int, str] | None:
     inputs = fact.payload.get("inputs") or {}
     outcome = fact.payload.get("outcome") or {}
     if not isinstance(inputs, Mapping) or not isinstance(outcome, Mapping):
         return None
+    hand = _hand_set_emission(fact)
+    if hand is not None:
+        unit_id, token = hand
+        if token is None:
+            return None
+        purpose = str(token.get("purpose") or "emission")
+        if token.get("jamming"):
+            purpose += ", jamming"
+        return unit_id, purpose if "by hand" in purpose else f"{purpose} (set by hand)"
     if fact.kind == "signal" and "unit_id" in inputs:
         purpose = "fires observation" if "observation" in outcome else str(outcome.get("emission") or inputs.get("purpose", "signal"))
         return int(inputs["unit_id"]), purpose
@@ -587,8 +613,14 @@ def _emissions(rules: list[RulesFact], units: Mapping[int, UnitFacts], game: Any
         tag_id, purpose = found
         u = units.get(tag_id)
         name, side = (u.name, u.side) if u else (f"unit {tag_id}", fact.side or "")
-        until = next((r.t_s for r in rules[i + 1:] if r.kind == "turn" and r.side == side
-                      and isinstance(r.payload.get("inputs"), Mapping) and r.payload["inputs"].get("side") == side), None)
+        # The token lifts at the start of its side's next turn (a hand-set one: of the side it names),
+        # or when a player takes it away by hand first.
+        hand = _hand_set_emission(fact)
+        lifts_at = str((hand[1] or {}).get("until_start_of") or side) if hand is not None else side
+        ends = [r.t_s for r in rules[i + 1:] if r.kind == "turn" and r.side == lifts_at
+                and isinstance(r.payload.get("inputs"), Mapping) and r.payload["inputs"].get("side") == lifts_at][:1]
+        ends += [r.t_s for r in rules[i + 1:] if (_hand_set_emission(r) or (None, {}))[0] == tag_id][:1]
+        until = min(ends, default=None)
         down = {c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change != "back in play"} - {
             c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change == "back in play"}
         here = where(tag_id, fact.t_s)
