@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,37 +92,6 @@ class DemoRun:
         return [p for p in self.played if p.beat.kind is kind]
 
 
-class _OddsNotingRecorder:
-    """The session's recorder, with the odds the players were shown added to each attack event
-    (``{"event": ..., "odds": [...]}``, the form the debrief reads), so the report lists them."""
-
-    def __init__(self, recorder: Any) -> None:
-        self._recorder = recorder
-        self._odds: tuple[Any, ...] = ()
-
-    def expect_attack(self, odds: tuple[Any, ...]) -> None:
-        """The odds on screen just before the dice are rolled."""
-        self._odds = tuple(odds)
-
-    def record_rules_event(self, t_s: float, kind: str, payload: Mapping[str, Any]) -> None:
-        if kind == "attack" and self._odds and isinstance(payload.get("event"), Mapping):
-            payload = {**payload, "odds": [odds_json(o) for o in self._odds]}
-            self._odds = ()
-        self._recorder.record_rules_event(t_s, kind, payload)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._recorder, name)
-
-
-def odds_json(odds: Any) -> dict[str, Any]:
-    """One target's odds as the debrief reads them (gui/debrief/rules_payload.py): the floats and the
-    exact fractions as text."""
-    data: dict[str, Any] = dict(odds.as_floats())
-    for key in ("p_hit", "p_damage", "p_kill", "p_kill_any"):
-        data[f"{key}_exact"] = str(getattr(odds, key))
-    return data
-
-
 def prepare_output_folder(out_dir: str | Path) -> Path:
     """Create ``out_dir``; a previous demo's files in it are replaced, anything else is refused."""
     folder = Path(out_dir).expanduser()
@@ -195,9 +164,7 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
                        ("calibration_json", json.dumps(table_calibration_to_dict(calibration)))):
         recorder.set_meta(key, value)
     recorder.attach(tracker.bus)
-    noting = _OddsNotingRecorder(recorder)
-    session.recorder = noting
-    director = DemoDirector(story, session, before_roll=lambda beat: noting.expect_attack(session.snapshot().odds))
+    director = DemoDirector(story, session)  # the session records the odds shown with each attack
 
     writer = None
     video = folder / VIDEO_NAME
