@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from gui.errors import UsageError
-from gui.overlay_shapes import OVERLAYS
+from gui.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.roster_panel import RosterPanel
@@ -188,9 +188,12 @@ class MainWindow(QMainWindow):
         a("blast_tool", "Blast point (click)", "B", lambda: self.view.set_tool("blast"), menu=tools)
         a("clear_blast", "Clear the blast point", "Shift+B", lambda: self.session.set_blast_point(None), menu=tools)
         a("landing_tool", "Landing point of a missed explosive", "L", lambda: self.view.set_tool("landing"), menu=tools)
-        for name, spec in OVERLAYS.items():
-            a(f"overlay_{name}", spec.title, spec.shortcut, lambda on, n=name: self.set_overlay(n, on), menu=overlays,
-              checkable=True, checked=self.settings.overlays.is_on(name))
+        # Only the overlays of this game's rule system (and the shared ones) are offered: a Force on
+        # Force table has no fans or voice chains. Every toggle is still kept in the settings.
+        offered = overlays_for(getattr(self.session.ruleset, "name", None))
+        for spec in offered:
+            a(f"overlay_{spec.name}", spec.title, spec.shortcut, lambda on, n=spec.name: self.set_overlay(n, on),
+              menu=overlays, checkable=True, checked=self.settings.overlays.is_on(spec.name))
         a("projector", "Projector window", "Ctrl+P", lambda: self.show_projector("projector"), menu=projector)
         a("presenter", "Presenter window (top-down, for a TV)", "Ctrl+Shift+P", lambda: self.show_projector("presenter"),
           menu=projector)
@@ -200,9 +203,9 @@ class MainWindow(QMainWindow):
             screens_menu.aboutToShow.connect(lambda m=screens_menu, k=kind: self._fill_screens(m, k))
             self._fill_screens(screens_menu, kind)
         shown = projector.addMenu("What the players see")
-        for name, spec in OVERLAYS.items():
-            a(f"projector_{name}", spec.title, "", lambda on, n=name: self.set_projector_overlay(n, on), menu=shown,
-              checkable=True, checked=self.settings.projector_overlays.is_on(name))
+        for spec in offered:
+            a(f"projector_{spec.name}", spec.title, "", lambda on, n=spec.name: self.set_projector_overlay(n, on),
+              menu=shown, checkable=True, checked=self.settings.projector_overlays.is_on(spec.name))
         a("record", "Start / stop recording", "Ctrl+R", self.toggle_recording, menu=record)
         a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: self.session.bookmark(), menu=record)
         a("open_replay", "Open a recording…", "Ctrl+O", self.open_replay, menu=record)

@@ -7,7 +7,12 @@ style); :mod:`gui.overlay_painter` draws them through any ``device_from_table`` 
 view, camera perspective with lens distortion, projector).
 
 Adding an overlay = one builder + one :data:`OVERLAYS` entry (+ one flag in
-:class:`gui.settings.OverlayToggles`).
+:class:`gui.settings.OverlayToggles`). Down Range's builders and the shared ones are here; Force on
+Force's (cohesion, leaders, line of fire, Hot Spots) in :mod:`gui.overlay_shapes_fof`, the generic
+rules' (range bands, scatter and area of effect, command range, the solo tables' moves) in
+:mod:`gui.overlay_shapes_generic`. An entry names the rule systems that produce what it draws, so the
+menus offer only those (:func:`overlays_for`); :class:`DrawItem` and the helpers they share are in
+:mod:`gui.draw_item`.
 
 Builders take an optional :class:`gui.draw_memo.Memo`: a compositor passes its own, so a frame in
 which one unit moved re-computes only that unit's shapes (outlines, who stands in a fan, comms hulls
@@ -30,10 +35,12 @@ from typing import Any
 import numpy as np
 
 from gui.draw_item import REQUIRED_PRIORITY  # noqa: F401 (kept importable from here)
-from gui.draw_item import (LABEL_PRIORITY, NO_MEMO, RING_SEGMENTS, XY, DrawItem, base_radius, lighter, outline,
-                           ring_around, top_of)
+from gui.draw_item import (LABEL_PRIORITY, NO_MEMO, RING_SEGMENTS, XY, DrawItem, base_radius, bottom_of, lighter,
+                           outline, ring_around, top_of)
 from gui.draw_item import pts as _pts
 from gui.draw_memo import Memo
+from gui.overlay_shapes_fof import cohesion_items, hot_spot_items, line_of_fire_items
+from gui.overlay_shapes_generic import automation_items, band_items, command_items, scatter_items
 from rules.geometry import Circle, CommsGraph, Cone
 
 #: Grid spacing of the top-down view, inches, and the spacing of its labels.
@@ -43,12 +50,18 @@ GRID_LABEL_IN = 12.0
 
 @dataclass(frozen=True)
 class OverlaySpec:
-    """An overlay kind: its toggle name, what the menus call it, its shortcut and its builder."""
+    """An overlay: its toggle name, what the menus call it, its shortcut, its builder, and which
+    rule systems produce what it draws."""
 
     name: str
     title: str
     shortcut: str
     build: Callable[..., list[DrawItem]] = field(repr=False)
+    #: The rule systems whose shapes it draws (the menus offer it only for them); () for all.
+    rulesets: tuple[str, ...] = ()
+
+    def offered_for(self, ruleset: str | None) -> bool:
+        return not self.rulesets or ruleset is None or ruleset in self.rulesets
 
 
 # -- builders ----------------------------------------------------------------------------------
@@ -115,14 +128,36 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
 
 def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
-    selected unit also shows its Move left. Short form: the tag ids."""
+    selected unit also shows its Move left. Figures of a unit of several figures (a Force on Force
+    fireteam) share one label with the unit's name, under the unit; the selected figure keeps its
+    own. Short form: the tag ids (a fireteam's: its name)."""
     spots: dict[tuple[float, float], list[Any]] = {}
-    for u in snap.units:
-        if u.on_table:
-            spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
+    teams: dict[tuple[str, str], list[Any]] = {}
     sel = snap.selected_unit
-    return [memo.get(("label", spot, tuple(units), sel), lambda: _label_now(spot, units, sel))
-            for spot, units in spots.items()]
+    for u in snap.units:
+        if not u.on_table:
+            continue
+        if getattr(u, "group", None) is not None and u.unit_id != sel:
+            teams.setdefault((u.side, u.group), []).append(u)
+        else:
+            spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
+    out = [memo.get(("label", spot, tuple(units), sel), lambda: _label_now(spot, units, sel))
+           for spot, units in spots.items()]
+    out += [memo.get(("team label", team, tuple(units)), lambda: _team_label_now(team[1], units))
+            for team, units in teams.items()]
+    return out
+
+
+def _team_label_now(name: str, units: list[Any]) -> DrawItem:
+    """A fireteam's name under its lowest figure, centred on its figures."""
+    x = sum(u.x_in for u in units) / len(units)
+    y = sum(u.y_in for u in units) / len(units)
+    low = min(units, key=lambda u: u.y_in - base_radius(u))
+    down = sum(1 for u in units if u.status != "active")
+    text = name + (f" [{down} down]" if down else "")
+    return DrawItem("labels", ("team label", name, x, low.y_in, text), np.zeros((0, 2)), "#ffffff", label=text,
+                    text_in=(x, low.y_in - base_radius(low) - 0.9), anchor_in=(x, y), short_label=name,
+                    units=tuple(u.unit_id for u in units))
 
 
 def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> DrawItem:
@@ -144,8 +179,8 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
 
 
 def range_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
-    """The selected weapon's range ring from the closest point of the base, and for explosives the
-    dashed ring of Range + Radius."""
+    """The selected weapon's range ring from the closest point of the base, for explosives the dashed
+    ring of Range + Radius, and a weapon's minimum range (shaded: no fire inside it)."""
     out = []
     for o in snap.overlays:
         if o.kind in ("range", "blast reach"):
@@ -158,6 +193,13 @@ def range_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
                                 label=o.label, text_in=top_of(pts),
                                 priority=LABEL_PRIORITY["range"] - (0 if o.kind == "range" else 5), units=o.unit_ids,
                                 label_on_outline=True))
+        elif o.kind == "minimum range" and snap.selected_unit in o.unit_ids:
+            # No fire inside it: shaded, dashed, labelled under the unit (the ring labels above go outward).
+            pts = outline(o.shape, RING_SEGMENTS, memo)
+            color = lighter(snap.color_of(o.side), 0.2)
+            out.append(DrawItem("range", ("min ring", o.shape), pts, color, closed=True, width_px=2.0, dashed=True,
+                                fill=45, label=o.label, text_in=bottom_of(pts), priority=LABEL_PRIORITY["range"] - 3,
+                                units=o.unit_ids, label_on_outline=True))
     return out
 
 
@@ -390,10 +432,15 @@ def tape_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
 
 
 def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
-    """Lines of sight from the attacker to each target of the attack being set up (players judge them)."""
+    """Lines of sight of the attack being set up: the rules' own when the ruleset draws them (Force on
+    Force: rough centre to rough centre; the generic rules: to the target or aim point, with the
+    distance and range band), else from the attacker to each target (players judge them)."""
     d = snap.draft
     if d is None:
         return []
+    ruled = [o for o in snap.overlays if o.kind == "line of sight" and hasattr(o.shape, "ax_in")]
+    if ruled:
+        return [memo.get(("ruled sight", o, snap.color_of(o.side)), lambda: _ruled_sight_now(o)) for o in ruled]
     a = snap.unit(d.attacker_id)
     if a is None or not a.on_table:
         return []
@@ -407,6 +454,15 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         out.append(DrawItem("sight", ("aimline", a.x_in, a.y_in, d.aim_point), _pts([(a.x_in, a.y_in), d.aim_point]),
                             "#ff8c1a", width_px=1.5, dashed=True, units=(a.unit_id,)))
     return out
+
+
+def _ruled_sight_now(o: Any) -> DrawItem:
+    seg = o.shape
+    a, b = (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    return DrawItem("sight", ("ruled sight", a, b), _pts([a, b]), "#ffffff", width_px=2.0, label=o.label,
+                    text_in=(mid[0], mid[1] - 0.9), anchor_in=mid, short_label=o.label.rsplit(" ", 1)[-1]
+                    if o.label.endswith('"') else "", units=o.unit_ids)
 
 
 def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
@@ -428,15 +484,16 @@ def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-#: Overlay kinds the builders above draw; any other kind a ruleset returns is drawn by other_items.
-DRAWN_KINDS = frozenset({"range", "blast reach", "fan", "movement", "voice", "signal", "jamming", "emission",
-                         "fires observation", *AREA_COLORS})
+#: Overlay kinds the builders draw; any other kind a ruleset returns is drawn by other_items.
+DRAWN_KINDS = frozenset({"range", "blast reach", "minimum range", "fan", "movement", "voice", "signal", "jamming",
+                         "emission", "fires observation", *AREA_COLORS, "range band", "cohesion", "leader",
+                         "line of fire", "line of sight", "hot spot", "scatter", "scatter reach", "area of effect",
+                         "command range", "automation move"})
 
 
 def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
-    """Every other shape the ruleset returns (another rule system's range bands, cohesion, line of
-    fire, hot spots, scatter...), drawn plainly: its outline in its side's colour, its links, its
-    label, the units it names ringed."""
+    """Every other shape the ruleset returns (a kind no builder knows yet), drawn plainly: its outline
+    in its side's colour, its links, its label, the units it names ringed."""
     out = []
     for o in snap.overlays:
         if o.kind in DRAWN_KINDS:
@@ -461,18 +518,27 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
+DOWN_RANGE, FORCE_ON_FORCE, GENERIC = "down-range", "force-on-force", "generic"
+
 OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("grid", "Table grid", "Alt+G", grid_items),
     OverlaySpec("units", "Unit bases", "Alt+U", unit_items),
     OverlaySpec("labels", "Unit names", "Alt+N", label_items),
-    OverlaySpec("range", "Weapon range", "Alt+R", range_items),
-    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items),
-    OverlaySpec("movement", "Movement left", "Alt+M", movement_items),
-    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items),
-    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items),
-    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items),
-    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items),
-    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items),
+    OverlaySpec("range", "Weapon range", "Alt+R", range_items, (DOWN_RANGE, GENERIC)),
+    OverlaySpec("bands", "Range bands and to-hit numbers", "Alt+H", band_items, (GENERIC,)),
+    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items, (DOWN_RANGE,)),
+    OverlaySpec("movement", "Movement left", "Alt+M", movement_items, (DOWN_RANGE, GENERIC)),
+    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items, (DOWN_RANGE, GENERIC)),
+    OverlaySpec("scatter", "Area of effect and scatter", "Alt+A", scatter_items, (GENERIC,)),
+    OverlaySpec("cohesion", "Unit cohesion and leaders", "Alt+C", cohesion_items, (FORCE_ON_FORCE,)),
+    OverlaySpec("line_of_fire", "Line of fire (who is in it)", "Alt+I", line_of_fire_items, (FORCE_ON_FORCE,)),
+    OverlaySpec("hot_spots", "Hot Spots", "Alt+P", hot_spot_items, (FORCE_ON_FORCE,)),
+    OverlaySpec("command", "Command range", "Alt+D", command_items, (GENERIC,)),
+    OverlaySpec("automation", "Solo tables' suggested moves", "Alt+W", automation_items, (GENERIC,)),
+    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items, (DOWN_RANGE,)),
+    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items, (DOWN_RANGE,)),
+    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, (DOWN_RANGE,)),
+    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, (DOWN_RANGE,)),
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
     OverlaySpec("odds", "Odds per target", "Alt+O", odds_items),
@@ -480,8 +546,19 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
 )}
 
 #: Drawing order, bottom to top: areas under everything, labels on top.
-DRAW_ORDER = ("grid", "areas", "jamming", "voice", "movement", "range", "fan", "blast", "emissions", "other", "sight",
-              "units", "tape", "labels", "odds")
+DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "movement", "command", "range", "bands",
+              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "tape",
+              "labels", "odds")
+
+
+def overlays_for(ruleset: str | None) -> tuple[OverlaySpec, ...]:
+    """The overlays worth offering in the menus for a rule system (its own kinds and the shared ones),
+    in menu order; every overlay when the rule system is not known.
+
+    >>> [spec.name for spec in overlays_for("force-on-force")][3:7]
+    ['cohesion', 'line_of_fire', 'hot_spots', 'tape']
+    """
+    return tuple(spec for spec in OVERLAYS.values() if spec.offered_for(ruleset))
 
 
 def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -> list[DrawItem]:

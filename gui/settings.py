@@ -43,6 +43,14 @@ class OverlayToggles:
     sight: bool = True
     odds: bool = True
     other: bool = True
+    # Force on Force and the generic rules (the menus offer them only for those rule systems).
+    bands: bool = True
+    scatter: bool = True
+    cohesion: bool = True
+    line_of_fire: bool = True
+    hot_spots: bool = True
+    command: bool = True
+    automation: bool = True
 
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in fields(self))
