@@ -16,6 +16,7 @@ from gui.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.roster_panel import RosterPanel
+from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
 from gui.panels.turn_panel import TurnPanel
 from gui.projector_window import ProjectorWindow
@@ -63,7 +64,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.roster = RosterPanel(session)
-        self.attack = AttackPanel(session)
+        # Down Range's panel knows its declarations by heart; another ruleset's is built from its own.
+        self.attack = AttackPanel(session) if session.ruleset.name == "down-range" else RulesetAttackPanel(session)
         self.turn = TurnPanel(session)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}

@@ -466,20 +466,20 @@ def _ruled_sight_now(o: Any) -> DrawItem:
 
 
 def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
-    """Each target's hit and kill probability while an attack is being set up."""
+    """Each target's odds while an attack is being set up, in the ruleset's words (``snap.odds_legend``:
+    "hit 33%  kill 12%" in Down Range, "wins 50%" in Force on Force, "caught 66%  destroyed 2%" in the
+    generic rules); a unit of several figures is labelled at the middle of its figures."""
     out = []
+    legend = snap.odds_legend
     for o in snap.odds:
-        u = snap.unit(o.unit_id)
-        if u is None or not u.on_table:
+        figures = [snap.unit(i) for i in (o.members or (o.unit_id,))]
+        figures = [f for f in figures if f is not None and f.on_table]
+        if not figures:
             continue
-        if o.allowed:
-            text = f"hit {float(o.p_hit):.0%}  kill {float(o.p_kill_any):.0%}"
-            short = f"{float(o.p_hit):.0%}/{float(o.p_kill_any):.0%}"
-        else:
-            text = f"no shot: {o.reason}"
-            short = "no shot"
+        x, y = sum(f.x_in for f in figures) / len(figures), sum(f.y_in for f in figures) / len(figures)
+        text, short = legend.label(o), legend.short(o)
         out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), "#ffe14d", label=text,
-                            text_in=(u.x_in, u.y_in + 1.6), text_color="#ffe14d", anchor_in=(u.x_in, u.y_in),
+                            text_in=(x, y + 1.6), text_color="#ffe14d", anchor_in=(x, y),
                             short_label=short, units=None))
     return out
 

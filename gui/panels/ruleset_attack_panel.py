@@ -1,0 +1,544 @@
+"""The attack panel of a rule system with its own procedure (Force on Force, the generic rules), built
+from what the ruleset declares and says of its odds -- Down Range's panel (attack_panel.py) knows its
+declarations by heart; this one asks the ruleset.
+
+* **Force on Force**: a unit (named by any of its figures) fires at one unit. Every other unit is
+  listed with its line-of-fire verdict (friends in the line, firing over heads...); the declarations
+  are the test and each side's die, die shifts and modifier, line of sight and how many figures see;
+  the odds are the firing unit winning its test ("Wins": the excerpt stops before what a win does),
+  with the three outcomes in detail; the line of sight and who stands in the 2" line of fire are
+  listed under the targets.
+* **The generic rules**: a unit's weapon (or close combat) at one unit, or an area weapon at an aim
+  point (the blast tool, B); every unit's range band and to-hit number; "Caught" and "Destroyed" per
+  unit the shot can reach (scatter included), or close combat's rounds; a shift of range levels.
+
+The column titles and the odds labels on the table come from the ruleset's
+:class:`~rules.ruleset.OddsLegend` (``Snapshot.odds_legend``). Dice: virtual, or the players' dice
+typed in one roll at a time, each checked against its die (Down Range's :class:`DiceForm`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QGridLayout, QGroupBox,
+                               QHBoxLayout, QHeaderView, QLabel, QPushButton, QRadioButton, QSizePolicy, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from gui.errors import UsageError
+from gui.panels.attack_panel import DiceForm
+from gui.panels.base import SessionPanel
+from gui.panels.declaration_form import DeclarationForm
+from gui.session import AttackDraft
+from rules.errors import RulesError
+from rules.ruleset import DraftOverlays, GroupedRuleset
+
+TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Geometry")
+COL_TARGET, COL_DIST, COL_HIT, COL_KILL, COL_WHY = range(len(TARGET_COLUMNS))
+ODDS_COLUMNS = ("Target", "Outcome", "Exact odds")
+ODDS_COLOR = "#ffe14d"
+
+
+def exact_text(p: Any) -> str:
+    """A probability as players read it, with its exact fraction.
+
+    >>> from fractions import Fraction
+    >>> exact_text(Fraction(7, 16)), exact_text(Fraction(1)), exact_text(Fraction(0))
+    ('43.8% (7/16)', '100%', '0%')
+    """
+    f = float(p)
+    if f in (0.0, 1.0):
+        return f"{f:.0%}"
+    return f"{f:.1%} ({p})"
+
+
+class RulesetAttackPanel(SessionPanel):
+    """The attack set up for one ruleset's own procedure: attacker, weapon, the declarations the
+    ruleset offers, the targets the geometry proposes with their odds, the odds in detail, the dice."""
+
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        ruleset = session.ruleset
+        self.grouped = isinstance(ruleset, GroupedRuleset)
+        declarations = ruleset.declarations()
+        self.attacker = QComboBox()
+        self.weapon = QComboBox()
+        for combo in (self.attacker, self.weapon):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
+        self.declared = DeclarationForm([d for d in declarations if d.scope == "attack"], changed=self._setup_changed)
+        self.target_form = DeclarationForm([d for d in declarations if d.scope == "target"],
+                                           changed=self._target_declared)
+        self.target_box = QGroupBox("Declarations for the target")
+        QVBoxLayout(self.target_box).addWidget(self.target_form)
+        self.target_box.setVisible(False)
+        self.aim_title = QLabel("Aim point (B)")
+        self.aim_label = QLabel("—")
+        self.show_all = QCheckBox("List every unit")
+        self.show_all.setToolTip("Off: only units that may be attacked (and those ticked)")
+        self.targets = QTableWidget(0, len(TARGET_COLUMNS))
+        self.targets.setHorizontalHeaderLabels(TARGET_COLUMNS)
+        self.targets.verticalHeader().setVisible(False)
+        self.targets.verticalHeader().setDefaultSectionSize(26)
+        self.targets.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.targets.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.targets.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_WHY, QHeaderView.ResizeMode.Stretch)
+        self.targets.setMinimumHeight(110)
+        self.geometry_label = QLabel()
+        self.geometry_label.setWordWrap(True)
+        self.odds = QTableWidget(0, len(ODDS_COLUMNS))
+        self.odds.setHorizontalHeaderLabels(ODDS_COLUMNS)
+        self.odds.verticalHeader().setVisible(False)
+        self.odds.verticalHeader().setDefaultSectionSize(22)
+        self.odds.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.odds.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.odds.horizontalHeader().setStretchLastSection(True)
+        self.odds.setMinimumHeight(80)
+        self.virtual = QRadioButton("Virtual dice")
+        self.entered = QRadioButton("Players' dice")
+        self.virtual.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.virtual)
+        group.addButton(self.entered)
+        self.dice_form = DiceForm()
+        self.dice_form.setVisible(False)
+        self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
+        self.resolve_button.setMinimumHeight(32)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+        setup = QGridLayout()
+        setup.setHorizontalSpacing(8)
+        setup.setVerticalSpacing(4)
+        setup.addWidget(QLabel("Attacker"), 0, 0)
+        setup.addWidget(self.attacker, 0, 1)
+        setup.addWidget(QLabel("Weapon"), 1, 0)
+        setup.addWidget(self.weapon, 1, 1)
+        setup.addWidget(self.aim_title, 2, 0)
+        setup.addWidget(self.aim_label, 2, 1)
+        self.aim_label.setToolTip("Pick it with the blast tool (B) on the table view; it is used when no target "
+                                  "is ticked")
+        setup.setColumnStretch(1, 1)
+        declared_box = QGroupBox(f"Declared for this attack ({ruleset.title})")
+        QVBoxLayout(declared_box).addWidget(self.declared)
+        declared_box.setVisible(bool(self.declared.declarations))
+        self.targets_title = QLabel()
+        targets_head = QHBoxLayout()
+        targets_head.addWidget(self.targets_title, 1)
+        targets_head.addWidget(self.show_all)
+        dice_box = QGroupBox("Dice")
+        dice_layout = QVBoxLayout(dice_box)
+        dice_layout.setContentsMargins(6, 4, 6, 4)
+        row = QHBoxLayout()
+        row.addWidget(self.virtual)
+        row.addWidget(self.entered)
+        row.addStretch(1)
+        row.addWidget(self.resolve_button)
+        dice_layout.addLayout(row)
+        dice_layout.addWidget(self.dice_form)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(5)
+        layout.addLayout(setup)
+        layout.addWidget(declared_box)
+        layout.addLayout(targets_head)
+        layout.addWidget(self.targets, 3)
+        layout.addWidget(self.geometry_label)
+        layout.addWidget(self.target_box)
+        layout.addWidget(QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"))
+        layout.addWidget(self.odds, 2)
+        layout.addWidget(dice_box)
+        layout.addWidget(self.message)
+
+        self._building = False
+        self._rows: list[int] = []
+        #: What the players declared per target (kept while the target stays listed).
+        self._target_decl: dict[int, dict[str, Any]] = {}
+        #: The ticked target whose declarations the target box shows.
+        self._focus: int | None = None
+        self.attacker.currentIndexChanged.connect(self._attacker_changed)
+        self.weapon.currentIndexChanged.connect(lambda _: self._setup_changed(rebuild=True))
+        self.show_all.toggled.connect(lambda _: self._rebuild_targets())
+        self.entered.toggled.connect(self._dice_mode_changed)
+        self.resolve_button.clicked.connect(self.resolve)
+        self._fill_attackers()
+        self._setup_changed(rebuild=True)
+
+    # -- following the session ------------------------------------------------------------------
+    def on_session_changed(self, kind: str) -> None:
+        if self._building:
+            return
+        if kind == "state":
+            self._fill_attackers()
+            self._setup_changed(rebuild=True)
+        elif kind == "selection":
+            snap = self.session.snapshot()
+            wanted = self._attacker_of(snap.selected_unit) if snap.selected_unit is not None else None
+            if wanted is not None and wanted != self.attacker.currentData():
+                i = self.attacker.findData(wanted)
+                if i >= 0:
+                    self.attacker.setCurrentIndex(i)
+            elif snap.blast_point != (self.session.draft.aim_point if self.session.draft else None):
+                self._setup_changed()
+        elif kind == "attack":
+            self._show_odds()
+        elif kind == "poses":
+            self.later(self._refresh_geometry)
+
+    def _refresh_geometry(self) -> None:
+        snap = self.session.snapshot()
+        shown = self._shown(snap.proposals)
+        if [p.unit_id for p in shown] != self._rows:
+            self._rebuild_targets()
+        else:
+            for row, p in enumerate(shown):
+                self._fill_geometry(row, p)
+        self._show_odds()
+
+    # -- attacker and weapon --------------------------------------------------------------------
+    def _attacker_of(self, unit_id: int) -> int:
+        """The id an attack names ``unit_id``'s unit by (a fireteam's lowest tag; the tag itself otherwise)."""
+        group = self.session.group_of(unit_id) if self.grouped else None
+        return group.group_id if group is not None else unit_id
+
+    def _attackers(self) -> list[tuple[str, int]]:
+        views = {u.unit_id: u for u in self.session.units()}
+        fighting = {uid for uid, u in views.items() if u.on_table and u.status == "active" and u.weapons}
+        if self.grouped:
+            return [(f"{g.name} ({g.side}, {len(g.member_ids)} figure{'s' if len(g.member_ids) != 1 else ''})", g.group_id)
+                    for g in self.session.groups() if g.status == "active" and fighting & set(g.member_ids)]
+        return [(f"{views[uid].name} ({views[uid].side})", uid) for uid in views if uid in fighting]
+
+    def _fill_attackers(self) -> None:
+        self._building = True
+        try:
+            current = self.attacker.currentData()
+            self.attacker.clear()
+            for label, uid in self._attackers():
+                self.attacker.addItem(label, uid)
+            sel = self.session.snapshot().selected_unit
+            for want in (current, self._attacker_of(sel) if sel is not None else None):
+                i = self.attacker.findData(want) if want is not None else -1
+                if i >= 0:
+                    self.attacker.setCurrentIndex(i)
+        finally:
+            self._building = False
+        self._fill_weapons()
+
+    def _attacker_changed(self) -> None:
+        if self._building:
+            return
+        self._fill_weapons()
+        self._setup_changed(rebuild=True)
+
+    def _fill_weapons(self) -> None:
+        self._building = True
+        try:
+            current = self.weapon.currentData()
+            self.weapon.clear()
+            uid = self.attacker.currentData()
+            if uid is not None:
+                for w in self.session.ruleset.weapons(self.session.state, uid):
+                    self.weapon.addItem(weapon_text(w), w.name)
+                i = self.weapon.findData(current) if current else -1
+                self.weapon.setCurrentIndex(max(i, 0))
+        finally:
+            self._building = False
+
+    def _weapon_view(self) -> Any:
+        uid, name = self.attacker.currentData(), self.weapon.currentData()
+        if uid is None or name is None:
+            return None
+        return next((w for w in self.session.ruleset.weapons(self.session.state, uid) if w.name == name), None)
+
+    # -- the draft ------------------------------------------------------------------------------
+    def ticked(self) -> list[int]:
+        out = []
+        for row, uid in enumerate(self._rows):
+            box = self.targets.cellWidget(row, COL_TARGET)
+            if isinstance(box, QCheckBox) and box.isChecked():
+                out.append(uid)
+        return out
+
+    def draft(self) -> AttackDraft | None:
+        uid, name = self.attacker.currentData(), self.weapon.currentData()
+        if uid is None or name is None:
+            return None
+        targets = self.ticked()
+        wv = self._weapon_view()
+        # An area weapon is aimed at the blast point only when no unit is ticked as its target.
+        aim = self.session.snapshot().blast_point if (wv is not None and wv.radius_in and not targets) else None
+        per = {tid: dict(self._target_decl.get(tid, {})) for tid in targets}
+        return AttackDraft(int(uid), str(name), tuple(targets), self.declared.values(), per, aim)
+
+    def set_target(self, unit_id: int, *, ticked: bool = True, **declarations: Any) -> None:
+        """Tick (or untick) a target row and set its declarations as a player would (tests, shortcuts)."""
+        if unit_id not in self._rows:
+            raise UsageError(f"unit {unit_id} is not listed as a target: "
+                             f"{', '.join(str(r) for r in self._rows) or 'none is'} (tick 'List every unit' to see all)")
+        box = self.targets.cellWidget(self._rows.index(unit_id), COL_TARGET)
+        box.setChecked(ticked)
+        for key, value in declarations.items():
+            self.target_form.set_value(key, value)
+
+    def _setup_changed(self, *, rebuild: bool = False) -> None:
+        if self._building:
+            return
+        try:
+            draft = self.draft()
+            self._building = True
+            try:
+                self.session.set_attack(draft)
+            finally:
+                self._building = False
+            self.message.setText("")
+        except (UsageError, RulesError, ValueError) as exc:
+            self.message.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
+            return
+        if rebuild:
+            self._rebuild_targets()
+            if draft is not None and set(self.ticked()) != set(draft.target_ids):
+                self._setup_changed()  # a ticked target left the list
+                return
+        wv = self._weapon_view()
+        area = wv is not None and bool(wv.radius_in)
+        self.aim_title.setVisible(area)
+        self.aim_label.setVisible(area)
+        aim = draft.aim_point if draft else None
+        self.aim_label.setText("—" if aim is None else f"({aim[0]:.1f}, {aim[1]:.1f})")
+        self._show_odds()
+        if self.entered.isChecked():
+            self.dice_form.reset(self.session)
+
+    def _shown(self, proposals: Any) -> list[Any]:
+        ticked = set(self.ticked())
+        return [p for p in proposals if self.show_all.isChecked() or p.eligible or p.unit_id in ticked]
+
+    def _fill_geometry(self, row: int, p: Any) -> None:
+        dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
+        dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        dist.setToolTip("centre to centre" if self.grouped else "base to base")
+        text = p.reason or ("clear" if p.eligible else "cannot be attacked")
+        why = QTableWidgetItem(text)
+        why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
+        why.setToolTip(text)
+        self.targets.setItem(row, COL_DIST, dist)
+        self.targets.setItem(row, COL_WHY, why)
+
+    def _rebuild_targets(self) -> None:
+        snap = self.session.snapshot()
+        keep = set(self.ticked())
+        shown = self._shown(snap.proposals)
+        names = {u.unit_id: u.name for u in snap.units}
+        self._building = True
+        try:
+            for row in range(self.targets.rowCount()):
+                old = self.targets.cellWidget(row, COL_TARGET)
+                if old is not None:
+                    old.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
+                    self.targets.removeCellWidget(row, COL_TARGET)
+            self.targets.setRowCount(len(shown))
+            self._rows = []
+            for row, p in enumerate(shown):
+                self._rows.append(p.unit_id)
+                label = p.name + (f" ({len(p.members)} figures)" if len(p.members) > 1 else "")
+                box = QCheckBox(label)
+                tip = p.reason or ("may be attacked" if p.eligible else "")
+                if p.members:
+                    tip += ("\n" if tip else "") + "Figures: " + ", ".join(names.get(m, str(m)) for m in p.members)
+                box.setToolTip(tip)
+                if not p.eligible:
+                    box.setStyleSheet("color: #a0a0a0")
+                box.setChecked(p.unit_id in keep)
+                box.toggled.connect(lambda on, uid=p.unit_id: self._ticked(uid, on))
+                self.targets.setCellWidget(row, COL_TARGET, box)
+                self._fill_geometry(row, p)
+                for col in (COL_HIT, COL_KILL):
+                    self.targets.setItem(row, col, QTableWidgetItem(""))
+        finally:
+            self._building = False
+        for uid in list(self._target_decl):
+            if uid not in self._rows:
+                del self._target_decl[uid]
+        if self._focus not in self.ticked():
+            self._focus = next(iter(self.ticked()), None)
+        self._show_target_box()
+        self._show_odds()
+
+    def _ticked(self, unit_id: int, on: bool) -> None:
+        if self._building:
+            return
+        if on:
+            limit = self.session.snapshot().odds_legend.max_targets
+            if limit == 1:  # one target per attack: ticking another moves the attack to it
+                self._building = True
+                try:
+                    for row, uid in enumerate(self._rows):
+                        box = self.targets.cellWidget(row, COL_TARGET)
+                        if uid != unit_id and isinstance(box, QCheckBox) and box.isChecked():
+                            box.setChecked(False)
+                finally:
+                    self._building = False
+            self._focus = unit_id
+        elif self._focus == unit_id:
+            self._focus = next(iter(self.ticked()), None)
+        self._show_target_box()
+        self._setup_changed()
+
+    def _show_target_box(self) -> None:
+        on = bool(self.target_form.declarations) and self._focus is not None
+        self.target_box.setVisible(on)
+        if on and self._focus is not None:
+            name = next((p.name for p in self.session.snapshot().proposals if p.unit_id == self._focus), str(self._focus))
+            self.target_box.setTitle(f"Declarations for {name}")
+            self.target_form.set_values(self._target_decl.get(self._focus, {}))
+
+    def _target_declared(self) -> None:
+        if self._focus is not None:
+            self._target_decl[self._focus] = self.target_form.values()
+            self._setup_changed()
+
+    # -- odds -----------------------------------------------------------------------------------
+    def _show_odds(self) -> None:
+        snap = self.session.snapshot()
+        legend = snap.odds_legend
+        if snap.odds_error:
+            self.message.setText(f"<span style='color:#ff6b6b'>{snap.odds_error}</span>")
+        one = "tick one to attack" if legend.max_targets == 1 else "tick to attack"
+        kill = f" and {legend.kill}" if legend.kill else ""
+        self.targets_title.setText(f"<b>Targets</b> — {one}; {legend.hit}{kill}: the exact odds")
+        for col, word, help_text in ((COL_HIT, legend.hit, legend.hit_help), (COL_KILL, legend.kill, legend.kill_help)):
+            item = QTableWidgetItem((word or "").capitalize())
+            item.setToolTip(help_text)
+            self.targets.setHorizontalHeaderItem(col, item)
+        self.targets.setColumnHidden(COL_KILL, legend.kill is None)
+        by_target = {o.unit_id: o for o in snap.odds}
+        for row, uid in enumerate(self._rows):
+            o = by_target.get(uid)
+            values = dict(legend.values(o)) if o is not None and o.allowed else {}
+            for col, word in ((COL_HIT, legend.hit), (COL_KILL, legend.kill)):
+                if o is None:
+                    text = ""
+                elif not o.allowed:
+                    text = legend.refused if col == COL_HIT else ""
+                else:
+                    text = f"{float(values[word]):.1%}" if word in values else ""
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setForeground(QColor(ODDS_COLOR))
+                item.setToolTip(o.reason if o is not None and not o.allowed else
+                                (legend.hit_help if col == COL_HIT else legend.kill_help))
+                self.targets.setItem(row, col, item)
+        rows: list[tuple[str, str, str, str]] = []
+        for o in snap.odds:
+            if not o.allowed:
+                rows.append((o.name, legend.refused, o.reason, o.reason))
+                continue
+            outcomes = o.outcomes or tuple((word, p) for word, p in legend.values(o))
+            for label, p in outcomes:
+                rows.append((o.name, label, exact_text(p), o.reason))
+        self.odds.setRowCount(len(rows))
+        for r, values in enumerate(rows):
+            for col, text in enumerate(values[:3]):
+                item = QTableWidgetItem(text)
+                item.setToolTip(values[3] or text)
+                if col == 2:
+                    item.setForeground(QColor(ODDS_COLOR))
+                self.odds.setItem(r, col, item)
+        self.geometry_label.setText(self._geometry_text(snap))
+
+    def _geometry_text(self, snap: Any) -> str:
+        """The drafted attack's shapes in words: line of sight, who is in the line of fire, the area of
+        effect and where a miss may land (drawn on the table by the "other shapes" overlay)."""
+        ruleset, draft = snap.ruleset, snap.draft
+        if draft is None or not isinstance(ruleset, DraftOverlays) or not (draft.target_ids or draft.aim_point):
+            return ""
+        try:
+            shapes = ruleset.attack_overlays(snap.state, draft.request())
+        except (RulesError, ValueError):
+            return ""
+        lines = []
+        for o in shapes:
+            label = o.label if o.label.lower().startswith(o.kind) else f"{o.kind}: {o.label}"
+            lines.append(label[:1].upper() + label[1:])
+        return "<br>".join(lines)
+
+    def odds_rows(self) -> list[list[str]]:
+        """The odds in detail as shown: (target, outcome, exact odds) per row."""
+        return [[self.odds.item(r, c).text() for c in range(self.odds.columnCount())] for r in range(self.odds.rowCount())]
+
+    def target_cells(self, unit_id: int) -> dict[str, str]:
+        """A target row as shown, by column title (the odds columns under the ruleset's words)."""
+        row = self._rows.index(unit_id)
+        out = {}
+        for col in range(self.targets.columnCount()):
+            if self.targets.isColumnHidden(col):
+                continue
+            title = self.targets.horizontalHeaderItem(col).text()
+            widget = self.targets.cellWidget(row, col)
+            item = self.targets.item(row, col)
+            out[title] = widget.text() if isinstance(widget, QCheckBox) else (item.text() if item is not None else "")
+        return out
+
+    # -- dice and resolving ---------------------------------------------------------------------
+    def _dice_mode_changed(self, entered: bool) -> None:
+        self.dice_form.setVisible(entered)
+        if entered:
+            self.dice_form.reset(self.session)
+
+    def resolve(self) -> None:
+        try:
+            if self.entered.isChecked():
+                if not self.dice_form.complete:
+                    need = self.dice_form.needed
+                    if need is not None:
+                        raise UsageError(f"enter the dice first: {need.label} ({need.count}d{need.sides}) is still needed")
+                res = self.session.resolve_attack(self.dice_form.entries if self.dice_form.entries else [])
+            else:
+                res = self.session.resolve_attack()
+        except (UsageError, RulesError, ValueError) as exc:
+            self.message.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
+            return
+        if res.pending:
+            self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
+        else:
+            self._building = True
+            try:
+                for row in range(self.targets.rowCount()):
+                    box = self.targets.cellWidget(row, COL_TARGET)
+                    if isinstance(box, QCheckBox):
+                        box.setChecked(False)
+            finally:
+                self._building = False
+            self._focus = None
+            self._show_target_box()
+            self._setup_changed()  # the odds were for before the roll; the outcome is in the message and the log
+            self.message.setText("<br>".join(res.sentences[-6:]))
+        if self.entered.isChecked():
+            self.dice_form.reset(self.session)
+
+
+def weapon_text(w: Any) -> str:
+    """A weapon as the drop-down lists it: range, area of effect, shots left, damage.
+
+    >>> from rules.ruleset import WeaponView
+    >>> weapon_text(WeaponView("Mortar", 36.0, None, "2", None, 3.0, 8))
+    'Mortar  (R 36", AoE 3", 8 shots left, damage 2)'
+    >>> weapon_text(WeaponView("Fire", float("inf"), 4, "Firepower 4"))
+    'Fire  (Firepower 4)'
+    """
+    import math
+
+    parts = []
+    if math.isfinite(w.range_in) and w.range_in > 0:
+        parts.append(f'R {w.range_in:g}"')
+    if w.radius_in:
+        parts.append(f'AoE {w.radius_in:g}"')
+    if w.ammo_left is not None:
+        parts.append(f"{w.ammo_left} shot{'s' if w.ammo_left != 1 else ''} left")
+    if w.damage:
+        parts.append(f"damage {w.damage}" if str(w.damage).isdigit() else str(w.damage))
+    return w.name + (f"  ({', '.join(parts)})" if parts else "")
