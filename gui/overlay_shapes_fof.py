@@ -172,14 +172,23 @@ def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
             u = snap.unit(uid)
             if u is not None and u.on_table:
                 out.append(ring_around(u, "line_of_fire", CAUTION, memo, pad_in=0.35, width_px=3.0))
-        # The list goes beside the corridor, half-way along, on the side of larger y (above it in the
-        # top-down view) so it does not sit on the figures in the lane.
+        # The list goes beside the corridor, half-way along, on the side with fewer of the ringed
+        # figures near it (above it in the top-down view when both are clear), clear of their rings.
         length = max(math.hypot(lane.bx_in - lane.ax_in, lane.by_in - lane.ay_in), 1e-9)
         nx, ny = -(lane.by_in - lane.ay_in) / length, (lane.bx_in - lane.ax_in) / length
         if ny < 0:
             nx, ny = -nx, -ny
         mid: XY = ((lane.ax_in + lane.bx_in) / 2, (lane.ay_in + lane.by_in) / 2)
-        off = lane.half_width_in + 1.0
+        off = lane.half_width_in + 1.6
+        ringed = [u for u in (snap.unit(uid) for uid in o.unit_ids) if u is not None and u.on_table]
+
+        def crowding(sign: float) -> int:
+            x, y = mid[0] + sign * nx * off, mid[1] + sign * ny * off
+            return sum(1 for u in ringed if abs((u.x_in - x) * ny - (u.y_in - y) * nx) < length / 2 + 1.5
+                       and abs((u.x_in - x) * nx + (u.y_in - y) * ny) < 1.8)
+
+        if crowding(-1.0) < crowding(1.0):
+            nx, ny = -nx, -ny
         inside = len(o.unit_ids)
         out.append(DrawItem("line_of_fire", ("corridor label", lane, o.label), np.zeros((0, 2)), color, label=o.label,
                             text_in=(mid[0] + nx * off, mid[1] + ny * off), anchor_in=mid,
