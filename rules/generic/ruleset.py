@@ -73,8 +73,14 @@ class GenericMiniatures:
     def _tokens(self, state: GenericState, u: Unit) -> tuple[str, ...]:
         out = [state.status_name(u)]
         if u.anonymous:
+            # Only the counter is seen: its shots and place in the chain of command would give it away.
             out.append("anonymous")
-        elif u.dummy:
+            if u.fired:
+                out.append("fired")
+            if state.side(u.side).automated:
+                out.append("automated")
+            return tuple(out)
+        if u.dummy:
             out.append("dummy")
         if u.shots_left is not None:
             out.append(f"{u.shots_left} shot{'s' if u.shots_left != 1 else ''} left")
