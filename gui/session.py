@@ -780,8 +780,13 @@ class GameSession:
 
     def apply_action(self, action: Any, *, kind: str = "edit") -> None:
         """Apply one of the ruleset's own actions (a hand edit from the roster, a Signal...)."""
+        self.apply_rules(lambda state: self.ruleset.apply(state, action), kind=kind)
+
+    def apply_rules(self, change: Callable[[Any], Any], *, kind: str = "edit") -> None:
+        """A change the ruleset makes without dice -- ``change(state) -> state`` (the generic rules'
+        ``identify``, a Force on Force split...) --, logged and recorded as an action is."""
         before = len(getattr(self._state, "events", ()))
-        self._state = self.ruleset.apply(self._state, action)
+        self._state = change(self._state)
         self._note_new_events(before, ())
         self._record_state(kind)
         self._touch("state")

@@ -1,6 +1,12 @@
 """Every unit with side, type, weapons, ammunition and tokens; tokens the camera cannot see are
 edited by hand (double-click a unit): flags, Focus, movement, status, and in Down Range the
-Suppressed tokens (by whom, until whose turn), the emission (Signal) token and ammunition left."""
+Suppressed tokens (by whom, until whose turn), the emission (Signal) token and ammunition left.
+
+Force on Force: the fireteams (and vehicles) in a table of their own beside the figures -- figures,
+cohesion (who is astray), leader, ratings and turn state --, each figure's fireteam in its row; the
+hand edit takes a figure's and its unit's fields (gui/panels/hand_edit_dialogs.py). The generic
+rules: each counter's identity (hidden, identified, a dummy found out) and an Identify button; the
+hand edit takes the status level, hidden/identified, shots left."""
 from __future__ import annotations
 
 import math
@@ -10,13 +16,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
+from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from rules.errors import RulesError
+from rules.ruleset import GroupedRuleset
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
+#: The extra column of a ruleset whose units are several figures, and of one with hidden units.
+GROUP_COLUMN, IDENTITY_COLUMN = "Fireteam", "Identity"
+GROUP_COLUMNS = ("Unit", "Side", "Figures", "Cohesion", "Leader", "Ratings and turn")
 #: Tokens a player sets by hand (Down Range's editable fields that are on/off flags).
 FLAG_EDITS = (("injured", "Injured"), ("reaction_ready", "Reaction ready"), ("main_effort", "Main Effort"),
               ("on_fire", "On fire"), ("overburdened", "Overburdened"), ("overloaded", "Overloaded"),
@@ -207,21 +218,53 @@ class EmissionEditor(QGroupBox):
 class RosterPanel(SessionPanel):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        ruleset = session.ruleset
+        self.grouped = isinstance(ruleset, GroupedRuleset)
+        #: Hidden units and dummies (the generic rules): identified by the players.
+        self.identifies = callable(getattr(ruleset, "identify", None))
+        self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
+        self.table = QTableWidget(0, len(self.columns))
+        self.table.setHorizontalHeaderLabels(self.columns)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.edit_button = QPushButton("Edit tokens…")
+        self.edit_button = QPushButton("Edit tokens…" if ruleset.name == "down-range" else "Edit by hand…")
+        self.identify_button = QPushButton("Identify")
+        self.identify_button.setToolTip("The selected counter is identified (a dummy is removed)")
+        self.identify_button.setVisible(self.identifies)
         self.error_label = QLabel()
         self.error_label.setStyleSheet("color: #ff6b6b")
+        self.groups_table: QTableWidget | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.table)
-        layout.addWidget(self.edit_button)
+        if self.grouped:
+            self.groups_table = QTableWidget(0, len(GROUP_COLUMNS))
+            self.groups_table.setHorizontalHeaderLabels(GROUP_COLUMNS)
+            self.groups_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+            self.groups_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+            self.groups_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            self.groups_table.verticalHeader().setVisible(False)
+            self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+            self.groups_table.horizontalHeader().setStretchLastSection(True)
+            self.groups_table.itemSelectionChanged.connect(self._group_selected)
+            self.groups_table.cellDoubleClicked.connect(lambda row, col: self.edit_selected())
+            split = QSplitter(Qt.Orientation.Horizontal)
+            split.addWidget(self.groups_table)
+            split.addWidget(self.table)
+            split.setStretchFactor(0, 1)
+            split.setStretchFactor(1, 1)
+            layout.addWidget(split)
+            # Force on Force counts no movement allowance: the column would say infinity on every row.
+            self.table.setColumnHidden(COLUMNS.index("Move left"), True)
+        else:
+            layout.addWidget(self.table)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.edit_button, 1)
+        buttons.addWidget(self.identify_button)
+        layout.addLayout(buttons)
         layout.addWidget(self.error_label)
         self._updating = False
         #: True in a replay window: the game shown is a recording.
@@ -229,6 +272,7 @@ class RosterPanel(SessionPanel):
         self.table.itemSelectionChanged.connect(self._selected)
         self.table.cellDoubleClicked.connect(lambda row, col: self.edit_selected())
         self.edit_button.clicked.connect(self.edit_selected)
+        self.identify_button.clicked.connect(self.identify_selected)
         self.refresh()
 
     def on_session_changed(self, kind: str) -> None:
@@ -243,15 +287,27 @@ class RosterPanel(SessionPanel):
             snap = self.session.snapshot()
             units = snap.units
             downrange = snap.ruleset.name == "down-range"
+            groups = self.session.groups() if self.grouped else ()
+            group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
             for row, u in enumerate(units):
                 ammo = []
-                for w in snap.ruleset.weapons(snap.state, u.unit_id):
+                # A unit the rules show without weapons (a hidden counter) is not given away here either.
+                for w in snap.ruleset.weapons(snap.state, u.unit_id) if u.weapons else ():
                     ammo.append(w.name + (f" ({w.ammo_left})" if w.ammo_left is not None else ""))
                 left = "∞" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}" of {u.move_in:g}"'
+                identity = _identity(snap.state, u) if self.identifies else ""
+                if identity.startswith("hidden"):
+                    left = "?"
                 tokens, details = _token_texts(snap.state, u, downrange)
+                if u.group is not None:  # the unit's own state is in the fireteams' table, once
+                    tokens = ", ".join(t for t in u.tokens if t not in group_tokens.get(u.group, set()))
                 values = (str(u.unit_id), u.name, u.side, u.type_name, u.status + ("" if u.on_table else ", off table"),
                           left, ", ".join(ammo), tokens)
+                if self.grouped:
+                    values += (u.group or "",)
+                if self.identifies:
+                    values += (identity,)
                 for col, text in enumerate(values):
                     item = self.table.item(row, col)
                     if item is None:
@@ -269,8 +325,62 @@ class RosterPanel(SessionPanel):
                     self.table.selectRow(row)
             if snap.selected_unit is None:
                 self.table.clearSelection()
+            if self.groups_table is not None:
+                self._refresh_groups(snap, groups)
         finally:
             self._updating = False
+
+    def _refresh_groups(self, snap: Any, groups: Any) -> None:
+        """One row per fireteam: its figures (in play of all), cohesion with who is astray, its leader."""
+        table = self.groups_table
+        assert table is not None
+        views = {u.unit_id: u for u in snap.units}
+        table.setRowCount(len(groups))
+        selected_group = next((g.group_id for g in groups if snap.selected_unit in g.member_ids), None)
+        for row, g in enumerate(groups):
+            members = [views[i] for i in g.member_ids if i in views]
+            fighting = [m for m in members if m.status == "active" and m.on_table]
+            astray = [m.name for m in members if "straggler" in m.tokens]
+            if not any(m.on_table for m in members):
+                cohesion = "off the table"
+            elif g.status != "active":
+                cohesion = g.status
+            elif g.in_cohesion:
+                cohesion = "in cohesion"
+            else:
+                cohesion = "OUT OF COHESION" + (f": {', '.join(astray)} astray" if astray else "")
+            leader = next((t for t in g.tokens if t.startswith("led by ") or t.endswith(" out of cohesion")
+                           and not t.startswith("out of")), "")
+            rest = ", ".join(t for t in g.tokens if t != leader and t != "out of cohesion")
+            figures = f"{len(fighting)} of {len(members)}"
+            values = (g.name, g.side, figures, cohesion, leader, rest)
+            for col, text in enumerate(values):
+                item = table.item(row, col)
+                if item is None:
+                    item = QTableWidgetItem()
+                    table.setItem(row, col, item)
+                item.setText(text)
+                item.setData(Qt.ItemDataRole.UserRole, g.group_id)
+                item.setToolTip(", ".join(m.name for m in members) if col == 2 else text)
+                if col == 1:
+                    item.setForeground(QColor(snap.color_of(g.side)))
+                elif col == 3:
+                    item.setForeground(QColor("#7be3a0" if g.in_cohesion and g.status == "active" else "#ff6b6b"))
+            if g.group_id == selected_group:
+                table.selectRow(row)
+        if selected_group is None:
+            table.clearSelection()
+
+    def _group_selected(self) -> None:
+        if self._updating or self.groups_table is None:
+            return
+        rows = self.groups_table.selectionModel().selectedRows()
+        if rows:
+            gid = self.groups_table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+            group = next((g for g in self.session.groups() if g.group_id == gid), None)
+            selected = self.session.snapshot().selected_unit
+            if group is not None and selected not in group.member_ids:
+                self.session.select_unit(int(gid))
 
     def _selected(self) -> None:
         if self._updating:
@@ -281,13 +391,38 @@ class RosterPanel(SessionPanel):
             if uid != self.session.snapshot().selected_unit:
                 self.session.select_unit(int(uid))
 
-    def edit_dialog(self, unit_id: int) -> UnitEditDialog:
-        """The hand-edit dialog for a unit (Down Range's shows suppression, emission and ammunition too)."""
-        state = self.session.state if self.session.ruleset.name == "down-range" else None
+    def edit_dialog(self, unit_id: int) -> Any:
+        """The hand-edit dialog for a unit in its ruleset's fields (Down Range's shows suppression,
+        emission and ammunition too; Force on Force's the figure and its unit; the generic rules' the
+        counter's status level and identification)."""
+        name = self.session.ruleset.name
+        if name == "force-on-force":
+            return FigureEditDialog(self.session.state, unit_id, self)
+        if name == "generic":
+            return CounterEditDialog(self.session.state, unit_id, self)
+        state = self.session.state if name == "down-range" else None
         return UnitEditDialog(self.session.unit(unit_id), self, state=state)
 
-    def edit_selected(self, *, accept: bool | None = None, changes: dict[str, Any] | None = None) -> None:
-        """Open the edit dialog for the selected unit (tests pass ``changes`` to skip the dialog)."""
+    def identify_selected(self) -> None:
+        """The players identify the selected counter (the generic rules: a dummy is removed)."""
+        uid = self.session.snapshot().selected_unit
+        if self.read_only:
+            self.error_label.setText("a replay shows the game as it was: counters cannot be identified here")
+            return
+        if uid is None:
+            self.error_label.setText("select a counter first")
+            return
+        ruleset = self.session.ruleset
+        try:
+            self.session.apply_rules(lambda state: ruleset.identify(state, uid), kind="edit")
+            self.error_label.setText("")
+        except (UsageError, RulesError, ValueError) as exc:
+            self.error_label.setText(str(exc))
+
+    def edit_selected(self, *, accept: bool | None = None, changes: dict[str, Any] | None = None,
+                      group_changes: dict[str, Any] | None = None) -> None:
+        """Open the edit dialog for the selected unit (tests pass ``changes`` -- and for a unit of several
+        figures ``group_changes`` -- to skip the dialog)."""
         if self.read_only:
             self.error_label.setText("a replay shows the game as it was: tokens cannot be edited here")
             return
@@ -295,18 +430,35 @@ class RosterPanel(SessionPanel):
         if uid is None:
             self.error_label.setText("select a unit first")
             return
-        if changes is None:
+        if changes is None and group_changes is None:
             dialog = self.edit_dialog(uid)
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return
             changes = dialog.changes()
-        if not changes:
+            group_changes = getattr(dialog, "group_changes", dict)()
+        if not changes and not group_changes:
             return
         try:
-            self.session.edit_unit(uid, changes)
+            if changes:
+                self.session.edit_unit(uid, changes)
+            if group_changes:
+                self.session.edit_group(uid, group_changes)
             self.error_label.setText("")
         except (UsageError, RulesError, ValueError) as exc:
             self.error_label.setText(str(exc))
+
+
+def _identity(state: Any, view: Any) -> str:
+    """What the players know of a counter: hidden (only its counter is seen), identified, a dummy found
+    out; '' for a unit known from the start. A dummy is never given away before it is identified."""
+    unit = state.unit(view.unit_id)
+    if getattr(unit, "anonymous", False):
+        return "hidden: counter only"
+    if getattr(unit, "dummy", False):
+        return "dummy, found out" if view.status == "removed" else "dummy"
+    if getattr(unit, "hidden", False):
+        return "identified"
+    return ""
 
 
 def _token_texts(state: Any, view: Any, downrange: bool) -> tuple[str, str]:
