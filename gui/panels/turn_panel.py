@@ -1,4 +1,9 @@
-"""Round, initiative, whose turn, reactions available; starting and ending turns as the rules say."""
+"""Round, initiative, whose turn, reactions available; starting and ending turns as the rules say.
+
+The players' dice (one field; empty: virtual dice) go to whatever rolls next: the initiative, the
+automation tables at the start of an automated side's turn, a Force on Force activation or test. The
+field says which roll comes first. A ruleset's own part sits below: Force on Force's initiative test
+and procedures (fof_turn.py), the generic rules' automation tables (generic_turn.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -38,6 +43,14 @@ def parse_dice_text(text: str) -> list[Any]:
     return out
 
 
+#: What to type in the players' dice field, per ruleset.
+DICE_HINTS = {
+    "down-range": "players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
+    "force-on-force": "each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
+    "generic": "the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
+}
+
+
 class TurnPanel(SessionPanel):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -49,7 +62,10 @@ class TurnPanel(SessionPanel):
         self.reactions_label = QLabel()
         self.reactions_label.setWordWrap(True)
         self.initiative_dice = QLineEdit()
-        self.initiative_dice.setPlaceholderText("players' d10s in side order, e.g. 7 4 (empty: virtual dice)")
+        self.initiative_dice.setPlaceholderText(DICE_HINTS.get(session.ruleset.name, DICE_HINTS["down-range"]))
+        self.next_roll = QLabel()
+        self.next_roll.setWordWrap(True)
+        self.next_roll.setStyleSheet("color: #b0b0b0")
         self.roll_button = QPushButton("Roll initiative (Ctrl+I)")
         self.start_button = QPushButton("Start turn (Ctrl+T)")
         self.end_button = QPushButton("End turn (Ctrl+E)")
@@ -60,9 +76,14 @@ class TurnPanel(SessionPanel):
         form.addRow("Round", self.round_label)
         form.addRow("Turn", self.turn_label)
         form.addRow("Order", self.order_label)
-        form.addRow("Initiative rolls", self.initiative_label)
-        form.addRow("Reactions ready", self.reactions_label)
-        form.addRow("Initiative dice", self.initiative_dice)
+        self.downrange = session.ruleset.name == "down-range"
+        if self.downrange:  # Force on Force shows its test below; the generic rules roll none; Reactions are Down Range's
+            form.addRow("Initiative rolls", self.initiative_label)
+            form.addRow("Reactions ready", self.reactions_label)
+        if session.ruleset.name == "generic":
+            self.roll_button.setText("Start round (Ctrl+I)")
+        form.addRow("Players' dice", self.initiative_dice)
+        form.addRow("", self.next_roll)
         buttons = QHBoxLayout()
         for b in (self.roll_button, self.start_button, self.end_button):
             buttons.addWidget(b)
@@ -71,6 +92,17 @@ class TurnPanel(SessionPanel):
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
+        self.extra: Any = None
+        if session.ruleset.name == "force-on-force":
+            from gui.panels.fof_turn import ForceOnForceTurnBox
+
+            self.extra = ForceOnForceTurnBox(session, self.run_procedure)
+        elif session.ruleset.name == "generic":
+            from gui.panels.generic_turn import AutomationBox
+
+            self.extra = AutomationBox(session)
+        if self.extra is not None:
+            layout.addWidget(self.extra)
         layout.addStretch(1)
         self.roll_button.clicked.connect(self.roll_initiative)
         self.start_button.clicked.connect(self.start_turn)
@@ -91,6 +123,22 @@ class TurnPanel(SessionPanel):
         self.initiative_label.setText(rolls[-1].summary if rolls else "not rolled yet")
         ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
         self.reactions_label.setText(", ".join(ready) or "none")
+        self.next_roll.setText(self._next_rolls())
+        if self.extra is not None:
+            self.extra.refresh()
+
+    def _next_rolls(self) -> str:
+        """Which dice the initiative and the start of the next turn ask for first (what to type)."""
+        out = []
+        for what, button in (("initiative", "Roll initiative"), ("turn", "Start turn")):
+            try:
+                need = self.session.dice_needed([], what=what)
+            except Exception:  # noqa: BLE001 (not possible now, e.g. a turn still running: nothing to ask)
+                continue
+            if need is not None:
+                dice = f"{need.count}d{need.sides}"
+                out.append(f"{button} asks first for {need.label}" + ("" if dice in need.label.lower() else f" ({dice})"))
+        return "; ".join(out)
 
     def _run(self, fn: Any) -> None:
         try:
@@ -99,15 +147,28 @@ class TurnPanel(SessionPanel):
         except (UsageError, RulesError, ValueError) as exc:
             self.error_label.setText(str(exc))
 
+    def _entered(self) -> list[Any] | None:
+        text = self.initiative_dice.text().strip()
+        return parse_dice_text(text) if text else None
+
     def roll_initiative(self) -> None:
         def go() -> None:
-            text = self.initiative_dice.text().strip()
-            self.session.start_round(parse_dice_text(text) if text else None)
+            self.session.start_round(self._entered())
             self.initiative_dice.clear()
         self._run(go)
 
     def start_turn(self) -> None:
-        self._run(self.session.start_turn)
+        def go() -> None:
+            self.session.start_turn(self._entered())
+            self.initiative_dice.clear()
+        self._run(go)
+
+    def run_procedure(self, kind: str, procedure: Any) -> None:
+        """One of the ruleset's own procedures (an activation, a test...) with the players' dice or virtual ones."""
+        def go() -> None:
+            self.session.run_procedure(kind, procedure, self._entered())
+            self.initiative_dice.clear()
+        self._run(go)
 
     def end_turn(self) -> None:
         self._run(self.session.end_turn)
