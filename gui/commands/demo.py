@@ -1,28 +1,38 @@
-"""`sandtable demo`: the rulebook's in-depth example played on the synthetic table through the whole pipeline.
+"""`sandtable demo`: an example game played on the synthetic table through the whole pipeline.
 
     sandtable demo                          # the window where a display exists, else as --headless
     sandtable demo --headless [--out DIR]   # demo.mp4, demo.sqlite and report.html into DIR (./sandtable-demo)
     sandtable demo --headless --short       # every step and roll with little time to read (what the tests run)
     sandtable demo --text                   # the rules walkthrough: each step's odds, dice and outcome as text
     sandtable demo --screenshot demo.png --until 6.5.1     # a picture of the window at the end of a step
+    sandtable demo --example patrol --headless             # Force on Force's market patrol
+    sandtable demo --example solo --headless               # the generic rules' solo game against the tables
 
-The units move as section 6 of the rulebook narrates; the synthetic table films them with a 1080p
-webcam; the tracker follows them from those frames; the companion's session takes the tracked poses
-and resolves every attack with the dice the text states (docs/demo.md).
+By default the example is Down Range's in-depth example: the units move as section 6 of the rulebook
+narrates. ``--example`` picks another rule system's scripted game. The synthetic table films the
+units with a 1080p webcam; the tracker follows them from those frames; the companion's session takes
+the tracked poses and resolves every roll with the dice the script states (docs/demo.md).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import textwrap
+from typing import Any
 
 NAME = "demo"
-HELP = ("Play the rulebook's in-depth example on the synthetic table: tracked units, overlays, every roll "
-        "(a window, or video + recording + report with --headless; --text for the rules walkthrough).")
+HELP = ("Play an example game on the synthetic table (Down Range's in-depth example; --example patrol or solo for "
+        "Force on Force and the generic rules): tracked units, overlays, every roll (a window, or video + recording + "
+        "report with --headless; --text for the rules walkthrough).")
 DEFAULT_OUT = "sandtable-demo"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from gui.demo.examples import DEFAULT_EXAMPLE, EXAMPLES
+
+    parser.add_argument("--example", metavar="NAME", default=None,
+                        help=f"which example game: {', '.join(EXAMPLES)} (default {DEFAULT_EXAMPLE}: Down Range; patrol: "
+                             "Force on Force; solo: the generic rules against the automation tables)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true",
                       help="no window: write the overlaid video, the recording and the debrief report into --out")
@@ -31,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", default=None,
                         help=f"folder for demo.mp4, demo.sqlite and report.html (default ./{DEFAULT_OUT})")
     parser.add_argument("--short", action="store_true", help="with --headless: every step and roll, little time to read")
-    parser.add_argument("--until", metavar="SECTION", help="stop after this step of the example (e.g. 6.5.1)")
+    parser.add_argument("--until", metavar="STEP", help="stop after this step of the example (e.g. 6.5.1; for patrol and "
+                        "solo the step's number or title)")
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the demo window when --until's step "
                         "ends (or at the end), then exit; works offscreen")
     parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot (default 1600x960)")
@@ -40,27 +51,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gui.demo.examples import example_named
     from gui.errors import UsageError
 
+    example = example_named(args.example)  # a wrong name is refused before anything else is said or done
     if args.json or args.save_state:
         args.text = True  # options of the rules walkthrough
-    if args.until is not None:
-        from gui.demo.story import steps_until
-
-        steps_until(args.until)  # a wrong step is refused before anything else is said or done
+    example.steps_until(args.until)  # so is a wrong step
     if args.text:
         if args.short or args.screenshot or args.out:
             raise UsageError("--text prints the rules walkthrough; --out, --short and --screenshot belong to the played demo")
-        return _walkthrough(args)
+        return _walkthrough(args, example)
     if args.screenshot:
         if args.headless or args.short:
             raise UsageError("--screenshot pictures the demo window; leave out --headless and --short")
-        return _screenshot(args)
+        return _screenshot(args, example)
     if args.short and not args.headless and not _headless_by_default():
         raise UsageError("--short is for --headless runs (the window plays the full example)")
     if args.headless or (not args.window and _headless_by_default()):
-        return _headless(args)
-    return _window(args)
+        return _headless(args, example)
+    return _window(args, example)
 
 
 def _headless_by_default() -> bool:
@@ -70,7 +80,7 @@ def _headless_by_default() -> bool:
 
 
 # ------------------------------------------------------------------------------------------ headless
-def _headless(args: argparse.Namespace) -> int:
+def _headless(args: argparse.Namespace, example: Any) -> int:
     import sys
 
     from gui.demo.headless import run_headless_demo
@@ -82,16 +92,17 @@ def _headless(args: argparse.Namespace) -> int:
         print(f"sandtable demo: {why_no_display()}; running headless into {out}/ (--window forces the window)",
               file=sys.stderr)
     bar = _ProgressBar()
-    command = "sandtable demo --headless" + (" --short" if args.short else "") + (f" --until {args.until}" if args.until else "")
-    run = run_headless_demo(out, timing=DemoTiming.short() if args.short else DemoTiming.full(), until=args.until,
-                            progress=bar.update, command=command)
+    command = ("sandtable demo --headless" + (f" --example {example.name}" if args.example else "")
+               + (" --short" if args.short else "") + (f" --until {args.until}" if args.until else ""))
+    run = run_headless_demo(out, example=example, timing=DemoTiming.short() if args.short else DemoTiming.full(),
+                            until=args.until, progress=bar.update, command=command)
     bar.done()
     seen = [s for s in run.samples if s.state == "seen"]
     clear_still = [s for s in run.samples if s.still and not s.crowded]
     errors = [s.error_in for s in clear_still if s.state == "seen" and s.error_in is not None]
-    down = [u.name for u in run.final_state.units if u.status.value != "active"]
+    down = run.out_of_fight
     fps = run.story.timing.fps / max(1, run.story.timing.video_every)
-    print(f"The in-depth example, {run.frames} frames ({run.story.duration_s:.0f} s of story) in {run.wall_s:.0f} s.")
+    print(f"The {example.name} example, {run.frames} frames ({run.story.duration_s:.0f} s of story) in {run.wall_s:.0f} s.")
     print(f"Table registered from its anchors: {run.calibration.residual_in:.3f}\" residual.")
     if run.samples:
         print(f"Tracker: {len(seen) / len(run.samples):.1%} of unit sightings; units standing clear of others: "
@@ -138,7 +149,7 @@ class _ProgressBar:
 
 
 # ------------------------------------------------------------------------------------------ window
-def _window(args: argparse.Namespace) -> int:
+def _window(args: argparse.Namespace, example: Any) -> int:
     import os
 
     from gui.display_check import display_available, why_no_display
@@ -150,7 +161,7 @@ def _window(args: argparse.Namespace) -> int:
     from gui.demo.window import open_demo_window
 
     bar = _ProgressBar()
-    window, _live = open_demo_window(until=args.until, progress=bar.update)  # the window polls it
+    window, _live = open_demo_window(example=example, until=args.until, progress=bar.update)  # the window polls it
     bar.done()
     window.show()
     from PySide6.QtWidgets import QApplication
@@ -158,7 +169,7 @@ def _window(args: argparse.Namespace) -> int:
     return int(QApplication.instance().exec())
 
 
-def _screenshot(args: argparse.Namespace) -> int:
+def _screenshot(args: argparse.Namespace, example: Any) -> int:
     import os
     import time
     from pathlib import Path
@@ -175,7 +186,8 @@ def _screenshot(args: argparse.Namespace) -> int:
     size = _size(args.size)
     bar = _ProgressBar()
     # Played as fast as the machine goes, paused at the end of --until's step.
-    window, live = open_demo_window(until=args.until, realtime=False, pause_at_end=True, progress=bar.update)
+    window, live = open_demo_window(example=example, until=args.until, realtime=False, pause_at_end=True,
+                                    progress=bar.update)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -205,32 +217,25 @@ def _wrap(text: str, indent: str) -> str:
     return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
 
 
-def _walkthrough(args: argparse.Namespace) -> int:
+def _walkthrough(args: argparse.Namespace, example: Any) -> int:
     from pathlib import Path
 
-    from gui.errors import UsageError
-    from rules.downrange.examples.in_depth import STEPS, play
+    from rules.ruleset import get_ruleset
 
-    steps = list(STEPS)
-    if args.until:
-        sections = [s.section for s in steps]
-        if args.until not in sections:
-            raise UsageError(f"--until {args.until!r}: not a step of the example; the steps are {', '.join(sections)}")
-        steps = steps[: sections.index(args.until) + 1]
+    steps = example.steps_until(args.until) or example.steps
     state = None
     if not args.json:
-        print("Down Range, in-depth example (rulebook section 6): Marines with a mortar team, a MAAWS gunner, a\n"
-              "corpsman, a UTV and a Black Hornet against a PLA Marine Corps squad and its ZBL-09 IFV.\n")
-    for record in play(steps):
+        print(example.introduction + "\n")
+    for index, record in enumerate(example.play(steps)):
         state = record.state
         if args.json:
             continue
         step = record.step
-        print(f"== {step.section}  {step.title}")
+        print(f"== {example.heading(example.section(index, step), step.title)}")
         print(_wrap(step.text, "   "))
         for line in record.lines:
             print(_wrap(line, "   | ") if not line.startswith("  ") else "   |" + line)
-        print(_wrap(f"Rulebook: {step.expect}", "   = "))
+        print(_wrap(f"{example.expect_label}: {step.expect}", "   = "))
         if step.note:
             print(_wrap(f"Reading taken: {step.note}", "   ~ "))
         print()
@@ -239,9 +244,9 @@ def _walkthrough(args: argparse.Namespace) -> int:
         for event in state.events:
             print(json.dumps(event.to_json()))
     else:
-        down = [u.name for u in state.units if u.status.value != "active"]
+        down = example.out_of_fight(get_ruleset(example.ruleset).units(state))
         print(f"End of the example after round {state.round}: {len(state.events)} events logged; "
-              f"out of the fight: {', '.join(down)}.")
+              f"out of the fight: {', '.join(down) or 'nobody'}.")
     if args.save_state:
         Path(args.save_state).write_text(state.dumps(), encoding="utf-8")
     return 0

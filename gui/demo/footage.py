@@ -6,6 +6,10 @@ At 1920x1080 a 1" unit tag is about 22 px wide, which the tracker reads reliably
 at 1280x720 it is 15 px and half of them are missed, so the demo films in 1080p and keeps the
 scenario's 1" tags (bases must be able to touch: a medic treats a unit next to it).
 
+The table carries the scenario's terrain (``[terrain]``: the patrol's rooftop is a 3" rise): the
+footage shows tags standing on it, and :attr:`DemoCamera.terrain` is what the tracker is given to
+measure them there (the rules of Force on Force read the elevation).
+
 The table is registered the way a user does it (:func:`register_demo_table`): the anchors are
 found in the first frame and :func:`calibration.table_registration.register_table` fits the camera's
 pose. Only the lens model is taken as known, standing in for the user's ``camera.json`` from
@@ -18,6 +22,7 @@ from typing import Any
 
 from calibration.synthetic import Faults, SyntheticScenario, SyntheticTable, overhead_pose, webcam_model
 from calibration.table_layout import TableLayout
+from calibration.terrain import Terrain
 from gui.demo.story import DemoStory
 
 #: The demo camera's picture size.
@@ -46,15 +51,25 @@ class DemoCamera:
     def layout(self) -> TableLayout:
         return self.scenario.table.layout
 
+    @property
+    def terrain(self) -> Terrain | None:
+        """The table's terrain for the tracker (None for a flat table: nothing to correct)."""
+        terrain = self.scenario.table.terrain
+        return None if terrain.is_flat else terrain
+
 
 def demo_camera(story: DemoStory, *, size_px: tuple[int, int] = DEMO_SIZE_PX, faults: Faults = DEMO_FAULTS,
                 seed: int = 6) -> DemoCamera:
     """The synthetic footage of ``story``: frame i shows the table at t = i / fps."""
+    from calibration.table_setup import load_table_setup
+
     table_cfg = story.scenario.get("table", {})
     layout = TableLayout.default(float(table_cfg.get("width_in", 72.0)), float(table_cfg.get("depth_in", 48.0)))
+    terrain = load_table_setup(story.scenario_path).terrain
     model = webcam_model(*size_px)
     table = SyntheticTable(layout=layout, model=model, pose=overhead_pose(layout, tilt_deg=CAMERA_TILT_DEG),
-                           texture_seed=seed, supersample=2, background_supersample=1)
+                           terrain=None if terrain.is_flat else terrain, texture_seed=seed, supersample=2,
+                           background_supersample=1)
     scenario = SyntheticScenario(path="<demo>", name=str(story.scenario.get("name", "demo")), fps=story.timing.fps,
                                  duration_s=story.frame_count / story.timing.fps, seed=seed, table=table,
                                  faults=faults, units=story.paths)

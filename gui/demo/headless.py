@@ -1,10 +1,12 @@
-"""`sandtable demo --headless`: the whole pipeline offscreen, written to a folder.
+"""`sandtable demo --headless [--example NAME]`: the whole pipeline offscreen, written to a folder.
 
 Per frame: the synthetic webcam renders the table (in a read-ahead thread), the tracker finds the
 tags and measures the units, the director plays the beats that are due, the session takes the tracked
 poses, the recorder keeps frames, poses and events, and the compositor draws the overlays onto the
 picture, which goes into the video with the caption band below it. At the end the debrief report is
-written from the recording. Nothing from the script reaches the session except the beats (what the
+written from the recording. The example is any of :data:`gui.demo.examples.EXAMPLES` (Down Range's
+in-depth example by default, Force on Force's patrol, the generic rules' solo game); the rule system
+comes from its scenario, and the scenario's terrain is both filmed and given to the tracker. Nothing from the script reaches the session except the beats (what the
 players decide and the dice they roll): every position comes from the tracker.
 
 Outputs in the folder: ``demo.mp4`` (the overlaid camera view, MPEG-4, readable by OpenCV and common
@@ -21,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from gui.demo.director import DemoDirector, PlayedBeat, poses_for_session
+from gui.demo.examples import DemoExample, example_named
 from gui.demo.footage import DEMO_SIZE_PX, demo_camera, register_demo_table
-from gui.demo.story import BeatKind, DemoStory, DemoTiming, build_story, steps_until
+from gui.demo.story import BeatKind, DemoStory, DemoTiming, build_story
 from gui.errors import UsageError
 
 VIDEO_NAME = "demo.mp4"
@@ -41,8 +44,8 @@ Progress = Callable[[str, int, int], None]
 class TrackingSample:
     """A unit in one frame: where the tracker has it and where the script put it.
 
-    ``still``: the script has not moved it for ``STILL_AFTER_S``; ``crowded``: another tag stands so
-    close that the cards overlap in the picture (one hides part of the other)."""
+    ``still``: the script has not moved it for ``STILL_AFTER_S``; ``crowded``: another tag's card
+    overlaps its card on the table (one hides part of the other), now or in the last ``RECOVER_S``."""
 
     t_s: float
     tag_id: int
@@ -63,9 +66,9 @@ class TrackingSample:
 
 #: A unit counts as standing still this long after the script last moved it.
 STILL_AFTER_S = 0.5
-#: Two tags are crowded when their centres are closer than this times the sum of their sizes: their
+#: Two tags may be crowded when their centres are closer than this times the sum of their sizes: their
 #: cards (1.375 x the tag, a white border of 1.5 cells each side) may then overlap, whichever way
-#: they are turned (half-diagonals: 0.97 x the sum).
+#: they are turned (half-diagonals: 0.97 x the sum). :func:`cards_overlap` decides for the actual turns.
 CROWDED = 0.97
 #: How long after being crowded a tag is still counted as crowded (the sweep's time to find it again).
 RECOVER_S = 2.0
@@ -90,6 +93,47 @@ class DemoRun:
 
     def resolutions(self, kind: BeatKind = BeatKind.RESOLVE) -> list[PlayedBeat]:
         return [p for p in self.played if p.beat.kind is kind]
+
+    @property
+    def out_of_fight(self) -> list[str]:
+        """Names of the units out of the fight at the end (as the example's rules count them)."""
+        from rules.ruleset import get_ruleset
+
+        return self.story.example.out_of_fight(get_ruleset(self.story.example.ruleset).units(self.final_state))
+
+
+def _card_corners(x_in: float, y_in: float, heading_deg: float, size_in: float) -> list[tuple[float, float]]:
+    from calibration.tag_bitmaps import card_size_in
+
+    half = card_size_in(size_in) / 2.0
+    c, s = math.cos(math.radians(heading_deg)), math.sin(math.radians(heading_deg))
+    return [(x_in + c * dx - s * dy, y_in + s * dx + c * dy) for dx, dy in ((-half, -half), (half, -half),
+                                                                          (half, half), (-half, half))]
+
+
+def cards_overlap(a: Any, b: Any) -> bool:
+    """Whether two tags' white cards overlap on the table (each has ``x_in``, ``y_in``, ``heading_deg``,
+    ``size_in``): then one card hides part of the other in the picture. Two squares are apart exactly
+    when one of their four edge directions separates them.
+
+    >>> from types import SimpleNamespace as T
+    >>> cards_overlap(T(x_in=0, y_in=0, heading_deg=0, size_in=1), T(x_in=1.5, y_in=0, heading_deg=0, size_in=1))
+    False
+    >>> cards_overlap(T(x_in=0, y_in=0, heading_deg=0, size_in=1), T(x_in=1.5, y_in=0, heading_deg=45, size_in=1))
+    True
+    """
+    if math.hypot(a.x_in - b.x_in, a.y_in - b.y_in) >= CROWDED * (a.size_in + b.size_in):
+        return False
+    pa = _card_corners(a.x_in, a.y_in, a.heading_deg, a.size_in)
+    pb = _card_corners(b.x_in, b.y_in, b.heading_deg, b.size_in)
+    for corners in (pa, pb):
+        for (x0, y0), (x1, y1) in zip(corners, corners[1:3]):
+            ax, ay = x1 - x0, y1 - y0
+            da = [px * ax + py * ay for px, py in pa]
+            db = [px * ax + py * ay for px, py in pb]
+            if max(da) <= min(db) or max(db) <= min(da):
+                return False
+    return True
 
 
 def prepare_output_folder(out_dir: str | Path) -> Path:
@@ -122,10 +166,12 @@ def _written_by_demo(path: Path) -> bool:
     return bool(row) and str(row[0]).startswith(COMMAND)
 
 
-def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, until: str | None = None,
-                      camera_size_px: tuple[int, int] = DEMO_SIZE_PX, video_size_px: tuple[int, int] = VIDEO_SIZE_PX,
-                      progress: Progress | None = None, command: str = COMMAND) -> DemoRun:
-    """Play the example offscreen into ``out_dir``; ``progress(stage, done, total)`` follows it."""
+def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None = None, timing: DemoTiming | None = None,
+                      until: str | None = None, camera_size_px: tuple[int, int] = DEMO_SIZE_PX,
+                      video_size_px: tuple[int, int] = VIDEO_SIZE_PX, progress: Progress | None = None,
+                      command: str = COMMAND) -> DemoRun:
+    """Play ``example`` (by default the in-depth example) offscreen into ``out_dir``;
+    ``progress(stage, done, total)`` follows it."""
     import cv2
     import numpy as np
 
@@ -142,8 +188,10 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
     _offscreen()
+    ex = example if isinstance(example, DemoExample) else example_named(example)
+    steps = ex.steps_until(until)  # a wrong step is refused before the folder is touched
     folder = prepare_output_folder(out_dir)
-    story = build_story(steps=steps_until(until), timing=timing or DemoTiming.full())
+    story = build_story(example=ex, steps=steps, timing=timing or DemoTiming.full())
     camera = demo_camera(story, size_px=camera_size_px)
     report("setting up the table", 0, 1)
     first = camera.scenario.render_frame(0)
@@ -155,12 +203,12 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
     session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path),
                                         base_dir=str(story.scenario_path.parent), seed=1)
     roster = roster_from_scenario(story.scenario, source=str(story.scenario_path))
-    tracker = Tracker(roster=roster, calibration=calibration)
+    tracker = Tracker(roster=roster, calibration=calibration, terrain=camera.terrain)
     session.turn_started.connect(tracker.start_turn)
     recording = folder / RECORDING_NAME
     recorder = session.start_recording(recording, roster=roster)
     for key, value in (("command", command), ("source", f"synthetic table, {camera_size_px[0]}x{camera_size_px[1]} webcam "
-                                                        "(the in-depth example, tracked)"),
+                                                        f"(the {ex.name} example, tracked)"),
                        ("calibration_json", json.dumps(table_calibration_to_dict(calibration)))):
         recorder.set_meta(key, value)
     recorder.attach(tracker.bus)
@@ -175,6 +223,7 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
     caption = _Captioner(story, session, calibration)
     samples: list[TrackingSample] = []
     last_crowded: dict[int, float] = {}
+    in_view: set[int] = set()
     seconds = {"track": 0.0, "rules": 0.0, "draw": 0.0, "video": 0.0, "wait for frames": 0.0}
     total = story.frame_count
     source = SyntheticSource(camera.scenario, read_ahead=3)
@@ -216,7 +265,7 @@ def run_headless_demo(out_dir: str | Path, *, timing: DemoTiming | None = None, 
             seconds["rules"] += d - c
             seconds["draw"] += e - d
             seconds["video"] += f - e
-            samples += _samples(story, frame, tracked, last_crowded)
+            samples += _samples(story, frame, tracked, last_crowded, in_view)
             frames += 1
             report("playing the example", frames, total)
         director.advance(math.inf)
@@ -251,8 +300,8 @@ class _Captioner:
         self.story = story
         self.session = session
         w, h = calibration.model.size_px
-        self.intro = (f"A Marine mortar team, MAAWS gunner, corpsman and sergeant with a UTV and a Black Hornet against a "
-                      f"PLA Marine Corps squad and its ZBL-09. A synthetic {w}x{h} webcam films the table; it was registered "
+        self.example = story.example
+        self.intro = (f"{self.example.cast} A synthetic {w}x{h} webcam films the table; it was registered "
                       f"from its anchors ({calibration.residual_in:.3f}\" residual) and every position shown comes from "
                       "the tracker.")
 
@@ -267,31 +316,39 @@ class _Captioner:
         status = " · ".join(x for x in (f"round {rnd}" if rnd else "", turn, clock) if x)
         first = self.story.captions[0] if self.story.captions else None
         if first is None or t_s < first.t_start_s:
-            return CaptionText("Down Range: the rulebook's in-depth example (section 6)", status, self.intro)
+            return CaptionText(self.example.title, status, self.intro)
         c = self.story.caption_at(t_s)
         assert c is not None
         lines = tuple(e.text for e in self.session.log if e.kind in ("rules", "warning") and e.t_s >= c.t_start_s - 1e-6)
         if t_s >= self.story.beats[-1].t_s:
-            down = [u.name for u in self.session.units() if u.status != "active"]
+            down = self.example.out_of_fight(self.session.units())
             return CaptionText("The end of the example", status,
                                "Out of the fight: " + (", ".join(down) or "nobody") + ". The debrief report lists every "
                                "roll with its odds.", lines[-2:])
-        return CaptionText(f"{c.section}  {c.title}", status, c.text, lines[-2:])
+        return CaptionText(self.example.heading(c.section, c.title), status, c.text, lines[-2:])
 
 
-def _samples(story: DemoStory, frame: Any, tracked: Any, last_crowded: dict[int, float]) -> list[TrackingSample]:
+def _samples(story: DemoStory, frame: Any, tracked: Any, last_crowded: dict[int, float],
+             in_view: set[int] | None = None) -> list[TrackingSample]:
     """Tracked against scripted, for every unit tag the camera has in view in this frame.
 
-    ``last_crowded`` (updated here) remembers when each tag last had a neighbour overlapping it: a tag
-    that was hidden that way stays ``crowded`` for ``RECOVER_S`` more, the time the tracker's sweep
-    takes to find a tag it lost (1/16 of the picture per frame)."""
+    ``last_crowded`` (updated here) remembers when each tag last had a neighbour's card overlapping
+    its own (:func:`cards_overlap`), or came into view after the first frame (set down on the table:
+    a reinforcement, a squad leaving its vehicle): such a tag stays ``crowded`` for ``RECOVER_S`` more,
+    the time the tracker's sweep takes to find a tag it lost or never saw (1/16 of the picture per
+    frame). ``in_view`` (updated here) holds the tags in view in the previous frame."""
     out = []
     truths = [t for t in (frame.truth or ()) if t.tag_id >= 10 and t.in_view]
     for truth in truths:
-        if any(other.tag_id != truth.tag_id and
-               math.hypot(other.x_in - truth.x_in, other.y_in - truth.y_in) < CROWDED * (other.size_in + truth.size_in)
-               for other in truths):
+        if any(other.tag_id != truth.tag_id and cards_overlap(other, truth) for other in truths):
             last_crowded[truth.tag_id] = frame.t_s
+    if in_view is not None:
+        now = {t.tag_id for t in truths}
+        if frame.index > 0:
+            for tag in now - in_view:
+                last_crowded[tag] = frame.t_s
+        in_view.clear()
+        in_view.update(now)
     for truth in truths:
         scripted = story.scripted_pose(truth.tag_id, frame.t_s)
         if scripted is None:
@@ -305,5 +362,5 @@ def _samples(story: DemoStory, frame: Any, tracked: Any, last_crowded: dict[int,
     return out
 
 
-__all__ = ["DemoRun", "TrackingSample", "prepare_output_folder", "run_headless_demo", "VIDEO_NAME", "RECORDING_NAME",
+__all__ = ["DemoRun", "TrackingSample", "cards_overlap", "prepare_output_folder", "run_headless_demo", "VIDEO_NAME", "RECORDING_NAME",
            "REPORT_NAME"]

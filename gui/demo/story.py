@@ -1,8 +1,11 @@
-"""The demo's timeline: the in-depth example's script turned into moves on the table and beats for the rules.
+"""The demo's timeline: an example game's script turned into moves on the table and beats for the rules.
 
-``rules/downrange/examples/in_depth.py`` lists what happens in section 6 of the rulebook, step by
-step: tracked moves (``Pose``), rolls with the dice the text states (``Attack``, ``Initiative``,
-``Treat``) and plain actions. :func:`build_story` lays those items out in time:
+An example script (``rules/downrange/examples/in_depth.py``, the rulebook's section 6, by default;
+``rules/forceonforce/examples/patrol.py``; ``rules/generic/examples/solo.py``) lists what happens,
+step by step: tracked moves (``Pose``), rolls with the dice the text states (attacks, initiative, a
+medic's roll, an activation or test, an automated side's turn) and plain actions. What each item is
+comes from the example's :class:`~gui.demo.examples.DemoExample`. :func:`build_story` lays the items
+out in time:
 
 * **moves** become keyframed paths on the table (:class:`calibration.synthetic.scenario.UnitPath`):
   the units a step moves glide there together at a walking pace; units leaving one spot (a squad
@@ -10,7 +13,8 @@ step: tracked moves (``Pose``), rolls with the dice the text states (``Attack``,
   rules put on the table (a disembark, a UAS launch) is set down just before it walks off;
 * **beats** are the moments the rules act: an attack is first *aimed* (the weapon's overlays and the
   odds are shown for a while), then *resolved* with the stated dice, then its outcome stays on screen;
-  a missed explosive waits a moment for its landing point.
+  a missed explosive waits a moment for its landing point; other rolls (initiative, a test, an
+  automated side's turn) are made with the stated dice and their outcome stays on screen a while.
 
 The physical table is derived from the rules themselves: each item is applied to a shadow game and
 whatever it changed on the table (where a unit stands, whether it is on the table) becomes a move.
@@ -22,6 +26,9 @@ director (:mod:`gui.demo.director`) plays the beats, and the tracker supplies ev
 ('6.1', 'end')
 >>> round(story.scripted_pose(40, story.duration_s)[0], 3)   # the ZBL-09 ends where the text leaves it
 44.0
+>>> patrol = build_story(example="patrol", timing=DemoTiming.short())
+>>> patrol.caption_at(0.0).title, patrol.scripted_pose(17, patrol.duration_s)[:2]   # Bravo 4 back in cohesion
+('Turn 1', (27.4, 26.0))
 """
 from __future__ import annotations
 
@@ -33,11 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from calibration.synthetic.scenario import Keyframe, UnitPath
+from gui.demo.examples import TROOP_TAG_IN, DemoExample, ItemRole, Token, example_named, tag_size_in
 
-#: Tag sizes on the demo table (edge of the black square, inches): troops carry the scenario's 1"
-#: tags; vehicles a 1.5" tag on the roof, as the synthetic feed of ``sandtable gui`` draws them.
-TROOP_TAG_IN = 1.0
-VEHICLE_TAG_IN = 1.5
 #: Height of every tag above the table (a 1" base or hull roof; the scenario's default).
 TAG_HEIGHT_IN = 1.0
 
@@ -88,6 +92,8 @@ class DemoTiming:
     initiative_s: float = 1.0
     aim_s: float = 2.2
     result_s: float = 2.2
+    #: A roll other than an attack or initiative (an activation, a test, an automated side's turn).
+    roll_s: float = 1.6
     landing_s: float = 1.4
     outro_s: float = 3.0
     #: Every n-th frame goes into the video (the tracker sees them all).
@@ -102,7 +108,7 @@ class DemoTiming:
         """Every step and roll with little time to read: what the tests run."""
         return cls(fps=10.0, intro_s=0.8, lead_s=0.1, speed_in_s=7.5, min_move_s=0.5, settle_s=0.35,
                    appear_hold_s=0.2, clear_in=2.0, action_s=0.1, bookkeeping_s=0.1, initiative_s=0.1, aim_s=0.2,
-                   result_s=0.2, landing_s=0.2, outro_s=0.3, video_every=2)
+                   result_s=0.2, roll_s=0.2, landing_s=0.2, outro_s=0.3, video_every=2)
 
 
 class BeatKind(str, Enum):
@@ -114,6 +120,8 @@ class BeatKind(str, Enum):
     INITIATIVE = "initiative"  # an initiative roll with the stated dice
     TREAT_AIM = "treat-aim"    # a medic gets to work
     TREAT = "treat"            # ... and rolls
+    ROLL = "roll"              # another roll with the stated dice (an activation, a test, reinforcements)
+    TURN = "turn"              # the next side's turn (an automated side rolls its tables)
     ACTION = "action"          # any other rules action (Focus, Signal, start or end of a turn...)
     END = "end"                # the example is over
 
@@ -168,6 +176,12 @@ class DemoStory:
     scenario_path: Path
     riders: frozenset[int]
     reference: tuple[Any, ...] = field(repr=False, default=())
+    #: The example staged (what its items are, how players do them); None: the default example.
+    example: DemoExample = field(repr=False, default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.example is None:
+            object.__setattr__(self, "example", example_named(None))
 
     @property
     def frame_count(self) -> int:
@@ -216,11 +230,6 @@ class DemoStory:
         raise KeyError(section)
 
 
-def tag_size_in(unit: Any) -> float:
-    """The demo's tag size for a rules unit (troops 1", vehicles 1.5")."""
-    return VEHICLE_TAG_IN if getattr(unit, "length_in", None) else TROOP_TAG_IN
-
-
 def demo_scenario(scenario: dict[str, Any], *, tag_sizes: dict[int, float]) -> dict[str, Any]:
     """The example's scenario with the demo table's tag sizes written into its units (for the
     tracker's roster; the rules ignore them)."""
@@ -233,15 +242,15 @@ def demo_scenario(scenario: dict[str, Any], *, tag_sizes: dict[int, float]) -> d
 class _Table:
     """The physical table while the story is laid out: keyframes per tag."""
 
-    def __init__(self, state: Any, riders: frozenset[int]) -> None:
+    def __init__(self, tokens: dict[int, Token], riders: frozenset[int]) -> None:
         self.riders = riders
         self.keys: dict[int, list[Keyframe]] = {}
         self.sizes: dict[int, float] = {}
         self.moves: list[StoryMove] = []
-        for u in state.units:
-            self.sizes[u.unit_id] = tag_size_in(u)
-            if u.unit_id not in riders:
-                self.keys[u.unit_id] = [Keyframe(0.0, float(u.x_in), float(u.y_in), float(u.heading_deg), bool(u.on_table))]
+        for tag, token in tokens.items():
+            self.sizes[tag] = token.size_in
+            if tag not in riders:
+                self.keys[tag] = [Keyframe(0.0, *token.place)]
 
     def last(self, tag: int) -> Keyframe:
         return self.keys[tag][-1]
@@ -276,20 +285,18 @@ class _Table:
         return tuple(UnitPath(tag, TAG_HEIGHT_IN, self.sizes[tag], tuple(keys)) for tag, keys in sorted(self.keys.items()))
 
 
-def _pose_of(unit: Any) -> tuple[float, float, float, bool]:
-    return float(unit.x_in), float(unit.y_in), float(unit.heading_deg), bool(unit.on_table)
+Place = tuple[float, float, float, bool]
 
 
-def _changes(before: Any, after: Any, riders: frozenset[int]) -> dict[int, tuple[tuple[float, float, float, bool], tuple[float, float, float, bool]]]:
-    """Units whose place on the table an item changed (riders follow their token and are left out)."""
-    old = {u.unit_id: _pose_of(u) for u in before.units}
+def _changes(before: dict[int, Token], after: dict[int, Token], riders: frozenset[int]) -> dict[int, tuple[Place, Place]]:
+    """Tags whose place on the table an item changed (riders follow their token and are left out)."""
     out = {}
-    for u in after.units:
-        if u.unit_id in riders:
+    for tag, token in after.items():
+        if tag in riders:
             continue
-        new = _pose_of(u)
-        if old.get(u.unit_id) != new:
-            out[u.unit_id] = (old[u.unit_id], new)
+        new = token.place
+        if before[tag].place != new:
+            out[tag] = (before[tag].place, new)
     return out
 
 
@@ -303,39 +310,27 @@ def _turn_delta(a: float, b: float) -> float:
     return abs((b - a + 180.0) % 360.0 - 180.0)
 
 
-def _acting_units(item: Any) -> tuple[int, ...]:
-    for name in ("unit_id", "operator_id", "commander_id", "medic"):
-        value = getattr(item, name, None)
-        if isinstance(value, int):
-            return (value,)
-    return ()
+def _example(example: DemoExample | str | None) -> DemoExample:
+    return example if isinstance(example, DemoExample) else example_named(example)
 
 
-def steps_until(section: str | None) -> tuple[Any, ...] | None:
+def steps_until(section: str | None, *, example: DemoExample | str | None = None) -> tuple[Any, ...] | None:
     """The example's steps up to and including ``section`` (None: all of them); a section that is not
     a step is refused naming the steps."""
-    if section is None:
-        return None
-    from gui.errors import UsageError
-    from rules.downrange.examples.in_depth import STEPS
-
-    sections = [s.section for s in STEPS]
-    if section not in sections:
-        raise UsageError(f"--until {section!r}: not a step of the example; the steps are {', '.join(sections)}")
-    return STEPS[: sections.index(section) + 1]
+    return _example(example).steps_until(section)
 
 
-def build_story(*, steps: Sequence[Any] | None = None, timing: DemoTiming | None = None) -> DemoStory:
-    """Lay out the in-depth example (all of ``STEPS``, or the first ``steps``) in time."""
-    from rules.downrange.examples import in_depth as script
-
+def build_story(*, example: DemoExample | str | None = None, steps: Sequence[Any] | None = None,
+                timing: DemoTiming | None = None) -> DemoStory:
+    """Lay out an example (by default the in-depth example; all of its ``STEPS``, or the first
+    ``steps``) in time."""
+    ex = _example(example)
     timing = timing or DemoTiming()
-    steps = tuple(script.STEPS if steps is None else steps)
-    state = script.initial_state()
-    riders = frozenset(u.unit_id for u in state.units if u.team and any(
-        m.unit_id < u.unit_id and m.team == u.team and (m.x_in, m.y_in) == (u.x_in, u.y_in) for m in state.units))
-    table = _Table(state, riders)
-    game = _ShadowGame(state, steps, script)
+    steps = tuple(ex.steps if steps is None else steps)
+    state = ex.initial_state()
+    riders = ex.riders(state)
+    game = _ShadowGame(ex, state, steps)
+    table = _Table(game.tokens, riders)
     beats: list[Beat] = []
     captions: list[Caption] = []
     t = timing.intro_s
@@ -349,45 +344,52 @@ def build_story(*, steps: Sequence[Any] | None = None, timing: DemoTiming | None
         k = 0
         while k < len(items):
             item = items[k]
-            if isinstance(item, script.Pose):
+            role = ex.role(item)
+            if role is ItemRole.MOVE:
                 group = []
-                while k < len(items) and isinstance(items[k], script.Pose):
+                while k < len(items) and ex.role(items[k]) is ItemRole.MOVE:
                     group.append(items[k])
                     k += 1
                 t = _lay_out_moves(group, index, t, game, table, pending_appear, riders, beats, timing)
                 continue
             k += 1
-            if isinstance(item, script.Attack):
-                targets = tuple(spec.unit_id for spec in item.setup.targets)
-                beats.append(Beat(t, index, BeatKind.AIM, item, (item.setup.attacker, *targets)))
+            if role is ItemRole.ATTACK:
+                units = ex.attack_units(item)
+                beats.append(Beat(t, index, BeatKind.AIM, item, units))
                 t += timing.aim_s
                 before = game.play(item, index)
-                beats.append(Beat(t, index, BeatKind.RESOLVE, item, (item.setup.attacker, *targets)))
-                if item.landing is not None:
+                beats.append(Beat(t, index, BeatKind.RESOLVE, item, units))
+                if ex.landing(item) is not None:
                     t += timing.landing_s
-                    beats.append(Beat(t, index, BeatKind.LANDING, item, (item.setup.attacker,)))
-                t = _relocate(before, game.state, t, table, riders, pending_appear, timing, minimum_s=timing.result_s)
-            elif isinstance(item, script.Initiative):
+                    beats.append(Beat(t, index, BeatKind.LANDING, item, units[:1]))
+                t = _relocate(before, game.tokens, t, table, riders, pending_appear, timing, minimum_s=timing.result_s)
+            elif role is ItemRole.INITIATIVE:
                 game.play(item, index)
                 beats.append(Beat(t, index, BeatKind.INITIATIVE, item))
                 t += timing.initiative_s
-            elif isinstance(item, script.Treat):
+            elif role is ItemRole.TREAT:
                 beats.append(Beat(t, index, BeatKind.TREAT_AIM, item, (item.medic, item.patient)))
                 t += timing.aim_s / 2
                 game.play(item, index)
                 beats.append(Beat(t, index, BeatKind.TREAT, item, (item.medic, item.patient)))
                 t += timing.result_s
-            else:
+            elif role in (ItemRole.ROLL, ItemRole.TURN):
+                acting = ex.acting_units(item, game.state)
                 before = game.play(item, index)
-                beats.append(Beat(t, index, BeatKind.ACTION, item, _acting_units(item)))
+                beats.append(Beat(t, index, BeatKind.ROLL if role is ItemRole.ROLL else BeatKind.TURN, item, acting))
+                t = _relocate(before, game.tokens, t, table, riders, pending_appear, timing, minimum_s=timing.roll_s)
+            else:
+                acting = ex.acting_units(item, game.state)
+                before = game.play(item, index)
+                beats.append(Beat(t, index, BeatKind.ACTION, item, acting))
                 # Turn bookkeeping and getting out of a vehicle (the unit is set down when it walks
                 # off) need no time of their own.
-                quick = type(item).__name__ in ("StartTurn", "EndTurn", "Disembark")
-                t = _relocate(before, game.state, t, table, riders, pending_appear, timing,
+                quick = type(item).__name__ in ("StartRound", "StartTurn", "EndTurn", "Disembark")
+                t = _relocate(before, game.tokens, t, table, riders, pending_appear, timing,
                               minimum_s=timing.bookkeeping_s if quick else timing.action_s)
         for tag, (x, y, heading, at) in pending_appear.items():  # set down where the rules put them
             table.put_down(tag, at, x, y, heading)
-        captions.append(Caption(step_start, t, step.section, step.title, step.text, step.expect))
+        captions.append(Caption(step_start, t, ex.section(index, step), step.title, step.text, step.expect))
     beats.append(Beat(t, len(steps) - 1, BeatKind.END))
     if captions:
         last = captions[-1]
@@ -395,8 +397,8 @@ def build_story(*, steps: Sequence[Any] | None = None, timing: DemoTiming | None
     duration = t + timing.outro_s
     sizes = {tag: table.sizes[tag] for tag in table.sizes}
     return DemoStory(steps, tuple(beats), tuple(captions), table.paths(), tuple(table.moves), duration, timing,
-                     demo_scenario(script.load_scenario(), tag_sizes=sizes), script.SCENARIO_PATH, riders,
-                     game.records())
+                     demo_scenario(ex.load_scenario(), tag_sizes=sizes), ex.scenario_path, riders,
+                     game.records(), ex)
 
 
 def _lay_out_moves(group: list[Any], index: int, t: float, game: "_ShadowGame", table: _Table,
@@ -406,7 +408,7 @@ def _lay_out_moves(group: list[Any], index: int, t: float, game: "_ShadowGame", 
     planned: list[tuple[int, tuple[float, float, float], tuple[float, float, float]]] = []
     for pose in group:
         before = game.play(pose, index)
-        for tag, (old, new) in _changes(before, game.state, riders).items():
+        for tag, (old, new) in _changes(before, game.tokens, riders).items():
             if tag in pending_appear:  # set down at the hatch (the rules' spot), then walks off
                 x, y, heading, _ = pending_appear.pop(tag)
                 old = (x, y, heading, True)
@@ -435,7 +437,7 @@ def _lay_out_moves(group: list[Any], index: int, t: float, game: "_ShadowGame", 
     return end + timing.settle_s
 
 
-def _relocate(before: Any, after: Any, t: float, table: _Table, riders: frozenset[int],
+def _relocate(before: dict[int, Token], after: dict[int, Token], t: float, table: _Table, riders: frozenset[int],
               pending_appear: dict[int, tuple[float, float, float, float]], timing: DemoTiming, *,
               minimum_s: float) -> float:
     """What a rules action changed on the table: a unit set down (deferred until it walks off, or the
@@ -458,32 +460,27 @@ class _ShadowGame:
     """The example played item by item without any tracking: what each item changes on the table,
     and the script's own results (the reference the tracked demo must reproduce)."""
 
-    def __init__(self, state: Any, steps: tuple[Any, ...], script: Any) -> None:
+    def __init__(self, example: DemoExample, state: Any, steps: tuple[Any, ...]) -> None:
+        self.example = example
         self.state = state
         self.steps = steps
-        self.script = script
-        self._records: list[Any] = []
+        self.tokens = example.tokens(state)
+        self._records: list[tuple[int, Any]] = []
 
-    def play(self, item: Any, index: int) -> Any:
-        """Apply one item of step ``index``; returns the state before it."""
-        record = self.script.play_step(self.state, replace(self.steps[index], items=(item,)))
-        before, self.state = self.state, record.state
-        self._records.append(record)
+    def play(self, item: Any, index: int) -> dict[int, Token]:
+        """Apply one item of step ``index``; returns the tags as they stood before it."""
+        record = self.example.play_item(self.state, self.steps[index], item)
+        before, self.state = self.tokens, record.state
+        self.tokens = self.example.tokens(self.state)
+        self._records.append((index, record))
         return before
 
     def records(self) -> tuple[Any, ...]:
         """One StepRecord per step (lines, odds and results of all its items)."""
-        by_step: dict[str, list[Any]] = {}
-        for r in self._records:
-            by_step.setdefault(r.step.section, []).append(r)
-        merged = []
-        for step in self.steps:
-            parts = by_step.get(step.section, [])
-            if parts:
-                merged.append(self.script.StepRecord(
-                    step, parts[-1].state, tuple(line for p in parts for line in p.lines),
-                    tuple(o for p in parts for o in p.odds), tuple(x for p in parts for x in p.results)))
-        return tuple(merged)
+        by_step: dict[int, list[Any]] = {}
+        for index, r in self._records:
+            by_step.setdefault(index, []).append(r)
+        return tuple(self.example.merge_records(step, by_step[i]) for i, step in enumerate(self.steps) if by_step.get(i))
 
 
 __all__ = ["Beat", "BeatKind", "Caption", "DemoStory", "DemoTiming", "StoryMove", "build_story", "demo_scenario",

@@ -4,7 +4,8 @@
 registration, session, tracker, director, :class:`~gui.demo.live.DemoLive`) and opens the
 :class:`~gui.main_window.MainWindow` on it with a "Story" dock: the step being played in the
 rulebook's words, what the rulebook says comes of it, the reading taken where the text is unclear,
-how far the story is, and Pause (Space). Everything else is the companion as players use it: the
+how far the story is, and Pause (Space). Any of the demo's examples plays here (``example``: Down
+Range's in-depth example by default, Force on Force's patrol, the generic rules' solo game). Everything else is the companion as players use it: the
 roster, the attack panel with the odds, the log, the camera and top-down views, recording.
 """
 from __future__ import annotations
@@ -76,18 +77,18 @@ class StoryPanel(QWidget):
         if key == self._shown:
             return
         self._shown = key
+        example = self.story.example
         if caption is None or t < first:
-            self.heading.setText("Down Range: the rulebook's in-depth example")
-            self.text.setText("A Marine mortar team, MAAWS gunner, corpsman and sergeant with a UTV and a Black Hornet "
-                              "against a PLA Marine Corps squad and its ZBL-09. The camera is the synthetic table's "
-                              "webcam; every position comes from the tracker.")
+            self.heading.setText(example.title)
+            self.text.setText(f"{example.cast} The camera is the synthetic table's webcam; every position comes from "
+                              "the tracker.")
             self.expect.setText("")
             self.note.setText("")
         else:
             step = self.story.steps[index] if index < len(self.story.steps) else None
-            self.heading.setText(f"{caption.section}  {caption.title}")
+            self.heading.setText(example.heading(caption.section, caption.title))
             self.text.setText(caption.text)
-            self.expect.setText(f"The rulebook: {caption.expect}")
+            self.expect.setText(f"{example.expect_words}: {caption.expect}")
             self.note.setText(f"Reading taken: {step.note}" if step is not None and step.note else "")
         done = f"{int(t) // 60}:{int(t) % 60:02d} of {int(self.story.duration_s) // 60}:{int(self.story.duration_s) % 60:02d}"
         self.progress.setText(f"Step {min(index + 1, steps)} of {steps} · {done}\n{state}")
@@ -125,14 +126,15 @@ def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
     return panel
 
 
-def open_demo_window(*, until: str | None = None, realtime: bool = True, pause_at_end: bool = False,
-                     progress: Any = None) -> tuple[Any, Any]:
-    """(window, live demo), the window not yet shown. ``pause_at_end``: pause the story just after its
-    last step ends (screenshots), instead of at the end of the outro."""
+def open_demo_window(*, example: Any = None, until: str | None = None, realtime: bool = True,
+                     pause_at_end: bool = False, progress: Any = None) -> tuple[Any, Any]:
+    """(window, live demo), the window not yet shown. ``example``: a :class:`~gui.demo.examples.DemoExample`
+    or its name (None: the in-depth example). ``pause_at_end``: pause the story just after its last step
+    ends (screenshots), instead of at the end of the outro."""
     from gui.app import create_application
     from gui.demo.director import DemoDirector
+    from gui.demo.examples import DemoExample, example_named
     from gui.demo.footage import demo_camera, register_demo_table
-    from gui.demo.story import steps_until
     from gui.demo.live import DemoLive
     from gui.demo.story import DemoTiming, build_story
     from gui.main_window import MainWindow
@@ -143,23 +145,25 @@ def open_demo_window(*, until: str | None = None, realtime: bool = True, pause_a
 
     create_application()
     report = progress or (lambda stage, done, total: None)
-    story = build_story(steps=steps_until(until), timing=DemoTiming.full())
+    ex = example if isinstance(example, DemoExample) else example_named(example)
+    story = build_story(example=ex, steps=ex.steps_until(until), timing=DemoTiming.full())
     camera = demo_camera(story)
     report("setting up the table", 0, 1)
     calibration = register_demo_table(camera, camera.scenario.render_frame(0).image_bgr)
     report("setting up the table", 1, 1)
     session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path),
                                         base_dir=str(story.scenario_path.parent), seed=1)
-    tracker = Tracker(roster=roster_from_scenario(story.scenario, source=str(story.scenario_path)), calibration=calibration)
+    tracker = Tracker(roster=roster_from_scenario(story.scenario, source=str(story.scenario_path)), calibration=calibration,
+                      terrain=camera.terrain)
     director = DemoDirector(story, session)
     stop_at_s = story.beats[-1].t_s + 0.5 if pause_at_end else None
     live = DemoLive(story, camera, tracker, director, realtime=realtime, stop_at_s=stop_at_s)
     settings = AppSettings(overlays=OverlayToggles(grid=False))
     # store=None: the demo never changes the user's remembered scenario, calibration or layout.
     window = MainWindow(session, settings=settings, store=None, calibration=calibration, live=live)
-    window.setWindowTitle("Sandtable Companion — demo: the rulebook's in-depth example")
+    window.setWindowTitle(f"Sandtable Companion — demo: {ex.title}")
     add_story_panel(window, story, live)
-    window.statusBar().showMessage("The demo plays the rulebook's in-depth example; Space pauses, F1 lists the shortcuts.")
+    window.statusBar().showMessage(f"The demo plays {ex.title}; Space pauses, F1 lists the shortcuts.")
     return window, live.start()
 
 
