@@ -114,3 +114,84 @@ def test_a_hand_set_emission_token_is_listed_with_the_ones_the_rules_set(tmp_pat
     assert m.purpose == "radio check (set by hand)" and m.side == "Marines"
     rows = report_rows(tmp_path / "report.html", "emissions")
     assert any("Sergeant" in " ".join(r) and "radio check (set by hand)" in r for r in rows)
+
+
+def _session_before(example, ruleset: str, title: str, clock: Clock) -> GameSession:
+    steps = list(example.STEPS)
+    state = example.initial_state()
+    for record in example.play(steps[:[s.title for s in steps].index(title)]):
+        state = record.state
+    return GameSession(get_ruleset(ruleset), state, scenario=example.load_scenario(),
+                       scenario_path=str(example.SCENARIO_PATH), dice=SeededDice(2), clock=clock)
+
+
+def test_a_force_on_force_fire_is_debriefed_with_its_test_and_the_odds_in_its_words(tmp_path):
+    from rules.forceonforce.actions import EditFigure
+    from rules.forceonforce.examples import patrol
+
+    clock = Clock()
+    session = _session_before(patrol, "force-on-force", "Alpha fires", clock)
+    recording = tmp_path / "fof.sqlite"
+    session.start_recording(recording)
+    session.run_procedure("activation", lambda state, dice: session.ruleset.activate(state, "Alpha", dice), [])
+    clock.t_s = 4.0
+    session.set_attack(AttackDraft(10, "Fire", (30,)))
+    clock.t_s = 5.0
+    session.resolve_attack([6, 3])  # the script's dice: Alpha's D8 shows 6, Cell 1's D6 3
+    clock.t_s = 7.0
+    session.apply_action(EditFigure(34, {"status": "casualty"}))  # the players' ruling: one insurgent falls
+    session.stop_recording()
+
+    facts = write_debrief_report(recording, tmp_path / "report.html")
+    (e,) = facts.engagements
+    assert (e.attacker_name, e.target_name, e.outcome) == ("Alpha", "Cell 1", EngagementOutcome.WON)
+    assert e.odds_text() == "wins 50%" and e.p_kill is None  # never "kill" for a test won
+    assert e.detail.startswith("Alpha 6 against Cell 1 3")
+    (c,) = facts.casualties
+    assert (c.tag_id, c.change, c.cause, c.t_s) == (34, "down", "set by hand (casualty)", 7.0)
+    row = next(r for r in report_rows(tmp_path / "report.html", "engagements") if "Alpha" in " ".join(r))
+    assert "wins 50%" in row and "won the test" in row
+
+
+def test_generic_shots_are_debriefed_per_unit_they_reached_with_caught_and_destroyed(tmp_path):
+    from rules.generic.examples import solo
+
+    clock = Clock()
+    session = _session_before(solo, "generic", "Mortar miss", clock)
+    recording = tmp_path / "generic.sqlite"
+    session.start_recording(recording)
+    clock.t_s = 3.0
+    session.set_attack(AttackDraft(solo.M1, "Mortar", (solo.T1,)))
+    shown = {o.unit_id: o for o in session.snapshot().odds}
+    session.resolve_attack([2, 5, [3, 6], [4, 2]])  # a miss scattering 5" East onto the field gun G1
+    session.stop_recording()
+
+    facts = write_debrief_report(recording, tmp_path / "report.html")
+    by_target = {e.target_id: e for e in facts.engagements}
+    assert set(by_target) == {solo.T1, solo.G1}
+    assert by_target[solo.T1].outcome is EngagementOutcome.MISS and by_target[solo.T1].detail == "missed"
+    g1 = by_target[solo.G1]
+    assert g1.outcome is EngagementOutcome.HIT and g1.detail == "Undamaged -> Superficial Damage"
+    assert g1.odds_text() == f"caught {float(shown[solo.G1].p_hit):.0%}, destroyed {float(shown[solo.G1].p_kill):.0%}"
+    assert g1.impact_in == pytest.approx((35.0, 36.0)) and g1.radius_in == pytest.approx(3.0)
+    rows = report_rows(tmp_path / "report.html", "engagements")
+    assert any("G1" in " ".join(r) and g1.odds_text() in r for r in rows)
+
+
+def test_units_a_generic_shot_destroys_are_the_debriefs_casualties(tmp_path):
+    from rules.generic.examples import solo
+
+    clock = Clock()
+    session = _session_before(solo, "generic", "The tank fires", clock)
+    recording = tmp_path / "tank.sqlite"
+    session.start_recording(recording)
+    clock.t_s = 2.0
+    session.set_attack(AttackDraft(solo.T1, "Tank gun", (solo.I2,)))
+    session.resolve_attack([4, [2, 5, 1], [1, 6]])  # I2 takes 3 points, R3 beside it half: both destroyed
+    session.stop_recording()
+    facts = read_debrief_facts(recording)
+    assert [(c.tag_id, c.change, c.cause) for c in facts.casualties] == [
+        (solo.I2, "down", "T1 with the Tank gun"), (solo.R3, "down", "T1 with the Tank gun")]
+    assert {e.target_id: e.outcome for e in facts.engagements} == {solo.I2: EngagementOutcome.KILLED,
+                                                                   solo.R3: EngagementOutcome.KILLED}
+    assert facts.down_at(5.0) == {solo.I2, solo.R3}

@@ -8,8 +8,11 @@ GUI replay (Qt-free, so both show the same facts).
 * every **rule resolution** with the ruleset's own sentences (``ruleset.explain``), every die rolled
   with its exact odds (``roll_odds.py``) and the odds shown before the roll;
 * **engagements**: who fired at whom, from where to where, and how it came out (killed, hit without a
-  kill, miss, suppressed);
-* **casualties** over time (down, back in play after treatment, removed);
+  kill, miss, suppressed; a Force on Force fire's test won, lost or drawn), with the odds shown in the
+  ruleset's own words -- Down Range's attacks, Force on Force's fires, the generic rules' shots and
+  close combats;
+* **casualties** over time (down, back in play after treatment, removed; a Force on Force figure made a
+  casualty by hand, a generic unit destroyed);
 * **emissions**: who put an emission token on the table, until when, and which enemy EW unit could
   have located it (or did, with SIGINT).
 
@@ -45,6 +48,10 @@ class EngagementOutcome(str, enum.Enum):
     HIT = "hit, no kill"
     MISS = "miss"
     SUPPRESSED = "suppressed"
+    #: A Force on Force fire: the test the text names for firing (what a win does is not in its excerpt).
+    WON = "won the test"
+    LOST = "lost the test"
+    NO_WINNER = "nobody won"
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,25 @@ class Engagement:
     p_hit: float | None = None  # the odds shown before the roll (per shot)
     p_kill: float | None = None  # ... of killing with all the shots spent on this target
     round: int | None = None
+    #: What p_hit and p_kill stand for in the ruleset ("wins" for a Force on Force fire; kill None: none).
+    odds_words: tuple[str, str | None] = ("hit", "kill")
+    #: The procedure's own result in a few words ("Alpha 6 against Cell 1 3", "Undamaged -> Damaged").
+    detail: str = ""
+
+    def odds_text(self) -> str:
+        """The odds shown before the roll, in the ruleset's words ("wins 50%", "caught 66%, destroyed 2%").
+
+        >>> Engagement(0.0, 10, "Alpha", "US", "Fire", 30, "Cell 1", "I", EngagementOutcome.WON, 1, 1, None, None,
+        ...            p_hit=0.5, odds_words=("wins", None)).odds_text()
+        'wins 50%'
+        """
+        if self.p_hit is None:
+            return "—"
+        hit, kill = self.odds_words
+        text = f"{hit} {self.p_hit:.0%}"
+        if kill is not None and self.p_kill is not None:
+            text += f", {kill} {self.p_kill:.0%}"
+        return text
 
 
 @dataclass(frozen=True)
@@ -304,7 +330,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
             return None
         return position_at(trails[tag_id], t_s)
 
-    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where))
+    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game))
     casualties = tuple(_casualties(rules, names))
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
@@ -466,10 +492,22 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downra
                      event.side, rolls, odds, tuple(event.warnings), payload)
 
 
-def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts],
-                 where: Callable[[int | None, float], tuple[float, float] | None]) -> Iterable[Engagement]:
+Where = Callable[[int | None, float], tuple[float, float] | None]
+
+
+def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None) -> Iterable[Engagement]:
     outcome = fact.payload.get("outcome") or {}
-    if fact.kind != "attack" or not isinstance(outcome, Mapping) or outcome.get("type") != "AttackResult":
+    kind = outcome.get("type") if isinstance(outcome, Mapping) else None
+    if kind == "FireResult":
+        yield from _fof_fire(fact, outcome, where, game)
+        return
+    if kind == "ShotResult":
+        yield from _generic_shot(fact, outcome, units, where)
+        return
+    if kind == "CloseCombatResult":
+        yield from _generic_close_combat(fact, outcome, units, where)
+        return
+    if fact.kind != "attack" or not isinstance(outcome, Mapping) or kind != "AttackResult":
         return
     attacker = int(outcome.get("attacker", -1))
     side = str(outcome.get("side") or fact.side or "")
@@ -514,6 +552,162 @@ def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts],
                          single.get("p_kill_any", single.get("p_kill")), fact.round)
 
 
+def _odds_of(fact: RulesFact) -> tuple[dict[int, Mapping[str, Any]], tuple[str, str | None]]:
+    """The odds shown per unit id (a unit of several figures also under each figure's tag), and the
+    words the ruleset used for them."""
+    shown: dict[int, Mapping[str, Any]] = {}
+    words: tuple[str, str | None] = ("hit", "kill")
+    for o in fact.odds:
+        if "unit_id" not in o:
+            continue
+        for uid in (int(o["unit_id"]), *(int(m) for m in o.get("members") or ())):
+            shown.setdefault(uid, o)
+        legend = o.get("legend")
+        if isinstance(legend, Mapping) and legend.get("hit"):
+            words = (str(legend["hit"]), legend.get("kill"))
+    return shown, words
+
+
+def _centre(ids: Iterable[int], t_s: float, where: Where) -> tuple[float, float] | None:
+    """Where a unit of several figures was at ``t_s``: the middle of its figures."""
+    points = [p for p in (where(i, t_s) for i in ids) if p is not None]
+    if not points:
+        return None
+    return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+
+
+def _fof_fire(fact: RulesFact, outcome: Mapping[str, Any], where: Where, game: Any) -> Iterable[Engagement]:
+    """A Force on Force unit's fire: the opposed (or unopposed) test it won, lost or drew."""
+    check = outcome.get("check") or {}
+    test = outcome.get("test") or None
+    firer, target = str(check.get("firer", "")), str(check.get("target", ""))
+    shown, words = _odds_of(fact)
+    odds = next((o for o in fact.odds if o.get("name") == target), {})
+    target_ids = tuple(int(m) for m in odds.get("members") or ()) or ((int(odds["unit_id"]),) if "unit_id" in odds else ())
+    firer_ids: tuple[int, ...] = ()
+    try:
+        if game is not None and game.has_team(firer):
+            firer_ids = tuple(f.figure_id for f in game.members(firer))
+    except Exception:  # noqa: BLE001 (a game from another program: positions are then unknown)
+        firer_ids = ()
+    if not isinstance(test, Mapping):
+        result, detail = EngagementOutcome.NO_WINNER, "no test: line of sight and line of fire only"
+    elif test.get("type") == "OpposedResult":
+        a, b = test.get("first") or {}, test.get("second") or {}
+        winner = test.get("winner")
+        result = EngagementOutcome.WON if winner == firer else EngagementOutcome.LOST if winner else EngagementOutcome.NO_WINNER
+        detail = f"{a.get('name')} {a.get('total')} against {b.get('name')} {b.get('total')}"
+    else:
+        roll = test.get("roll") or {}
+        result = EngagementOutcome.WON if roll.get("success") else EngagementOutcome.LOST
+        detail = f"{roll.get('name')} {roll.get('total')}: {'passes' if roll.get('success') else 'fails'}"
+    distance = check.get("centre_distance_in")
+    yield Engagement(fact.t_s, min(firer_ids, default=-1), firer, str(check.get("firer_side") or fact.side or ""), "Fire",
+                     int(odds["unit_id"]) if "unit_id" in odds else None, target, str(check.get("target_side", "")),
+                     result, 1, 1 if result is EngagementOutcome.WON else 0, _centre(firer_ids, fact.t_s, where),
+                     _centre(target_ids, fact.t_s, where), None, None, odds.get("p_hit"),
+                     odds.get("p_kill_any") if words[1] is not None else None, fact.round, words,
+                     detail + (f" ({float(distance):.1f}\" centre to centre)" if isinstance(distance, (int, float)) else ""))
+
+
+def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
+                  where: Where) -> Iterable[Engagement]:
+    """A generic-rules shot: each unit it caught (the target hit, or everyone where it came down) and
+    how far down the status ladder it went; a miss that caught nobody."""
+    plan = outcome.get("plan") or {}
+    attacker = int(plan.get("attacker", -1))
+    name = str(plan.get("attacker_name") or (units[attacker].name if attacker in units else f"unit {attacker}"))
+    side = str(plan.get("side") or fact.side or "")
+    weapon = str(plan.get("weapon", ""))
+    shown, words = _odds_of(fact)
+    origin = where(attacker, fact.t_s)
+    impact = None
+    if outcome.get("impact_x_in") is not None and outcome.get("impact_y_in") is not None:
+        impact = (float(outcome["impact_x_in"]), float(outcome["impact_y_in"]))
+    aoe = float(plan.get("aoe_in") or 0.0)
+    radius = aoe if aoe > 0 else None
+    damages = [d for d in outcome.get("damages") or () if isinstance(d, Mapping)]
+    target = plan.get("target")
+    caught = {int(d["unit_id"]) for d in damages}
+    rows: list[tuple[int, str, str, EngagementOutcome, int, str]] = []
+    for d in damages:
+        uid = int(d["unit_id"])
+        result = EngagementOutcome.KILLED if d.get("destroyed") else EngagementOutcome.HIT
+        change = f"{d.get('status_before')} -> {d.get('status_after')}" if d.get("applied") else "no damage got through"
+        rows.append((uid, str(d.get("name", "")), str(d.get("side", "")), result, 1, change))
+    if target is not None and int(target) not in caught:
+        u = units.get(int(target))
+        miss = not outcome.get("hit")
+        detail = "a dummy: the shot was wasted" if outcome.get("dummy_removed") else ("missed" if miss else "no damage")
+        rows.insert(0, (int(target), str(plan.get("target_name") or (u.name if u else "")), u.side if u else "",
+                        EngagementOutcome.MISS if miss else EngagementOutcome.HIT, 0 if miss else 1, detail))
+    for uid, target_name, target_side, result, hits, detail in rows:
+        odds = shown.get(uid, {})
+        yield Engagement(fact.t_s, attacker, name, side, weapon, uid, target_name, target_side, result, 1, hits, origin,
+                         where(uid, fact.t_s), impact, radius, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
+                         words, detail)
+    if not rows:
+        yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "", EngagementOutcome.MISS, 1, 0, origin,
+                         impact or (float(plan.get("intended_x_in", 0.0)), float(plan.get("intended_y_in", 0.0))), impact,
+                         radius, None, None, fact.round, words, "caught nobody")
+
+
+def _generic_close_combat(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
+                          where: Where) -> Iterable[Engagement]:
+    """A generic-rules close combat: the attacker's round against the defender and the return round."""
+    shown, words = _odds_of(fact)
+    a, d = int(outcome.get("attacker", -1)), int(outcome.get("defender", -1))
+
+    def unit(uid: int, fallback: str) -> tuple[str, str]:
+        u = units.get(uid)
+        return (str(outcome.get(fallback) or (u.name if u else f"unit {uid}")), u.side if u else "")
+
+    for striker, struck, levels, destroyed, status, odds in (
+            (a, d, "defender_levels", "defender_destroyed", "defender_status", shown.get(d, {})),
+            (d, a, "attacker_levels", "attacker_destroyed", "attacker_status", {})):
+        if struck == a and not outcome.get(levels):
+            continue  # the return round only when it did something
+        s_name, s_side = unit(striker, "attacker_name" if striker == a else "defender_name")
+        t_name, t_side = unit(struck, "defender_name" if struck == d else "attacker_name")
+        lost = int(outcome.get(levels) or 0)
+        result = EngagementOutcome.KILLED if outcome.get(destroyed) else EngagementOutcome.HIT if lost else EngagementOutcome.MISS
+        before_after = outcome.get(status) or ("", "")
+        detail = f"{before_after[0]} -> {before_after[1]}" if lost else "no effect"
+        if striker == d:
+            detail = "return round: " + detail
+        yield Engagement(fact.t_s, striker, s_name, s_side, "Close combat", struck, t_name, t_side, result, 1,
+                         1 if lost else 0, where(striker, fact.t_s), where(struck, fact.t_s), None, None,
+                         odds.get("p_hit"), odds.get("p_kill_any"), fact.round, words, detail)
+
+
+def _hand_set_status(fact: RulesFact) -> tuple[int, str] | None:
+    """(unit, new status) of a hand edit that took a unit out of the fight or brought it back: a Force
+    on Force figure's ``casualty``/``removed``/``active``, a Down Range unit's ``down``/``removed``/``active``."""
+    inputs = fact.payload.get("inputs") or {}
+    if fact.kind != "edit" or not isinstance(inputs, Mapping):
+        return None
+    ref = inputs.get("figure", inputs.get("unit_id"))
+    changes = inputs.get("changes")
+    if not isinstance(ref, int) or not isinstance(changes, Mapping):
+        return None
+    status = {"casualty": "casualty", "down": "casualty", "removed": "removed", "active": "active"}.get(
+        str(changes.get("status")))
+    return (ref, status) if status else None
+
+
+def _destroyed(outcome: Mapping[str, Any]) -> tuple[list[int], str]:
+    """Units a generic-rules shot or close combat destroyed, and how."""
+    if outcome.get("type") == "ShotResult":
+        plan = outcome.get("plan") or {}
+        ids = [int(d["unit_id"]) for d in outcome.get("damages") or () if isinstance(d, Mapping) and d.get("destroyed")]
+        return ids, f"{plan.get('attacker_name', '')} with the {plan.get('weapon', '')}"
+    if outcome.get("type") == "CloseCombatResult":
+        ids = [int(outcome[k]) for k, flag in (("defender", "defender_destroyed"), ("attacker", "attacker_destroyed"))
+               if outcome.get(flag)]
+        return ids, f"close combat: {outcome.get('attacker_name', '')} against {outcome.get('defender_name', '')}"
+    return [], ""
+
+
 def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:
     down: set[int] = set()
 
@@ -536,6 +730,22 @@ def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> I
                 down.add(patient)
                 yield CasualtyChange(fact.t_s, patient, *unit(patient), "removed", f"treatment by {medic} failed")
             continue
+        hand = _hand_set_status(fact)
+        if hand is not None:  # a Force on Force casualty: the players' ruling after a fire, entered by hand
+            tag_id, status = hand
+            if status in ("casualty", "removed") and tag_id not in down:
+                down.add(tag_id)
+                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down" if status == "casualty" else "removed",
+                                     f"set by hand ({status})")
+            elif status == "active" and tag_id in down:
+                down.discard(tag_id)
+                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "back in play", "set by hand")
+            continue
+        destroyed, how = _destroyed(outcome)
+        for tag_id in destroyed:
+            if tag_id not in down:
+                down.add(tag_id)
+                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down", how)
         cause = fact.kind
         if outcome.get("type") == "AttackResult":
             cause = f"{outcome.get('attacker_name', '')} with the {outcome.get('weapon', '')}"

@@ -14,6 +14,8 @@ from typing import Any
 
 from gui.debrief.facts import DebriefFacts, EngagementOutcome, position_at
 
+#: The outcomes a Down Range attack comes to (its map's legend lists them all).
+DOWN_RANGE_OUTCOMES = (EngagementOutcome.KILLED, EngagementOutcome.HIT, EngagementOutcome.MISS, EngagementOutcome.SUPPRESSED)
 #: Line styles of engagement outcomes (colour, line style, width) — chosen to stay apart from the
 #: side colours (blue/red by default) the trails use.
 OUTCOME_STYLE: dict[EngagementOutcome, tuple[str, str, float]] = {
@@ -21,6 +23,9 @@ OUTCOME_STYLE: dict[EngagementOutcome, tuple[str, str, float]] = {
     EngagementOutcome.HIT: ("#e67e22", "-", 1.8),
     EngagementOutcome.MISS: ("#8c8c8c", "--", 1.2),
     EngagementOutcome.SUPPRESSED: ("#8e44ad", ":", 1.8),
+    EngagementOutcome.WON: ("#e67e22", "-", 2.0),
+    EngagementOutcome.LOST: ("#6c3483", "--", 1.5),
+    EngagementOutcome.NO_WINNER: ("#8c8c8c", ":", 1.4),
 }
 
 
@@ -96,8 +101,11 @@ def table_map_png(facts: DebriefFacts) -> bytes:
         if where is not None:
             ax.plot(*where, marker="X", markersize=10, color="#111111", markeredgecolor="white", zorder=8)
 
+    # Down Range's four outcomes always; another ruleset's those its engagements came to.
+    shown = [o for o in EngagementOutcome if o in {e.outcome for e in facts.engagements}
+             or (facts.ruleset == "down-range" and o in DOWN_RANGE_OUTCOMES)]
     handles = [Line2D([], [], color=OUTCOME_STYLE[o][0], linestyle=OUTCOME_STYLE[o][1], linewidth=OUTCOME_STYLE[o][2], label=o.value)
-               for o in EngagementOutcome]
+               for o in shown]
     handles += [Line2D([], [], color=c, linewidth=2, label=side or "(no side)") for side, c in facts.side_colors.items()]
     handles += [Line2D([], [], marker="X", color="#111111", linestyle="", markersize=8, label="out of the fight"),
                 Line2D([], [], marker="*", color="#e67e22", linestyle="", markersize=10, label="explosive impact")]

@@ -193,6 +193,8 @@ def _notes(facts: DebriefFacts) -> str:
 def _engagements(facts: DebriefFacts) -> str:
     if not facts.engagements:
         return _section("engagements", "Engagements", "<p>No attack was resolved in this session.</p>")
+    if facts.ruleset != "down-range":
+        return _procedure_engagements(facts)
     rows = []
     for e in facts.engagements:
         where = ""
@@ -205,6 +207,24 @@ def _engagements(facts: DebriefFacts) -> str:
                     "<p>Every attack on every target, with the odds the players were shown before rolling "
                     "(p(hit) per shot, p(kill) with all the shots spent on that target).</p>"
                     + _table(["time", "round", "shooter", "weapon", "target", "centre to centre", "hits", "p(hit)", "p(kill)", "outcome"], rows))
+
+
+def _procedure_engagements(facts: DebriefFacts) -> str:
+    """Engagements of a rule system with its own procedure (a Force on Force fire's test, the generic
+    rules' shots and close combats): the result in its own words and the odds shown under its names."""
+    rows = []
+    for e in facts.engagements:
+        where = ""
+        if e.from_in and e.to_in:
+            where = f"{((e.to_in[0] - e.from_in[0]) ** 2 + (e.to_in[1] - e.from_in[1]) ** 2) ** 0.5:.1f}\""
+        rows.append([clock(e.t_s), _e(e.round if e.round is not None else ""), _unit(facts, e.attacker_name, e.side),
+                     _e(e.weapon), _unit(facts, e.target_name, e.target_side) if e.target_id is not None else "<i>nobody</i>",
+                     where, _e(e.detail), _e(e.odds_text()), _badge(e.outcome)])
+    return _section("engagements", "Engagements",
+                    "<p>Every fire, shot and close combat on every unit it reached, with the odds the players were "
+                    "shown before rolling, in the ruleset's words.</p>"
+                    + _table(["time", "round", "attacker", "weapon", "target", "centre to centre", "result",
+                              "odds shown", "outcome"], rows))
 
 
 def _casualties(facts: DebriefFacts, png: bytes) -> str:
