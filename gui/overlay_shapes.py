@@ -164,7 +164,7 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
     texts = []
     for u in units:
         text = u.name
-        if u.unit_id == sel:
+        if u.unit_id == sel and not math.isinf(u.move_in):  # (a rule system that does not count movement: inf)
             left = "unlimited" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}"'
             text += f" (move left {left})"
         if u.status != "active":

@@ -81,8 +81,9 @@ def _cluster_items(c: Cluster, label: str, color: str, names: dict[int, str], me
         top = top_of(np.concatenate([outline(Reach(where[i], COHESION_PAD_IN), 24, memo) for i in main]))
     name = _team_name(label)
     if c.is_connected:
+        # (no short form: when crowded, "in cohesion" is the label to drop, and the name is shown anyway)
         out.append(DrawItem("cohesion", ("cohesion label", label), np.zeros((0, 2)), color, label=label,
-                            text_in=(top[0], top[1] + 0.5), anchor_in=top, short_label=name, units=ids))
+                            text_in=(top[0], top[1] + 0.5), anchor_in=top, units=ids))
         return out
     # Out of cohesion: the label in red and high in the placement order, each straggler ringed, with a
     # dashed line to the nearest figure of the largest group and how far apart they are.
@@ -166,7 +167,7 @@ def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         color = snap.color_of(o.side)
         movers = _draft_figures(snap)
         poly = outline(lane, 4, memo)
-        out.append(DrawItem("line_of_fire", ("corridor", lane), poly, color, closed=True, width_px=2.0, fill=40,
+        out.append(DrawItem("line_of_fire", ("corridor", lane), poly, color, closed=True, width_px=2.5, fill=60,
                             dashed=True, units=movers))
         for uid in o.unit_ids:
             u = snap.unit(uid)

@@ -45,7 +45,7 @@ def band_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     bands = [o for o in snap.overlays if o.kind == "range band" and snap.selected_unit in o.unit_ids]
     out: list[DrawItem] = []
     for k, o in enumerate(bands):
-        color = lighter(snap.color_of(o.side), 0.1 + 0.5 * k / max(1, len(bands) - 1))
+        color = lighter(snap.color_of(o.side), 0.05 + 0.35 * k / max(1, len(bands) - 1))
         out.append(memo.get(("band", o, color), lambda: _band_now(o, color, memo)))
     return out
 
