@@ -14,7 +14,17 @@ The rulebook's in-depth example on the synthetic table (its exact calibration):
 * ``replay-timeline.png``    — a recorded game opened for replay, the timeline at an attack;
 * ``projector-output.png``   — what the projector throws on the table (the players' overlay set).
 
+The other rule systems' examples:
+
+* ``fof-cohesion-corridor.png`` — Force on Force, the market patrol before Cell 1 fires into the market:
+  each fireteam's cohesion (Bravo 4 lagging behind, flagged), the line-of-fire corridor from Cell 1 to
+  Alpha with the shoppers in it, leaders, Hot Spots (camera view);
+* ``generic-bands-scatter.png`` — the generic rules' solo game after the mortar's miss: the mortar's
+  range bands with their to-hit numbers and its minimum range, the shell's scatter to where it landed
+  and its area of effect (top-down view).
+
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/make_screenshots.py [--out docs/screenshots]
+        [--only fof-overlays generic-overlays]   # just those (and not Down Range's)
 """
 from __future__ import annotations
 
@@ -82,9 +92,57 @@ def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]
     print(f"saved {path}")
 
 
+def fof_overlay_shots(out: Path, tmp: Path) -> None:
+    """Force on Force: cohesion and the line-of-fire corridor, in the camera view."""
+    from gui.session import AttackDraft, GameSession
+    from rules.dice import SeededDice
+    from rules.forceonforce.examples import patrol
+    from rules.ruleset import get_ruleset
+
+    steps = list(patrol.STEPS)
+    state = None
+    for record in patrol.play(steps[:[s.title for s in steps].index("Cell 1 fires into the market")]):
+        state = record.state
+    session = GameSession(get_ruleset("force-on-force"), state, scenario=patrol.load_scenario(),
+                          scenario_path=str(patrol.SCENARIO_PATH), dice=SeededDice(1))
+    window, feed = window_for(session, tmp, view="camera")
+    session.select_unit(30, weapon="Fire")  # Cell 1 fires at Alpha, the shoppers in the line
+    session.set_attack(AttackDraft(30, "Fire", (10,)))
+    settle(window, feed)
+    save(window, out / "fof-cohesion-corridor.png")
+    window.close()
+
+
+def generic_overlay_shots(out: Path, tmp: Path) -> None:
+    """The generic rules: range bands and a scatter after a miss, in the top-down view."""
+    from gui.session import GameSession
+    from rules.dice import SeededDice
+    from rules.generic.examples import solo
+    from rules.ruleset import get_ruleset
+
+    steps = list(solo.STEPS)
+    state = None
+    for record in solo.play(steps[:[s.title for s in steps].index("Mortar miss") + 1]):
+        state = record.state
+    session = GameSession(get_ruleset("generic"), state, scenario=solo.load_scenario(),
+                          scenario_path=str(solo.SCENARIO_PATH), dice=SeededDice(1))
+    window, feed = window_for(session, tmp, view="table")
+    window.view.set_mode("table")
+    session.select_unit(solo.M1, weapon="Mortar")
+    settle(window, feed)
+    save(window, out / "generic-bands-scatter.png")
+    window.close()
+
+
+#: Shots of the other rule systems, by name (``--only``).
+EXTRA_SHOTS = {"fof-overlays": fof_overlay_shots, "generic-overlays": generic_overlay_shots}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent))
+    parser.add_argument("--only", nargs="+", choices=sorted(EXTRA_SHOTS),
+                        help="make only these shots of the other rule systems (not Down Range's)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -92,6 +150,11 @@ def main() -> int:
 
     create_application()
     tmp = Path(tempfile.mkdtemp(prefix="sandtable-shots-"))
+    for name, make in EXTRA_SHOTS.items():
+        if args.only is None or name in args.only:
+            make(out, tmp)
+    if args.only is not None:
+        return 0
 
     # the camera view before the ambush
     from gui.session import GameSession
