@@ -163,6 +163,27 @@ def test_a_figure_carried_out_of_cohesion_is_flagged_in_the_camera_view_and_not_
     assert any(p.text == 'Alpha: in cohesion (1")' for p in comp.painter.placed_labels)
 
 
+def test_hot_spot_counters_and_the_leaders_link_are_drawn_where_the_rules_put_them(app):
+    s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    snap = s.snapshot()
+    spots = [o.shape for o in snap.overlays if o.kind == "hot spot" and not o.unit_ids]
+    link = next(o.shape for o in snap.overlays if o.kind == "leader")
+    assert len(spots) == 5
+    t = TopDownTransform((72.0, 48.0), (1440, 960), margin_px=20)
+    comp = Compositor()
+    img = bgr_from_qimage(comp.compose(snap, t, only("hot_spots", "cohesion"), black=True))
+    for c in spots:  # amber counters (filled: orange over black), nothing 2" beside them
+        b, g, r = patch(img, at(t, c.x_in, c.y_in), 0)[0]
+        assert r > 120 and r > g > b + 50, (c, (b, g, r))
+        assert patch(img, at(t, c.x_in + c.radius_in + 2.0, c.y_in), 1).max() < 40
+    assert {f"Hot Spot {n}" for n in range(1, 6)} <= {p.text for p in comp.painter.placed_labels}
+    # The gold dashed link from Abu Karim to the middle of Cell 1, and his words.
+    a = at(t, link.ax_in + 0.5 * (link.bx_in - link.ax_in), link.ay_in + 0.5 * (link.by_in - link.ay_in))
+    gold = patch(img, a, 2)
+    assert ((gold[:, 2] > 200) & (gold[:, 1] > 170) & (gold[:, 0] < 140)).any()
+    assert any(p.request.text == "Abu Karim leads Cell 1" for p in comp.painter.placed_labels)
+
+
 @pytest.mark.parametrize("example, offered, not_offered", [
     ("rules.forceonforce.examples.patrol", {"cohesion", "line_of_fire", "hot_spots", "odds", "sight", "other"},
      {"fan", "voice", "jamming", "bands", "range", "movement"}),

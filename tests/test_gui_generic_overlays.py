@@ -157,3 +157,30 @@ def test_the_solo_tables_suggested_move_is_an_arrow_to_where_the_route_leads(app
         assert lit(img, at(TOP, seg.bx_in, seg.by_in), 2)  # the arrow's point
     away = at(TOP, 66.0, 44.0)
     assert not lit(img, away, 3)
+
+
+def test_the_selected_commanders_command_range_rings_the_units_under_command_within_it(app):
+    s = GameSession.from_scenario_file(solo.SCENARIO_PATH)
+    s.select_unit(solo.X1)
+    command = next(o for o in s.snapshot().overlays if o.kind == "command range")
+    assert set(command.unit_ids) == {solo.I1, solo.M1}  # I2 is beyond 12"
+    comp = Compositor()
+    img = bgr_from_qimage(comp.compose(s.snapshot(), TOP, only("command"), black=True))
+    x = s.unit(solo.X1)
+    edge = command.shape.distance_in + x.footprint.radius_in
+    ring = [at(TOP, x.x_in + edge * math.cos(a), x.y_in + edge * math.sin(a)) for a in np.radians(np.arange(0, 360, 2))]
+    on = sum(lit(img, p, 0) for p in ring) / len(ring)
+    assert 0.4 < on < 0.9, f"a dashed ring 12\" from the commander's base: {on:.0%} drawn"
+
+    def green_ring(uid: int) -> bool:
+        u = s.unit(uid)
+        r = base_radius(u) + 0.55
+        pts = [patch(img, at(TOP, u.x_in + r * math.cos(a), u.y_in + r * math.sin(a)), 2)
+               for a in np.radians(np.arange(0, 360, 20))]
+        return sum(bool(((p[:, 1] > 200) & (p[:, 0] > 150) & (p[:, 2] > 150)).any()) for p in pts) >= 8
+
+    assert green_ring(solo.I1) and green_ring(solo.M1) and not green_ring(solo.I2)
+    assert any(p.request.text == command.label for p in comp.painter.placed_labels)
+    s.select_unit(solo.I1)  # not a commander: nothing
+    img = bgr_from_qimage(comp.compose(s.snapshot(), TOP, only("command"), black=True))
+    assert img.max() < 40
