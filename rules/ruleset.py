@@ -141,6 +141,8 @@ class Declaration:
     choices: tuple[str, ...] = ()
     default: Any = None
     help: str = ""
+    #: A few words for a narrow form under a heading that names whose it is ("Die shift"); "": ``label``.
+    short: str = ""
 
 
 @dataclass(frozen=True)

@@ -50,19 +50,21 @@ FIRE = "Fire"
 DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("test", "Test for this fire", "attack", "choice", ("opposed", "unopposed", "none"), "opposed",
                 "Firing is an opposed roll: 4+ and higher than the target (A.3). The fire-combat procedure itself "
-                "is not in the excerpt; 'none' only checks line of sight and line of fire."),
-    Declaration("firer_die", "Firing unit's die", "attack", "choice", DIE_CHOICES, "troop quality"),
-    Declaration("firer_shift", "Die shifts of the firing unit (+1 up, -1 down)", "attack", "int", (), 0),
-    Declaration("firer_modifier", "Modifier to the firing unit's roll", "attack", "int", (), 0),
+                "is not in the excerpt; 'none' only checks line of sight and line of fire.", short="Test"),
+    Declaration("firer_die", "Firing unit's die", "attack", "choice", DIE_CHOICES, "troop quality", short="Die"),
+    Declaration("firer_shift", "Die shifts of the firing unit (+1 up, -1 down)", "attack", "int", (), 0,
+                short="Die shifts"),
+    Declaration("firer_modifier", "Modifier to the firing unit's roll", "attack", "int", (), 0, short="Modifier"),
     Declaration("firers_seeing", "Figures of the firing unit that see the target (blank: all)", "attack", "int",
-                (), None, "Half or more must see it (A.7)."),
+                (), None, "Half or more must see it (A.7).", short="Figures that see"),
     Declaration("line_of_sight", "Centre-to-centre line of sight is clear", "target", "bool", (), True,
-                "Buildings, high walls, deep trenches block it (A.7)."),
+                "Buildings, high walls, deep trenches block it (A.7).", short="Line of sight clear"),
     Declaration("target_visible", "Figures of the target that are visible (blank: all)", "target", "int", (), None,
-                "Less than half visible: it cannot be fired upon (A.7)."),
-    Declaration("target_die", "Target unit's die", "target", "choice", DIE_CHOICES, "troop quality"),
-    Declaration("target_shift", "Die shifts of the target (+1 up, -1 down)", "target", "int", (), 0),
-    Declaration("target_modifier", "Modifier to the target's roll", "target", "int", (), 0),
+                "Less than half visible: it cannot be fired upon (A.7).", short="Figures visible"),
+    Declaration("target_die", "Target unit's die", "target", "choice", DIE_CHOICES, "troop quality", short="Die"),
+    Declaration("target_shift", "Die shifts of the target (+1 up, -1 down)", "target", "int", (), 0,
+                short="Die shifts"),
+    Declaration("target_modifier", "Modifier to the target's roll", "target", "int", (), 0, short="Modifier"),
 )
 _ATTACK_KEYS = {d.key for d in DECLARATIONS if d.scope == "attack"}
 #: What the odds of a fire mean, per test (the excerpt stops before what a won test does).

@@ -42,7 +42,7 @@ CLOSE_COMBAT = "Close combat"
 DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("range_shift", "Range levels to shift (+ farther, - nearer)", "attack", "int", (), 0,
                 "The text's to-hit modifiers are missing; shift the range level for what your table rules "
-                "(beyond Very Long: no fire)."),
+                "(beyond Very Long: no fire).", short="Range levels shifted"),
 )
 
 
