@@ -38,21 +38,27 @@ class DeclarationForm(QWidget):
         self._quiet = False
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.setVerticalSpacing(3)
+        form.setVerticalSpacing(2)
         for d in self.declarations:
             widget = self._widget(d)
-            widget.setToolTip(d.help or d.label)
-            if d.kind != "bool":
-                widget.setMaximumWidth(170)  # the label, not the number, needs the room
+            tip = d.label + (f"\n{d.help}" if d.help else "")
+            widget.setToolTip(tip)
+            if d.kind == "choice":
+                widget.setMinimumWidth(112)
+                widget.setMaximumWidth(140)
+            elif d.kind != "bool":
+                widget.setMaximumWidth(64)  # the label, not the number, needs the room
             self.widgets[d.key] = widget
+            # One line each (the ruleset's short words; the full label and its help in the tooltip):
+            # wrapped labels would make the attack panel taller than a table-side screen.
+            text = getattr(d, "short", "") or short_label(d.label)
             if d.kind == "bool":
                 assert isinstance(widget, QCheckBox)
-                widget.setText(d.label)
+                widget.setText(text)
                 form.addRow(widget)
             else:
-                label = QLabel(short_label(d.label))
-                label.setWordWrap(True)
-                label.setToolTip(d.help or d.label)
+                label = QLabel(text)
+                label.setToolTip(tip)
                 form.addRow(label, widget)
         self.set_values({})
 

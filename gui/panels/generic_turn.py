@@ -109,3 +109,6 @@ class AutomationBox(QGroupBox):
                 item.setToolTip(text)
                 self.table.setItem(row, col, item)
         self.table.resizeRowsToContents()
+        # Every decision in view without scrolling (the panel has the room; a side rarely has a dozen units).
+        rows = sum(self.table.rowHeight(r) for r in range(self.table.rowCount()))
+        self.table.setMinimumHeight(min(420, max(160, rows + self.table.horizontalHeader().height() + 6)))

@@ -39,6 +39,17 @@ ODDS_COLUMNS = ("Target", "Outcome", "Exact odds")
 ODDS_COLOR = "#ffe14d"
 
 
+class CompactTable(QTableWidget):
+    """A table that asks for no more height than its minimum: the panel's scroll area sizes the panel
+    by its hint, so Qt's default (192 px per table) would push the dice and Resolve out of sight;
+    the layout's stretch still gives the tables whatever room is left."""
+
+    def sizeHint(self) -> Any:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        hint.setHeight(self.minimumHeight())
+        return hint
+
+
 def exact_text(p: Any) -> str:
     """A probability as players read it, with its exact fraction.
 
@@ -69,33 +80,35 @@ class RulesetAttackPanel(SessionPanel):
         self.declared = DeclarationForm([d for d in declarations if d.scope == "attack"], changed=self._setup_changed)
         self.target_form = DeclarationForm([d for d in declarations if d.scope == "target"],
                                            changed=self._target_declared)
-        self.target_box = QGroupBox("Declarations for the target")
+        self.target_box = QGroupBox("The target")
         QVBoxLayout(self.target_box).addWidget(self.target_form)
         self.target_box.setVisible(False)
+        for box in (self.target_box,):
+            box.layout().setContentsMargins(6, 2, 6, 2)
         self.aim_title = QLabel("Aim point (B)")
         self.aim_label = QLabel("—")
         self.show_all = QCheckBox("List every unit")
         self.show_all.setToolTip("Off: only units that may be attacked (and those ticked)")
-        self.targets = QTableWidget(0, len(TARGET_COLUMNS))
+        self.targets = CompactTable(0, len(TARGET_COLUMNS))
         self.targets.setHorizontalHeaderLabels(TARGET_COLUMNS)
         self.targets.verticalHeader().setVisible(False)
-        self.targets.verticalHeader().setDefaultSectionSize(26)
+        self.targets.verticalHeader().setDefaultSectionSize(22)
         self.targets.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.targets.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.targets.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_WHY, QHeaderView.ResizeMode.Stretch)
-        self.targets.setMinimumHeight(110)
+        self.targets.setMinimumHeight(88)
         self.geometry_label = QLabel()
         self.geometry_label.setWordWrap(True)
-        self.odds = QTableWidget(0, len(ODDS_COLUMNS))
+        self.odds = CompactTable(0, len(ODDS_COLUMNS))
         self.odds.setHorizontalHeaderLabels(ODDS_COLUMNS)
         self.odds.verticalHeader().setVisible(False)
         self.odds.verticalHeader().setDefaultSectionSize(22)
         self.odds.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.odds.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.odds.horizontalHeader().setStretchLastSection(True)
-        self.odds.setMinimumHeight(80)
+        self.odds.setMinimumHeight(70)
         self.virtual = QRadioButton("Virtual dice")
         self.entered = QRadioButton("Players' dice")
         self.virtual.setChecked(True)
@@ -122,9 +135,16 @@ class RulesetAttackPanel(SessionPanel):
         self.aim_label.setToolTip("Pick it with the blast tool (B) on the table view; it is used when no target "
                                   "is ticked")
         setup.setColumnStretch(1, 1)
-        declared_box = QGroupBox(f"Declared for this attack ({ruleset.title})")
+        declared_box = QGroupBox("The attacker")
+        declared_box.setToolTip(f"What {ruleset.title} lets the players declare for the attacker")
         QVBoxLayout(declared_box).addWidget(self.declared)
+        declared_box.layout().setContentsMargins(6, 2, 6, 2)
         declared_box.setVisible(bool(self.declared.declarations))
+        self.declared_box = declared_box
+        # The attacker's and the target's declarations side by side (an opposed test reads across).
+        declarations = QHBoxLayout()
+        declarations.addWidget(declared_box, 1)
+        declarations.addWidget(self.target_box, 1)
         self.targets_title = QLabel()
         targets_head = QHBoxLayout()
         targets_head.addWidget(self.targets_title, 1)
@@ -141,13 +161,12 @@ class RulesetAttackPanel(SessionPanel):
         dice_layout.addWidget(self.dice_form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(5)
+        layout.setSpacing(4)
         layout.addLayout(setup)
-        layout.addWidget(declared_box)
         layout.addLayout(targets_head)
-        layout.addWidget(self.targets, 3)
+        layout.addWidget(self.targets, 2)
         layout.addWidget(self.geometry_label)
-        layout.addWidget(self.target_box)
+        layout.addLayout(declarations)
         layout.addWidget(QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"))
         layout.addWidget(self.odds, 2)
         layout.addWidget(dice_box)
@@ -303,6 +322,8 @@ class RulesetAttackPanel(SessionPanel):
             if draft is not None and set(self.ticked()) != set(draft.target_ids):
                 self._setup_changed()  # a ticked target left the list
                 return
+        name = self.attacker.currentText().split(" (")[0]
+        self.declared_box.setTitle(f"The attacker: {name}" if name else "The attacker")
         wv = self._weapon_view()
         area = wv is not None and bool(wv.radius_in)
         self.aim_title.setVisible(area)
@@ -393,7 +414,7 @@ class RulesetAttackPanel(SessionPanel):
         self.target_box.setVisible(on)
         if on and self._focus is not None:
             name = next((p.name for p in self.session.snapshot().proposals if p.unit_id == self._focus), str(self._focus))
-            self.target_box.setTitle(f"Declarations for {name}")
+            self.target_box.setTitle(f"The target: {name}")
             self.target_form.set_values(self._target_decl.get(self._focus, {}))
 
     def _target_declared(self) -> None:
