@@ -21,10 +21,12 @@ The other rule systems' examples:
   Alpha with the shoppers in it, leaders, Hot Spots (camera view);
 * ``generic-bands-scatter.png`` — the generic rules' solo game after the mortar's miss: the mortar's
   range bands with their to-hit numbers and its minimum range, the shell's scatter to where it landed
-  and its area of effect (top-down view).
+  and its area of effect (top-down view);
+* their attack, turn and roster panels (``fof-attack-panel.png``, ``fof-turn-panel.png``,
+  ``generic-attack-panel.png``, ``generic-turn-panel.png``): see panel_shots.py.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/make_screenshots.py [--out docs/screenshots]
-        [--only fof-overlays generic-overlays]   # just those (and not Down Range's)
+        [--only fof-overlays generic-overlays fof-panels generic-panels]   # just those (and not Down Range's)
 """
 from __future__ import annotations
 
@@ -135,7 +137,20 @@ def generic_overlay_shots(out: Path, tmp: Path) -> None:
 
 
 #: Shots of the other rule systems, by name (``--only``).
-EXTRA_SHOTS = {"fof-overlays": fof_overlay_shots, "generic-overlays": generic_overlay_shots}
+EXTRA_SHOTS = {"fof-overlays": fof_overlay_shots, "generic-overlays": generic_overlay_shots,
+               "fof-panels": lambda out, tmp: _panel_shots().fof_panel_shots(out, tmp, sys.modules[__name__]),
+               "generic-panels": lambda out, tmp: _panel_shots().generic_panel_shots(out, tmp, sys.modules[__name__])}
+
+
+def _panel_shots():  # type: ignore[no-untyped-def]
+    """The panels' shots (panel_shots.py, beside this script)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("panel_shots", Path(__file__).with_name("panel_shots.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main() -> int:
