@@ -225,3 +225,39 @@ def test_a_morale_test_from_the_turn_panel_uses_the_leaders_morale(app, qtbot, r
     qtbot.mouseClick(box.test_button, Qt.MouseButton.LeftButton)
     line = "Morale test (Bravo): Bravo rolls D10 for Morale: 7, 4+: passes."
     assert line in records["Bravo's morale"].lines and line in log_text(session)
+
+
+def test_a_leader_joins_and_a_fireteam_splits_and_merges_from_the_turn_panel(app, qtbot, records) -> None:
+    from PySide6.QtCore import Qt
+
+    session = session_before("The squad leader joins Alpha")
+    _, turn, _, _ = panels(qtbot, session)
+    session.apply_rules(lambda state: session.ruleset.set_pose(state, patrol.HALE, 16.5, 21.0, 90.0), kind="poses")
+    box = turn.extra
+    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
+    box.leader.setCurrentIndex(box.leader.findData(patrol.HALE))
+    qtbot.mouseClick(box.join_button, Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == ""
+    assert session.state.team("Alpha") == records["The squad leader joins Alpha"].state.team("Alpha")  # led, fire only
+
+    session = session_before("Alpha splits")
+    _, turn, _, _ = panels(qtbot, session)
+    session.start_turn()
+    box = turn.extra
+    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
+    box.split_figures.setText("12 x")
+    box.split_name.setText("Alpha Two")
+    qtbot.mouseClick(box.split_button, Qt.MouseButton.LeftButton)
+    assert turn.error_label.text().startswith("figures '12 x': type the tags")
+    box.split_figures.setText("12 13")
+    qtbot.mouseClick(box.split_button, Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == ""
+    split = session.state
+    assert [f.figure_id for f in split.members("Alpha Two")] == [12, 13]
+    assert "Alpha splits: Alpha 3, Alpha 4 form Alpha Two." in log_text(session)
+    # merging is for the beginning of a turn: the rules refuse it now, in one line, and nothing changes
+    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
+    box.merge_with.setCurrentIndex(box.merge_with.findData("Alpha Two"))
+    qtbot.mouseClick(box.merge_button, Qt.MouseButton.LeftButton)
+    assert "Alpha Two cannot merge into Alpha" in turn.error_label.text()
+    assert session.state.has_team("Alpha Two")

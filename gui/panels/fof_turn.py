@@ -9,6 +9,8 @@
   first), bring on reinforcements at a Hot Spot, and any test the players call for -- Troop Quality
   or Morale (with a leader's Morale where he lends it), die shifts and a modifier, unopposed or
   opposed by another unit -- with the exact odds before the roll.
+* **The unit itself**: a leader joins it or leaves, it splits off figures (by tag) as a new element,
+  it merges another element back in, it neutralises a Hot Spot.
 
 The dice come from the turn panel's "Players' dice" field (empty: virtual dice)."""
 from __future__ import annotations
@@ -63,11 +65,14 @@ class ForceOnForceTurnBox(QWidget):
     turn panel's dice (the session's ``run_procedure``), ``report(error)`` shows what went wrong."""
 
     def __init__(self, session: Any, run: Callable[[str, Callable[[Any, Any], Any]], None],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, act: Callable[[Any], None] | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.ruleset = session.ruleset
         self.run = run
+        #: Applies one of the rules' plain actions, or the action a function makes (the turn panel's: it
+        #: shows what the rules or the typing refuse).
+        self.act = act or (lambda action: session.apply_action(action() if callable(action) else action, kind="action"))
         initiative = QGroupBox("Initiative test (A.4)")
         self.next_label = QLabel()
         self.next_label.setWordWrap(True)
@@ -78,7 +83,6 @@ class ForceOnForceTurnBox(QWidget):
         self.rolls.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.rolls.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.rolls.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.rolls.setMaximumHeight(110)
         self.holder_label = QLabel()
         self.holder_label.setWordWrap(True)
         self.declare_side = QComboBox()
@@ -133,14 +137,53 @@ class ForceOnForceTurnBox(QWidget):
         grid.addWidget(self.test_button, 4, 3)
         grid.addWidget(self.test_odds, 5, 0, 1, 4)
         grid.setColumnStretch(1, 1)
+        unit_box = QGroupBox("The unit")
+        self.leader = QComboBox()
+        self.join_button = QPushButton("Joins")
+        self.join_button.setToolTip("The leader joins the unit (within cohesion distance; it may then fire, not move)")
+        self.leave_button = QPushButton("Leaves")
+        self.merge_with = QComboBox()
+        self.merge_button = QPushButton("Merge into the unit")
+        self.merge_button.setToolTip("At the beginning of a turn: an element at half strength or less joins the unit")
+        self.split_figures = QLineEdit()
+        self.split_figures.setPlaceholderText("tags, e.g. 12 13")
+        self.split_name = QLineEdit()
+        self.split_name.setPlaceholderText("new element's name")
+        self.split_button = QPushButton("Split off")
+        self.hot_spot = QSpinBox()
+        self.hot_spot.setRange(1, 9)
+        self.neutralise_button = QPushButton("Neutralises Hot Spot")
+        units = QGridLayout(unit_box)
+        units.addWidget(QLabel("Leader"), 0, 0)
+        units.addWidget(self.leader, 0, 1, 1, 2)
+        units.addWidget(self.join_button, 0, 3)
+        units.addWidget(self.leave_button, 0, 4)
+        units.addWidget(QLabel("Element"), 1, 0)
+        units.addWidget(self.merge_with, 1, 1, 1, 2)
+        units.addWidget(self.merge_button, 1, 3, 1, 2)
+        units.addWidget(QLabel("Figures"), 2, 0)
+        units.addWidget(self.split_figures, 2, 1)
+        units.addWidget(self.split_name, 2, 2)
+        units.addWidget(self.split_button, 2, 3, 1, 2)
+        units.addWidget(QLabel("Hot Spot"), 3, 0)
+        units.addWidget(self.hot_spot, 3, 1)
+        units.addWidget(self.neutralise_button, 3, 3, 1, 2)
+        units.setColumnStretch(1, 1)
+        units.setColumnStretch(2, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(initiative)
         layout.addWidget(procedures)
+        layout.addWidget(unit_box)
         self.declare_button.clicked.connect(self.declare)
         self.activate_button.clicked.connect(self.activate)
         self.reinforce_button.clicked.connect(self.reinforce)
         self.test_button.clicked.connect(self.roll_test)
+        self.join_button.clicked.connect(self.join)
+        self.leave_button.clicked.connect(self.leave)
+        self.merge_button.clicked.connect(self.merge)
+        self.split_button.clicked.connect(self.split)
+        self.neutralise_button.clicked.connect(self.neutralise)
         for w in (self.unit, self.test_die, self.against):
             w.currentIndexChanged.connect(lambda _: self._show_test_odds())
         for spin in (self.test_shift, self.test_modifier):
@@ -162,6 +205,9 @@ class ForceOnForceTurnBox(QWidget):
                 item.setToolTip(text)
                 self.rolls.setItem(row, col, item)
         self.rolls.setVisible(bool(rolls))
+        self.rolls.resizeRowsToContents()
+        self.rolls.setFixedHeight(self.rolls.horizontalHeader().height() + 4
+                                  + sum(self.rolls.rowHeight(r) for r in range(self.rolls.rowCount())))
         if last is None:
             self.holder_label.setText("No initiative yet: roll it (Ctrl+I) to start the first turn.")
         else:
@@ -175,6 +221,9 @@ class ForceOnForceTurnBox(QWidget):
         teams.sort(key=lambda t: (t.side != active, t.side, t.name))
         _refill(self.unit, [(f"{t.name} ({t.side})", t.name) for t in teams])
         _refill(self.against, [(NOBODY, None)] + [(f"{t.name} ({t.side})", t.name) for t in teams])
+        _refill(self.merge_with, [(f"{t.name} ({t.side})", t.name) for t in teams])
+        _refill(self.leader, [(f"{f.name} ({f.side}, {f.leader_level})", f.figure_id) for f in state.leaders()])
+        self.hot_spot.setRange(1, max(1, len(state.hot_spots)))
         self._show_test_odds()
 
     def _refresh_next(self, state: Any) -> None:
@@ -243,6 +292,50 @@ class ForceOnForceTurnBox(QWidget):
     def reinforce(self) -> None:
         team = self.unit.currentData()
         self.run("reinforcement", lambda state, dice: self.ruleset.reinforce(state, team, dice))
+
+    def join(self) -> None:
+        from rules.forceonforce.actions import JoinLeader
+
+        if self.leader.currentData() is not None and self.unit.currentData():
+            self.act(JoinLeader(int(self.leader.currentData()), str(self.unit.currentData())))
+
+    def leave(self) -> None:
+        from rules.forceonforce.actions import DetachLeader
+
+        if self.leader.currentData() is not None:
+            self.act(DetachLeader(int(self.leader.currentData())))
+
+    def merge(self) -> None:
+        """The element chosen under "Element" merges into the unit chosen above."""
+        from rules.forceonforce.actions import Merge
+
+        if self.unit.currentData() and self.merge_with.currentData():
+            self.act(Merge(str(self.unit.currentData()), str(self.merge_with.currentData())))
+
+    def split(self) -> None:
+        """The figures typed (tags) leave the unit as a new element with the name typed."""
+        from gui.errors import UsageError
+        from rules.forceonforce.actions import Split
+
+        typed, team, name = self.split_figures.text(), str(self.unit.currentData()), self.split_name.text()
+
+        def action() -> Split:
+            try:
+                figures = tuple(int(t) for t in typed.replace(",", " ").split())
+            except ValueError:
+                raise UsageError(f"figures {typed!r}: type the tags of the figures that split off, like 12 13") from None
+            return Split(team, figures, name)
+
+        self.act(action)  # a typing mistake is shown like a refusal of the rules
+        if self.session.state.has_team(name.strip()):
+            self.split_figures.clear()
+            self.split_name.clear()
+
+    def neutralise(self) -> None:
+        from rules.forceonforce.actions import NeutraliseHotSpot
+
+        if self.unit.currentData():
+            self.act(NeutraliseHotSpot(int(self.hot_spot.value()), str(self.unit.currentData())))
 
     def roll_test(self) -> None:
         sides = self._test_sides()

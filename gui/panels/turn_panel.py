@@ -96,7 +96,7 @@ class TurnPanel(SessionPanel):
         if session.ruleset.name == "force-on-force":
             from gui.panels.fof_turn import ForceOnForceTurnBox
 
-            self.extra = ForceOnForceTurnBox(session, self.run_procedure)
+            self.extra = ForceOnForceTurnBox(session, self.run_procedure, act=self.apply_action)
         elif session.ruleset.name == "generic":
             from gui.panels.generic_turn import AutomationBox
 
@@ -162,6 +162,11 @@ class TurnPanel(SessionPanel):
             self.session.start_turn(self._entered())
             self.initiative_dice.clear()
         self._run(go)
+
+    def apply_action(self, action: Any) -> None:
+        """One of the ruleset's plain actions (a leader joining, a split...), or a function making it from
+        what was typed; what the rules or the typing refuse is shown."""
+        self._run(lambda: self.session.apply_action(action() if callable(action) else action, kind="action"))
 
     def run_procedure(self, kind: str, procedure: Any) -> None:
         """One of the ruleset's own procedures (an activation, a test...) with the players' dice or virtual ones."""
