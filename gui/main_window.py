@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
             for panel in (self.attack, self.turn):
                 panel.setEnabled(False)
             self.roster.edit_button.setEnabled(False)
+            self.roster.identify_button.setEnabled(False)
             self.roster.read_only = True
             for name in ("initiative", "start_turn", "end_turn", "resolve", "edit_unit", "record", "bookmark"):
                 self.actions_by_name[name].setEnabled(False)

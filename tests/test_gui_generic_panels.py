@@ -203,3 +203,25 @@ def test_the_turn_panel_shows_what_the_tables_decided_for_red(app, qtbot, record
     arrows = {o.unit_ids[0]: o.shape for o in session.snapshot().overlays if o.kind == "automation move"}
     assert set(arrows) == {T1, R1, R5}
     assert (arrows[T1].bx_in, arrows[T1].by_in) == pytest.approx((29.6, 27.0), abs=0.05)
+
+
+def test_the_main_window_gives_the_generic_rules_their_panels_and_ctrl_return_resolves(app, qtbot, tmp_path) -> None:
+    from gui.main_window import MainWindow
+    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.settings import load_settings, open_store
+
+    session = session_before("Rifle fire")
+    store = open_store(tmp_path / "settings.ini")
+    window = MainWindow(session, settings=load_settings(store), store=store)
+    qtbot.addWidget(window)
+    window.resize(1600, 960)
+    window.show()
+    assert isinstance(window.attack, RulesetAttackPanel)
+    assert window.roster.identify_button.isVisible() and window.turn.roll_button.text().startswith("Start round")
+    session.select_unit(I1)
+    window.attack.set_target(R1)
+    window.attack.entered.setChecked(True)
+    for typed in ("5", "3"):
+        assert window.attack.dice_form.enter(typed)
+    window.actions_by_name["resolve"].trigger()  # Ctrl+Return
+    assert session.state.status_name(session.state.unit(R1)) == "Superficial Damage"
