@@ -166,9 +166,10 @@ class DemoDirector:
             s.select_unit(None)
             steps = ex.steps
             complete = len(self.story.steps) == len(steps)
+            last = len(self.story.steps) - 1
             s.note(ex.finale if complete else
-                   f"The demo stops after {self._section(len(self.story.steps) - 1)} (the example goes on to "
-                   f"{ex.section(len(steps) - 1, steps[-1])}).")
+                   f"The demo stops after {ex.step_name(last, self.story.steps[last])} (the example goes on to "
+                   f"{ex.step_name(len(steps) - 1, steps[-1])}).")
             return None
         raise ValueError(kind)
 

@@ -179,6 +179,11 @@ class DemoExample:
     def heading(self, section: str, title: str) -> str:
         return f"{section}. {title}"
 
+    def step_name(self, index: int, step: Any) -> str:
+        """A step named in a sentence ("6.5.1"; "step 8 (From the rooftop)")."""
+        section = self.section(index, step)
+        return section if getattr(step, "section", None) else f"step {section} ({step.title})"
+
     def steps_until(self, section: str | None) -> tuple[Any, ...] | None:
         """The steps up to and including ``section`` (a step's number or title; None: all of them); a
         name that is no step is refused, naming the steps."""
