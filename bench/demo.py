@@ -15,10 +15,17 @@ scenario's 1" tags, 1280x720 with 1.5" tags (bases that can no longer touch), an
 1920x1080 with 1" tags.
 
 Part 2 (the demo) runs ``sandtable demo --headless`` (full timing) into a temporary folder and prints
-its wall time and what each stage costs per frame. Figures are from one run on a machine shared with
-other work: compare within a run.
+its wall time and what each stage costs per frame.
 
-    .venv/bin/python bench/demo.py [--skip-full]
+Part 3 (the other rule systems) runs ``sandtable demo --headless --example patrol`` and ``--example
+solo`` (full timing, the 1080p demo webcam) and prints for each, from the run's own samples: frames and
+wall time, the tracker's recall over all sightings and over tags standing clear of others (no card
+overlapping theirs, not just set down), the worst and median error of still, clear tags against the
+script, the worst error of each moved figure where its move ended, the share of moving sightings
+within 0.1" (two frames of lag), and how many of the recorded rules events say what the script's own
+play says. Figures are from one run on a machine shared with other work: compare within a run.
+
+    .venv/bin/python bench/demo.py [--skip-full] [--examples-only]
 """
 from __future__ import annotations
 
@@ -116,10 +123,65 @@ def track_story(size_px: tuple[int, int], troop_tag_in: float) -> dict[str, floa
                 frames=story.frame_count)
 
 
+def example_figures(name: str, out_dir: Path) -> dict[str, float]:
+    """One full-timing headless run of an example, measured against its script."""
+    from gui.demo.headless import run_headless_demo
+
+    run = run_headless_demo(out_dir, example=name)
+    story = run.story
+    samples = run.samples
+    clear = [s for s in samples if not s.crowded]
+    still = [s.error_in for s in clear if s.still and s.state == "seen" and s.error_in is not None]
+    moving = [s for s in clear if not s.still and s.state == "seen" and s.error_in is not None]
+    fps = story.timing.fps
+    lag_ok = 0
+    for s in moving:
+        lagged = [story.scripted_pose(s.tag_id, s.t_s - k / (4 * fps)) for k in range(9)]
+        lag_ok += min(math.hypot(s.x_in - p[0], s.y_in - p[1]) for p in lagged if p) <= 0.1
+    # Where each move ended: the tag's first clear sighting once it has stood still (or its first sighting
+    # at all when another card overlaps its spot: Sgt. Hale joining Alpha).
+    arrived: list[float] = []
+    by_tag: dict[int, list] = {}
+    for s in samples:
+        by_tag.setdefault(s.tag_id, []).append(s)
+    for move in story.moves:
+        after = [s for s in by_tag.get(move.tag_id, ()) if s.t_s >= move.t_end_s + STILL_AFTER_S and s.still
+                 and s.state == "seen" and s.error_in is not None]
+        best = next((s for s in after if not s.crowded), after[0] if after else None)
+        if best is not None:
+            arrived.append(math.hypot(best.x_in - move.to_xy[0], best.y_in - move.to_xy[1]))
+    got = [(e.kind, e.summary) for e in run.final_state.events]
+    want = [(e.kind, e.summary) for e in story.reference[-1].state.events]
+    same = sum(a == b for a, b in zip(got, want))
+    return dict(frames=run.frames, story_s=story.duration_s, wall_s=run.wall_s,
+                recall=sum(s.state == "seen" for s in samples) / max(1, len(samples)),
+                clear_seen=sum(s.state == "seen" for s in clear), clear=len(clear),
+                err_max=max(still, default=float("nan")), err_median=float(np.median(still)) if still else float("nan"),
+                arrived_max=max(arrived, default=float("nan")), moves=len(story.moves), arrived=len(arrived),
+                lag_ok=lag_ok / max(1, len(moving)), moving=len(moving), same=same, events=len(want), got=len(got),
+                track_ms=1000 * run.seconds["track"] / run.frames)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-full", action="store_true", help="only part 1 (tracking)")
+    parser.add_argument("--skip-full", action="store_true", help="leave out part 2 (the full Down Range demo)")
+    parser.add_argument("--examples-only", action="store_true", help="only part 3 (Force on Force and generic examples)")
     args = parser.parse_args()
+    if not args.examples_only:
+        part_one_and_two(args.skip_full)
+    print("\nPart 3: sandtable demo --headless --example NAME (full timing, 1920x1080 webcam), one run each")
+    print(f" {'example':<8}| frames (story s) | wall s | recall all | clear seen | still clear err max / median in "
+          f"| moved figures at their spot, max in | moving within 0.1\" | rules events as the script | track ms/frame")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("patrol", "solo"):
+            r = example_figures(name, Path(tmp) / name)
+            print(f" {name:<8}| {r['frames']:6d} ({r['story_s']:5.1f}) | {r['wall_s']:6.1f} | {r['recall']:10.3f} | "
+                  f"{r['clear_seen']:5d}/{r['clear']:<5d}| {r['err_max']:13.4f} / {r['err_median']:.4f}       "
+                  f"| {r['arrived_max']:11.4f} ({r['arrived']}/{r['moves']} moves)       | {r['lag_ok']:6.3f} of {r['moving']:<5d}"
+                  f"| {r['same']:3d}/{r['events']} ({r['got']} recorded)      | {r['track_ms']:14.1f}", flush=True)
+
+
+def part_one_and_two(skip_full: bool) -> None:
     print("Part 1: tracking the in-depth example (short timing) from the demo webcam's frames, one run")
     print(f" {'camera':<28}| unit tag px | bare recall | recall all | recall clear | still err max / median in "
           f"| moving within 0.1\" (lag <= 2 frames) | track ms/frame")
@@ -127,7 +189,7 @@ def main() -> None:
         r = track_story(size, tag_in)
         print(f" {name:<28}| {r['width_px']:11.1f} | {r['bare']:11.3f} | {r['recall']:10.3f} | {r['clear']:12.3f} | "
               f"{r['err_max']:12.4f} / {r['err_median']:.4f} | {r['lag_ok']:37.3f} | {r['track_ms']:14.1f}", flush=True)
-    if args.skip_full:
+    if skip_full:
         return
     from gui.demo.headless import run_headless_demo
 
