@@ -156,6 +156,11 @@ def test_the_report_names_the_initiative_tests_the_fires_and_the_bookmarks(patro
     rolls = page.sections["rolls"]
     assert "initiative test of US Army" in rolls and "(2, 3, 7)" in rolls and "(4, 6)" in rolls
     assert "Turn 2 initiative" in page.sections["bookmarks"] and "From the rooftop" in page.sections["bookmarks"]
+    engagements = page.sections["engagements"]  # the five fires, with the odds shown in Force on Force's words
+    assert engagements.count("won the test") == 4 and engagements.count("nobody won") == 1
+    assert "RPG team 5 against Bravo 3" in engagements and "wins 25%" in engagements
+    casualties = page.sections["casualties"]
+    assert all(name in casualties for name in ("Bravo 1", "Bravo 2", "Cell 1 e"))
 
 
 def test_the_video_shows_the_table_with_overlays_and_the_caption(patrol):

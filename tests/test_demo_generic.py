@@ -130,6 +130,11 @@ def test_the_report_names_the_shots_the_scatter_and_the_tables_decisions(solo):
     rolls = page.sections["rolls"]
     assert "scatter distance" in rolls and "scatter direction" in rolls and "route of T1" in rolls
     assert "Mortar miss" in page.sections["bookmarks"] and "The tables play Red" in page.sections["bookmarks"]
+    engagements = page.sections["engagements"]  # each shot per unit it reached, close combat round by round
+    assert "Mortar" in engagements and "caught 66%, destroyed 2%" in engagements  # the odds shown before the roll
+    assert engagements.count("-> Destroyed") == 2 and "Close combat" in engagements  # I2 and R3
+    casualties = page.sections["casualties"]
+    assert "Assault section" in casualties and "Scouts" in casualties and "Dummy" not in casualties
 
 
 def test_the_video_shows_the_table_with_overlays_and_the_caption(solo):
