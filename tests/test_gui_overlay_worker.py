@@ -72,6 +72,8 @@ def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed,
     camera = CameraTransform(feed.calibration)
     assert view.transform().cache_key == camera.cache_key  # the camera picture fills the view 1:1
     frame = feed.render(shown.units())
+    view.set_frame(frame)  # the first picture is drawn at once (the worker has nothing yet)
+    settle(app, view, lambda: view.renderer.shown_frame is frame and not view.overlays.busy)
     jobs = view.overlays.jobs_done
     for step in range(1, 7):
         frame = frame.copy()  # a new camera picture each time
