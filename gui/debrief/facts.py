@@ -121,6 +121,29 @@ class Engagement:
     odds_words: tuple[str, str | None] = ("hit", "kill")
     #: The procedure's own result in a few words ("Alpha 6 against Cell 1 3", "Undamaged -> Damaged").
     detail: str = ""
+    #: The distance the rules measured for this target (the number in their sentence), None when they
+    #: measured none (close combat: adjacent) or the recording does not say.
+    distance_in: float | None = None
+    #: How the rules measured it: "centre to centre" (Force on Force), "base to base" (Down Range, the
+    #: generic rules; for an untracked unit the distance the players measured), "to the aim point", "from
+    #: the blast centre" (a unit a Down Range blast caught), "adjacent" (close combat, no number), "in the
+    #: blast" (a unit a generic shot caught where it came down, no number), or "tracked" (the rules
+    #: recorded none: the tracked positions' centres at the time -- an older recording, a missed explosive).
+    measured: str = ""
+
+    def distance_text(self) -> str:
+        """The distance as the rules measured it, in their words (empty when nothing is known).
+
+        >>> Engagement(0.0, 10, "Alpha", "US", "Fire", 30, "Cell 1", "I", EngagementOutcome.WON, 1, 1, None, None,
+        ...            distance_in=38.64, measured="centre to centre").distance_text()
+        '38.6" centre to centre'
+        >>> Engagement(0.0, 1, "Orc", "R", "Close combat", 2, "Elf", "B", EngagementOutcome.MISS, 1, 0, None, None,
+        ...            measured="adjacent").distance_text()
+        'adjacent'
+        """
+        if self.distance_in is None:
+            return self.measured
+        return f"{self.distance_in:.1f}\"" + (f" {self.measured}" if self.measured else "")
 
     def odds_text(self) -> str:
         """The odds shown before the roll, in the ruleset's words ("wins 50%", "caught 66%, destroyed 2%").
@@ -536,9 +559,13 @@ def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, 
             result = EngagementOutcome.MISS
         odds = shown.get(tid, {})
         to = where(tid, fact.t_s)
+        # What the rules measured (2.3): base to base to the target (or the players' measured distance of
+        # an untracked unit), and for a unit in a blast from the blast's centre to its base.
+        how = "from the blast centre" if target.get("in_blast") else "base to base"
         yield Engagement(fact.t_s, attacker, name, side, weapon, tid, str(target.get("name", "")), str(target.get("side", "")),
                          result, len(shots), hits, origin, to, impact, float(radius) if radius is not None else None,
-                         odds.get("p_hit"), odds.get("p_kill_any", odds.get("p_kill")), fact.round)
+                         odds.get("p_hit"), odds.get("p_kill_any", odds.get("p_kill")), fact.round, ("hit", "kill"), "",
+                         *_measured(_number(target.get("distance_in")), how, origin, to))
     if not targets:
         miss = outcome.get("miss") or {}
         aim = None
@@ -546,10 +573,12 @@ def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, 
             aim = (float(miss["intended_x_in"]), float(miss["intended_y_in"]))
         # A miss: the odds the players had against the unit aimed at (listed first) are still worth seeing.
         single = next(iter(shown.values()), {})
+        # The attack records no distance to the point it aimed at: the tracked one, marked so.
         yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "",
                          EngagementOutcome.SUPPRESSED if suppress else EngagementOutcome.MISS, 1, 0, origin, aim or impact,
                          impact, float(radius) if radius is not None else None, single.get("p_hit"),
-                         single.get("p_kill_any", single.get("p_kill")), fact.round)
+                         single.get("p_kill_any", single.get("p_kill")), fact.round, ("hit", "kill"), "",
+                         *_measured(None, "", origin, aim or impact))
 
 
 def _odds_of(fact: RulesFact) -> tuple[dict[int, Mapping[str, Any]], tuple[str, str | None]]:
@@ -581,7 +610,7 @@ def _fof_fire(fact: RulesFact, outcome: Mapping[str, Any], where: Where, game: A
     check = outcome.get("check") or {}
     test = outcome.get("test") or None
     firer, target = str(check.get("firer", "")), str(check.get("target", ""))
-    shown, words = _odds_of(fact)
+    _, words = _odds_of(fact)
     odds = next((o for o in fact.odds if o.get("name") == target), {})
     target_ids = tuple(int(m) for m in odds.get("members") or ()) or ((int(odds["unit_id"]),) if "unit_id" in odds else ())
     firer_ids: tuple[int, ...] = ()
@@ -601,13 +630,40 @@ def _fof_fire(fact: RulesFact, outcome: Mapping[str, Any], where: Where, game: A
         roll = test.get("roll") or {}
         result = EngagementOutcome.WON if roll.get("success") else EngagementOutcome.LOST
         detail = f"{roll.get('name')} {roll.get('total')}: {'passes' if roll.get('success') else 'fails'}"
-    distance = check.get("centre_distance_in")
+    distance = _number(check.get("centre_distance_in"))
+    # The centres the rules measured between (the ends of the line of fire), with the units' figures as
+    # they were at that moment: the scenario's teams are out of date once an element has split or merged.
+    corridor = check.get("corridor") if isinstance(check.get("corridor"), Mapping) else {}
+    ends = [_number(corridor.get(k)) for k in ("ax_in", "ay_in", "bx_in", "by_in")]
+    if all(v is not None for v in ends):
+        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])
+    else:  # an older recording: the tracked figures' middle
+        origin, aim = _centre(firer_ids, fact.t_s, where), _centre(target_ids, fact.t_s, where)
     yield Engagement(fact.t_s, min(firer_ids, default=-1), firer, str(check.get("firer_side") or fact.side or ""), "Fire",
                      int(odds["unit_id"]) if "unit_id" in odds else None, target, str(check.get("target_side", "")),
-                     result, 1, 1 if result is EngagementOutcome.WON else 0, _centre(firer_ids, fact.t_s, where),
-                     _centre(target_ids, fact.t_s, where), None, None, odds.get("p_hit"),
-                     odds.get("p_kill_any") if words[1] is not None else None, fact.round, words,
-                     detail + (f" ({float(distance):.1f}\" centre to centre)" if isinstance(distance, (int, float)) else ""))
+                     result, 1, 1 if result is EngagementOutcome.WON else 0, origin, aim, None, None, odds.get("p_hit"),
+                     odds.get("p_kill_any") if words[1] is not None else None, fact.round, words, detail,
+                     *_measured(distance, "centre to centre", origin, aim))
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _measured(distance: float | None, how: str, origin: tuple[float, float] | None,
+              to: tuple[float, float] | None) -> tuple[float | None, str]:
+    """(distance, how it was measured): the rules' own, or the tracked positions' when they recorded none.
+
+    >>> _measured(12.25, "base to base", (0.0, 0.0), (3.0, 4.0))
+    (12.25, 'base to base')
+    >>> _measured(None, "base to base", (0.0, 0.0), (3.0, 4.0))
+    (5.0, 'tracked')
+    """
+    if distance is not None:
+        return distance, how
+    if origin is not None and to is not None:
+        return math.dist(origin, to), "tracked"
+    return None, ""
 
 
 def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
@@ -641,15 +697,22 @@ def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[in
         detail = "a dummy: the shot was wasted" if outcome.get("dummy_removed") else ("missed" if miss else "no damage")
         rows.insert(0, (int(target), str(plan.get("target_name") or (u.name if u else "")), u.side if u else "",
                         EngagementOutcome.MISS if miss else EngagementOutcome.HIT, 0 if miss else 1, detail))
+    # The plan's distance is to what was aimed at (base to base, or to the point); a unit caught elsewhere
+    # in the area of effect was measured from where the shot came down, not from the firer.
+    distance = _number(plan.get("distance_in"))
+    aimed_how = "base to base" if target is not None else "to the aim point"
     for uid, target_name, target_side, result, hits, detail in rows:
         odds = shown.get(uid, {})
+        to = where(uid, fact.t_s)
+        how = _measured(distance, aimed_how, origin, to) if target is not None and uid == int(target) else (None, "in the blast")
         yield Engagement(fact.t_s, attacker, name, side, weapon, uid, target_name, target_side, result, 1, hits, origin,
-                         where(uid, fact.t_s), impact, radius, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
-                         words, detail)
+                         to, impact, radius, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
+                         words, detail, *how)
     if not rows:
+        aim = (float(plan.get("intended_x_in", 0.0)), float(plan.get("intended_y_in", 0.0)))
         yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "", EngagementOutcome.MISS, 1, 0, origin,
-                         impact or (float(plan.get("intended_x_in", 0.0)), float(plan.get("intended_y_in", 0.0))), impact,
-                         radius, None, None, fact.round, words, "caught nobody")
+                         impact or aim, impact, radius, None, None, fact.round, words, "caught nobody",
+                         *_measured(distance, aimed_how, origin, aim))
 
 
 def _generic_close_combat(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
@@ -675,9 +738,10 @@ def _generic_close_combat(fact: RulesFact, outcome: Mapping[str, Any], units: Ma
         detail = f"{before_after[0]} -> {before_after[1]}" if lost else "no effect"
         if striker == d:
             detail = "return round: " + detail
+        # Close combat needs the bases adjacent (B.5); the rules record no distance, so none is made up.
         yield Engagement(fact.t_s, striker, s_name, s_side, "Close combat", struck, t_name, t_side, result, 1,
                          1 if lost else 0, where(striker, fact.t_s), where(struck, fact.t_s), None, None,
-                         odds.get("p_hit"), odds.get("p_kill_any"), fact.round, words, detail)
+                         odds.get("p_hit"), odds.get("p_kill_any"), fact.round, words, detail, None, "adjacent")
 
 
 def _hand_set_status(fact: RulesFact) -> tuple[int, str] | None:

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from gui.debrief.facts import DebriefFacts, EngagementOutcome, Progress, read_debrief_facts
+from gui.debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts
 from gui.debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
 SECTIONS = ("summary", "notes", "table", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
@@ -197,34 +197,46 @@ def _engagements(facts: DebriefFacts) -> str:
         return _procedure_engagements(facts)
     rows = []
     for e in facts.engagements:
-        where = ""
-        if e.from_in and e.to_in:
-            where = f"{((e.to_in[0] - e.from_in[0]) ** 2 + (e.to_in[1] - e.from_in[1]) ** 2) ** 0.5:.1f}\""
         rows.append([clock(e.t_s), _e(e.round if e.round is not None else ""), _unit(facts, e.attacker_name, e.side), _e(e.weapon),
                      _unit(facts, e.target_name, e.target_side) if e.target_id is not None else "<i>nobody hit</i>",
-                     where, f"{e.hits}/{e.shots}", _pct(e.p_hit), _pct(e.p_kill), _badge(e.outcome)])
+                     _distance(e, "base to base"), f"{e.hits}/{e.shots}", _pct(e.p_hit), _pct(e.p_kill), _badge(e.outcome)])
     return _section("engagements", "Engagements",
-                    "<p>Every attack on every target, with the odds the players were shown before rolling "
+                    "<p>Every attack on every target, with the distance the rules measured (base to base, or from a "
+                    "blast's centre to a unit it caught) and the odds the players were shown before rolling "
                     "(p(hit) per shot, p(kill) with all the shots spent on that target).</p>"
-                    + _table(["time", "round", "shooter", "weapon", "target", "centre to centre", "hits", "p(hit)", "p(kill)", "outcome"], rows))
+                    + _table(["time", "round", "shooter", "weapon", "target", "distance (base to base)", "hits", "p(hit)",
+                              "p(kill)", "outcome"], rows))
+
+
+#: How each rule system measures the distance of an attack (the column's heading names it).
+_MEASURED = {"force-on-force": "centre to centre", "generic": "base to base", "down-range": "base to base"}
+
+
+def _distance(e: Engagement, usual: str) -> str:
+    """The distance the rules measured; the way it was measured only where it is not the column's."""
+    text = e.distance_text()
+    if e.distance_in is not None and e.measured == usual:
+        return f"{e.distance_in:.1f}\""
+    if e.measured == "tracked":  # not what the rules said: an older recording, or a point nobody recorded
+        return f"<i>{e.distance_in:.1f}\" (tracked)</i>"
+    return _e(text)
 
 
 def _procedure_engagements(facts: DebriefFacts) -> str:
     """Engagements of a rule system with its own procedure (a Force on Force fire's test, the generic
     rules' shots and close combats): the result in its own words and the odds shown under its names."""
+    usual = _MEASURED.get(facts.ruleset, "")
     rows = []
     for e in facts.engagements:
-        where = ""
-        if e.from_in and e.to_in:
-            where = f"{((e.to_in[0] - e.from_in[0]) ** 2 + (e.to_in[1] - e.from_in[1]) ** 2) ** 0.5:.1f}\""
         rows.append([clock(e.t_s), _e(e.round if e.round is not None else ""), _unit(facts, e.attacker_name, e.side),
                      _e(e.weapon), _unit(facts, e.target_name, e.target_side) if e.target_id is not None else "<i>nobody</i>",
-                     where, _e(e.detail), _e(e.odds_text()), _badge(e.outcome)])
+                     _distance(e, usual), _e(e.detail), _e(e.odds_text()), _badge(e.outcome)])
     return _section("engagements", "Engagements",
-                    "<p>Every fire, shot and close combat on every unit it reached, with the odds the players were "
-                    "shown before rolling, in the ruleset's words.</p>"
-                    + _table(["time", "round", "attacker", "weapon", "target", "centre to centre", "result",
-                              "odds shown", "outcome"], rows))
+                    "<p>Every fire, shot and close combat on every unit it reached, with the distance the rules "
+                    "measured (the number in their sentence) and the odds the players were shown before rolling, "
+                    "in the ruleset's words.</p>"
+                    + _table(["time", "round", "attacker", "weapon", "target", f"distance ({usual})" if usual else "distance",
+                              "result", "odds shown", "outcome"], rows))
 
 
 def _casualties(facts: DebriefFacts, png: bytes) -> str:
