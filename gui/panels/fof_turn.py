@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
+from gui.panels.tables import read_only_table
 from rules.serialize import from_jsonable
 
 ROLL_COLUMNS = ("Force", "Dice", "From", "Rolled", "4+")
@@ -76,13 +77,7 @@ class ForceOnForceTurnBox(QWidget):
         initiative = QGroupBox("Initiative test (A.4)")
         self.next_label = QLabel()
         self.next_label.setWordWrap(True)
-        self.rolls = QTableWidget(0, len(ROLL_COLUMNS))
-        self.rolls.setHorizontalHeaderLabels(ROLL_COLUMNS)
-        self.rolls.verticalHeader().setVisible(False)
-        self.rolls.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.rolls.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.rolls.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.rolls.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.rolls = read_only_table(ROLL_COLUMNS, stretch=(2,))
         self.holder_label = QLabel()
         self.holder_label.setWordWrap(True)
         self.declare_side = QComboBox()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (QAbstractItemView, QGroupBox, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QGroupBox, QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
+from gui.panels.tables import read_only_table
 from rules.serialize import from_jsonable
 
 COLUMNS = ("Unit", "Moves?", "Route", "Suggested move", "Fires?")
@@ -72,17 +72,8 @@ class AutomationBox(QGroupBox):
         self.session = session
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        for col in (COLUMNS.index("Route"), COLUMNS.index("Fires?")):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        self.table = read_only_table(COLUMNS, stretch=(COLUMNS.index("Route"), COLUMNS.index("Fires?")), min_px=160)
         self.table.setWordWrap(True)
-        self.table.setMinimumHeight(160)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.table)

@@ -14,13 +14,14 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSpinBox,
-                               QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QGroupBox,
+                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
+from gui.panels.tables import read_only_table
 from rules.errors import RulesError
 from rules.ruleset import GroupedRuleset
 
@@ -223,14 +224,7 @@ class RosterPanel(SessionPanel):
         #: Hidden units and dummies (the generic rules): identified by the players.
         self.identifies = callable(getattr(ruleset, "identify", None))
         self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
-        self.table = QTableWidget(0, len(self.columns))
-        self.table.setHorizontalHeaderLabels(self.columns)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table = read_only_table(self.columns, select="row", stretch_last=True)
         self.edit_button = QPushButton("Edit tokens…" if ruleset.name == "down-range" else "Edit by hand…")
         self.identify_button = QPushButton("Identify")
         self.identify_button.setToolTip("The selected counter is identified (a dummy is removed)")
@@ -241,14 +235,7 @@ class RosterPanel(SessionPanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         if self.grouped:
-            self.groups_table = QTableWidget(0, len(GROUP_COLUMNS))
-            self.groups_table.setHorizontalHeaderLabels(GROUP_COLUMNS)
-            self.groups_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-            self.groups_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-            self.groups_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-            self.groups_table.verticalHeader().setVisible(False)
-            self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-            self.groups_table.horizontalHeader().setStretchLastSection(True)
+            self.groups_table = read_only_table(GROUP_COLUMNS, select="row", stretch_last=True)
             self.groups_table.itemSelectionChanged.connect(self._group_selected)
             self.groups_table.cellDoubleClicked.connect(lambda row, col: self.edit_selected())
             split = QSplitter(Qt.Orientation.Horizontal)

@@ -19,24 +19,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QGridLayout, QGroupBox,
-                               QHBoxLayout, QHeaderView, QLabel, QPushButton, QRadioButton, QSizePolicy, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gui.errors import UsageError
-from gui.panels.attack_panel import DiceForm
-from gui.panels.base import SessionPanel
+from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell,
+                                      setup_grid)
+from gui.panels.tables import read_only_table
 from gui.panels.declaration_form import DeclarationForm
 from gui.session import AttackDraft
 from rules.errors import RulesError
 from rules.ruleset import DraftOverlays, GroupedRuleset
 
 TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Geometry")
-COL_TARGET, COL_DIST, COL_HIT, COL_KILL, COL_WHY = range(len(TARGET_COLUMNS))
+COL_WHY = TARGET_COLUMNS.index("Geometry")
 ODDS_COLUMNS = ("Target", "Outcome", "Exact odds")
-ODDS_COLOR = "#ffe14d"
 
 
 class CompactTable(QTableWidget):
@@ -63,20 +60,18 @@ def exact_text(p: Any) -> str:
     return f"{f:.1%} ({p})"
 
 
-class RulesetAttackPanel(SessionPanel):
+class RulesetAttackPanel(AttackPanelBase):
     """The attack set up for one ruleset's own procedure: attacker, weapon, the declarations the
     ruleset offers, the targets the geometry proposes with their odds, the odds in detail, the dice."""
+
+    why_column = COL_WHY
+    resolve_without_dice = True
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
         ruleset = session.ruleset
         self.grouped = isinstance(ruleset, GroupedRuleset)
         declarations = ruleset.declarations()
-        self.attacker = QComboBox()
-        self.weapon = QComboBox()
-        for combo in (self.attacker, self.weapon):
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(14)
         self.declared = DeclarationForm([d for d in declarations if d.scope == "attack"], changed=self._setup_changed)
         self.target_form = DeclarationForm([d for d in declarations if d.scope == "target"],
                                            changed=self._target_declared)
@@ -86,50 +81,14 @@ class RulesetAttackPanel(SessionPanel):
         for box in (self.target_box,):
             box.layout().setContentsMargins(6, 2, 6, 2)
         self.aim_title = QLabel("Aim point (B)")
-        self.aim_label = QLabel("—")
-        self.show_all = QCheckBox("List every unit")
         self.show_all.setToolTip("Off: only units that may be attacked (and those ticked)")
-        self.targets = CompactTable(0, len(TARGET_COLUMNS))
-        self.targets.setHorizontalHeaderLabels(TARGET_COLUMNS)
-        self.targets.verticalHeader().setVisible(False)
-        self.targets.verticalHeader().setDefaultSectionSize(22)
-        self.targets.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.targets.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        header = self.targets.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(COL_WHY, QHeaderView.ResizeMode.Stretch)
-        self.targets.setMinimumHeight(88)
+        self.targets = read_only_table(TARGET_COLUMNS, cls=CompactTable, row_px=22, stretch=(COL_WHY,), min_px=88)
         self.geometry_label = QLabel()
         self.geometry_label.setWordWrap(True)
-        self.odds = CompactTable(0, len(ODDS_COLUMNS))
-        self.odds.setHorizontalHeaderLabels(ODDS_COLUMNS)
-        self.odds.verticalHeader().setVisible(False)
-        self.odds.verticalHeader().setDefaultSectionSize(22)
-        self.odds.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.odds.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.odds.horizontalHeader().setStretchLastSection(True)
-        self.odds.setMinimumHeight(70)
-        self.virtual = QRadioButton("Virtual dice")
-        self.entered = QRadioButton("Players' dice")
-        self.virtual.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.virtual)
-        group.addButton(self.entered)
-        self.dice_form = DiceForm()
-        self.dice_form.setVisible(False)
-        self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
-        self.resolve_button.setMinimumHeight(32)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.odds = read_only_table(ODDS_COLUMNS, cls=CompactTable, row_px=22, select="cells", stretch_last=True,
+                                    min_px=70)
 
-        setup = QGridLayout()
-        setup.setHorizontalSpacing(8)
-        setup.setVerticalSpacing(4)
-        setup.addWidget(QLabel("Attacker"), 0, 0)
-        setup.addWidget(self.attacker, 0, 1)
-        setup.addWidget(QLabel("Weapon"), 1, 0)
-        setup.addWidget(self.weapon, 1, 1)
+        setup = setup_grid(self.attacker, self.weapon)
         setup.addWidget(self.aim_title, 2, 0)
         setup.addWidget(self.aim_label, 2, 1)
         self.aim_label.setToolTip("Pick it with the blast tool (B) on the table view; it is used when no target "
@@ -149,16 +108,6 @@ class RulesetAttackPanel(SessionPanel):
         targets_head = QHBoxLayout()
         targets_head.addWidget(self.targets_title, 1)
         targets_head.addWidget(self.show_all)
-        dice_box = QGroupBox("Dice")
-        dice_layout = QVBoxLayout(dice_box)
-        dice_layout.setContentsMargins(6, 4, 6, 4)
-        row = QHBoxLayout()
-        row.addWidget(self.virtual)
-        row.addWidget(self.entered)
-        row.addStretch(1)
-        row.addWidget(self.resolve_button)
-        dice_layout.addLayout(row)
-        dice_layout.addWidget(self.dice_form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
@@ -169,53 +118,15 @@ class RulesetAttackPanel(SessionPanel):
         layout.addLayout(declarations)
         layout.addWidget(QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"))
         layout.addWidget(self.odds, 2)
-        layout.addWidget(dice_box)
+        layout.addWidget(self.dice_box())
         layout.addWidget(self.message)
 
-        self._building = False
-        self._rows: list[int] = []
         #: What the players declared per target (kept while the target stays listed).
         self._target_decl: dict[int, dict[str, Any]] = {}
         #: The ticked target whose declarations the target box shows.
         self._focus: int | None = None
-        self.attacker.currentIndexChanged.connect(self._attacker_changed)
-        self.weapon.currentIndexChanged.connect(lambda _: self._setup_changed(rebuild=True))
         self.show_all.toggled.connect(lambda _: self._rebuild_targets())
-        self.entered.toggled.connect(self._dice_mode_changed)
-        self.resolve_button.clicked.connect(self.resolve)
-        self._fill_attackers()
-        self._setup_changed(rebuild=True)
-
-    # -- following the session ------------------------------------------------------------------
-    def on_session_changed(self, kind: str) -> None:
-        if self._building:
-            return
-        if kind == "state":
-            self._fill_attackers()
-            self._setup_changed(rebuild=True)
-        elif kind == "selection":
-            snap = self.session.snapshot()
-            wanted = self._attacker_of(snap.selected_unit) if snap.selected_unit is not None else None
-            if wanted is not None and wanted != self.attacker.currentData():
-                i = self.attacker.findData(wanted)
-                if i >= 0:
-                    self.attacker.setCurrentIndex(i)
-            elif snap.blast_point != (self.session.draft.aim_point if self.session.draft else None):
-                self._setup_changed()
-        elif kind == "attack":
-            self._show_odds()
-        elif kind == "poses":
-            self.later(self._refresh_geometry)
-
-    def _refresh_geometry(self) -> None:
-        snap = self.session.snapshot()
-        shown = self._shown(snap.proposals)
-        if [p.unit_id for p in shown] != self._rows:
-            self._rebuild_targets()
-        else:
-            for row, p in enumerate(shown):
-                self._fill_geometry(row, p)
-        self._show_odds()
+        self.start()
 
     # -- attacker and weapon --------------------------------------------------------------------
     def _attacker_of(self, unit_id: int) -> int:
@@ -224,38 +135,14 @@ class RulesetAttackPanel(SessionPanel):
         return group.group_id if group is not None else unit_id
 
     def _attackers(self) -> list[tuple[str, int]]:
-        views = {u.unit_id: u for u in self.session.units()}
-        fighting = {uid for uid, u in views.items() if u.on_table and u.status == "active" and u.weapons}
-        if self.grouped:
-            return [(f"{g.name} ({g.side}, {len(g.member_ids)} figure{'s' if len(g.member_ids) != 1 else ''})", g.group_id)
-                    for g in self.session.groups() if g.status == "active" and fighting & set(g.member_ids)]
-        return [(f"{views[uid].name} ({views[uid].side})", uid) for uid in views if uid in fighting]
-
-    def _fill_attackers(self) -> None:
-        self._building = True
-        try:
-            current = self.attacker.currentData()
-            self.attacker.clear()
-            for label, uid in self._attackers():
-                self.attacker.addItem(label, uid)
-            sel = self.session.snapshot().selected_unit
-            for want in (current, self._attacker_of(sel) if sel is not None else None):
-                i = self.attacker.findData(want) if want is not None else -1
-                if i >= 0:
-                    self.attacker.setCurrentIndex(i)
-        finally:
-            self._building = False
-        self._fill_weapons()
-
-    def _attacker_changed(self) -> None:
-        if self._building:
-            return
-        self._fill_weapons()
-        self._setup_changed(rebuild=True)
+        if not self.grouped:
+            return super()._attackers()
+        fighting = {u.unit_id for u in self.session.units() if u.on_table and u.status == "active" and u.weapons}
+        return [(f"{g.name} ({g.side}, {len(g.member_ids)} figure{'s' if len(g.member_ids) != 1 else ''})", g.group_id)
+                for g in self.session.groups() if g.status == "active" and fighting & set(g.member_ids)]
 
     def _fill_weapons(self) -> None:
-        self._building = True
-        try:
+        with self.quietly():
             current = self.weapon.currentData()
             self.weapon.clear()
             uid = self.attacker.currentData()
@@ -264,24 +151,8 @@ class RulesetAttackPanel(SessionPanel):
                     self.weapon.addItem(weapon_text(w), w.name)
                 i = self.weapon.findData(current) if current else -1
                 self.weapon.setCurrentIndex(max(i, 0))
-        finally:
-            self._building = False
-
-    def _weapon_view(self) -> Any:
-        uid, name = self.attacker.currentData(), self.weapon.currentData()
-        if uid is None or name is None:
-            return None
-        return next((w for w in self.session.ruleset.weapons(self.session.state, uid) if w.name == name), None)
 
     # -- the draft ------------------------------------------------------------------------------
-    def ticked(self) -> list[int]:
-        out = []
-        for row, uid in enumerate(self._rows):
-            box = self.targets.cellWidget(row, COL_TARGET)
-            if isinstance(box, QCheckBox) and box.isChecked():
-                out.append(uid)
-        return out
-
     def draft(self) -> AttackDraft | None:
         uid, name = self.attacker.currentData(), self.weapon.currentData()
         if uid is None or name is None:
@@ -303,84 +174,41 @@ class RulesetAttackPanel(SessionPanel):
         for key, value in declarations.items():
             self.target_form.set_value(key, value)
 
-    def _setup_changed(self, *, rebuild: bool = False) -> None:
-        if self._building:
-            return
-        try:
-            draft = self.draft()
-            self._building = True
-            try:
-                self.session.set_attack(draft)
-            finally:
-                self._building = False
-            self.message.setText("")
-        except (UsageError, RulesError, ValueError) as exc:
-            self.message.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
-            return
-        if rebuild:
-            self._rebuild_targets()
-            if draft is not None and set(self.ticked()) != set(draft.target_ids):
-                self._setup_changed()  # a ticked target left the list
-                return
+    def _setup_shown(self) -> None:
         name = self.attacker.currentText().split(" (")[0]
         self.declared_box.setTitle(f"The attacker: {name}" if name else "The attacker")
         wv = self._weapon_view()
         area = wv is not None and bool(wv.radius_in)
         self.aim_title.setVisible(area)
         self.aim_label.setVisible(area)
-        aim = draft.aim_point if draft else None
-        self.aim_label.setText("—" if aim is None else f"({aim[0]:.1f}, {aim[1]:.1f})")
-        self._show_odds()
-        if self.entered.isChecked():
-            self.dice_form.reset(self.session)
 
-    def _shown(self, proposals: Any) -> list[Any]:
-        ticked = set(self.ticked())
-        return [p for p in proposals if self.show_all.isChecked() or p.eligible or p.unit_id in ticked]
+    def _distance_tip(self) -> str:
+        return "centre to centre" if self.grouped else "base to base"
 
-    def _fill_geometry(self, row: int, p: Any) -> None:
-        dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
-        dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        dist.setToolTip("centre to centre" if self.grouped else "base to base")
-        text = p.reason or ("clear" if p.eligible else "cannot be attacked")
-        why = QTableWidgetItem(text)
-        why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
-        why.setToolTip(text)
-        self.targets.setItem(row, COL_DIST, dist)
-        self.targets.setItem(row, COL_WHY, why)
+    def _geometry_words(self, p: Any) -> str:
+        return p.reason or ("clear" if p.eligible else "cannot be attacked")
 
     def _rebuild_targets(self) -> None:
         snap = self.session.snapshot()
         keep = set(self.ticked())
         shown = self._shown(snap.proposals)
         names = {u.unit_id: u.name for u in snap.units}
-        self._building = True
-        try:
-            for row in range(self.targets.rowCount()):
-                old = self.targets.cellWidget(row, COL_TARGET)
-                if old is not None:
-                    old.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
-                    self.targets.removeCellWidget(row, COL_TARGET)
+        with self.quietly():
+            self._clear_target_rows()
             self.targets.setRowCount(len(shown))
             self._rows = []
             for row, p in enumerate(shown):
                 self._rows.append(p.unit_id)
                 label = p.name + (f" ({len(p.members)} figures)" if len(p.members) > 1 else "")
-                box = QCheckBox(label)
                 tip = p.reason or ("may be attacked" if p.eligible else "")
                 if p.members:
                     tip += ("\n" if tip else "") + "Figures: " + ", ".join(names.get(m, str(m)) for m in p.members)
-                box.setToolTip(tip)
-                if not p.eligible:
-                    box.setStyleSheet("color: #a0a0a0")
-                box.setChecked(p.unit_id in keep)
+                box = self._target_box(label, tip, eligible=p.eligible, ticked=p.unit_id in keep)
                 box.toggled.connect(lambda on, uid=p.unit_id: self._ticked(uid, on))
                 self.targets.setCellWidget(row, COL_TARGET, box)
                 self._fill_geometry(row, p)
                 for col in (COL_HIT, COL_KILL):
                     self.targets.setItem(row, col, QTableWidgetItem(""))
-        finally:
-            self._building = False
         for uid in list(self._target_decl):
             if uid not in self._rows:
                 del self._target_decl[uid]
@@ -395,14 +223,11 @@ class RulesetAttackPanel(SessionPanel):
         if on:
             limit = self.session.snapshot().odds_legend.max_targets
             if limit == 1:  # one target per attack: ticking another moves the attack to it
-                self._building = True
-                try:
+                with self.quietly():
                     for row, uid in enumerate(self._rows):
                         box = self.targets.cellWidget(row, COL_TARGET)
                         if uid != unit_id and isinstance(box, QCheckBox) and box.isChecked():
                             box.setChecked(False)
-                finally:
-                    self._building = False
             self._focus = unit_id
         elif self._focus == unit_id:
             self._focus = next(iter(self.ticked()), None)
@@ -427,7 +252,7 @@ class RulesetAttackPanel(SessionPanel):
         snap = self.session.snapshot()
         legend = snap.odds_legend
         if snap.odds_error:
-            self.message.setText(f"<span style='color:#ff6b6b'>{snap.odds_error}</span>")
+            self.show_error(snap.odds_error)
         one = "tick one to attack" if legend.max_targets == 1 else "tick to attack"
         kill = f" and {legend.kill}" if legend.kill else ""
         self.targets_title.setText(f"<b>Targets</b> — {one}; {legend.hit}{kill}: the exact odds")
@@ -447,12 +272,8 @@ class RulesetAttackPanel(SessionPanel):
                     text = legend.refused if col == COL_HIT else ""
                 else:
                     text = f"{float(values[word]):.1%}" if word in values else ""
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                item.setForeground(QColor(ODDS_COLOR))
-                item.setToolTip(o.reason if o is not None and not o.allowed else
-                                (legend.hit_help if col == COL_HIT else legend.kill_help))
-                self.targets.setItem(row, col, item)
+                self.targets.setItem(row, col, odds_cell(text, o.reason if o is not None and not o.allowed else
+                                                         (legend.hit_help if col == COL_HIT else legend.kill_help)))
         rows: list[tuple[str, str, str, str]] = []
         for o in snap.odds:
             if not o.allowed:
@@ -487,10 +308,6 @@ class RulesetAttackPanel(SessionPanel):
             lines.append(label[:1].upper() + label[1:])
         return "<br>".join(lines)
 
-    def odds_rows(self) -> list[list[str]]:
-        """The odds in detail as shown: (target, outcome, exact odds) per row."""
-        return [[self.odds.item(r, c).text() for c in range(self.odds.columnCount())] for r in range(self.odds.rowCount())]
-
     def target_cells(self, unit_id: int) -> dict[str, str]:
         """A target row as shown, by column title (the odds columns under the ruleset's words)."""
         row = self._rows.index(unit_id)
@@ -505,41 +322,13 @@ class RulesetAttackPanel(SessionPanel):
         return out
 
     # -- dice and resolving ---------------------------------------------------------------------
-    def _dice_mode_changed(self, entered: bool) -> None:
-        self.dice_form.setVisible(entered)
-        if entered:
-            self.dice_form.reset(self.session)
-
-    def resolve(self) -> None:
-        try:
-            if self.entered.isChecked():
-                if not self.dice_form.complete:
-                    need = self.dice_form.needed
-                    if need is not None:
-                        raise UsageError(f"enter the dice first: {need.label} ({need.count}d{need.sides}) is still needed")
-                res = self.session.resolve_attack(self.dice_form.entries if self.dice_form.entries else [])
-            else:
-                res = self.session.resolve_attack()
-        except (UsageError, RulesError, ValueError) as exc:
-            self.message.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
-            return
-        if res.pending:
-            self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
-        else:
-            self._building = True
-            try:
-                for row in range(self.targets.rowCount()):
-                    box = self.targets.cellWidget(row, COL_TARGET)
-                    if isinstance(box, QCheckBox):
-                        box.setChecked(False)
-            finally:
-                self._building = False
-            self._focus = None
-            self._show_target_box()
-            self._setup_changed()  # the odds were for before the roll; the outcome is in the message and the log
-            self.message.setText("<br>".join(res.sentences[-6:]))
-        if self.entered.isChecked():
-            self.dice_form.reset(self.session)
+    def _resolved(self, result: Any) -> None:
+        with self.quietly():
+            self._untick_all()
+        self._focus = None
+        self._show_target_box()
+        self._setup_changed()  # the odds were for before the roll; the outcome is in the message and the log
+        self.message.setText("<br>".join(result.sentences[-6:]))
 
 
 def weapon_text(w: Any) -> str:

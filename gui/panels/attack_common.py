@@ -1,0 +1,438 @@
+"""What every attack panel shares, whatever the ruleset: the attacker and weapon drop-downs, the targets
+table the geometry proposes (a tick box per target, the distance, the odds, why a unit may or may not
+be attacked), the odds in detail, the dice (virtual or the players', typed into a :class:`DiceForm`),
+the Resolve button and the message line -- and the way they follow the session.
+
+A panel subclasses :class:`AttackPanelBase` and says only what its ruleset does differently: its own
+columns and declarations, the layout, how a weapon and the odds read, what follows a resolved attack.
+The tables come from :func:`gui.panels.tables.read_only_table`."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QLineEdit, QPushButton, QRadioButton, QSizePolicy, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from gui.errors import UsageError
+from gui.panels.base import SessionPanel
+from gui.panels.turn_panel import parse_dice_text
+from rules.errors import RulesError
+
+#: The columns every targets table starts with (the "why" column is the panel's ``why_column``).
+COL_TARGET, COL_DIST, COL_HIT, COL_KILL = range(4)
+ODDS_COLOR = "#ffe14d"
+ERROR_COLOR = "#ff6b6b"
+
+
+def setup_grid(attacker: QComboBox, weapon: QComboBox, *, span: int = 1) -> QGridLayout:
+    """The set-up grid's first two rows, "Attacker" and "Weapon", each drop-down ``span`` columns wide."""
+    setup = QGridLayout()
+    setup.setHorizontalSpacing(8)
+    setup.setVerticalSpacing(4)
+    setup.addWidget(QLabel("Attacker"), 0, 0)
+    setup.addWidget(attacker, 0, 1, 1, span)
+    setup.addWidget(QLabel("Weapon"), 1, 0)
+    setup.addWidget(weapon, 1, 1, 1, span)
+    return setup
+
+
+def odds_cell(text: str, tip: str | None = None) -> QTableWidgetItem:
+    """A probability in the targets table: right-aligned, in the odds' colour."""
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    item.setForeground(QColor(ODDS_COLOR))
+    if tip is not None:
+        item.setToolTip(tip)
+    return item
+
+
+class DiceForm(QWidget):
+    """The dice the players rolled, one roll at a time as the rules ask for them (which rolls follow
+    depends on the earlier ones: no Damage roll for a miss). Compact: the rolls entered so far on
+    one line, then the one roll needed next with its own field."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.done = QLabel()
+        self.done.setWordWrap(True)
+        self.prompt = QLabel()
+        self.edit = QLineEdit()
+        self.edit.returnPressed.connect(lambda: self.enter(self.edit.text()))
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.prompt)
+        row.addWidget(self.edit, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addWidget(self.done)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        self.entries: list[Any] = []
+        self.entered_text: list[str] = []
+        self._need: Any = None
+        self._session: Any = None
+
+    @property
+    def edits(self) -> list[QLineEdit]:
+        return [self.edit]
+
+    def reset(self, session: Any) -> None:
+        """Start over for the attack set up in ``session``."""
+        self._session = session
+        self.entries, self.entered_text = [], []
+        self.done.setToolTip("")
+        self._advance()
+
+    def _advance(self) -> None:
+        self.done.setText("Entered: " + "  ·  ".join(self.entered_text) if self.entered_text else "")
+        self.done.setVisible(bool(self.entered_text))
+        try:
+            need = self._session.dice_needed(self.entries) if self._session is not None else None
+        except UsageError as exc:  # nothing to roll for yet (no target ticked): a hint, not an error
+            self.status.setText(f"<span style='color:#b0b0b0'>{str(exc)[:1].upper()}{str(exc)[1:]}.</span>")
+            self._need = None
+            self._show_field(False)
+            return
+        except (RulesError, ValueError) as exc:
+            self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
+            self._need = None
+            self._show_field(False)
+            return
+        self._need = need
+        if need is None:
+            self.status.setText("All dice entered: press Resolve." if self.entries else "")
+            self._show_field(False)
+            return
+        self.status.setText("")
+        hint = f"{need.count} dice, each 1-{need.sides}" if need.count > 1 else f"1-{need.sides}"
+        if need.count > 1 and not need.each_die:
+            hint += f" (or their total, {need.count}-{need.count * need.sides})"
+        self.prompt.setText(f"Next: <b>{need.label}</b> ({need.count}d{need.sides})")
+        self.edit.clear()
+        self.edit.setPlaceholderText(hint)
+        self._show_field(True)
+        self.edit.setFocus()
+
+    def _show_field(self, on: bool) -> None:
+        self.prompt.setVisible(on)
+        self.edit.setVisible(on)
+
+    @property
+    def complete(self) -> bool:
+        return self._session is not None and self._need is None and bool(self.entries)
+
+    @property
+    def needed(self) -> Any:
+        return self._need
+
+    def enter(self, text: str, *, edit: QLineEdit | None = None) -> bool:
+        """Enter the next roll (as typed: "6 2", "[6 2]" or a total); False with the reason if refused."""
+        if self._need is None:
+            self.status.setText("No more dice are needed: press Resolve.")
+            return False
+        try:
+            values = parse_dice_text(text)
+            need = self._need
+            if need.count > 1 and len(values) == need.count and all(isinstance(v, int) for v in values):
+                values = [values]
+            if len(values) != 1:
+                raise UsageError(f"{text!r}: enter one roll for {need.label} ({need.count}d{need.sides})")
+            trial = self.entries + values
+            self._session.dice_needed(trial)  # validates the value against the die it belongs to
+        except (UsageError, RulesError, ValueError) as exc:
+            self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
+            return False
+        self.entered_text.append(f"<span title='{need.label}'>{text.strip()}</span>")
+        self.done.setToolTip("\n".join(filter(None, [self.done.toolTip(), f"{need.label}: {text.strip()}"])))
+        self.entries = trial
+        self._advance()
+        return True
+
+
+class AttackPanelBase(SessionPanel):
+    """Attacker, weapon, targets, odds, dice and Resolve, following the session.
+
+    A subclass builds its own tables (``self.targets`` with :func:`~gui.panels.tables.read_only_table`, its first columns
+    :data:`COL_TARGET` ... :data:`COL_KILL`, ``why_column`` the geometry's verdict; ``self.odds``) and
+    layout around the widgets made here (:meth:`dice_box`, :func:`setup_grid`), connects its own
+    widgets, then calls :meth:`start`. It implements ``draft()``, ``_fill_weapons()``,
+    ``_rebuild_targets()``, ``_show_odds()`` and ``_resolved(result)``."""
+
+    #: The targets table's column that says why a unit may (not) be attacked.
+    why_column: int = 4
+    #: Resolve with the players' dice when the rules ask for none yet (Down Range always asks first).
+    resolve_without_dice = False
+
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self._building = False
+        self._rows: list[int] = []
+        self.attacker = QComboBox()
+        self.weapon = QComboBox()
+        for combo in (self.attacker, self.weapon):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(14)
+        self.aim_label = QLabel("—")
+        self.show_all = QCheckBox("List every unit")
+        self.virtual = QRadioButton("Virtual dice")
+        self.entered = QRadioButton("Players' dice")
+        self.virtual.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.virtual)
+        group.addButton(self.entered)
+        self.dice_form = DiceForm()
+        self.dice_form.setVisible(False)
+        self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
+        self.resolve_button.setMinimumHeight(32)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def dice_box(self) -> QGroupBox:
+        """"Dice": virtual or the players', Resolve on the same line, the dice form under them."""
+        box = QGroupBox("Dice")
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(6, 4, 6, 4)
+        row = QHBoxLayout()
+        row.addWidget(self.virtual)
+        row.addWidget(self.entered)
+        row.addStretch(1)
+        row.addWidget(self.resolve_button)
+        layout.addLayout(row)
+        layout.addWidget(self.dice_form)
+        return box
+
+    def start(self) -> None:
+        """Connect the shared widgets and fill the panel from the session (the last step of ``__init__``)."""
+        self.attacker.currentIndexChanged.connect(self._attacker_changed)
+        self.weapon.currentIndexChanged.connect(lambda _: self._setup_changed(rebuild=True))
+        self.entered.toggled.connect(self._dice_mode_changed)
+        self.resolve_button.clicked.connect(self.resolve)
+        self._fill_attackers()
+        self._setup_changed(rebuild=True)
+
+    @contextlib.contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Change widgets without each change drafting the attack again."""
+        self._building = True
+        try:
+            yield
+        finally:
+            self._building = False
+
+    def show_error(self, error: Any) -> None:
+        self.message.setText(f"<span style='color:{ERROR_COLOR}'>{error}</span>")
+
+    # -- following the session ------------------------------------------------------------------
+    def on_session_changed(self, kind: str) -> None:
+        if self._building:
+            return
+        if kind == "state":
+            self._fill_attackers()
+            self._setup_changed(rebuild=True)
+        elif kind == "selection":
+            snap = self.session.snapshot()
+            wanted = self._attacker_of(snap.selected_unit) if snap.selected_unit is not None else None
+            if wanted is not None and wanted != self.attacker.currentData():
+                i = self.attacker.findData(wanted)
+                if i >= 0:
+                    self.attacker.setCurrentIndex(i)
+            elif snap.blast_point != (self.session.draft.aim_point if self.session.draft else None):
+                self._setup_changed()
+        elif kind == "attack":
+            self._show_odds()
+        elif kind == "poses":
+            self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
+
+    def _refresh_geometry(self) -> None:
+        """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
+        other units came into range or left it."""
+        snap = self.session.snapshot()
+        shown = self._shown(snap.proposals)
+        if [p.unit_id for p in shown] != self._rows:
+            self._rebuild_targets()
+        else:
+            for row, p in enumerate(shown):
+                self._fill_geometry(row, p)
+        self._show_odds()
+
+    # -- attacker and weapon --------------------------------------------------------------------
+    def _attacker_of(self, unit_id: int) -> int:
+        """The id an attack names ``unit_id`` by (a unit's own tag unless the ruleset groups figures)."""
+        return unit_id
+
+    def _attackers(self) -> list[tuple[str, int]]:
+        """(label, id) of every unit that can attack now: on the table, active, armed."""
+        return [(f"{u.name} ({u.side})", u.unit_id) for u in self.session.units()
+                if u.on_table and u.status == "active" and u.weapons]
+
+    def _fill_attackers(self) -> None:
+        with self.quietly():
+            current = self.attacker.currentData()
+            self.attacker.clear()
+            for label, uid in self._attackers():
+                self.attacker.addItem(label, uid)
+            sel = self.session.snapshot().selected_unit
+            for want in (current, self._attacker_of(sel) if sel is not None else None):
+                i = self.attacker.findData(want) if want is not None else -1
+                if i >= 0:
+                    self.attacker.setCurrentIndex(i)
+        self._fill_weapons()
+
+    def _attacker_changed(self) -> None:
+        if self._building:
+            return
+        self._fill_weapons()
+        self._setup_changed(rebuild=True)
+
+    def _fill_weapons(self) -> None:
+        raise NotImplementedError
+
+    def _weapon_view(self) -> Any:
+        uid, name = self.attacker.currentData(), self.weapon.currentData()
+        if uid is None or name is None:
+            return None
+        return next((w for w in self.session.ruleset.weapons(self.session.state, uid) if w.name == name), None)
+
+    # -- the draft ------------------------------------------------------------------------------
+    def ticked(self) -> list[int]:
+        """The ids of the targets ticked, in the table's order."""
+        out = []
+        for row, uid in enumerate(self._rows):
+            box = self.targets.cellWidget(row, COL_TARGET)
+            if isinstance(box, QCheckBox) and box.isChecked():
+                out.append(uid)
+        return out
+
+    def draft(self) -> Any:
+        raise NotImplementedError
+
+    def _setup_changed(self, *, rebuild: bool = False) -> None:
+        if self._building:
+            return
+        try:
+            draft = self.draft()
+            with self.quietly():
+                self.session.set_attack(draft)
+            self.message.setText("")
+        except (UsageError, RulesError, ValueError) as exc:
+            self.show_error(exc)
+            return
+        if rebuild:
+            self._rebuild_targets()
+            if draft is not None and set(self.ticked()) != set(draft.target_ids):
+                # a ticked target left the list (it went down, or another weapon cannot reach it)
+                self._setup_changed()
+                return
+        self._setup_shown()
+        aim = draft.aim_point if draft else None
+        self.aim_label.setText("—" if aim is None else f"({aim[0]:.1f}, {aim[1]:.1f})")
+        self._show_odds()
+        if self.entered.isChecked():
+            self.dice_form.reset(self.session)
+
+    def _setup_shown(self) -> None:
+        """What else follows a new draft (titles, what is visible); nothing here."""
+
+    # -- the targets table ----------------------------------------------------------------------
+    def _shown(self, proposals: Any) -> list[Any]:
+        ticked = set(self.ticked())
+        return [p for p in proposals if self.show_all.isChecked() or p.eligible or p.unit_id in ticked]
+
+    def _geometry_words(self, p: Any) -> str:
+        """The "why" column's words for proposal ``p``."""
+        return "can be hit" if p.eligible else p.reason
+
+    def _distance_tip(self) -> str | None:
+        return None
+
+    def _fill_geometry(self, row: int, p: Any) -> None:
+        dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
+        dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        tip = self._distance_tip()
+        if tip is not None:
+            dist.setToolTip(tip)
+        text = self._geometry_words(p)
+        why = QTableWidgetItem(text)
+        why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
+        why.setToolTip(text)
+        self.targets.setItem(row, COL_DIST, dist)
+        self.targets.setItem(row, self.why_column, why)
+
+    def _clear_target_rows(self) -> None:
+        """Take the rows' widgets out of the targets table before it is filled again."""
+        for row in range(self.targets.rowCount()):
+            for col in range(self.targets.columnCount()):
+                old = self.targets.cellWidget(row, col)
+                if old is not None:
+                    old.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
+                    self.targets.removeCellWidget(row, col)
+
+    def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool) -> QCheckBox:
+        """A target row's tick box (greyed when the unit may not be attacked)."""
+        box = QCheckBox(label)
+        box.setToolTip(tip)
+        if not eligible:
+            box.setStyleSheet("color: #a0a0a0")
+        box.setChecked(ticked)
+        return box
+
+    def _untick_all(self) -> None:
+        for row in range(self.targets.rowCount()):
+            box = self.targets.cellWidget(row, COL_TARGET)
+            if isinstance(box, QCheckBox):
+                box.setChecked(False)
+
+    def _rebuild_targets(self) -> None:
+        raise NotImplementedError
+
+    # -- odds -----------------------------------------------------------------------------------
+    def _show_odds(self) -> None:
+        raise NotImplementedError
+
+    def odds_rows(self) -> list[list[str]]:
+        """The odds in detail as shown, row by row."""
+        return [[self.odds.item(r, c).text() for c in range(self.odds.columnCount())] for r in range(self.odds.rowCount())]
+
+    # -- dice and resolving ---------------------------------------------------------------------
+    def _dice_mode_changed(self, entered: bool) -> None:
+        self.dice_form.setVisible(entered)
+        if entered:
+            self.dice_form.reset(self.session)
+
+    def _players_dice(self) -> list[Any]:
+        """The dice typed so far, once the rules ask for no more."""
+        if not self.dice_form.complete:
+            need = self.dice_form.needed
+            if need is not None:
+                raise UsageError(f"enter the dice first: {need.label} ({need.count}d{need.sides}) is still needed")
+            if not self.resolve_without_dice:
+                raise UsageError("enter the dice first")
+        return self.dice_form.entries
+
+    def resolve(self) -> None:
+        """Roll (or take the players' dice) and apply the attack; the outcome goes to the message line."""
+        try:
+            if self.entered.isChecked():
+                res = self.session.resolve_attack(self._players_dice())
+            else:
+                res = self.session.resolve_attack()
+        except (UsageError, RulesError, ValueError) as exc:
+            self.show_error(exc)
+            return
+        if res.pending:
+            self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
+        else:
+            self._resolved(res)
+        if self.entered.isChecked():
+            self.dice_form.reset(self.session)
+
+    def _resolved(self, result: Any) -> None:
+        raise NotImplementedError
