@@ -20,7 +20,8 @@ or ``isinstance(ruleset, DraftOverlays)``):
   with the ruleset's closest meaning (its docs say which) and lists its own exact outcomes in
   ``outcomes`` (label, probability), which a panel shows as they are.
 * **Elevation**: a ruleset whose ``uses_elevation`` attribute is true accepts ``z_in`` (the height of
-  the ground under the figure, table inches) in :meth:`Ruleset.set_pose`.
+  the ground under the figure, table inches) in :meth:`Ruleset.set_pose` and gives it back in
+  :attr:`UnitView.z_in` (renderers draw the figure's own overlays at that height).
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
 * **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
@@ -89,6 +90,9 @@ class UnitView:
     #: The unit of several figures this figure belongs to (a Force on Force fireteam); None when every
     #: tag is a unit of its own.
     group: str | None = None
+    #: The height of the ground the figure stands on, table inches (a rooftop, a hill): renderers draw
+    #: its base, rings and labels there. 0.0 for the table plane and for rule systems without elevation.
+    z_in: float = 0.0
 
 
 @dataclass(frozen=True)

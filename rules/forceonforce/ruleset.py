@@ -151,7 +151,8 @@ class ForceOnForce:
                 tokens.append(f"elevation {f.z_in:g}\"")
             type_name = f"{f.leader_level} leader" if f.is_leader else ("civilians" if f.civilian else f.role)
             out.append(UnitView(f.figure_id, f.name, f.side, type_name, f.x_in, f.y_in, f.heading_deg, f.footprint,
-                                f.on_table, f.status.value, tuple(tokens), math.inf, math.inf, weapons, f.team))
+                                f.on_table, f.status.value, tuple(tokens), math.inf, math.inf, weapons, f.team,
+                                z_in=f.z_in))
         return tuple(out)
 
     def groups(self, state: FofState) -> tuple[GroupView, ...]:
