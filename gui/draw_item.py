@@ -80,13 +80,32 @@ class DrawItem:
     #: While a unit is being moved, the compositor draws its items over cached layers of the rest;
     #: a hint for speed only — whatever changed is redrawn either way.
     units: tuple[int, ...] | None = ()
+    #: The height the item stands at, inches above the table: a figure's base on a 3" rooftop is drawn
+    #: at 3.0 in the camera view (the top-down view and the projector ignore it). A tuple gives each
+    #: point of ``points_in`` its own height (a line of fire from a rooftop down to the street); its
+    #: label goes at their mean. A nonzero height is appended to ``key`` (the painter caches projected
+    #: outlines by key, and one outline at two heights projects to two places).
+    z_in: float | tuple[float, ...] = 0.0
+
+    def __post_init__(self) -> None:
+        if self.z_in:
+            z = self.z_in if isinstance(self.z_in, (int, float)) else tuple(float(v) for v in self.z_in)
+            object.__setattr__(self, "z_in", z)
+            tail = (("z", z),)
+            object.__setattr__(self, "key", self.key + tail if isinstance(self.key, tuple) else (self.key, *tail))
+
+    @property
+    def label_z_in(self) -> float:
+        """The height of the item's label and its anchor (the mean of per-point heights)."""
+        z = self.z_in
+        return float(z) if isinstance(z, (int, float)) else (sum(z) / len(z) if z else 0.0)
 
     @cached_property
     def identity(self) -> tuple[Any, ...]:
         """Everything that decides how the item looks (equal identities draw equal pixels under one
         transform): the compositor repaints only the places whose identities changed."""
         return (self.layer, self.key, self.color, self.closed, self.width_px, self.fill, self.dashed, self.label,
-                self.text_in, self.text_color, self.marker, self.anchor_in, self.priority, self.short_label)
+                self.text_in, self.text_color, self.marker, self.anchor_in, self.priority, self.short_label, self.z_in)
 
     @cached_property
     def identity_hash(self) -> int:
@@ -161,14 +180,39 @@ def base_radius(u: Any) -> float:
     return getattr(fp, "radius_in", None) or getattr(fp, "length_in", 1.0) / 2
 
 
+def height_of(u: Any) -> float:
+    """The height of the ground a unit stands on (``UnitView.z_in``; 0 for the table plane)."""
+    return float(getattr(u, "z_in", 0.0) or 0.0)
+
+
+def heights_along(points: np.ndarray, a: XY, b: XY, z_a: float, z_b: float) -> float | tuple[float, ...]:
+    """Heights for the points of a shape laid from ``a`` (at ``z_a``) to ``b`` (at ``z_b``): each
+    point's share of the way along a-b, so a corridor from a rooftop to the street slopes down.
+    One height when both ends are level.
+
+    >>> heights_along(pts([(0, 1), (10, 1), (10, -1), (0, -1)]), (0.0, 0.0), (10.0, 0.0), 3.0, 0.0)
+    (3.0, 0.0, 0.0, 3.0)
+    >>> heights_along(pts([(0, 1), (10, 1)]), (0.0, 0.0), (10.0, 0.0), 0.0, 0.0)
+    0.0
+    """
+    if abs(z_a - z_b) < 1e-9:
+        return float(z_a)
+    d = np.array([b[0] - a[0], b[1] - a[1]])
+    t = np.clip((np.asarray(points, dtype=np.float64).reshape(-1, 2) - np.array(a)) @ d / max(float(d @ d), 1e-12),
+                0.0, 1.0)
+    return tuple(float(v) for v in z_a + t * (z_b - z_a))
+
+
 def ring_around(u: Any, layer: str, color: str, memo: Any, *, pad_in: float = 0.45, width_px: float = 2.5,
                 dashed: bool = False) -> DrawItem:
-    """A highlight ring around a unit's base (in a fan, caught in a blast, in a line of fire)."""
+    """A highlight ring around a unit's base (in a fan, caught in a blast, in a line of fire), at the
+    height the unit stands."""
     r = base_radius(u) + pad_in
+    z = height_of(u)
     key = (f"{layer} ring", u.unit_id, u.x_in, u.y_in, r)
-    return memo.get((key, color, width_px, dashed), lambda: DrawItem(
+    return memo.get((key, color, width_px, dashed, z), lambda: DrawItem(
         layer, key, outline(Circle(u.x_in, u.y_in, r), 40, memo), color, closed=True, width_px=width_px, dashed=dashed,
-        units=(u.unit_id,)))
+        units=(u.unit_id,), z_in=z))
 
 
 def arrow_head(a: XY, b: XY, *, size_in: float = 0.7, spread_deg: float = 56.0) -> np.ndarray:
@@ -186,4 +230,5 @@ def arrow_head(a: XY, b: XY, *, size_in: float = 0.7, spread_deg: float = 56.0) 
 
 
 __all__ = ["CAUTION", "DrawItem", "LABEL_PRIORITY", "NO_MEMO", "REQUIRED_PRIORITY", "RING_SEGMENTS", "WARNING", "XY",
-           "arrow_head", "base_radius", "bottom_of", "lighter", "outline", "pts", "ring_around", "top_of"]
+           "arrow_head", "base_radius", "bottom_of", "height_of", "heights_along", "lighter", "outline", "pts",
+           "ring_around", "top_of"]

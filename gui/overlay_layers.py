@@ -388,14 +388,18 @@ def _changed_parts(painter: OverlayPainter, removed: list[Entry], added: list[En
     the boxes around the stretches in which the two differ (:func:`changed_stretches`)."""
     def style(item: DrawItem) -> tuple[Any, ...]:
         kind = item.key[:2] if isinstance(item.key, tuple) else item.key
-        return (item.layer, kind, item.color, item.closed, item.width_px, item.fill, item.dashed, item.marker)
+        # (paired only at one height: the stretches below are projected at it)
+        return (item.layer, kind, item.color, item.closed, item.width_px, item.fill, item.dashed, item.marker, item.z_in)
+
+    def pairable(item: DrawItem) -> bool:  # an outline sloping between heights is repainted whole
+        return len(item.points_in) >= MIN_PARTIAL_POINTS and not isinstance(item.z_in, tuple)
     by_style_r: dict[tuple[Any, ...], list[Entry]] = {}
     by_style_a: dict[tuple[Any, ...], list[Entry]] = {}
     for e in removed:
-        if len(e[1].points_in) >= MIN_PARTIAL_POINTS:
+        if pairable(e[1]):
             by_style_r.setdefault(style(e[1]), []).append(e)
     for e in added:
-        if len(e[1].points_in) >= MIN_PARTIAL_POINTS:
+        if pairable(e[1]):
             by_style_a.setdefault(style(e[1]), []).append(e)
     partial: list[Box] = []
     paired: set[int] = set()
@@ -409,7 +413,9 @@ def _changed_parts(painter: OverlayPainter, removed: list[Entry], added: list[En
             continue
         pad = painter.pad_px(new_item)
         for chain in stretches:
-            px = transform.device_from_table(chain if transform.affine else subdivided(chain, MAX_SEGMENT_IN))
+            chain = chain if transform.affine else subdivided(chain, MAX_SEGMENT_IN)
+            px = (transform.device_from_table(chain, z_in=float(new_item.z_in)) if new_item.z_in
+                  else transform.device_from_table(chain))
             partial.append((float(px[:, 0].min()) - pad, float(px[:, 1].min()) - pad,
                             float(px[:, 0].max()) + pad, float(px[:, 1].max()) + pad))
         paired.update((id(old_item), id(new_item)))

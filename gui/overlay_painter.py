@@ -35,14 +35,18 @@ def subdivided(points: np.ndarray, max_length: float, *, closed: bool = False) -
     """A polyline with every segment longer than ``max_length`` split into equal parts (the points
     of :func:`gui.transforms.densify`, computed without a loop over the segments: a camera view
     subdivides every outline it projects). A closed outline's closing segment is split too; its
-    first point is not repeated at the end.
+    first point is not repeated at the end. Columns past the first two (a height) are interpolated
+    along; lengths are measured in the first two.
 
     >>> subdivided(np.array([[0.0, 0.0], [12.0, 0.0]]), 5.0).tolist()
     [[0.0, 0.0], [4.0, 0.0], [8.0, 0.0], [12.0, 0.0]]
     >>> len(subdivided(np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0]]), 1.0, closed=True))
     7
+    >>> subdivided(np.array([[0.0, 0.0, 3.0], [2.0, 0.0, 0.0]]), 1.0)[:, 2].tolist()
+    [3.0, 1.5, 0.0]
     """
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    p = np.asarray(points, dtype=np.float64)
+    p = p.reshape(-1, p.shape[1] if p.ndim == 2 else 2)
     if len(p) < 2:
         return p
     a = p if closed else p[:-1]
@@ -98,6 +102,15 @@ try:  # shiboken6 comes with PySide6; the point-by-point way stays as the fallba
     _polygon = _polygon_by_buffer if _polygon_by_buffer(_check) == _polygon_by_points(_check) else _polygon_by_points
 except Exception:  # pragma: no cover - an unusual PySide6 build
     _polygon = _polygon_by_points
+
+
+def _with_heights(item: DrawItem) -> np.ndarray:
+    """An item's points with their heights as a third column (N, 3)."""
+    p = item.points_in
+    z = item.z_in
+    if isinstance(z, tuple) and len(z) == len(p):
+        return np.column_stack([p, np.asarray(z, dtype=np.float64)])
+    return np.column_stack([p, np.full(len(p), item.label_z_in)])
 
 
 class OverlayPainter:
@@ -176,13 +189,18 @@ class OverlayPainter:
                 seen.add(item.key)
         self.projected_last_frame = len(missing)
         if missing:
+            # Items above the table (a figure on a rooftop) carry their height through subdivision as a
+            # third column; a frame of table-level items projects exactly as before, at z = 0.
+            raised = any(item.z_in for item in missing)
             chunks = []
             for item in missing:
-                pts = item.points_in
+                pts = _with_heights(item) if raised else item.points_in
                 if not transform.affine and len(pts) > 1:
                     pts = subdivided(pts, MAX_SEGMENT_IN, closed=item.closed)
                 chunks.append(pts)
-            projected = transform.device_from_table(np.concatenate(chunks))
+            everything = np.concatenate(chunks)
+            projected = (transform.device_from_table(everything[:, :2], z_in=everything[:, 2]) if raised
+                         else transform.device_from_table(everything))
             start = 0
             for item, pts in zip(missing, chunks):
                 part = projected[start:start + len(pts)]
@@ -300,7 +318,11 @@ class OverlayPainter:
         made: dict[DrawItem, LabelRequest] = {}
         if fresh:
             pts = np.array([i.text_in for i in fresh] + [i.anchor_in or i.text_in for i in fresh], dtype=np.float64)
-            px = transform.device_from_table(pts).tolist()
+            heights = [i.label_z_in for i in fresh]
+            if any(heights):  # a label of a figure on a rooftop goes where the camera sees the figure
+                px = transform.device_from_table(pts, z_in=np.array(heights + heights)).tolist()
+            else:
+                px = transform.device_from_table(pts).tolist()
             n = len(fresh)
             for k, item in enumerate(fresh):
                 prio = item.label_priority

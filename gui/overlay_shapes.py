@@ -35,11 +35,11 @@ from typing import Any
 import numpy as np
 
 from gui.draw_item import REQUIRED_PRIORITY  # noqa: F401 (kept importable from here)
-from gui.draw_item import (LABEL_PRIORITY, NO_MEMO, RING_SEGMENTS, XY, DrawItem, base_radius, bottom_of, lighter,
-                           outline, ring_around, top_of)
+from gui.draw_item import (LABEL_PRIORITY, NO_MEMO, RING_SEGMENTS, XY, DrawItem, base_radius, bottom_of, height_of,
+                           lighter, outline, ring_around, top_of)
 from gui.draw_item import pts as _pts
 from gui.draw_memo import Memo
-from gui.overlay_shapes_fof import cohesion_items, hot_spot_items, line_of_fire_items
+from gui.overlay_shapes_fof import cohesion_items, draft_heights, hot_spot_items, line_of_fire_items
 from gui.overlay_shapes_generic import automation_items, band_items, command_items, scatter_items
 from rules.geometry import Circle, CommsGraph, Cone
 
@@ -106,23 +106,24 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
     fp = u.footprint
     active = u.status == "active"
     uid = (u.unit_id,)
+    z = height_of(u)  # a figure on a rooftop: its base is drawn up there, where the camera sees it
     out = [DrawItem("units", ("base", fp), outline(fp, 32, memo), color, closed=True, width_px=2.0,
-                    fill=200 if active else 90, units=uid)]
+                    fill=200 if active else 90, units=uid, z_in=z)]
     h = math.radians(u.heading_deg)
     reach = base_radius(u) + 0.5
     out.append(DrawItem("units", ("front", u.x_in, u.y_in, u.heading_deg, reach),
                         _pts([(u.x_in, u.y_in), (u.x_in + reach * math.cos(h), u.y_in + reach * math.sin(h))]),
-                        "#ffffff" if active else "#9a9a9a", width_px=2.0, units=uid))
+                        "#ffffff" if active else "#9a9a9a", width_px=2.0, units=uid, z_in=z))
     if not active:
         out.append(DrawItem("units", ("down", u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ffffff", marker="x", width_px=2.5,
-                            units=uid))
+                            units=uid, z_in=z))
     if selected:
         ring = outline(Circle(u.x_in, u.y_in, reach + 0.3), 40, memo)
         out.append(DrawItem("units", ("selected", u.x_in, u.y_in, reach), ring, "#ffe14d", closed=True, width_px=3.0,
-                            units=uid))
+                            units=uid, z_in=z))
     if radio and active:
         out.append(DrawItem("units", ("radio", u.x_in, u.y_in), _pts([(u.x_in + 0.55, u.y_in + 0.55)]), "#ffffff",
-                            marker="dot", width_px=2.0, units=uid))
+                            marker="dot", width_px=2.0, units=uid, z_in=z))
     return out
 
 
@@ -157,7 +158,7 @@ def _team_label_now(name: str, units: list[Any]) -> DrawItem:
     text = name + (f" [{down} down]" if down else "")
     return DrawItem("labels", ("team label", name, x, low.y_in, text), np.zeros((0, 2)), "#ffffff", label=text,
                     text_in=(x, low.y_in - base_radius(low) - 0.9), anchor_in=(x, y), short_label=name,
-                    units=tuple(u.unit_id for u in units))
+                    units=tuple(u.unit_id for u in units), z_in=sum(height_of(u) for u in units) / len(units))
 
 
 def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> DrawItem:
@@ -175,7 +176,8 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
                     priority=LABEL_PRIORITY["selected"] if selected else LABEL_PRIORITY["units"],
-                    short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units))
+                    short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units),
+                    z_in=height_of(units[0]))
 
 
 def range_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
@@ -388,7 +390,7 @@ def jamming_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
             if u is not None and u.on_table:
                 out.append(DrawItem("jamming", ("cut", uid, u.x_in, u.y_in), _pts([(u.x_in, u.y_in)]), "#ff4dff", marker="x",
                                     width_px=3.0, label="jammed", text_in=(u.x_in, u.y_in + 1.3), anchor_in=(u.x_in, u.y_in),
-                                    units=(uid,)))
+                                    units=(uid,), z_in=height_of(u)))
     return out
 
 
@@ -440,7 +442,8 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         return []
     ruled = [o for o in snap.overlays if o.kind == "line of sight" and hasattr(o.shape, "ax_in")]
     if ruled:
-        return [memo.get(("ruled sight", o, snap.color_of(o.side)), lambda: _ruled_sight_now(o)) for o in ruled]
+        z = _ends(*draft_heights(snap))
+        return [memo.get(("ruled sight", o, snap.color_of(o.side), z), lambda: _ruled_sight_now(o, z)) for o in ruled]
     a = snap.unit(d.attacker_id)
     if a is None or not a.on_table:
         return []
@@ -449,20 +452,30 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         t = snap.unit(uid)
         if t is not None and t.on_table:
             out.append(DrawItem("sight", ("sight", a.x_in, a.y_in, t.x_in, t.y_in), _pts([(a.x_in, a.y_in), (t.x_in, t.y_in)]),
-                                "#ffffff", width_px=1.5, dashed=True, units=(a.unit_id, uid)))
+                                "#ffffff", width_px=1.5, dashed=True, units=(a.unit_id, uid),
+                                z_in=_ends(height_of(a), height_of(t))))
     if d.aim_point is not None:
         out.append(DrawItem("sight", ("aimline", a.x_in, a.y_in, d.aim_point), _pts([(a.x_in, a.y_in), d.aim_point]),
-                            "#ff8c1a", width_px=1.5, dashed=True, units=(a.unit_id,)))
+                            "#ff8c1a", width_px=1.5, dashed=True, units=(a.unit_id,), z_in=_ends(height_of(a), 0.0)))
     return out
 
 
-def _ruled_sight_now(o: Any) -> DrawItem:
+def _ends(z_a: float, z_b: float) -> float | tuple[float, float]:
+    """The heights of a line's two ends: one number when level (the common case, table to table).
+
+    >>> _ends(3.0, 0.0), _ends(0.0, 0.0)
+    ((3.0, 0.0), 0.0)
+    """
+    return z_a if z_a == z_b else (z_a, z_b)
+
+
+def _ruled_sight_now(o: Any, z: float | tuple[float, float] = 0.0) -> DrawItem:
     seg = o.shape
     a, b = (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     return DrawItem("sight", ("ruled sight", a, b), _pts([a, b]), "#ffffff", width_px=2.0, label=o.label,
                     text_in=(mid[0], mid[1] - 0.9), anchor_in=mid, short_label=o.label.rsplit(" ", 1)[-1]
-                    if o.label.endswith('"') else "", units=o.unit_ids)
+                    if o.label.endswith('"') else "", units=o.unit_ids, z_in=z)
 
 
 def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
@@ -480,7 +493,7 @@ def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         text, short = legend.label(o), legend.short(o)
         out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), "#ffe14d", label=text,
                             text_in=(x, y + 1.6), text_color="#ffe14d", anchor_in=(x, y),
-                            short_label=short, units=None))
+                            short_label=short, units=None, z_in=sum(height_of(f) for f in figures) / len(figures)))
     return out
 
 

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from gui.draw_item import CAUTION, NO_MEMO, WARNING, XY, DrawItem, lighter, outline, pts, ring_around, top_of
+from gui.draw_item import (CAUTION, NO_MEMO, WARNING, XY, DrawItem, height_of, heights_along, lighter, outline, pts,
+                           ring_around, top_of)
 from rules.geometry import Circle, Cluster, Corridor, Reach, Segment, gap_in
 
 #: How far a fireteam's shaded area reaches beyond its figures' bases, inches (so it shows around them).
@@ -155,6 +156,27 @@ def _draft_figures(snap: Any) -> tuple[int, ...]:
     return tuple(sorted(ids | {u.unit_id for u in snap.units if (u.side, u.group) in groups}))
 
 
+def unit_height(snap: Any, unit_id: int | None) -> float:
+    """The height a unit stands at: the mean ground height of the figures of its fireteam (Force on
+    Force measures a unit's elevation so), of the figure itself when it has none; 0 for no unit."""
+    u = snap.unit(unit_id) if unit_id is not None else None
+    if u is None:
+        return 0.0
+    if u.group is None:
+        return height_of(u)
+    team = [f for f in snap.units if f.side == u.side and f.group == u.group and f.on_table] or [u]
+    return sum(height_of(f) for f in team) / len(team)
+
+
+def draft_heights(snap: Any) -> tuple[float, float]:
+    """The heights of the drafted attack's two ends: the firing unit's, and its first target's (0 for a
+    point on the ground)."""
+    d = snap.draft
+    if d is None:
+        return 0.0, 0.0
+    return unit_height(snap, d.attacker_id), unit_height(snap, d.target_ids[0] if d.target_ids else None)
+
+
 def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """The line-of-fire corridor of the attack being set up (the rules' :class:`~rules.geometry.Corridor`,
     2" each side of the line centre to centre), shaded in the firing side's colour; every figure the
@@ -167,8 +189,11 @@ def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         color = snap.color_of(o.side)
         movers = _draft_figures(snap)
         poly = outline(lane, 4, memo)
+        # From a rooftop gunner down to the street: each end of the corridor at its unit's height.
+        z_a, z_b = draft_heights(snap)
+        a, b = (lane.ax_in, lane.ay_in), (lane.bx_in, lane.by_in)
         out.append(DrawItem("line_of_fire", ("corridor", lane), poly, color, closed=True, width_px=2.5, fill=60,
-                            dashed=True, units=movers))
+                            dashed=True, units=movers, z_in=heights_along(poly, a, b, z_a, z_b)))
         for uid in o.unit_ids:
             u = snap.unit(uid)
             if u is not None and u.on_table:
@@ -195,7 +220,7 @@ def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
                             text_in=(mid[0] + nx * off, mid[1] + ny * off), anchor_in=mid,
                             text_color="#ffd27a" if inside else "#ffffff",
                             short_label=f"{inside} in the line of fire" if inside else "line of fire clear",
-                            units=None))
+                            units=None, z_in=(z_a + z_b) / 2))
     return out
 
 
@@ -220,4 +245,5 @@ def hot_spot_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-__all__ = ["COHESION_PAD_IN", "HOT_SPOT_COLOR", "cohesion_items", "hot_spot_items", "line_of_fire_items"]
+__all__ = ["COHESION_PAD_IN", "HOT_SPOT_COLOR", "cohesion_items", "draft_heights", "hot_spot_items", "line_of_fire_items",
+           "unit_height"]

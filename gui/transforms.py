@@ -4,6 +4,14 @@ Each transform has ``device_from_table((N, 2) inches) -> (N, 2) px`` and its inv
 that changes whenever the mapping does (the painter caches projected outlines under it), and
 ``affine``: whether straight lines stay straight (then outlines are not subdivided). Qt-free.
 
+``device_from_table`` takes ``z_in``, the height of the points above the table (one height, or one
+per point): the camera view draws a figure standing on a 3" rooftop where the camera sees it. The
+top-down view looks straight down (height changes nothing), and the projector ignores it on purpose:
+its light must land on the ground at the figure's foot, and its calibration already maps each table
+point to the projector pixel whose light reaches the ground there (the pattern tags were located on
+the terrain, see :func:`calibration.projector.calibrate_projector`); it has no pose of its own from
+which a height could move anything.
+
 >>> t = TopDownTransform((72.0, 48.0), (760, 520), margin_px=20)
 >>> t.device_from_table(np.array([[0.0, 0.0], [72.0, 48.0]])).round(1).tolist()
 [[20.0, 500.0], [740.0, 20.0]]
@@ -47,7 +55,7 @@ class TopDownTransform:
     def _center(self) -> tuple[float, float]:
         return self.center_in or (self.table_size_in[0] / 2, self.table_size_in[1] / 2)
 
-    def device_from_table(self, points_in: np.ndarray, *, z_in: float = 0.0) -> np.ndarray:
+    def device_from_table(self, points_in: np.ndarray, *, z_in: float | np.ndarray = 0.0) -> np.ndarray:
         p = np.asarray(points_in, dtype=np.float64).reshape(-1, 2)
         s = self.px_per_in
         cx, cy = self._center()
@@ -93,7 +101,8 @@ class CameraTransform:
     """Camera perspective through a :class:`~calibration.table_calibration.TableCalibration`, lens
     distortion and height included, then scaled/offset to where the camera image sits in a view.
 
-    ``z_in``: the height overlays are drawn at (0: the table plane, where bases stand).
+    ``z_in``: the height overlays are drawn at when a call gives none (0: the table plane); a call's
+    ``z_in`` (one height or one per point) is where those points stand, above the table.
     """
 
     calibration: Any
@@ -102,7 +111,7 @@ class CameraTransform:
     z_in: float = 0.0
     affine = False
 
-    def device_from_table(self, points_in: np.ndarray, *, z_in: float | None = None) -> np.ndarray:
+    def device_from_table(self, points_in: np.ndarray, *, z_in: float | np.ndarray | None = None) -> np.ndarray:
         p = np.asarray(points_in, dtype=np.float64).reshape(-1, 2)
         if len(p) == 0:
             return np.zeros((0, 2))
@@ -137,7 +146,8 @@ class ProjectorTransform:
     calibration: Any
     affine = True
 
-    def device_from_table(self, points_in: np.ndarray, *, z_in: float = 0.0) -> np.ndarray:
+    def device_from_table(self, points_in: np.ndarray, *, z_in: float | np.ndarray = 0.0) -> np.ndarray:
+        # z_in is ignored: the light lands on the ground at (x, y), wherever it stands (module docstring).
         p = np.asarray(points_in, dtype=np.float64).reshape(-1, 2)
         return self.calibration.projector_from_table(p) if len(p) else np.zeros((0, 2))
 

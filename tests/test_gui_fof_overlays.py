@@ -1,7 +1,8 @@
 """Force on Force on the table: the line-of-fire corridor is shaded where the rules put it and the
 figures in it are ringed and listed; a figure carried out of cohesion is flagged (and no longer once
 it is back), in the camera view through a known calibration, with the cached picture equal to a full
-repaint; the menus offer each rule system's own overlays and the toggles persist."""
+repaint; the menus offer each rule system's own overlays and the toggles persist; the rooftop gunner's
+base, rings, label and line of fire are drawn at his height where the camera sees him."""
 from __future__ import annotations
 
 import math
@@ -227,3 +228,82 @@ def test_the_overlay_builders_examples_run(app, module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+RPG_GUNNER = 44  # on the rooftop: 3" of terrain under his base (patrol.toml), his tag 4" up
+
+
+def test_the_rooftop_gunners_base_ring_and_label_are_drawn_where_the_camera_sees_him_not_at_table_level(app):
+    s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    gunner = s.unit(RPG_GUNNER)
+    assert gunner.z_in == 3.0
+    s.select_unit(RPG_GUNNER)
+    feed = SyntheticFeed((72.0, 48.0), width_px=1280, height_px=720)
+    cam = CameraTransform(feed.calibration)
+    comp = Compositor()
+    img = bgr_from_qimage(comp.compose(s.snapshot(), cam, only("units", "labels"),
+                                       frame_bgr=np.zeros((720, 1280, 3), np.uint8)))
+
+    def seen_at(z_in: float) -> np.ndarray:
+        return feed.calibration.camera_from_table(np.array([[gunner.x_in, gunner.y_in]]), z_in=z_in)[0]
+
+    foot, table_level, tag = seen_at(3.0), seen_at(0.0), seen_at(3.0 + 1.0)
+    assert np.hypot(*(foot - table_level)) > 15  # the tilted camera sees the rooftop well away from z = 0
+
+    # The selection ring (yellow #ffe14d) is centred on his foot on the roof: the middle of its pixels.
+    x0, y0 = (np.minimum(foot, table_level) - 40).astype(int)
+    x1, y1 = (np.maximum(foot, table_level) + 40).astype(int)
+    crop = img[y0:y1, x0:x1].astype(int)
+    yellow = (crop[:, :, 2] > 200) & (crop[:, :, 1] > 180) & (crop[:, :, 0] < 120)
+    ys, xs = np.nonzero(yellow)
+    assert len(xs) > 30, "no selection ring near the gunner"
+    ring_centre = np.array([xs.mean() + x0, ys.mean() + y0])
+    assert np.hypot(*(ring_centre - foot)) < 1.5, f"ring centred at {ring_centre.round(1)}, his foot is at {foot.round(1)}"
+    # His tag, 1" above his base, sits inside the ring as a street figure's does (not 20 px away from it).
+    radius_px = np.hypot(xs + x0 - ring_centre[0], ys + y0 - ring_centre[1]).mean()
+    assert np.hypot(*(tag - ring_centre)) < radius_px < np.hypot(*(table_level - ring_centre))
+    # His base is filled in his side's red at his foot, and nothing of his is drawn at table level.
+    assert is_red(patch(img, (int(round(foot[0])), int(round(foot[1]))), 3))  # (around the white front tick)
+    assert patch(img, (int(round(table_level[0])), int(round(table_level[1]))), 2).max() < 40
+    # His label points at him up there (the leader line / anchor at his foot on the roof).
+    label = next(p for p in comp.painter.placed_labels if p.text.startswith("RPG gunner"))
+    assert np.hypot(*(np.array(label.request.anchor_px) - foot)) < 1.0
+
+
+def test_the_line_of_fire_from_the_rooftop_starts_at_the_gunner_and_slopes_down_to_the_street(app):
+    s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    s.select_unit(RPG_GUNNER)
+    s.set_attack(AttackDraft(RPG_GUNNER, "Fire", (ALPHA_1,)))
+    lane = next(o for o in s.snapshot().overlays if o.kind == "line of fire").shape
+    feed = SyntheticFeed((72.0, 48.0), width_px=1280, height_px=720)
+    cam = CameraTransform(feed.calibration)
+    img = bgr_from_qimage(Compositor().compose(s.snapshot(), cam, only("line_of_fire"),
+                                               frame_bgr=np.zeros((720, 1280, 3), np.uint8)))
+    cal = feed.calibration
+
+    def shaded(x: float, y: float, z: float) -> bool:
+        p = cal.camera_from_table(np.array([[x, y]]), z_in=z)[0]
+        return bool(patch(img, (int(round(p[0])), int(round(p[1]))), 0).max() > 25)
+
+    # The corridor as drawn: its end at the gunner 3" up, its end at Alpha in the street. Points of it
+    # near the firing end are shaded; points a corridor lying flat at table level would cover there,
+    # well outside the drawn one, are dark.
+    import cv2
+
+    a, b = np.array([lane.ax_in, lane.ay_in]), np.array([lane.bx_in, lane.by_in])
+    along = (b - a) / np.hypot(*(b - a))
+    n = np.array([-along[1], along[0]])
+    hw = lane.half_width_in
+    corners = np.array([a + n * hw, b + n * hw, b - n * hw, a - n * hw])
+    drawn = cal.camera_from_table(corners, z_in=np.array([3.0, 0.0, 0.0, 3.0])).astype(np.float32)
+    near_end = [(a + along * t + n * w, 3.0 * (1 - t / np.hypot(*(b - a)))) for t in (0.3, 1.0, 2.0)
+                for w in (-hw + 0.4, 0.0, hw - 0.4)]
+    assert all(shaded(*xy, z) for xy, z in near_end), "the corridor does not start at the gunner on the roof"
+    flat = [cal.camera_from_table(np.array([a + along * t + n * w]))[0] for t in np.linspace(0.2, 3.0, 8)
+            for w in np.linspace(-hw + 0.3, hw - 0.3, 7)]
+    outside = [p for p in flat if cv2.pointPolygonTest(drawn, (float(p[0]), float(p[1])), True) < -4]
+    assert len(outside) >= 5
+    assert not any(patch(img, (int(round(p[0])), int(round(p[1]))), 0).max() > 25 for p in outside), \
+        "the corridor is drawn at table level under the rooftop"
+    # At Alpha's end the corridor is at table level, as before.
+    assert all(shaded(*(b - along * t + n * w), 0.0) for t in (0.3, 1.0) for w in (-hw + 0.4, hw - 0.4))
