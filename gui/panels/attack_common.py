@@ -15,7 +15,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QLineEdit, QPushButton, QRadioButton, QSizePolicy, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QLayout, QLineEdit, QPushButton, QRadioButton, QSizePolicy, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.base import SessionPanel
@@ -208,6 +209,20 @@ class AttackPanelBase(SessionPanel):
         layout.addLayout(row)
         layout.addWidget(self.dice_form)
         return box
+
+    def lay_out(self, *parts: Any, spacing: int) -> None:
+        """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)), then the dice box
+        and the message line."""
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(spacing)
+        for part in (*parts, self.dice_box(), self.message):
+            if isinstance(part, QLayout):
+                layout.addLayout(part)
+            elif isinstance(part, tuple):
+                layout.addWidget(*part)
+            else:
+                layout.addWidget(part)
 
     def start(self) -> None:
         """Connect the shared widgets and fill the panel from the session (the last step of ``__init__``)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSpinBox,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QTableWidgetItem, QWidget)
 
 from gui.errors import UsageError
 from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, AttackPanelBase, odds_cell,
@@ -78,16 +78,8 @@ class AttackPanel(AttackPanelBase):
         targets_head.addWidget(QLabel("<b>Targets</b> — tick to attack; hit and kill are the exact odds"))
         targets_head.addStretch(1)
         targets_head.addWidget(self.show_all)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(6)
-        layout.addLayout(setup)
-        layout.addLayout(targets_head)
-        layout.addWidget(self.targets, 4)
-        layout.addWidget(QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"))
-        layout.addWidget(self.odds, 2)
-        layout.addWidget(self.dice_box())
-        layout.addWidget(self.message)
+        self.lay_out(setup, targets_head, (self.targets, 4),
+                     QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"), (self.odds, 2), spacing=6)
 
         for w in (self.mode, self.payload):
             w.currentIndexChanged.connect(lambda _: self._setup_changed())

@@ -108,18 +108,8 @@ class RulesetAttackPanel(AttackPanelBase):
         targets_head = QHBoxLayout()
         targets_head.addWidget(self.targets_title, 1)
         targets_head.addWidget(self.show_all)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.setSpacing(4)
-        layout.addLayout(setup)
-        layout.addLayout(targets_head)
-        layout.addWidget(self.targets, 2)
-        layout.addWidget(self.geometry_label)
-        layout.addLayout(declarations)
-        layout.addWidget(QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"))
-        layout.addWidget(self.odds, 2)
-        layout.addWidget(self.dice_box())
-        layout.addWidget(self.message)
+        self.lay_out(setup, targets_head, (self.targets, 2), self.geometry_label, declarations,
+                     QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"), (self.odds, 2), spacing=4)
 
         #: What the players declared per target (kept while the target stays listed).
         self._target_decl: dict[int, dict[str, Any]] = {}
