@@ -1,11 +1,13 @@
-"""What the headless demo tests of the Force on Force and generic examples share (not a test module).
+"""What the demo tests share (not a test module).
 
 * :func:`run_once`: one run of ``sandtable demo ...`` per test session, shared by the pytest-xdist workers
   through a lock file (the first worker runs it, the other reads what it wrote);
 * :func:`crowded_times`: when each tag's card overlapped another's in the script (the tracker cannot
   be asked to see a tag another card half covers);
 * :func:`same_words`: two sentences say the same, numbers read off the table allowed a tenth apart;
-* :func:`scripted_poses`: what a perfect tracker would report (for playing a story without a camera).
+* :func:`scripted_poses`: what a perfect tracker would report (for playing a story without a camera),
+  :func:`play_from_scripted_poses`: a story played that way on a real session;
+* :func:`check_demo_video`: the checks a viewer makes of a demo's video.
 """
 from __future__ import annotations
 
@@ -109,16 +111,17 @@ def same_words(a: str, b: str) -> bool:
     return all(abs(float(x) - float(y)) <= TOLERANCE_IN + 1e-9 for x, y in zip(_NUMBER.findall(a), _NUMBER.findall(b)))
 
 
-def check_tracking(story: Any, recording: Path) -> dict[str, Any]:
+def check_tracking(story: Any, recording: Path, *, crowded: dict[int, list[float]] | None = None) -> dict[str, Any]:
     """Tracked against scripted, frame by frame, the way tests/test_demo_headless.py judges it: a tag
     the script has not moved for half a second and whose card no other card has overlapped for
     ``RECOVER_S`` must be seen within 0.1" of the script; a moving tag seen in the frame must be within
     0.1" of where the script had it at some moment of the last two frames. Returns the failures and
-    how many sightings each kind of check covered, per tag."""
+    how many sightings each kind of check covered, per tag. ``crowded``: when each tag counts as crowded
+    (by default :func:`crowded_times`, cards that actually overlap)."""
     from gui.demo.headless import RECOVER_S, STILL_AFTER_S
     from tracker.replay import RecordingReader
 
-    crowded = crowded_times(story)
+    crowded = crowded_times(story) if crowded is None else crowded
     fps = story.timing.fps
     failures: list[tuple[int, float, str]] = []
     still: dict[int, int] = {}
@@ -147,8 +150,9 @@ def check_tracking(story: Any, recording: Path) -> dict[str, Any]:
     return {"failures": failures, "still": still, "moving": moving}
 
 
-def scripted_poses(story: Any, t_s: float) -> list[Any]:
-    """What a perfect tracker would report at ``t_s``: the story's own positions (tags 1" above the ground)."""
+def scripted_poses(story: Any, t_s: float, *, z_in: float | None = None) -> list[Any]:
+    """What a perfect tracker would report at ``t_s``: the story's own positions, ``z_in`` the tags' height
+    (None: not measured)."""
     from tracker.unit_pose import UnitPose, UnitState
 
     out = []
@@ -156,5 +160,49 @@ def scripted_poses(story: Any, t_s: float) -> list[Any]:
         pose = path.pose_at(t_s)
         if pose is not None:
             x, y, heading, _ = pose
-            out.append(UnitPose(path.tag_id, "", "", x, y, None, heading, UnitState.SEEN, t_s, None, last_seen_t_s=t_s))
+            out.append(UnitPose(path.tag_id, "", "", x, y, z_in, heading, UnitState.SEEN, t_s, None, last_seen_t_s=t_s))
     return out
+
+
+def play_from_scripted_poses(story: Any, *, z_in: float | None = None) -> tuple[Any, Any]:
+    """(session, director) after the story's beats were played on a real GameSession fed, frame by frame,
+    the story's own positions (``z_in`` the tags' height, as :func:`scripted_poses` takes it)."""
+    from gui.demo.director import DemoDirector
+    from gui.session import GameSession
+
+    session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path), seed=1)
+    director = DemoDirector(story, session)
+    for i in range(story.frame_count):
+        t = i / story.timing.fps
+        session.set_time(t)
+        director.advance(t)
+        session.apply_poses(scripted_poses(story, t, z_in=z_in), t_s=t)
+    director.advance(math.inf)
+    return session, director
+
+
+def check_demo_video(video_path: Path, story: Any) -> None:
+    """What a viewer checks of a demo's video: one frame per ``video_every`` of the story, 1280x848 (the
+    camera picture over a caption band); mid-way the sand table in view, text on the caption, and the
+    sides' saturated colours drawn over the table (sand never has them)."""
+    import cv2
+    import numpy as np
+
+    video = cv2.VideoCapture(str(video_path))
+    assert video.isOpened(), f"{video_path} does not open"
+    count = int(video.get(cv2.CAP_PROP_FRAME_COUNT))
+    expected = math.ceil(story.frame_count / story.timing.video_every)
+    assert abs(count - expected) <= 1, f"{count} frames, expected {expected}"
+    size = (video.get(cv2.CAP_PROP_FRAME_WIDTH), video.get(cv2.CAP_PROP_FRAME_HEIGHT))
+    assert size == (1280, 848), size
+    video.set(cv2.CAP_PROP_POS_FRAMES, count // 2)
+    ok, frame = video.read()
+    assert ok, "the middle frame cannot be read"
+    picture, band = frame[:720], frame[720:]
+    sand = picture[300:420, 560:720].reshape(-1, 3).mean(axis=0)
+    assert sand[2] > sand[0] + 30, f"no sand table in view (mean BGR {sand})"  # yellow-brown: more red than blue
+    contrast = np.abs(band.astype(int) - band[0, 0].astype(int)).sum(axis=2).max()
+    assert contrast > 150, f"the caption band is blank (contrast {contrast})"
+    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
+    saturated = (hsv[:, :, 1] > 150).mean()
+    assert saturated > 0.002, f"no overlays in the sides' colours ({saturated:.4f} of the picture saturated)"

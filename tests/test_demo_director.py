@@ -7,11 +7,12 @@ import math
 
 import pytest
 
-from gui.demo.director import DemoDirector, draft_from_setup, poses_for_session
+from gui.demo.director import draft_from_setup, poses_for_session
 from gui.demo.story import BeatKind, DemoTiming, build_story
 from gui.session import GameSession
 from rules.downrange.examples import in_depth
 from rules.downrange.ruleset import setup_from_request
+from tests.demo_example_runs import play_from_scripted_poses
 from tracker.unit_pose import UnitPose, UnitState
 
 
@@ -73,27 +74,9 @@ def test_the_story_ends_where_the_text_leaves_every_unit() -> None:
             assert pose[:2] == pytest.approx((u.x_in, u.y_in)), u.name
 
 
-def scripted_poses(story, t_s: float) -> list[UnitPose]:
-    """What a perfect tracker would report at ``t_s``: the story's own positions."""
-    out = []
-    for path in story.paths:
-        pose = path.pose_at(t_s)
-        if pose is not None:
-            x, y, heading, _ = pose
-            out.append(UnitPose(path.tag_id, "", "", x, y, 1.0, heading, UnitState.SEEN, t_s, None, last_seen_t_s=t_s))
-    return out
-
-
 def test_the_director_plays_the_example_to_the_rulebooks_outcomes_from_tracked_poses() -> None:
     story = build_story(timing=DemoTiming.short())
-    session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path), seed=1)
-    director = DemoDirector(story, session)
-    for i in range(story.frame_count):
-        t = i / story.timing.fps
-        session.set_time(t)
-        director.advance(t)
-        session.apply_poses(scripted_poses(story, t), t_s=t)
-    director.advance(math.inf)
+    session, director = play_from_scripted_poses(story, z_in=1.0)
     played = [p.resolution.result for p in director.played
               if p.beat.kind in (BeatKind.RESOLVE, BeatKind.LANDING) and not p.resolution.pending]
     expected = [a for record in story.reference for a in record.attacks]

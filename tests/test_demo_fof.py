@@ -16,7 +16,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.cli import main  # noqa: E402
 from gui.demo.story import DemoTiming, build_story  # noqa: E402
-from tests.demo_example_runs import TOLERANCE_IN, check_tracking, run_once, same_words, settled_s  # noqa: E402
+from tests.demo_example_runs import (TOLERANCE_IN, check_demo_video, check_tracking,  # noqa: E402
+                                     play_from_scripted_poses, run_once, same_words, settled_s)
 
 pytestmark = pytest.mark.slow
 
@@ -164,24 +165,8 @@ def test_the_report_names_the_initiative_tests_the_fires_and_the_bookmarks(patro
 
 
 def test_the_video_shows_the_table_with_overlays_and_the_caption(patrol):
-    import cv2
-    import numpy as np
-
     _, out, _, _, story = patrol
-    video = cv2.VideoCapture(str(out / "demo.mp4"))
-    assert video.isOpened()
-    count = int(video.get(cv2.CAP_PROP_FRAME_COUNT))
-    assert abs(count - math.ceil(story.frame_count / story.timing.video_every)) <= 1
-    assert (video.get(cv2.CAP_PROP_FRAME_WIDTH), video.get(cv2.CAP_PROP_FRAME_HEIGHT)) == (1280, 848)
-    video.set(cv2.CAP_PROP_POS_FRAMES, count // 2)
-    ok, frame = video.read()
-    assert ok
-    picture, band = frame[:720], frame[720:]
-    sand = picture[300:420, 560:720].reshape(-1, 3).mean(axis=0)
-    assert sand[2] > sand[0] + 30  # the sand table is in view
-    assert np.abs(band.astype(int) - band[0, 0].astype(int)).sum(axis=2).max() > 150  # the caption has text
-    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
-    assert (hsv[:, :, 1] > 150).mean() > 0.002  # the sides' colours drawn over the table
+    check_demo_video(out / "demo.mp4", story)
 
 
 def test_the_patrol_as_text_walks_through_every_step(capsys):
@@ -194,19 +179,8 @@ def test_the_patrol_as_text_walks_through_every_step(capsys):
 
 def test_the_director_reaches_the_scripts_outcomes_from_perfectly_tracked_poses():
     """Without a camera: the story's beats played on a real session fed the story's own positions."""
-    from gui.demo.director import DemoDirector
-    from gui.session import GameSession
-    from tests.demo_example_runs import scripted_poses
-
     story = build_story(example="patrol", timing=DemoTiming.short())
-    session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path), seed=1)
-    director = DemoDirector(story, session)
-    for i in range(story.frame_count):
-        t = i / story.timing.fps
-        session.set_time(t)
-        director.advance(t)
-        session.apply_poses(scripted_poses(story, t), t_s=t)
-    director.advance(math.inf)
+    session, _ = play_from_scripted_poses(story)
     assert [e.summary for e in session.state.events] == [e.summary for e in story.reference[-1].state.events]
     bookmarks = [e.text.split(":")[0] for e in session.log if e.kind == "bookmark"]
     assert bookmarks == ["From the rooftop", "Turn 2 initiative"]

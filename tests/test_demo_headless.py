@@ -8,11 +8,9 @@ last two seconds, the time the tracker's sweep needs to find a tag it lost) must
 where the script had it at some moment of the last two frames)."""
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -20,9 +18,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.cli import main  # noqa: E402
 from gui.debrief.facts import EngagementOutcome, read_debrief_facts  # noqa: E402
-from gui.demo.headless import CROWDED, RECOVER_S, STILL_AFTER_S, prepare_output_folder  # noqa: E402
+from gui.demo.headless import CROWDED, prepare_output_folder  # noqa: E402
 from gui.demo.story import DemoTiming, build_story  # noqa: E402
 from gui.errors import UsageError  # noqa: E402
+from tests.demo_example_runs import check_demo_video, check_tracking, run_once  # noqa: E402
 from tracker.replay import RecordingReader  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -35,38 +34,8 @@ LAG_FRAMES = 2
 def demo(tmp_path_factory, request):
     """One run of the short demo for the whole test session: with pytest-xdist the workers share its
     folder and the first one to get there runs it while the other waits (it takes half a minute)."""
-    import contextlib
-    import io
-    import json
-
-    worker = getattr(request.config, "workerinput", None)
-    root = tmp_path_factory.getbasetemp().parent if worker is not None else tmp_path_factory.getbasetemp()
-    out = root / "demo-short"
-    with _exclusive(root / "demo-short.lock"):
-        done = root / "demo-short.json"
-        if not done.exists():
-            stdout, stderr = io.StringIO(), io.StringIO()
-            with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-                code = main(["demo", "--headless", "--short", "--out", str(out)])
-            done.write_text(json.dumps({"code": code, "stdout": stdout.getvalue(), "stderr": stderr.getvalue()}))
-        ran = json.loads(done.read_text())
-    return ran["code"], out, ran["stdout"], ran["stderr"], build_story(timing=DemoTiming.short())
-
-
-@contextlib.contextmanager
-def _exclusive(path: Path):
-    """A lock file between test processes (POSIX; elsewhere the suite runs the demo in each worker)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    with open(path, "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    code, out, stdout, stderr = run_once(request, tmp_path_factory, "demo-short", ["demo", "--headless", "--short"])
+    return code, out, stdout, stderr, build_story(timing=DemoTiming.short())
 
 
 def test_the_headless_demo_writes_video_recording_and_report_and_says_where(demo):
@@ -79,25 +48,9 @@ def test_the_headless_demo_writes_video_recording_and_report_and_says_where(demo
 
 
 def test_the_video_is_the_overlaid_camera_view_with_its_caption(demo):
-    import cv2
-    import numpy as np
-
-    _, out, _, _, story = demo
-    video = cv2.VideoCapture(str(out / "demo.mp4"))
-    assert video.isOpened()
-    count = int(video.get(cv2.CAP_PROP_FRAME_COUNT))
-    assert abs(count - math.ceil(story.frame_count / story.timing.video_every)) <= 1
-    assert (video.get(cv2.CAP_PROP_FRAME_WIDTH), video.get(cv2.CAP_PROP_FRAME_HEIGHT)) == (1280, 848)
-    video.set(cv2.CAP_PROP_POS_FRAMES, count // 2)
-    ok, frame = video.read()
-    assert ok
-    picture, band = frame[:720], frame[720:]
-    sand = picture[300:420, 560:720].reshape(-1, 3).mean(axis=0)
-    assert sand[2] > sand[0] + 30  # sand is yellow-brown (more red than blue): the table is in view
-    assert np.abs(band.astype(int) - band[0, 0].astype(int)).sum(axis=2).max() > 150  # the caption has text on it
     # overlays: saturated side colours (blue Marines, red PLA rings) that sand never has
-    hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
-    assert (hsv[:, :, 1] > 150).mean() > 0.002
+    _, out, _, _, story = demo
+    check_demo_video(out / "demo.mp4", story)
 
 
 def _crowded_times(story) -> dict[int, list[float]]:
@@ -117,28 +70,9 @@ def _crowded_times(story) -> dict[int, list[float]]:
 
 def test_tracked_positions_match_the_script_within_a_tenth_of_an_inch(demo):
     _, out, _, _, story = demo
-    crowded = _crowded_times(story)
-    fps = story.timing.fps
-    still_checked = moving_checked = 0
-    with RecordingReader(out / "demo.sqlite") as reader:
-        for i in range(story.frame_count):
-            t = i / fps
-            tracked = {p.tag_id: p for p in reader.poses_at(t + 1e-6)}
-            for path in story.paths:
-                scripted = path.pose_at(t)
-                if scripted is None or any(t - RECOVER_S <= c <= t for c in crowded.get(path.tag_id, ())):
-                    continue
-                pose = tracked.get(path.tag_id)
-                if not story.moving_between(path.tag_id, t - STILL_AFTER_S, t):
-                    assert pose is not None and pose.state.value == "seen", (path.tag_id, t)
-                    assert math.hypot(pose.x_in - scripted[0], pose.y_in - scripted[1]) <= TOLERANCE_IN, (path.tag_id, t)
-                    still_checked += 1
-                elif pose is not None and pose.state.value == "seen" and pose.last_seen_t_s >= t - 1e-6:
-                    lagged = [path.pose_at(t - k / (4 * fps)) for k in range(4 * LAG_FRAMES + 1)]
-                    assert min(math.hypot(pose.x_in - p[0], pose.y_in - p[1]) for p in lagged if p is not None) \
-                        <= TOLERANCE_IN, (path.tag_id, t)
-                    moving_checked += 1
-    assert still_checked > 2000 and moving_checked > 200
+    checked = check_tracking(story, out / "demo.sqlite", crowded=_crowded_times(story))
+    assert checked["failures"] == []  # (tag, time, what): not seen, or more than a tenth off, or lagging
+    assert sum(checked["still"].values()) > 2000 and sum(checked["moving"].values()) > 200
 
 
 def test_the_attacks_come_out_as_the_rulebook_says(demo):

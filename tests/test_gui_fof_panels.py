@@ -14,9 +14,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.session import GameSession  # noqa: E402
-from rules.dice import SeededDice  # noqa: E402
 from rules.forceonforce.examples import patrol  # noqa: E402
-from rules.ruleset import get_ruleset  # noqa: E402
+from tests.gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
+from tests.gui_helpers import session_before as scripted_session_before  # noqa: E402
 
 ALPHA, BRAVO_1, BRAVO_4, CELL_1 = 10, 14, 17, 30
 
@@ -24,15 +24,11 @@ ALPHA, BRAVO_1, BRAVO_4, CELL_1 = 10, 14, 17, 30
 @pytest.fixture(scope="module")
 def records() -> dict[str, Any]:
     """Each step of the scripted patrol, by title, with the state after it."""
-    return {r.step.title: r for r in patrol.play()}
+    return scripted_records(patrol)
 
 
 def session_before(title: str) -> GameSession:
-    steps = list(patrol.STEPS)
-    state = patrol.initial_state()
-    for record in patrol.play(steps[:[s.title for s in steps].index(title)]):
-        state = record.state
-    return GameSession(get_ruleset("force-on-force"), state, scenario=patrol.load_scenario(), dice=SeededDice(3))
+    return scripted_session_before(patrol, "force-on-force", title)
 
 
 @pytest.fixture
@@ -48,12 +44,8 @@ def panels(qtbot, session: GameSession) -> tuple[Any, Any, Any, Any]:
     from gui.panels.ruleset_attack_panel import RulesetAttackPanel
     from gui.panels.turn_panel import TurnPanel
 
-    out = (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session))
-    for widget in out:
-        qtbot.addWidget(widget)
-        widget.resize(900, 900)
-        widget.show()
-    return out
+    return show(qtbot, (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session)),
+                width=900)
 
 
 def log_text(session: GameSession) -> str:
@@ -141,21 +133,7 @@ def test_the_roster_lists_fireteams_and_flags_one_out_of_cohesion(app, qtbot, re
 
 def _edit_in_dialog(roster: Any, qtbot: Any, unit_id: int, fill: Callable[[Any], None]) -> None:
     """Select the figure, open its dialog as a player does (modal), fill it in, press OK."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QDialogButtonBox
-
-    roster.session.select_unit(unit_id)
-    seen: list[Any] = []
-
-    def play() -> None:
-        dialog = QApplication.activeModalWidget()
-        seen.append(dialog)
-        fill(dialog)
-        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
-
-    QTimer.singleShot(0, play)
-    roster.edit_selected()
-    assert seen and seen[0] is not None
+    edit_in_dialog(roster, unit_id, fill)
 
 
 def test_a_figure_and_its_fireteam_are_edited_by_hand_in_the_dialog(app, qtbot) -> None:

@@ -14,9 +14,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.session import GameSession  # noqa: E402
-from rules.dice import SeededDice  # noqa: E402
 from rules.generic.examples import solo  # noqa: E402
-from rules.ruleset import get_ruleset  # noqa: E402
+from tests.gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
+from tests.gui_helpers import session_before as scripted_session_before  # noqa: E402
 
 I1, I2, M1 = solo.I1, solo.I2, solo.M1
 T1, R1, G1, R3, R4, R5 = solo.T1, solo.R1, solo.G1, solo.R3, solo.R4, solo.R5
@@ -24,15 +24,11 @@ T1, R1, G1, R3, R4, R5 = solo.T1, solo.R1, solo.G1, solo.R3, solo.R4, solo.R5
 
 @pytest.fixture(scope="module")
 def records() -> dict[str, Any]:
-    return {r.step.title: r for r in solo.play()}
+    return scripted_records(solo)
 
 
 def session_before(title: str) -> GameSession:
-    steps = list(solo.STEPS)
-    state = solo.initial_state()
-    for record in solo.play(steps[:[s.title for s in steps].index(title)]):
-        state = record.state
-    return GameSession(get_ruleset("generic"), state, scenario=solo.load_scenario(), dice=SeededDice(3))
+    return scripted_session_before(solo, "generic", title)
 
 
 @pytest.fixture
@@ -47,12 +43,7 @@ def panels(qtbot, session: GameSession) -> tuple[Any, Any, Any]:
     from gui.panels.ruleset_attack_panel import RulesetAttackPanel
     from gui.panels.turn_panel import TurnPanel
 
-    out = (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session))
-    for widget in out:
-        qtbot.addWidget(widget)
-        widget.resize(1000, 900)
-        widget.show()
-    return out
+    return show(qtbot, (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session)), width=1000)
 
 
 def roll(attack: Any, qtbot: Any, *typed: str) -> None:
@@ -134,21 +125,7 @@ def test_the_roster_shows_hidden_counters_without_giving_them_away(app, qtbot) -
 
 
 def _edit_in_dialog(roster: Any, unit_id: int, fill: Callable[[Any], None]) -> None:
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QDialogButtonBox
-
-    roster.session.select_unit(unit_id)
-    seen: list[Any] = []
-
-    def play() -> None:
-        dialog = QApplication.activeModalWidget()
-        seen.append(dialog)
-        fill(dialog)
-        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
-
-    QTimer.singleShot(0, play)
-    roster.edit_selected()
-    assert seen and seen[0] is not None
+    edit_in_dialog(roster, unit_id, fill)
 
 
 def test_a_counter_is_edited_by_hand_in_the_dialog(app, qtbot) -> None:

@@ -14,6 +14,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui.session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import AR, CORPSMAN, MAAWS, PLA, SCENARIO_PATH, SERGEANT  # noqa: E402
 from rules.downrange.state import Emission, Suppression  # noqa: E402
+from tests.gui_helpers import edit_in_dialog  # noqa: E402
 
 TOKENS, WEAPONS = 7, 6  # roster columns
 
@@ -34,23 +35,8 @@ def roster(qtbot):
 
 def _edit(roster: Any, qtbot: Any, unit_id: int, fill: Callable[[Any], None], *, ok: bool = True) -> None:
     """Select the unit, open its dialog as a player does (modal), fill it in, press OK (or Cancel)."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QDialogButtonBox
-
-    roster.session.select_unit(unit_id)
-    seen: list[Any] = []
-
-    def play() -> None:
-        dialog = QApplication.activeModalWidget()
-        seen.append(dialog)
-        fill(dialog)
-        buttons = dialog.findChild(QDialogButtonBox)
-        which = QDialogButtonBox.StandardButton.Ok if ok else QDialogButtonBox.StandardButton.Cancel
-        buttons.button(which).click()
-
-    QTimer.singleShot(0, play)
-    roster.edit_selected()
-    assert seen and seen[0] is not None and roster.error_label.text() == ""
+    edit_in_dialog(roster, unit_id, fill, ok=ok)
+    assert roster.error_label.text() == ""
 
 
 def _cell(roster: Any, unit_id: int, column: int) -> Any:

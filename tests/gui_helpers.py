@@ -1,0 +1,55 @@
+"""What the GUI tests of the rulesets' panels share (not a test module): a session at a step of a scripted
+example, panels shown as a player sees them, and the roster's hand-edit dialog driven as a player
+drives it (modal: filled in and closed from a timer while ``edit_selected`` waits)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def scripted_records(example: Any) -> dict[str, Any]:
+    """Each step of a scripted example (rules/*/examples/*.py), by title, with the state after it."""
+    return {r.step.title: r for r in example.play()}
+
+
+def session_before(example: Any, ruleset: str, title: str) -> Any:
+    """A session of ``ruleset`` at the state the example's script reaches just before step ``title``
+    (seeded dice, so a virtual roll is the same in every run)."""
+    from gui.session import GameSession
+    from rules.dice import SeededDice
+    from rules.ruleset import get_ruleset
+
+    steps = list(example.STEPS)
+    state = example.initial_state()
+    for record in example.play(steps[:[s.title for s in steps].index(title)]):
+        state = record.state
+    return GameSession(get_ruleset(ruleset), state, scenario=example.load_scenario(), dice=SeededDice(3))
+
+
+def show(qtbot: Any, widgets: tuple[Any, ...], *, width: int, height: int = 900) -> tuple[Any, ...]:
+    """The widgets shown at ``width`` x ``height`` (closed by qtbot at the end of the test)."""
+    for widget in widgets:
+        qtbot.addWidget(widget)
+        widget.resize(width, height)
+        widget.show()
+    return widgets
+
+
+def edit_in_dialog(roster: Any, unit_id: int, fill: Callable[[Any], None], *, ok: bool = True) -> None:
+    """Select the unit, open its dialog as a player does (modal), fill it in, press OK (or Cancel)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+    roster.session.select_unit(unit_id)
+    seen: list[Any] = []
+
+    def play() -> None:
+        dialog = QApplication.activeModalWidget()
+        seen.append(dialog)
+        fill(dialog)
+        which = QDialogButtonBox.StandardButton.Ok if ok else QDialogButtonBox.StandardButton.Cancel
+        dialog.findChild(QDialogButtonBox).button(which).click()
+
+    QTimer.singleShot(0, play)
+    roster.edit_selected()
+    assert seen and seen[0] is not None, "no modal dialog opened"
