@@ -145,3 +145,25 @@ def test_declared_darkness_cover_and_an_unaware_target_change_the_odds_shown(qtb
     row = {r[0]: r for r in panel.odds_rows()}["Automatic rifleman"]
     assert row[1] == "0.0%" and "not allowed" in row[4] and "cover" in row[4]
     assert session.draft.target_declarations[31]["cover"] == "total"
+
+
+def test_the_weapon_a_player_picked_stays_picked_when_the_game_changes(qtbot):
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QApplication
+
+    from gui.panels.attack_panel import AttackPanel
+
+    session = GameSession.from_scenario_file(Path(__file__).parent.parent / "gui" / "scenarios" / "starter_skirmish.toml")
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
+    kim = next(u.unit_id for u in session.units() if u.name == "PFC Kim")
+    session.select_unit(kim)
+    QApplication.processEvents()
+    assert panel.weapon.currentData() == "M4/M16"
+    panel.weapon.setCurrentIndex(panel.weapon.findData("Underbarrel grenade launcher"))
+    QApplication.processEvents()
+    someone_else = next(u.unit_id for u in session.units() if u.unit_id != kim)
+    session.edit_unit(someone_else, {"injured": True})  # any change to the game refreshes the panel
+    QApplication.processEvents()
+    assert panel.weapon.currentData() == "Underbarrel grenade launcher"

@@ -94,7 +94,7 @@ class AttackPanel(AttackPanelBase):
     # -- attacker and weapon --------------------------------------------------------------------
     def _fill_weapons(self) -> None:
         with self.quietly():
-            current = self.weapon.currentText()
+            current = self.weapon.currentData()
             self.weapon.clear()
             uid = self.attacker.currentData()
             if uid is not None:
