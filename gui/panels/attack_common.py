@@ -308,7 +308,29 @@ class AttackPanelBase(SessionPanel):
         self._setup_changed(rebuild=True)
 
     def _fill_weapons(self) -> None:
+        """The attacker's weapons, keeping the one picked (else the panel's fallback, else the first)."""
+        with self.quietly():
+            current = self.weapon.currentData()
+            self.weapon.clear()
+            uid = self.attacker.currentData()
+            if uid is None:
+                return
+            for w in self.session.ruleset.weapons(self.session.state, uid):
+                self.weapon.addItem(self.weapon_label(w), w.name)
+            for want in (current, self._fallback_weapon()):
+                i = self.weapon.findData(want) if want else -1
+                if i >= 0:
+                    self.weapon.setCurrentIndex(i)
+                    return
+            self.weapon.setCurrentIndex(0)
+
+    def weapon_label(self, w: Any) -> str:
+        """A weapon as the drop-down lists it."""
         raise NotImplementedError
+
+    def _fallback_weapon(self) -> str | None:
+        """The weapon to show when the one picked is not the attacker's (None: the first)."""
+        return None
 
     def _weapon_view(self) -> Any:
         uid, name = self.attacker.currentData(), self.weapon.currentData()

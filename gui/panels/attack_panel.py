@@ -92,20 +92,17 @@ class AttackPanel(AttackPanelBase):
         self.start()
 
     # -- attacker and weapon --------------------------------------------------------------------
+    def weapon_label(self, w: Any) -> str:
+        ammo = "" if w.ammo_left is None else f", ammo {w.ammo_left}"
+        return (f"{w.name}  (R {w.range_in:g}\"{', Fan ' + str(w.fan) if w.fan else ''}"
+                f"{', Radius ' + format(w.radius_in, 'g') + chr(34) if w.radius_in else ''}{ammo})")
+
+    def _fallback_weapon(self) -> str | None:
+        return self.session.snapshot().selected_weapon
+
     def _fill_weapons(self) -> None:
+        super()._fill_weapons()
         with self.quietly():
-            current = self.weapon.currentData()
-            self.weapon.clear()
-            uid = self.attacker.currentData()
-            if uid is not None:
-                for w in self.session.ruleset.weapons(self.session.state, uid):
-                    ammo = "" if w.ammo_left is None else f", ammo {w.ammo_left}"
-                    self.weapon.addItem(f"{w.name}  (R {w.range_in:g}\"{', Fan ' + str(w.fan) if w.fan else ''}"
-                                        f"{', Radius ' + format(w.radius_in, 'g') + chr(34) if w.radius_in else ''}{ammo})", w.name)
-                i = self.weapon.findData(current) if current else -1
-                snap_weapon = self.session.snapshot().selected_weapon
-                j = self.weapon.findData(snap_weapon) if snap_weapon else -1
-                self.weapon.setCurrentIndex(i if i >= 0 else max(j, 0))
             payloads = ()
             wv = self._weapon_view()
             if wv is not None:

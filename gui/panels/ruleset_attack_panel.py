@@ -131,16 +131,8 @@ class RulesetAttackPanel(AttackPanelBase):
         return [(f"{g.name} ({g.side}, {len(g.member_ids)} figure{'s' if len(g.member_ids) != 1 else ''})", g.group_id)
                 for g in self.session.groups() if g.status == "active" and fighting & set(g.member_ids)]
 
-    def _fill_weapons(self) -> None:
-        with self.quietly():
-            current = self.weapon.currentData()
-            self.weapon.clear()
-            uid = self.attacker.currentData()
-            if uid is not None:
-                for w in self.session.ruleset.weapons(self.session.state, uid):
-                    self.weapon.addItem(weapon_text(w), w.name)
-                i = self.weapon.findData(current) if current else -1
-                self.weapon.setCurrentIndex(max(i, 0))
+    def weapon_label(self, w: Any) -> str:
+        return weapon_text(w)
 
     # -- the draft ------------------------------------------------------------------------------
     def draft(self) -> AttackDraft | None:
