@@ -79,7 +79,7 @@ def test_calibrate_table_mistakes_are_one_line(tmp_path, capsys):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((360, 640, 3), 128, np.uint8))
     one_line_error(capsys, ["calibrate", "table", str(blank), "--out", str(tmp_path / "t.json")], "only anchor(s) none of 0, 1, 2, 3 usable")
-    one_line_error(capsys, ["calibrate", "table", str(tmp_path / "nope.png"), "--out", str(tmp_path / "t.json")], "no such image file")
+    one_line_error(capsys, ["calibrate", "table", str(tmp_path / "nope.png"), "--out", str(tmp_path / "t.json")], "no image at")
     one_line_error(capsys, ["calibrate", "table", str(blank), "--table", "72by48", "--out", str(tmp_path / "t.json")], "write it as WIDTHxDEPTH")
     broken = tmp_path / "camera.json"
     broken.write_text('{"format": "sandtable-camera-model", "version": 1, "width_px": 6')

@@ -57,15 +57,9 @@ def run(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------- helpers
 def _read_image(path: str):
-    import cv2
+    from tracker.image_files import read_image
 
-    p = Path(path)
-    if not p.is_file():
-        raise UsageError(f"{path!r}: no such image file")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"{path!r} is not an image OpenCV can read (PNG, JPEG, ...)")
-    return image
+    return read_image(path)
 
 
 def _grab(index: int):
