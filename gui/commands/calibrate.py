@@ -244,7 +244,9 @@ def _projector(args: argparse.Namespace) -> int:
     terrain = None
     if args.scenario:
         from calibration.table_setup import load_table_setup
+        from gui.scenarios.check import check_scenario
 
+        check_scenario(args.scenario)
         terrain = load_table_setup(args.scenario).terrain
     found = _detect(image)
     cal = calibrate_projector(pattern, found.tag_ids, found.corners_px, table, terrain=terrain)

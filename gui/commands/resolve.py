@@ -227,6 +227,9 @@ def run(args: argparse.Namespace) -> int:
         state = GameState.loads(p.read_text(encoding="utf-8"))
         attack = doc
     elif args.scenario:
+        from gui.scenarios.check import check_scenario
+
+        check_scenario(args.scenario)
         state = load_scenario_file(args.scenario)
         attack = doc
     else:
