@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from gui.errors import user_error_types
@@ -82,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, or a mistake argparse already reported in one line
         return int(exc.code or 0) if isinstance(exc.code, (int, type(None))) else 2
+    previous = _stop_on_sigterm()
     try:
         return int(args._run(args) or 0)
     except user_error_types() as exc:
@@ -103,6 +106,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a service manager, ``kill``): stop as Ctrl+C does, so recordings close cleanly."""
+
+
+def _stop_on_sigterm():  # noqa: ANN202 - the previous handler
+    if threading.current_thread() is not threading.main_thread():
+        return None  # signals reach only the main thread; a command run from a test thread keeps the default
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _input_error_types() -> tuple[type[BaseException], ...]:

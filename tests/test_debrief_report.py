@@ -14,7 +14,7 @@ from gui.debrief.example_recording import record_in_depth_example
 from gui.debrief.facts import EngagementOutcome, read_debrief_facts
 from gui.debrief.report import SECTIONS, write_debrief_report
 from tracker.recording import Recorder
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 
 
 @pytest.fixture(scope="module")
