@@ -333,6 +333,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
+    problems += [p for p in reader.problems if p not in problems]  # what reading the rows found damaged
     return DebriefFacts(
         path=str(reader.path),
         title=str(scenario.get("name") or Path(reader.path).stem),

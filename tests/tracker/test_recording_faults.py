@@ -223,3 +223,53 @@ def test_a_video_named_outside_the_recordings_folder_is_never_opened(tmp_path):
     with RecordingReader(path) as reader:
         assert reader.video_path is None
         assert any("outside the recording's folder" in p for p in reader.problems)
+
+
+def _garble(path: Path, how: str) -> None:
+    if how == "pages":
+        data = bytearray(path.read_bytes())
+        start = len(data) // 3
+        data[start:start + 20_000] = bytes((i * 7919) % 256 for i in range(20_000))
+        path.write_bytes(bytes(data))
+        return
+    sql, params = {
+        "text in a number column": ("UPDATE poses SET x_in = 'abc' WHERE id % 7 = 0", ()),
+        "unknown unit state": ("UPDATE poses SET state = 'flying' WHERE id % 5 = 0", ()),
+        "time 1e308": ("UPDATE poses SET t_s = 1e308 WHERE id = 50", ()),
+        "frame time 1e308": ("UPDATE frames SET t_s = 1e308 WHERE frame_index = 100", ()),
+        "scenario stored as bytes": ("UPDATE meta SET value = CAST(value AS BLOB) WHERE key = 'scenario_toml'", ()),
+        "payload not JSON": ("UPDATE rules_events SET payload_json = '{{{'", ()),
+    }[how]
+    with sqlite3.connect(path) as db:
+        db.execute(sql, params)
+
+
+GARBLES = ("pages", "text in a number column", "unknown unit state", "time 1e308", "frame time 1e308",
+           "scenario stored as bytes", "payload not JSON")
+
+
+@pytest.mark.parametrize("how", GARBLES)
+def test_a_garbled_recording_still_debriefs_replays_and_tracks_without_a_traceback(tmp_path, capsys, how):
+    from gui.cli import main
+    from gui.replay_model import ReplayModel
+
+    toml = (ROOT / "gui" / "scenarios" / "starter_skirmish.toml").read_text(encoding="utf-8")
+    path = tmp_path / "game.sqlite"
+    with Recorder(path, metadata={"scenario_toml": toml, "ruleset": "down-range"}) as recorder:
+        for i in range(600):
+            recorder.record_frame(i, i / 30, [_pose(i / 30, tag) for tag in (10, 11, 12)])
+            if i % 100 == 0:
+                recorder.record_rules_event(i / 30, "note", {"text": f"at {i}"})
+    _garble(path, how)
+    assert main(["debrief", str(path), "--out", str(tmp_path / "r.html"), "--no-progress"]) == 0
+    assert (tmp_path / "r.html").is_file()
+    code = main(["track", str(path), "--no-progress"])  # no video in it: refused in one line, never a traceback
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("sandtable track: error:") == 1 and "Traceback" not in err
+    model = ReplayModel(path)
+    try:
+        assert model.duration_s < 3600  # the absurd time is a damaged row, not a three-hundred-digit session
+        for t in (0.0, 5.0, model.duration_s):
+            model.seek(t)
+    finally:
+        model.close()

@@ -116,10 +116,14 @@ class RecordingReader:
         return list(self._stream(sql, args))
 
     def _stream(self, sql: str, args: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        """Rows of ``sql``; a damaged page ends the stream with a note (what came before is kept)."""
         table = sql.split(" FROM ")[1].split()[0]
         if table not in self._tables:
-            return iter(())
-        return self._db.execute(sql, args)
+            return
+        try:
+            yield from self._db.execute(sql, args)
+        except sqlite3.DatabaseError as exc:
+            self._note(f"part of the {table} table is damaged ({exc}); what comes before the damage is shown")
 
     @property
     def duration_s(self) -> float:
@@ -165,7 +169,7 @@ class RecordingReader:
                 # Walk the (tag_id, t_s) index one tag at a time: 40 look-ups, not a scan of millions.
                 tag = -1
                 while True:
-                    row = self._db.execute("SELECT MIN(tag_id) FROM poses WHERE tag_id > ?", (tag,)).fetchone()
+                    row = next(self._stream("SELECT MIN(tag_id) FROM poses WHERE tag_id > ?", (tag,)), None)
                     if row is None or row[0] is None:
                         break
                     tag = int(row[0])
@@ -193,7 +197,7 @@ class RecordingReader:
         for tag_id in self.unit_ids:
             # Newest valid row at or before t: the index answers it in a few page reads; a damaged row
             # is skipped and the one before it taken.
-            for row in self._db.execute(
+            for row in self._stream(
                 f"SELECT {columns} FROM poses WHERE tag_id = ? AND t_s <= ? AND {_VALID_T} ORDER BY t_s DESC, id DESC LIMIT 4",  # noqa: S608
                 (tag_id, float(t_s)),
             ):
