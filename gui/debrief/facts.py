@@ -255,7 +255,7 @@ class DebriefFacts:
 
 #: A trail keeps one pose per this many seconds (and every lift): a three-hour game of 40 units is then
 #: a few million points, not 13 million, and a trail drawn at the report's size looks the same.
-TRAIL_STEP_S = 0.2
+TRAIL_STEP_S = 0.5
 
 
 # ------------------------------------------------------------------------------------------ reading
@@ -270,6 +270,7 @@ def read_debrief_facts(path: str | Path, *, progress: Progress | None = None) ->
 
 def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> DebriefFacts:
     problems: list[str] = list(reader.problems)
+    opened_with = len(problems)
     report = progress or (lambda stage, done, total: None)
 
     def safely(what: str, read: Callable[[], Any], default: Any) -> Any:
@@ -333,7 +334,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
-    problems += [p for p in reader.problems if p not in problems]  # what reading the rows found damaged
+    problems += [p for p in reader.problems[opened_with:] if p not in problems]  # what reading the rows found damaged
     return DebriefFacts(
         path=str(reader.path),
         title=str(scenario.get("name") or Path(reader.path).stem),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -115,9 +116,9 @@ class RecordingReader:
     def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return list(self._stream(sql, args))
 
-    def _stream(self, sql: str, args: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    def _stream(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> Iterator[tuple[Any, ...]]:
         """Rows of ``sql``; a damaged page ends the stream with a note (what came before is kept)."""
-        table = sql.split(" FROM ")[1].split()[0]
+        table = re.findall(r"\bFROM\s+([a-z_]+)", sql)[0]
         if table not in self._tables:
             return
         try:
@@ -216,31 +217,29 @@ class RecordingReader:
 
     def track_of(self, tag_id: int, *, step_s: float = 0.0) -> np.ndarray:
         """(N, 4) rows of t_s, x_in, y_in, heading_deg: one unit's recorded poses, streamed from the
-        index. ``step_s`` > 0 keeps at most one pose per step (and every lift or set-down), so a
-        three-hour trail stays a few thousand points."""
+        index. ``step_s`` > 0 keeps the first pose of each step, the last pose before a pause of a step
+        or more (where the unit stopped), every change of state (a lift) and the last pose: a
+        three-hour trail stays tens of thousands of points, thinned inside SQLite."""
+        if step_s > 0:
+            sql = (
+                "SELECT t_s, x_in, y_in, heading_deg FROM ("
+                " SELECT t_s, x_in, y_in, heading_deg, state, CAST(t_s / :step AS INTEGER) AS bucket,"
+                "  LAG(CAST(t_s / :step AS INTEGER)) OVER w AS previous_bucket, LEAD(t_s) OVER w AS next_t,"
+                "  LAG(state) OVER w AS previous_state"
+                f" FROM poses WHERE tag_id = :tag AND {_VALID_T} WINDOW w AS (ORDER BY t_s, id))"
+                " WHERE previous_bucket IS NULL OR bucket != previous_bucket OR next_t IS NULL OR next_t - t_s >= :step"
+                " OR state != previous_state ORDER BY t_s"
+            )
+            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})  # type: ignore[arg-type]
+        else:
+            rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # noqa: S608
+                                (int(tag_id),))
         out: list[tuple[float, float, float, float]] = []
-        last_t = -math.inf  # time of the last pose kept
-        last_state = None
-        held: tuple[float, float, float, float] | None = None  # the newest pose skipped, kept if a pause follows
-        for t, x, y, heading, state in self._stream(
-            f"SELECT t_s, x_in, y_in, heading_deg, state FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # noqa: S608
-            (int(tag_id),),
-        ):
+        for t, x, y, heading in rows:
             if not all(v is None or isinstance(v, (int, float)) for v in (x, y)) or not isinstance(heading, (int, float)):
                 self._note(f"a pose row of unit {tag_id} is damaged and was skipped")
                 continue
-            point = (float(t), math.nan if x is None else float(x), math.nan if y is None else float(y), float(heading))
-            if step_s > 0 and held is not None and t - held[0] >= step_s:
-                out.append(held)  # where the unit stopped before a pause: a trail's corners are never thinned away
-                last_t = held[0]
-            held = None
-            if step_s > 0 and t - last_t < step_s and state == last_state:
-                held = point
-                continue
-            last_t, last_state = t, state
-            out.append(point)
-        if held is not None:
-            out.append(held)  # where the unit ended
+            out.append((float(t), math.nan if x is None else float(x), math.nan if y is None else float(y), float(heading)))
         return np.array(out, dtype=np.float64).reshape(-1, 4)
 
     # -- events --------------------------------------------------------------------------------
