@@ -11,6 +11,7 @@ exactly as it was drawn. Qt-free.
 from __future__ import annotations
 
 import bisect
+import math
 import tomllib
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -148,7 +149,7 @@ class ReplayModel:
 
     def seek(self, t_s: float) -> None:
         """Show time ``t_s``: state, log and selection as they were."""
-        t = float(min(max(0.0, t_s), self.duration_s))
+        t = float(min(max(0.0, t_s), self.duration_s)) if math.isfinite(t_s) else 0.0
         self.t_s = t
         s = self.session
         s.set_time(t)

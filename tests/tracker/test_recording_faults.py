@@ -273,3 +273,38 @@ def test_a_garbled_recording_still_debriefs_replays_and_tracks_without_a_traceba
             model.seek(t)
     finally:
         model.close()
+
+
+def test_after_kill_9_the_sqlite_file_alone_holds_all_but_the_last_seconds(tmp_path):
+    path = tmp_path / "killed.sqlite"
+    progress = tmp_path / "progress.txt"
+    script = (
+        "import os, sys, time\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from tracker.recording import Recorder\n"
+        "from tracker.unit_pose import UnitPose, UnitState\n"
+        f"rec = Recorder({str(path)!r})\n"
+        "t0 = time.monotonic(); i = 0\n"
+        "while True:\n"
+        "    t = time.monotonic() - t0\n"
+        "    rec.record_frame(i, t, [UnitPose(12, 'Haas', '', t, 5.0, 1.0, 90.0, UnitState.SEEN, t, t, last_seen_t_s=t)])\n"
+        "    if i % 10 == 0:\n"
+        f"        open({str(progress)!r} + '.tmp', 'w').write(repr(t)); os.replace({str(progress)!r} + '.tmp', {str(progress)!r})\n"
+        "    i += 1; time.sleep(1 / 60)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not (progress.exists() and float(progress.read_text() or 0) > 6.0):
+            time.sleep(0.05)
+        last_reported = float(progress.read_text())
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    alone = tmp_path / "copy" / "killed.sqlite"
+    alone.parent.mkdir()
+    shutil.copyfile(path, alone)  # without its -wal
+    with RecordingReader(alone) as reader:
+        assert reader.duration_s >= last_reported - 3.0  # the checkpoint every 2 s, plus the commit interval
