@@ -301,6 +301,7 @@ class Recorder:
         db = self._db
         last_commit = last_checkpoint = self._clock()
         dirty = False
+        pending: list[Any] = []  # applied since the last commit: re-applied once if a commit fails
         while True:
             try:
                 item = self._queue.get(timeout=self._commit_interval_s / 2)
@@ -322,15 +323,18 @@ class Recorder:
                 if item is not None:
                     if item[0] == "flush":
                         db.commit()
+                        pending.clear()
                         self._committed_t_s = self._applied_t_s
                         dirty = False
                         last_commit = self._clock()
                         item[1].set()
                         continue
                     self._apply(db, item)
+                    pending.append(item)
                     dirty = True
                 if dirty and self._clock() - last_commit >= self._commit_interval_s:
                     db.commit()
+                    pending.clear()
                     self._committed_t_s = self._applied_t_s
                     dirty = False
                     last_commit = self._clock()
@@ -346,7 +350,10 @@ class Recorder:
                         db.rollback()  # the failed transaction; everything committed before stays
                     except sqlite3.Error:
                         pass
-                    self._mark_stopped(db)  # now, not at close: the process may not live that long
+                    if item is not None and item is not _STOP and item[0] != "flush" and item not in pending:
+                        pending.append(item)
+                    self._mark_stopped(db, pending)  # now, not at close: the process may not live that long
+                    pending.clear()
                 if item is _STOP:
                     break
                 if item is not None and item[0] == "flush":
@@ -354,20 +361,28 @@ class Recorder:
         self._finish_video()
         db.close()
 
-    def _mark_stopped(self, db: sqlite3.Connection) -> None:
-        """After a write error: say in the file why and when it stopped (best effort: the disk may be full)."""
-        reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
-        self._release_reserve()  # the room kept for exactly this note
-        try:
-            db.execute("PRAGMA max_page_count = 2147483646")  # a size cap, not a full disk: room for the note
-            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                           (("stopped_utc", _utc_now()), ("stop_reason", reason)))
-            db.commit()
-        except sqlite3.Error:
+    def _mark_stopped(self, db: sqlite3.Connection, pending: list[Any]) -> None:
+        """After a write error: keep the rows of the failed transaction if the reserved room holds them,
+        and say in the file why and when it stopped (best effort: the disk may be full)."""
+        self._release_reserve()  # the room kept for exactly this
+        db.execute("PRAGMA max_page_count = 2147483646")  # a size cap, not a full disk: room for the note
+        for rows in (pending, []):  # the lost half second and the note; else the note alone
             try:
-                db.rollback()
+                for item in rows:
+                    self._apply(db, item if item[0] != "frame" else (*item[:3], None))  # the video is not retried
+                if rows:
+                    self._failed_after_t_s = self._applied_t_s
+                reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
+                db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               (("stopped_utc", _utc_now()), ("stop_reason", reason)))
+                db.commit()
+                self._committed_t_s = self._failed_after_t_s
+                break
             except sqlite3.Error:
-                pass
+                try:
+                    db.rollback()
+                except sqlite3.Error:
+                    pass
         try:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error:
