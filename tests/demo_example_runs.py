@@ -27,7 +27,7 @@ LAG_FRAMES = 2
 
 def run_once(request: Any, tmp_path_factory: Any, name: str, argv: list[str]) -> tuple[int, Path, str, str]:
     """(exit code, output folder, stdout, stderr) of ``sandtable <argv> --out <folder>``, run once."""
-    from gui.cli import main
+    from cli.main import main
 
     worker = getattr(request.config, "workerinput", None)
     root = tmp_path_factory.getbasetemp().parent if worker is not None else tmp_path_factory.getbasetemp()
@@ -167,8 +167,8 @@ def scripted_poses(story: Any, t_s: float, *, z_in: float | None = None) -> list
 def play_from_scripted_poses(story: Any, *, z_in: float | None = None) -> tuple[Any, Any]:
     """(session, director) after the story's beats were played on a real GameSession fed, frame by frame,
     the story's own positions (``z_in`` the tags' height, as :func:`scripted_poses` takes it)."""
-    from gui.demo.director import DemoDirector
-    from gui.session import GameSession
+    from demo.director import DemoDirector
+    from appmodel.game_session import GameSession
 
     session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path), seed=1)
     director = DemoDirector(story, session)

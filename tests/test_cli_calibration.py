@@ -16,7 +16,7 @@ from calibration.synthetic.board_photos import board_photo_poses, render_board_p
 from calibration.board import BoardSpec
 from calibration.camera_model import CameraModel, CameraPose
 from calibration.table_layout import TableLayout
-from gui.cli import main
+from cli.main import main
 
 LENS = webcam_model(960, 540)
 LAYOUT = TableLayout.default()

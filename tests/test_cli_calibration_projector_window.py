@@ -16,7 +16,7 @@ from calibration.projector import load_projector_calibration  # noqa: E402
 from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
 from calibration.table_calibration import TableCalibration  # noqa: E402
 from calibration.table_layout import TableLayout  # noqa: E402
-from gui.cli import main  # noqa: E402
+from cli.main import main  # noqa: E402
 
 LAYOUT = TableLayout.default()
 CAMERA = webcam_model(960, 540)
@@ -26,7 +26,7 @@ POSE = overhead_pose(LAYOUT, tilt_deg=20.0)
 def test_the_pattern_is_shown_full_screen_while_the_camera_frame_is_grabbed(tmp_path, monkeypatch, capsys):
     from PySide6.QtWidgets import QApplication, QLabel
 
-    import gui.commands.calibrate as command
+    import cli.commands.calibrate as command
 
     table_json = tmp_path / "table.json"
     save_table_calibration(TableCalibration(CAMERA, POSE, LAYOUT, 0.0), table_json)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gui.cli import main
+from cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,10 +141,10 @@ def test_resolve_refuses_bad_attacks_in_one_line(capsys: pytest.CaptureFixture[s
 
 def test_resolve_reads_stdin_in_a_real_process() -> None:
     doc = json.dumps({"attacker": {"name": "Henry"}, "weapon": "M4/M16", "targets": [{"name": "Enemy"}], "dice": [5, 4]})
-    proc = subprocess.run([sys.executable, "-m", "gui.cli", "resolve", "-"], input=doc, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "resolve", "-"], input=doc, capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 0 and "Skill 1d6 rolls 5 against Difficulty 3: hit." in proc.stdout
-    broken = subprocess.run([sys.executable, "-m", "gui.cli", "resolve", "-"], input="{", capture_output=True, text=True,
+    broken = subprocess.run([sys.executable, "-m", "cli.main", "resolve", "-"], input="{", capture_output=True, text=True,
                             cwd=ROOT, timeout=60)
     assert broken.returncode == 2 and broken.stderr.startswith("sandtable resolve: error: stdin: not valid JSON")
 

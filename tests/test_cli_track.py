@@ -10,7 +10,7 @@ import pytest
 from calibration.files import save_table_calibration
 from calibration.synthetic import load_synthetic_scenario
 from calibration.table_calibration import TableCalibration
-from gui.cli import main
+from cli.main import main
 from tracker.replay import RecordingReader
 
 SCENARIO = Path(__file__).parent / "data" / "tracker_occlusion.toml"
@@ -93,7 +93,7 @@ def test_a_camera_that_is_not_there_is_one_line_on_stderr_without_opencvs_own_wa
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "gui.cli", "track", "57", "--jsonl"], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "track", "57", "--jsonl"], capture_output=True, text=True,
                           cwd=Path(__file__).parent.parent, timeout=120)
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()

@@ -16,9 +16,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.debrief.example_recording import record_in_depth_example
-from gui.debrief.facts import DebriefFacts, Engagement
-from gui.debrief.report import write_debrief_report
+from debrief.example_recording import record_in_depth_example
+from debrief.facts import DebriefFacts, Engagement
+from debrief.report import write_debrief_report
 from tests.test_debrief_report import parse
 
 FOF_FIRE = re.compile(r'^(?P<firer>.+) fires at (?P<target>.+) \((?P<d>\d+\.\d)" centre to centre')
@@ -28,9 +28,9 @@ GENERIC_SHOT = re.compile(r'^(?P<firer>\S+) fires the .+ at (?P<target>.+), (?P<
 def play_and_debrief(example: str, folder: Path) -> tuple[DebriefFacts, list[list[str]]]:
     """The example's short story played on a recording session, its poses recorded frame by frame;
     the debrief's facts and its engagements table (header first)."""
-    from gui.demo.director import DemoDirector
-    from gui.demo.story import DemoTiming, build_story
-    from gui.session import GameSession
+    from demo.director import DemoDirector
+    from demo.story import DemoTiming, build_story
+    from appmodel.game_session import GameSession
     from tests.demo_example_runs import scripted_poses
 
     story = build_story(example=example, timing=DemoTiming.short())

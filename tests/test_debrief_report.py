@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gui.cli import main
-from gui.debrief.example_recording import record_in_depth_example
-from gui.debrief.facts import EngagementOutcome, read_debrief_facts
-from gui.debrief.report import SECTIONS, write_debrief_report
+from cli.main import main
+from debrief.example_recording import record_in_depth_example
+from debrief.facts import EngagementOutcome, read_debrief_facts
+from debrief.report import SECTIONS, write_debrief_report
 from tracker.recording import Recorder
 from tracker.replay import RecordingReader
 

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from gui.demo.director import draft_from_setup, poses_for_session
-from gui.demo.story import BeatKind, DemoTiming, build_story
-from gui.session import GameSession
+from demo.director import draft_from_setup, poses_for_session
+from demo.story import BeatKind, DemoTiming, build_story
+from appmodel.game_session import GameSession
 from rules.downrange.examples import in_depth
 from rules.downrange.ruleset import setup_from_request
 from tests.demo_example_runs import play_from_scripted_poses

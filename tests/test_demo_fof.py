@@ -14,8 +14,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.cli import main  # noqa: E402
-from gui.demo.story import DemoTiming, build_story  # noqa: E402
+from cli.main import main  # noqa: E402
+from demo.story import DemoTiming, build_story  # noqa: E402
 from tests.demo_example_runs import (TOLERANCE_IN, check_demo_video, check_tracking,  # noqa: E402
                                      play_from_scripted_poses, run_once, same_words, settled_s)
 
@@ -33,7 +33,7 @@ def patrol(tmp_path_factory, request):
 
 @pytest.fixture(scope="module")
 def replay(patrol):
-    from gui.replay_model import ReplayModel
+    from appmodel.replay_model import ReplayModel
 
     model = ReplayModel(patrol[1] / "demo.sqlite")
     yield model

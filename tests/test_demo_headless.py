@@ -16,11 +16,11 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.cli import main  # noqa: E402
-from gui.debrief.facts import EngagementOutcome, read_debrief_facts  # noqa: E402
+from cli.main import main  # noqa: E402
+from debrief.facts import EngagementOutcome, read_debrief_facts  # noqa: E402
 from gui.demo.headless import CROWDED, prepare_output_folder  # noqa: E402
-from gui.demo.story import DemoTiming, build_story  # noqa: E402
-from gui.errors import UsageError  # noqa: E402
+from demo.story import DemoTiming, build_story  # noqa: E402
+from appmodel.errors import UsageError  # noqa: E402
 from tests.demo_example_runs import check_demo_video, check_tracking, run_once  # noqa: E402
 from tracker.replay import RecordingReader  # noqa: E402
 

@@ -122,7 +122,7 @@ def test_the_rulebook_initiative_example_odds_beat_the_expected_success_counts()
 # -- the same odds from the command line ---------------------------------------------------------------
 
 def sandtable(capsys: "pytest.CaptureFixture[str]", *argv: str) -> tuple[int, str, str]:
-    from gui.cli import main
+    from cli.main import main
 
     code = main(list(argv))
     out, err = capsys.readouterr()

@@ -133,7 +133,7 @@ def test_close_combat_odds_equal_fighting_every_average_die(a_str: int, a_def: i
 def test_sandtable_odds_gives_the_band_to_hit_and_status_odds_of_a_shot(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from gui.cli import main
+    from cli.main import main
 
     assert main(["odds", "--ruleset", "generic", "--delivery", "mortar", "--distance", "24", "--damage", "3",
                  "--defense", "3", "--status", "Superficial Damage", "--json"]) == 0

@@ -10,8 +10,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.errors import UsageError  # noqa: E402
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.errors import UsageError  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples import in_depth  # noqa: E402
 from rules.dice import SeededDice  # noqa: E402
 from rules.ruleset import get_ruleset  # noqa: E402
@@ -154,7 +154,7 @@ def test_the_weapon_a_player_picked_stays_picked_when_the_game_changes(qtbot):
 
     from gui.panels.attack_panel import AttackPanel
 
-    session = GameSession.from_scenario_file(Path(__file__).parent.parent / "gui" / "scenarios" / "starter_skirmish.toml")
+    session = GameSession.from_scenario_file(Path(__file__).parent.parent / "appmodel" / "scenarios" / "starter_skirmish.toml")
     panel = AttackPanel(session)
     qtbot.addWidget(panel)
     kim = next(u.unit_id for u in session.units() if u.name == "PFC Kim")

@@ -14,10 +14,10 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from gui.settings import OverlayToggles  # noqa: E402
-from gui.synthetic_feed import SyntheticFeed  # noqa: E402
-from gui.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.forceonforce.examples.patrol import SCENARIO_PATH  # noqa: E402
 from rules.geometry import Corridor  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
@@ -220,8 +220,8 @@ def test_the_overlays_menu_offers_the_games_own_overlays_and_the_toggles_persist
         OverlayToggles.projector_default().is_on(first)
 
 
-@pytest.mark.parametrize("module", ["gui.draw_item", "gui.overlay_shapes", "gui.overlay_shapes_fof",
-                                    "gui.overlay_shapes_generic"])
+@pytest.mark.parametrize("module", ["appmodel.draw_item", "appmodel.overlay_shapes", "appmodel.overlay_shapes_fof",
+                                    "appmodel.overlay_shapes_generic"])
 def test_the_overlay_builders_examples_run(app, module):
     import doctest
     import importlib

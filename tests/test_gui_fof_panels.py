@@ -13,7 +13,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.forceonforce.examples import patrol  # noqa: E402
 from tests.gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
 from tests.gui_helpers import session_before as scripted_session_before  # noqa: E402
@@ -55,7 +55,7 @@ def log_text(session: GameSession) -> str:
 def test_alpha_fires_at_cell_1_with_the_players_dice_as_the_script_does(app, qtbot, records) -> None:
     from PySide6.QtCore import Qt
 
-    from gui.overlay_shapes import odds_items
+    from appmodel.overlay_shapes import odds_items
 
     session = session_before("Alpha fires")
     attack, turn, _, _ = panels(qtbot, session)

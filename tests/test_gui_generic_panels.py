@@ -13,7 +13,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.generic.examples import solo  # noqa: E402
 from tests.gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
 from tests.gui_helpers import session_before as scripted_session_before  # noqa: E402
@@ -63,7 +63,7 @@ def identity(roster: Any, unit_id: int) -> str:
 
 
 def test_blue_shoots_identifies_and_fights_as_the_script_does(app, qtbot, records) -> None:
-    from gui.overlay_shapes import odds_items
+    from appmodel.overlay_shapes import odds_items
 
     session = session_before("Rifle fire")
     attack, _, roster = panels(qtbot, session)

@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -66,7 +66,7 @@ def test_a_team_mate_with_its_own_tag_leaves_the_token_alone_and_stays_apart():
 def test_riders_follow_the_real_tracker_on_the_synthetic_table():
     """One tag in the picture for the two units: the tracker sees tag 11 only, and the session moves
     both; the picture itself shows one token (the feed draws one tag per shared spot)."""
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
     from tracker.frames import Frame
     from tracker.pipeline import Tracker
     from tracker.roster import load_roster
@@ -90,7 +90,7 @@ def test_riders_follow_the_real_tracker_on_the_synthetic_table():
 
 
 def test_a_replay_moves_the_rider_with_the_recorded_token(tmp_path):
-    from gui.replay_model import ReplayModel
+    from appmodel.replay_model import ReplayModel
 
     s = GameSession.from_scenario_file(SCENARIO_PATH)
     recorder = s.start_recording(tmp_path / "team.sqlite")

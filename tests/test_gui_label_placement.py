@@ -13,8 +13,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.label_placement import LabelRequest, boxes_overlap, place_labels  # noqa: E402
-from gui.overlay_shapes import REQUIRED_PRIORITY  # noqa: E402
+from appmodel.label_placement import LabelRequest, boxes_overlap, place_labels  # noqa: E402
+from appmodel.overlay_shapes import REQUIRED_PRIORITY  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
@@ -86,7 +86,7 @@ def test_placement_is_stable_when_another_label_moves():
 def _placed_in(session, feed):
     from gui.compositor import Compositor
     from gui.settings import OverlayToggles
-    from gui.transforms import CameraTransform
+    from appmodel.transforms import CameraTransform
 
     comp = Compositor()
     comp.compose(session.snapshot(), CameraTransform(feed.calibration), OverlayToggles(),
@@ -96,8 +96,8 @@ def _placed_in(session, feed):
 
 def test_the_in_depth_example_and_the_forty_unit_scene_have_no_overlapping_labels():
     from gui.compositor import ensure_qt_app
-    from gui.session import AttackDraft, GameSession
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.game_session import AttackDraft, GameSession
+    from appmodel.synthetic_feed import SyntheticFeed
     from gui_draw import forty_units
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 

@@ -8,9 +8,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.errors import UsageError  # noqa: E402
-from gui.replay_model import ReplayModel  # noqa: E402
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.errors import UsageError  # noqa: E402
+from appmodel.replay_model import ReplayModel  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 

@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import AR, CORPSMAN, MAAWS, PLA, SCENARIO_PATH, SERGEANT  # noqa: E402
 from rules.downrange.state import Emission, Suppression  # noqa: E402
 from tests.gui_helpers import edit_in_dialog  # noqa: E402

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gui.debrief.facts import EngagementOutcome, read_debrief_facts
-from gui.debrief.report import write_debrief_report
-from gui.session import AttackDraft, GameSession
+from debrief.facts import EngagementOutcome, read_debrief_facts
+from debrief.report import write_debrief_report
+from appmodel.game_session import AttackDraft, GameSession
 from rules.dice import SeededDice
 from rules.downrange.examples import in_depth
 from rules.ruleset import get_ruleset

@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from gui.settings import AppSettings, load_settings, open_store, save_settings  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
@@ -17,9 +17,9 @@ from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 @pytest.fixture
 def window(qtbot, tmp_path):
     from gui.app import create_application
-    from gui.live_tracking import SyntheticLive
+    from appmodel.live_tracking import SyntheticLive
     from gui.main_window import MainWindow
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
 
     create_application()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
@@ -118,7 +118,7 @@ def test_recording_from_the_window_and_turns_restart_movement(window, tmp_path):
 
 
 def test_cli_screenshot_of_the_real_window_and_a_bad_scenario_is_one_line(tmp_path, capsys):
-    from gui.cli import main
+    from cli.main import main
 
     out = tmp_path / "window.png"
     assert main(["gui", "--settings", str(tmp_path / "s.ini"), "--select", "40", "--size", "1000x700",

@@ -9,7 +9,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from gui.cli import main
+from cli.main import main
 from tests.calibration_scenes import detect
 
 DPI = 300

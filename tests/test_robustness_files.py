@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gui.cli import main
-from gui.scenarios import shipped_scenarios
+from cli.main import main
+from appmodel.scenarios import shipped_scenarios
 
 STARTER = next(s for s in shipped_scenarios() if s.name == "starter-skirmish").path
 OCCLUSION = Path(__file__).parent / "data" / "tracker_occlusion.toml"
@@ -94,7 +94,7 @@ def test_a_wrong_camera_index_is_one_line(capsys):
 
 
 def test_a_corrupt_calibration_in_a_recording_does_not_stop_the_debrief(tmp_path):
-    from gui.debrief.report import write_debrief_report
+    from debrief.report import write_debrief_report
     from tracker.recording import Recorder
 
     path = tmp_path / "game.sqlite"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gui.cli import main
-from gui.debrief.report import write_debrief_report
+from cli.main import main
+from debrief.report import write_debrief_report
 from tracker.errors import RecordingError
 from tracker.events import EventKind, TrackerEvent
 from tracker.recording import Recorder
@@ -77,7 +77,7 @@ def test_a_recording_that_is_not_one_is_refused_in_one_line(tmp_path, capsys):
 def test_a_recording_file_cut_short_still_reports_what_its_intact_pages_hold(tmp_path, capsys):
     import hashlib
 
-    from gui.debrief.example_recording import record_in_depth_example
+    from debrief.example_recording import record_in_depth_example
 
     whole = record_in_depth_example(tmp_path / "whole.sqlite")
     data = whole.read_bytes()
@@ -91,7 +91,7 @@ def test_a_recording_file_cut_short_still_reports_what_its_intact_pages_hold(tmp
     assert "the file is damaged" in err and "rescued" in err
     html = (tmp_path / "cut.html").read_text(encoding="utf-8")
     assert "could be rescued" in html and "Mortar gunner" in html
-    from gui.debrief.facts import read_debrief_facts
+    from debrief.facts import read_debrief_facts
 
     facts = read_debrief_facts(cut)
     assert facts.units and facts.rules and len(facts.rules) < 56

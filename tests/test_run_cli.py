@@ -14,8 +14,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from calibration.files import save_table_calibration  # noqa: E402
 from calibration.synthetic import load_synthetic_scenario  # noqa: E402
 from calibration.table_calibration import TableCalibration  # noqa: E402
-from gui.cli import main  # noqa: E402
-from gui.scenarios import find_shipped  # noqa: E402
+from cli.main import main  # noqa: E402
+from appmodel.scenarios import find_shipped  # noqa: E402
 from tests.test_tuio_output import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
 from tracker.replay import RecordingReader  # noqa: E402
 
@@ -47,9 +47,9 @@ def no_display(monkeypatch):
 
 @pytest.fixture
 def a_display(monkeypatch):
-    import gui.display_check
+    import cli.display_check
 
-    monkeypatch.setattr(gui.display_check, "display_available", lambda *a, **k: True)
+    monkeypatch.setattr(cli.display_check, "display_available", lambda *a, **k: True)
 
 
 def test_without_a_display_run_says_so_and_points_at_headless_tracking(no_display, capsys):
@@ -129,7 +129,7 @@ def test_the_full_loop_tracks_records_and_sends_tuio(tmp_path, exact_calibration
 
 def test_the_first_run_walks_through_calibrating_and_the_next_starts_directly(a_display, tmp_path, monkeypatch, capsys):
     """The walkthrough is driven as a user would click through it; the window is not opened."""
-    import gui.commands.run as run_command
+    import cli.commands.run as run_command
     from gui.setup_wizard import SetupWizard
 
     walked, played = [], []

@@ -18,7 +18,7 @@ from calibration.synthetic import Hand, SyntheticTable, TagPlacement, overhead_p
 from calibration.table_calibration import TableCalibration  # noqa: E402
 from calibration.table_layout import TableLayout  # noqa: E402
 from gui import setup_steps  # noqa: E402
-from gui.scenarios import find_shipped  # noqa: E402
+from appmodel.scenarios import find_shipped  # noqa: E402
 from gui.settings import AppSettings  # noqa: E402
 from tracker.sources import CameraSource  # noqa: E402
 

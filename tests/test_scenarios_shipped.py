@@ -11,8 +11,8 @@ import pytest
 
 from calibration.synthetic import load_synthetic_scenario
 from calibration.table_calibration import TableCalibration
-from gui.cli import main
-from gui.scenarios import find_shipped, shipped_scenarios
+from cli.main import main
+from appmodel.scenarios import find_shipped, shipped_scenarios
 from rules.downrange.scenario import game_from_scenario
 from rules.ruleset import get_ruleset
 from tracker.frames import Frame

@@ -16,7 +16,7 @@ from pythonosc.osc_server import ThreadingOSCUDPServer
 from calibration.files import save_table_calibration
 from calibration.synthetic import load_synthetic_scenario
 from calibration.table_calibration import TableCalibration
-from gui.cli import main
+from cli.main import main
 from tracker.errors import TrackerError
 from tracker.tuio import NETWORK_DATAGRAM_BYTES, TuioAddress, TuioSender, encode_frame, TuioObjects
 from tracker.unit_pose import UnitPose, UnitState
