@@ -112,7 +112,7 @@ def same_words(a: str, b: str) -> bool:
 
 
 def check_tracking(story: Any, recording: Path, *, crowded: dict[int, list[float]] | None = None) -> dict[str, Any]:
-    """Tracked against scripted, frame by frame, the way tests/test_demo_headless.py judges it: a tag
+    """Tracked against scripted, frame by frame, the way tests/demo/test_headless.py judges it: a tag
     the script has not moved for half a second and whose card no other card has overlapped for
     ``RECOVER_S`` must be seen within 0.1" of the script; a moving tag seen in the frame must be within
     0.1" of where the script had it at some moment of the last two frames. Returns the failures and
