@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gui.cli import main
+from cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIO_TEXT = (ROOT / "gui" / "scenarios" / "starter_skirmish.toml").read_text(encoding="utf-8")
+SCENARIO_TEXT = (ROOT / "appmodel" / "scenarios" / "starter_skirmish.toml").read_text(encoding="utf-8")
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                       HealthCheck.too_slow])
 
@@ -282,7 +282,7 @@ def test_a_one_pixel_image_never_crashes_the_process_in_any_command_reading_imag
     cv2.imwrite(str(image), np.zeros(shape, np.uint8))
     for argv in (["detect", str(image)], ["calibrate", "camera", str(image), "--out", str(tmp_path / "c.json")],
                  ["calibrate", "table", str(image), "--out", str(tmp_path / "t.json")], ["track", str(folder), "--no-progress"]):
-        done = subprocess.run([sys.executable, "-m", "gui.cli", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "cli.main", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1 and "too small to hold a tag" in lines[0], (argv, done.stderr)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui.cli import main
+from cli.main import main
 from tracker.recording import Recorder
 from tracker.roster import Roster, UnitSpec
 from tracker.unit_pose import UnitPose, UnitState

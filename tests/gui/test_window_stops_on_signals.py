@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_sigterm_closes_the_window_cleanly(tmp_path):
     settings = tmp_path / "settings.ini"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.Popen([sys.executable, "-m", "gui.cli", "gui", "--settings", str(settings)], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "gui", "--settings", str(settings)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(10)  # the window is up

@@ -153,7 +153,7 @@ def test_a_start_on_a_disk_too_full_for_the_reserve_leaves_nothing(small_disk):
 
 def test_sigterm_to_sandtable_track_closes_the_recording_cleanly(tmp_path):
     path = tmp_path / "game.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "gui.cli", "track", str(SCENARIO), "--record", str(path), "--no-progress",
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "track", str(SCENARIO), "--record", str(path), "--no-progress",
                              "--jsonl"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -205,7 +205,7 @@ def test_open_recording_rescues_a_file_cut_short_as_the_debrief_does(tmp_path):
 
 
 def test_sandtable_track_rescues_a_cut_recording_instead_of_refusing_it(tmp_path, capsys):
-    from gui.cli import main
+    from cli.main import main
 
     cut = _cut_recording(tmp_path)
     code = main(["track", str(cut), "--no-progress"])
@@ -250,10 +250,10 @@ GARBLES = ("pages", "text in a number column", "unknown unit state", "time 1e308
 
 @pytest.mark.parametrize("how", GARBLES)
 def test_a_garbled_recording_still_debriefs_replays_and_tracks_without_a_traceback(tmp_path, capsys, how):
-    from gui.cli import main
-    from gui.replay_model import ReplayModel
+    from cli.main import main
+    from appmodel.replay_model import ReplayModel
 
-    toml = (ROOT / "gui" / "scenarios" / "starter_skirmish.toml").read_text(encoding="utf-8")
+    toml = (ROOT / "appmodel" / "scenarios" / "starter_skirmish.toml").read_text(encoding="utf-8")
     path = tmp_path / "game.sqlite"
     with Recorder(path, metadata={"scenario_toml": toml, "ruleset": "down-range"}) as recorder:
         for i in range(600):
