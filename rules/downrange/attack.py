@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource
 from rules.distributions import KeepMode
@@ -24,16 +25,20 @@ from rules.downrange.command import information_reaches, is_jammed, sighter_of
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
 from rules.downrange.explosives import blast_units, check_landing, miss_placement, payload_area
 from rules.downrange.modifiers import Modifiers, attack_modifiers
+from rules.downrange.narration import attack_rolls, narrate_attack
 from rules.downrange.odds import p_at_least_one, p_damage, p_skill
+from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
-from rules.downrange.state import Compartment, GameState, Status, Suppression, Unit
 from rules.downrange.turns import check_assistants, skill_die_for, spend_action
 from rules.downrange.unmanned import is_controlled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, Circle, Cone, common_cone_axis_deg, distance_to_point_in, gap_in
 from rules.ruleset import TargetOdds
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 
 @dataclass(frozen=True)
@@ -477,7 +482,7 @@ def _check_plan(state: GameState, plan: AttackPlan) -> None:
                 raise IllegalActionError(t.reason)
 
 
-def _casualties(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def casualties_of(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Who goes down with a killed target: its gun team (one token), and for a vehicle everyone
     aboard who had no Reaction ready to bail out (4.3). Returns (down, bailed out)."""
     down = [m.unit_id for m in state.team_of(target) if m.status is Status.ACTIVE]
@@ -554,7 +559,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
                 dmg = roll_damage(dice, t.damage, t.defense, label=t.name, options=state.options)
                 killed = dmg.killed
                 shots[i] = replace(shot, damage=dmg)
-        down, bailed = _casualties(state, state.unit(t.unit_id)) if killed else ((), ())
+        down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         hits.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
                                  killed, False, down, bailed))
     return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]
@@ -582,7 +587,7 @@ def _explode(state: GameState, plan: AttackPlan, base: AttackResult, at: tuple[f
             continue
         shot = _roll_damage_on(state, dice, t)
         killed = bool(shot.damage and shot.damage.killed)
-        down, bailed = _casualties(state, state.unit(t.unit_id)) if killed else ((), ())
+        down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         results.append(TargetResult(t.unit_id, t.name, t.side, True, "", t.distance_in, (shot,), killed, False,
                                     down, bailed, in_blast=True))
     return replace(base, targets=tuple(results), impact_x_in=at[0], impact_y_in=at[1], needs_landing_point=False)
@@ -645,10 +650,6 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
     state = state.with_units(changed)
     if r.area is not None:
         state = replace(state, areas=state.areas + (r.area,))
-    from rules.downrange.narration import narrate_attack
-
-    from rules.downrange.narration import attack_rolls
-
     return state.log("attack", " ".join(narrate_attack(r)), inputs={"attacker": r.attacker, "weapon": r.weapon},
                      outcome=to_jsonable(r), rolls=attack_rolls(r), warnings=r.warnings)
 

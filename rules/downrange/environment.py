@@ -11,15 +11,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource, RollRequest
 from rules.downrange.actions import Extinguish, RecordDamage
+from rules.downrange.attack import casualties_of
+from rules.downrange.narration import damage_rolls, narrate_damage
+from rules.downrange.pieces import Status, Unit
 from rules.downrange.results import DamageResult, UnitDamage
 from rules.downrange.rolls import roll_damage
-from rules.downrange.state import GameState, Status, Unit
 from rules.downrange.turns import spend_action
 from rules.geometry import EPS, distance_to_point_in, gap_in
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 FIRE_DIE = Dice.parse("1d6")
 
@@ -104,8 +110,6 @@ def resolve_fire_spread(state: GameState, dice: DiceSource, *, source_unit: int 
 
 
 def apply_damage(state: GameState, action: RecordDamage) -> GameState:
-    from rules.downrange.attack import _casualties
-
     r = action.result
     changed: list[Unit] = []
     for uid in r.ignited:
@@ -117,15 +121,13 @@ def apply_damage(state: GameState, action: RecordDamage) -> GameState:
         if r.nature == "disabling":
             changed.append(replace(unit, disabled=True))
             continue
-        down, bailed = _casualties(state, unit)
+        down, bailed = casualties_of(state, unit)
         for uid in down:
             changed.append(replace(state.unit(uid), status=Status.DOWN, on_fire=False if uid == unit.unit_id else state.unit(uid).on_fire))
         for uid in bailed:
             changed.append(replace(state.unit(uid), aboard=None, on_table=True, reaction_ready=False,
                                    x_in=unit.x_in, y_in=unit.y_in))
     state = state.with_units(changed)
-    from rules.downrange.narration import damage_rolls, narrate_damage
-
     return state.log(r.cause, " ".join(narrate_damage(r)), inputs={"cause": r.cause}, outcome=to_jsonable(r),
                      rolls=damage_rolls(r))
 

@@ -26,12 +26,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.dice import Dice
 from rules.downrange.actions import EditUnit
-from rules.downrange.state import Compartment, Emission, GameState, Status, Suppression, Unit, WeaponState, possessive
+from rules.downrange.pieces import Compartment, Emission, Status, Suppression, Unit, WeaponState, possessive
+from rules.downrange.radio import is_ew
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: Fields a player may set by hand (the roster's edits), with their types; the three tokens that take
 #: structure (Suppression, Emission, ammunition) are read by the functions below.
@@ -156,8 +160,6 @@ def emission(state: GameState, unit: Unit, value: Any) -> Emission | None:
         raise state.illegal(f"emission until_start_of = {until!r}: name a side")
     state.side(until)
     if jamming:
-        from rules.downrange.command import is_ew
-
         if not is_ew(state, unit):
             raise state.illegal(f"{unit.name} has no EW equipment: add 'EW equipment' to its equipment to jam")
     return Emission(purpose.strip(), until, jamming)

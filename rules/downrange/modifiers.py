@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rules.distributions import KeepMode
 from rules.downrange.declarations import AttackSetup, Level, TargetSpec
-from rules.downrange.state import Compartment, GameState, Unit
+from rules.downrange.pieces import Compartment, Unit
 from rules.geometry import EPS, distance_to_point_in
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: Proposal: how close to an observed point an attack counts as "against that point" (5.1).
 OBSERVED_POINT_IN = 1.0

@@ -17,9 +17,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from rules.forceonforce.state import Figure, FofState, Team, TroopType
+from rules.forceonforce.pieces import Figure, Team, TroopType
 from rules.geometry import EPS, Cluster, cluster, gap_in
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 def cohesion_distance_in(state: FofState, team: Team) -> float:

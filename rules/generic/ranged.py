@@ -24,11 +24,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
 from rules.generic.catalog import Band, compass_bearing_deg
-from rules.generic.state import GenericState, Unit
+from rules.generic.pieces import Unit
 from rules.geometry import EPS, Circle, bearing_deg, distance_to_point_in, gap_in
+
+if TYPE_CHECKING:
+    from rules.generic.state import GenericState
 
 
 @dataclass(frozen=True)
