@@ -13,6 +13,7 @@ roll and Suppresses every eligible target.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -352,7 +353,7 @@ def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon
         caught = list(blast_units(state, aim[0], aim[1], radius))
         order = [u for s in setup.targets for u in caught if u.unit_id == s.unit_id] + \
             [u for u in caught if u.unit_id not in specs]
-        for unit in order:
+        for unit in one_per_token(order):
             spec = specs.get(unit.unit_id, TargetSpec(unit.unit_id))
             reason = f"{unit.name} is shielded from the blast by cover (declared)" if spec.cover is Level.TOTAL else ""
             d = distance_to_point_in(unit.footprint, *aim)
@@ -480,6 +481,21 @@ def _check_plan(state: GameState, plan: AttackPlan) -> None:
         for t in plan.targets:
             if not t.allowed:
                 raise IllegalActionError(t.reason)
+
+
+def one_per_token(units: Iterable[Unit]) -> list[Unit]:
+    """The units in order, a gun team once: its members share one token and fall together (4.3), so
+    a blast rolls one Damage for the team against one Defense (3.2.4; 6.5.1 treats the mortar team
+    as one target). The first member listed (a declared target, else the nearest) stands for it."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for unit in units:
+        if unit.team is not None:
+            if (unit.side, unit.team) in seen:
+                continue
+            seen.add((unit.side, unit.team))
+        out.append(unit)
+    return out
 
 
 def casualties_of(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
