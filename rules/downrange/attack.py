@@ -440,6 +440,10 @@ def attack_odds(state: GameState, setup: AttackSetup) -> tuple[TargetOdds, ...]:
     return odds_of_plan(state, plan)
 
 
+#: The odds row of an explosive that targets no unit (a smoke or illumination round): its aim point.
+AIM_POINT = -1
+
+
 def odds_of_plan(state: GameState, plan: AttackPlan) -> tuple[TargetOdds, ...]:
     opts = state.options
     out = []
@@ -465,6 +469,15 @@ def odds_of_plan(state: GameState, plan: AttackPlan) -> tuple[TargetOdds, ...]:
         out.append(TargetOdds(t.unit_id, t.name, t.side, shots, allowed, t.reason or attack_problem, hit, dmg, kill,
                               p_at_least_one(kill, shots), t.can_damage, mode, mods.advantages,
                               mods.disadvantages, t.distance_in))
+    if plan.payload is not None and not plan.payload.damage and plan.aim is not None \
+            and plan.setup.mode is not AttackMode.SUPPRESS:
+        # Smoke and illumination hurt nobody: what a player weighs is whether it lands where aimed.
+        allowed = not attack_problem
+        hit = shared_hit if allowed else Fraction(0)
+        out.append(TargetOdds(AIM_POINT, f"the {plan.payload.name} aim point", plan.attacker.side, 1, allowed,
+                              attack_problem, hit, Fraction(0), Fraction(0), Fraction(0), False, plan.mode,
+                              plan.modifiers.advantages, plan.modifiers.disadvantages,
+                              distance_to_point_in(plan.attacker.footprint, *plan.aim)))
     return tuple(out)
 
 
