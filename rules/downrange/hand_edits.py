@@ -44,7 +44,7 @@ EDITABLE_FIELDS: dict[str, type] = {
     "reaction_ready": bool, "main_effort": bool, "disabled": bool, "flammable": bool, "status": str,
     "compartment": str, "equipment": tuple, "untrained": tuple, "moved_in": float, "action_used": str,
     "focused": str, "skill": str, "defense": str, "commander": int, "reports_to": int, "team": str,
-    "suppressed": Suppression, "emission": Emission, "ammunition": dict,
+    "crew": int, "operator": int, "suppressed": Suppression, "emission": Emission, "ammunition": dict,
 }
 #: Emission purposes the rules give a token for (5.1-5.3, 4.4); a hand edit may name another.
 EMISSION_PURPOSES = ("situational awareness", "other", "fires observation", "main effort", "sigint share",
@@ -94,6 +94,10 @@ def apply_edit(state: GameState, action: EditUnit) -> GameState:
         elif key == "moved_in" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                     or not 0 <= value < math.inf):
             raise state.illegal(f"moved_in = {value!r}: give the inches moved this turn, 0 or more")
+        elif key == "crew" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise state.illegal(f"crew = {value!r}: give the number of living crew members, 0 or more")
+        elif key == "operator" and value is not None:
+            value = state.unit(value).unit_id
         elif key == "focused" and value is not None and (not isinstance(value, str) or not value.strip()):
             raise state.illegal(f"focused = {value!r}: name the task it Focuses on (or null to end the Focus)")
         changes[key] = value

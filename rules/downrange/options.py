@@ -16,7 +16,7 @@ A scenario switches them in its ``[rules]`` table, e.g.::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from rules.errors import ScenarioRulesError
@@ -58,6 +58,9 @@ class RulesOptions:
     main_effort_limit: Literal["per commander", "per player"] = "per commander"
     #: 2.9.1 Proposal: the die for a falling object with a static Defense.
     fall_die_sides: int = 8
+    #: 4, 2.9.1: an aircraft that loses its operator crashes; the table does not track altitude, so
+    #: this is the fall before impact (10": one die of its Defense type, the rule's minimum).
+    crash_fall_in: float = field(default=10.0, metadata={"added": True})
     #: 2.6.5 Proposal: suppressing spends Ammunition like an attack.
     suppression_uses_ammunition: bool = True
     #: 5.1.1 Proposal: how far the voice of a unit with unlimited Movement carries.

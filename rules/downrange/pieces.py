@@ -7,7 +7,7 @@ actions use them without importing the state class, which dispatches actions to 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.dice import Dice
@@ -137,6 +137,8 @@ class Unit:
     carried_by: int | None = None
     crew_actions_used: int = 0
     disabled: bool = False
+    #: An aircraft that came down without its operator (4, 2.9.1): it does not fly again.
+    crashed: bool = field(default=False, metadata={"added": True})
 
     @property
     def is_vehicle(self) -> bool:

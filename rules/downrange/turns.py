@@ -24,6 +24,7 @@ from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReact
                                      Sprint, StartRound, StartTurn, TakeAction)
 from rules.downrange.modifiers import Modifiers, unit_modifiers
 from rules.downrange.narration import initiative_rolls, narrate_task, skill_record
+from rules.downrange.operators import operator_problem
 from rules.downrange.pieces import Status, Unit, UnitKind, possessive
 from rules.downrange.results import InitiativeResult, SideRoll, TaskResult
 from rules.downrange.rolls import roll_skill
@@ -136,6 +137,8 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
             warnings.append(f"{unit.name} moved while units got in or out the non-standard way: it must stay still this turn")
         if unit.carried_by is not None:
             warnings.append(f"{unit.name} is being carried and cannot move on its own")
+        if no_operator := operator_problem(state, unit):
+            warnings.append(f"{unit.name} moved with no living operator ({no_operator}): it does not move (4)")
         if total > allowance + 0.05 and unit.moved_in <= allowance + 0.05:
             warnings.append(f"{unit.name} has moved {total:.1f}\" this turn, more than its Movement of {allowance:g}\"")
     if moved > EPS and unit.status is not Status.ACTIVE and unit.carried_by is None:
@@ -169,6 +172,8 @@ def apply_move(state: GameState, action: MoveUnit) -> GameState:
             raise state.illegal(f"{unit.name} is Focusing ({unit.focused or 'a Reaction'}) and must not move this turn")
         if unit.stay_still:
             raise state.illegal(f"{unit.name} must stay still this turn (units got in or out the non-standard way)")
+        if no_operator := operator_problem(state, unit):
+            raise state.illegal(f"{unit.name} has no living operator ({no_operator}): it does not move (4)")
         if cost > left + EPS:
             raise state.illegal(f"{unit.name} needs {cost:g}\" of Movement for that move but has {left:g}\" left "
                                 f"(Movement {movement_allowance_in(state, unit):g}\"): move less far")

@@ -70,6 +70,12 @@ CASES: dict[str, Case] = {
     "a hand grenade at a group with a gun team": Case(_group, AttackSetup(1, "Hand grenade", aim_x_in=6.0, aim_y_in=0.0)),
     "HE at a vehicle (Defense dice) with riders inside": Case(
         _vehicle_with_riders, AttackSetup(1, "Carl Gustaf / MAAWS", (TargetSpec(20),)), riders={21: 20, 22: 20}),
+    "HE aimed at a rider in an open compartment": Case(
+        lambda: _vehicle_with_riders("open"), AttackSetup(1, "Carl Gustaf / MAAWS", (TargetSpec(21),))),
+    "a motorcycle's exposed rider, shot on its own": Case(
+        lambda: _rifles(unit(20, "Bike", "Red", 20, 0, type_="Motorcycle", operator=21),
+                        unit(21, "Rider", "Red", 20, 0, aboard=20, compartment="exposed")),
+        AttackSetup(1, "M4/M16", (TargetSpec(21),))),
     "suppression of two units": Case(
         lambda: _rifles(unit(2, "Bo", "Red", 30, 0), unit(3, "Cy", "Red", 30, 3), weapon="M240"),
         AttackSetup(1, "M240", (TargetSpec(2), TargetSpec(3)), mode=AttackMode.SUPPRESS)),
