@@ -54,8 +54,10 @@ class RulesOptions:
     initiative_tie_break: Literal["reroll", "youngest", "players"] = "reroll"
     #: 3.2.4.2 / Example 2.3: smoke blocks line of sight ("blocks") or is partial concealment ("partial").
     smoke: Literal["blocks", "partial"] = "blocks"
-    #: 5.2.2: one Main Effort designation per Commander per turn, or one per player per turn.
-    main_effort_limit: Literal["per commander", "per player"] = "per commander"
+    #: 5.2.2 "One per turn, a Commander can use an Action to designate ... the Main Effort": one
+    #: designation per player per turn (the text's limit; a limit per Commander adds nothing, as a
+    #: Commander has one Action), or one per Commander per turn.
+    main_effort_limit: Literal["per player", "per commander"] = "per player"
     #: 2.9.1 Proposal: the die for a falling object with a static Defense.
     fall_die_sides: int = 8
     #: 4, 2.9.1: an aircraft that loses its operator crashes; the table does not track altitude, so
