@@ -105,7 +105,8 @@ def _in_area(state: GameState, unit: Unit, kind: str) -> bool:
 
 def darkness_modifiers(state: GameState, attacker: Unit, target: Unit, darkness: Level) -> tuple[Modifiers, str | None]:
     """Partial darkness: Disadvantage unless NVGs, a white light on, or the target lit by
-    illumination (IR illumination with NVGs). Pitch black: no line of sight unless thermal.
+    illumination (IR illumination with NVGs). Pitch black: no line of sight unless thermal or
+    illumination (a white light only with the option ``white_light_in_pitch_black = "lifts"``).
     Returns the modifiers and, if sight is blocked, why."""
     if darkness is Level.NONE:
         return Modifiers(), None
@@ -118,8 +119,11 @@ def darkness_modifiers(state: GameState, attacker: Unit, target: Unit, darkness:
     if darkness is Level.TOTAL:
         if state.has_effect(attacker, "sees_in_total_darkness"):
             return Modifiers(), None
-        if light_on:
+        if light_on and state.options.white_light_in_pitch_black == "lifts":
             return Modifiers(), None
+        if light_on:
+            return Modifiers(), ("the target is in pitch-black darkness (total concealment): a white light ignores "
+                                 "Disadvantage due to darkness, not total concealment (Table 3-3, 2.4.1.1.2)")
         return Modifiers(), "the target is in pitch-black darkness (total concealment)"
     if state.has_effect(attacker, "ignores_darkness") or light_on:
         return Modifiers(), None

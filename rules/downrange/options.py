@@ -58,6 +58,10 @@ class RulesOptions:
     #: designation per player per turn (the text's limit; a limit per Commander adds nothing, as a
     #: Commander has one Action), or one per Commander per turn.
     main_effort_limit: Literal["per player", "per commander"] = "per player"
+    #: Table 3-3: a white light "ignores all Disadvantage due to darkness"; pitch black is total
+    #: concealment (2.4.1.1.2), not a Disadvantage, so the light leaves it ("blocked", the text), or
+    #: the table rules that the light reveals what it shines on ("lifts").
+    white_light_in_pitch_black: Literal["blocked", "lifts"] = field(default="blocked", metadata={"added": True})
     #: 2.9.1 Proposal: the die for a falling object with a static Defense.
     fall_die_sides: int = 8
     #: 4, 2.9.1: an aircraft that loses its operator crashes; the table does not track altitude, so
