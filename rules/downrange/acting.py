@@ -22,7 +22,7 @@ def spend_action(state: GameState, unit: Unit, what: str, *, reaction: bool = Fa
     if strict and (unit.carrying is not None or unit.carried_by is not None):
         raise state.illegal(f"{unit.name} is {'carrying a unit' if unit.carrying is not None else 'being carried'}: "
                             f"neither may act (2.3.1); put the unit down first")
-    if strict and unit.disabled:
+    if strict and unit.disabled and state.options.disabling_hazard == "cannot act":
         raise state.illegal(f"{unit.name} is disabled by a hazard this turn and cannot act")
     if needs_focus and strict and unit.moved_in > EPS:
         raise state.illegal(f"{unit.name} moved {unit.moved_in:.1f}\" this turn: to {what} it must Focus, and a "

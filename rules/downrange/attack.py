@@ -177,7 +177,7 @@ def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon
     if attacker.carrying is not None or attacker.carried_by is not None:
         problems.append(f"{attacker.name} is {'carrying a unit' if attacker.carrying is not None else 'being carried'}: "
                         "neither may use weapons (2.3.1); put the unit down first")
-    if attacker.disabled:
+    if attacker.disabled and state.options.disabling_hazard == "cannot act":
         problems.append(f"{attacker.name} is disabled by a hazard this turn and cannot act")
     if attacker.is_remote:
         if not is_controlled(state, attacker):

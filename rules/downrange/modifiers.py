@@ -85,7 +85,7 @@ def unit_modifiers(state: GameState, unit: Unit) -> Modifiers:
                 dis.append("in an overloaded vehicle")
         except ValueError:
             pass
-    if unit.disabled:
+    if unit.disabled and state.options.disabling_hazard == "disadvantage":
         dis.append("disabled by a hazard")
     return Modifiers(tuple(adv), tuple(dis))
 

@@ -62,6 +62,11 @@ class RulesOptions:
     #: concealment (2.4.1.1.2), not a Disadvantage, so the light leaves it ("blocked", the text), or
     #: the table rules that the light reveals what it shines on ("lifts").
     white_light_in_pitch_black: Literal["blocked", "lifts"] = field(default="blocked", metadata={"added": True})
+    #: 2.9.2, optional ruling for disabling hazards (tear gas): in a turn its Damage beats the unit's
+    #: Defense the unit cannot act ("cannot act") or acts at Disadvantage ("disadvantage") ...
+    disabling_hazard: Literal["cannot act", "disadvantage"] = field(default="cannot act", metadata={"added": True})
+    #: ... and its Movement is halved ("may slow any affected unit's movement").
+    disabling_hazard_slows: bool = field(default=True, metadata={"added": True})
     #: 2.9.1 Proposal: the die for a falling object with a static Defense.
     fall_die_sides: int = 8
     #: 4, 2.9.1: an aircraft that loses its operator crashes; the table does not track altitude, so

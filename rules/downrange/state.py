@@ -102,7 +102,8 @@ class GameState(RulesetState[SideState]):
 
     def movement_in(self, unit: Unit) -> float:
         """The unit's Movement this turn: halved once (not compounded) when injured, overburdened,
-        carrying or carried, or an overloaded vehicle (2.3.1 proposal, 2.8, 3.3, 4.3.2)."""
+        carrying or carried, an overloaded vehicle, or slowed by a disabling hazard (2.3.1 proposal,
+        2.8, 2.9.2, 3.3, 4.3.2)."""
         if self.halving_reasons(unit):
             return unit.move_in / 2
         return unit.move_in
@@ -119,6 +120,8 @@ class GameState(RulesetState[SideState]):
             reasons.append("carrying a unit")
         if unit.carried_by is not None:
             reasons.append("being carried")
+        if unit.disabled and self.options.disabling_hazard_slows:
+            reasons.append("disabled by a hazard")
         return tuple(reasons)
 
     def voice_range_in(self, unit: Unit) -> float:
