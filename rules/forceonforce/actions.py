@@ -114,10 +114,12 @@ class Split:
 
 @dataclass(frozen=True)
 class Merge:
-    """At the beginning of a turn ``other`` merges into ``team`` (A.5.3)."""
+    """At the beginning of a turn ``other`` merges into ``team`` (A.5.3). ``at_hot_spot``: reinforcements
+    arriving at that Hot Spot merge with the friendly unit already there (A.4.4), whatever their strength."""
 
     team: str
     other: str
+    at_hot_spot: int | None = field(default=None, metadata={"added": True})
 
 
 @dataclass(frozen=True)

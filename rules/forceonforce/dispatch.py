@@ -216,7 +216,8 @@ def _split(state: FofState, a: Split) -> FofState:
 
 def _merge(state: FofState, a: Merge) -> FofState:
     first, second = state.team(a.team), state.team(a.other)
-    warnings = state.refuse_or_warn(merge_problems(state, first, second), f"{second.name} cannot merge into {first.name}")
+    warnings = state.refuse_or_warn(merge_problems(state, first, second, at_hot_spot=a.at_hot_spot),
+                                    f"{second.name} cannot merge into {first.name}")
     n1 = sum(1 for f in state.members(first) if f.status is FigureStatus.ACTIVE)
     n2 = sum(1 for f in state.members(second) if f.status is FigureStatus.ACTIVE)
     quality, morale = merged_ratings([(first.quality, first.morale, n1), (second.quality, second.morale, n2)])
@@ -229,8 +230,9 @@ def _merge(state: FofState, a: Merge) -> FofState:
     after = replace(state, teams=tuple(t for t in state.teams if t.name != second.name))
     after = after.with_team(merged)
     after = after.with_figures(replace(f, team=first.name) for f in state.members(second))
-    return after.log("merge", f"{second.name} merges into {first.name}: Troop Quality D{quality}, Morale D{morale} "
-                     f"({n1} + {n2} figures).", inputs={"team": first.name, "other": second.name},
+    where = f" at Hot Spot {a.at_hot_spot} (reinforcements, A.4.4)" if a.at_hot_spot is not None else ""
+    return after.log("merge", f"{second.name} merges into {first.name}{where}: Troop Quality D{quality}, "
+                     f"Morale D{morale} ({n1} + {n2} figures).", inputs={"team": first.name, "other": second.name},
                      outcome={"quality": quality, "morale": morale, "strength": strength}, warnings=warnings)
 
 
