@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from gui.debrief.roll_odds import rolls_of
+from debrief.roll_odds import rolls_of
 
 from rules.dice import SeededDice
 from rules.forceonforce.checks import p_pass
