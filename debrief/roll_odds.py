@@ -222,6 +222,11 @@ def _test_dice(roll: Mapping[str, Any]) -> str:
     return text
 
 
+def _test_label(label: str, roll: Mapping[str, Any]) -> str:
+    """The label the engine gave the roll ("Bravo fires at Cell 1: Troop Quality of Bravo")."""
+    return f"{label}: {roll.get('what', 'test')} of {roll.get('name', '')}"
+
+
 def _fof_test(node: Mapping[str, Any]) -> Iterator[RollFact]:
     from rules.forceonforce.checks import opposed_odds, p_pass
 
@@ -231,7 +236,7 @@ def _fof_test(node: Mapping[str, Any]) -> Iterator[RollFact]:
         roll = node.get("roll") or {}
         p = p_pass(int(roll.get("sides") or 6), modifier=int(roll.get("modifier") or 0), target=target)
         passed = bool(roll.get("success"))
-        yield RollFact(f"{label}: {roll.get('name', '')}", _test_dice(roll), f"{target}+", (int(roll.get("face") or 0),),
+        yield RollFact(_test_label(label, roll), _test_dice(roll), f"{target}+", (int(roll.get("face") or 0),),
                        roll.get("total"), "passes" if passed else "fails", passed, p, "passes")
         return
     first, second = node.get("first") or {}, node.get("second") or {}
@@ -242,7 +247,7 @@ def _fof_test(node: Mapping[str, Any]) -> Iterator[RollFact]:
     for roll, p in ((first, odds.p_first), (second, odds.p_second)):
         won = winner == roll.get("name")
         result = "wins" if won else ("nobody wins" if winner is None else "loses")
-        yield RollFact(f"{label}: {roll.get('name', '')}", _test_dice(roll), f"{target}+ and higher than the other",
+        yield RollFact(_test_label(label, roll), _test_dice(roll), f"{target}+ and higher than the other",
                        (int(roll.get("face") or 0),), roll.get("total"), result, won, p, "wins the opposed test")
 
 
@@ -263,10 +268,17 @@ def _fof_initiative(outcome: Mapping[str, Any]) -> Iterator[RollFact]:
         pool = r.get("pool") or {}
         side = str(pool.get("side", ""))
         faces = tuple(int(f) for f in r.get("faces", ()))
-        yield RollFact(f"Initiative of {side}, turn {outcome.get('turn')}", f"{pool.get('dice')}d{pool.get('sides')}",
+        yield RollFact(f"initiative test of {side}, turn {outcome.get('turn')} ({pool.get('dice')}D{pool.get('sides')})",
+                       f"{pool.get('dice')}d{pool.get('sides')}",
                        "most dice showing 4+" + (f" (a tie: {previous} keeps it)" if previous else " (ties re-rolled)"),
                        faces, int(r.get("successes") or 0), "has initiative" if holder == side else "does not",
                        holder == side, odds.get(side), "has initiative")
+    for n, tied in enumerate(outcome.get("rerolls", ()), start=1):  # turn 1 with nobody holding it: ties again
+        for r in (t for t in tied if isinstance(t, Mapping)):
+            pool = r.get("pool") or {}
+            yield RollFact(f"initiative test of {pool.get('side', '')}, turn {outcome.get('turn')}, tied roll {n}",
+                           f"{pool.get('dice')}d{pool.get('sides')}", "a tie: rolled again",
+                           tuple(int(f) for f in r.get("faces", ())), int(r.get("successes") or 0), "tied", None, None)
 
 
 def _reinforcement(outcome: Mapping[str, Any]) -> RollFact:
@@ -277,7 +289,7 @@ def _reinforcement(outcome: Mapping[str, Any]) -> RollFact:
     else:
         result = f"Hot Spot {outcome.get('hot_spot')}"
     face = int(outcome.get("face") or 0)
-    return RollFact(f"Reinforcements for {outcome.get('team', '')}", "1d6", "1-5: that Hot Spot; 6: the player chooses",
+    return RollFact(f"Hot Spot for {outcome.get('team', '')}", "1d6", "1-5: that Hot Spot; 6: the player chooses",
                     (face,), face, result, None, None)
 
 
@@ -290,21 +302,22 @@ def _generic_shot(outcome: Mapping[str, Any]) -> Iterator[RollFact]:
     what = plan.get("target_name") or "the point"
     if face is not None:
         hit = bool(outcome.get("hit"))
-        yield RollFact(f"To hit {what} ({plan.get('band')})", "1d6", f"{to_hit}+", (int(face),), int(face),
+        yield RollFact(f"to hit {what} at {plan.get('band')} ({to_hit}+)", "1d6", f"{to_hit}+", (int(face),), int(face),
                        "hit" if hit else "miss", hit, Fraction(7 - to_hit, 6) if to_hit > 1 else Fraction(1))
     scatter = outcome.get("scatter")
     if isinstance(scatter, Mapping):
         directions = tuple(int(f) for f in scatter.get("direction_faces", ()))
-        yield RollFact("Scatter distance", "1d6", f"capped at half the range, {float(scatter.get('cap_in') or 0):.1f}\"",
+        yield RollFact("scatter distance", "1d6", f"capped at half the range, {float(scatter.get('cap_in') or 0):.1f}\"",
                        (int(scatter.get("distance_face") or 0),), scatter.get("distance_face"),
                        f"{float(scatter.get('distance_in') or 0):g}\"", None, None)
-        yield RollFact("Scatter direction", "2d6 (row, column)", "the scatter table", directions, None,
+        yield RollFact("scatter direction (2d6: row, column)", "2d6 (row, column)", "the scatter table", directions, None,
                        str(scatter.get("direction", "")), None, None)
     for d in outcome.get("damages", ()):
         if not isinstance(d, Mapping):
             continue
         points, defence, applied = int(d.get("points") or 0), int(d.get("defence") or 0), int(d.get("applied") or 0)
-        yield RollFact(f"Damage to {d.get('name', '')}", f"{points}d6", f"above ranged defence {defence}",
+        yield RollFact(f"damage to {d.get('name', '')} ({points} point{'s' if points != 1 else ''} against defence "
+                       f"{defence})", f"{points}d6", f"above ranged defence {defence}",
                        tuple(int(f) for f in d.get("faces", ())), applied,
                        f"{applied} level{'s' if applied != 1 else ''} lost" + (", destroyed" if d.get("destroyed") else ""),
                        applied >= 1, p_at_least_levels(points, defence, 1), "loses a status level")
@@ -323,7 +336,8 @@ def _close_combat_round(r: Mapping[str, Any], outcome: Mapping[str, Any]) -> Rol
     attacker, defender = names.get(r.get("attacker"), r.get("attacker")), names.get(r.get("defender"), r.get("defender"))
     loser = r.get("loser")
     result = "tie" if loser is None else (f"{defender} loses" if loser == r.get("defender") else f"{attacker} loses")
-    return RollFact(f"Close combat: {attacker} attacks {defender}", "2 average dice",
+    return RollFact(f"close combat, {attacker} attacks {defender} (average dice: {attacker}, {defender})",
+                    "2 average dice",
                     f"{attacker} {a_mod:+d} against {defender} {d_mod:+d}", (a_face, d_face),
                     int(r.get("attacker_score") or 0), result, loser == r.get("defender"), Fraction(wins, 36),
                     "the attacker wins the round")

@@ -43,7 +43,7 @@ def test_force_on_force_tests_initiative_and_reinforcements_have_their_rolls() -
     turn2 = replace(state, round=1, initiative="US Army")
     shown = initiative_odds(side_pools(turn2), previous="US Army")
     rolls = _rolls(FOF.start_round(turn2, SeededDice(2)))
-    assert {r.label.split(",")[0].removeprefix("Initiative of "): r.p_success for r in rolls} == shown
+    assert {r.label.split(",")[0].removeprefix("initiative test of "): r.p_success for r in rolls} == shown
     (reinforcement,) = _rolls(FOF.reinforce(state, "Cell 3", SeededDice(2)))
     assert reinforcement.dice == "1d6" and reinforcement.result.startswith("Hot Spot") and reinforcement.p_success is None
 
@@ -51,13 +51,14 @@ def test_force_on_force_tests_initiative_and_reinforcements_have_their_rolls() -
 def test_a_generic_shot_lists_to_hit_scatter_and_damage_with_their_odds() -> None:
     state = initial_state()
     miss = _rolls(GENERIC.resolve_attack(state, AttackRequest(12, "Mortar", (30,)), SeededDice(1)))
-    assert [r.label for r in miss][:3] == ["To hit T1 (Very Long)", "Scatter distance", "Scatter direction"]
+    assert [r.label for r in miss][:3] == ["to hit T1 at Very Long (6+)", "scatter distance",
+                                           "scatter direction (2d6: row, column)"]
     assert miss[0].p_success == Fraction(1, 6) and miss[0].result == "miss"
     assert miss[1].p_success is None and miss[2].p_success is None  # where it lands is not a pass or a fail
     hit = _rolls(GENERIC.resolve_attack(state, AttackRequest(10, "Rifle", (31,)), SeededDice(0)))
     assert hit[0].p_success == Fraction(1, 2) and hit[0].result == "hit" and len(hit) == 2  # this seed hits
     for damage in hit[1:]:
-        assert damage.label.startswith("Damage to") and damage.odds_note == "loses a status level"
+        assert damage.label.startswith("damage to R1 (") and damage.odds_note == "loses a status level"
         assert damage.p_success is not None and 0 < damage.p_success <= 1
 
 
@@ -67,4 +68,4 @@ def test_close_combat_rounds_show_the_attackers_chance_to_win_each() -> None:
     first, second = _rolls(GENERIC.resolve_attack(state, AttackRequest(11, "Close combat", (33,)), SeededDice(5)))
     assert first.p_success == shown.p_defender_loses_round
     assert second.p_success == shown.p_attacker_loses_round
-    assert first.label == "Close combat: I2 attacks R3" and second.label == "Close combat: R3 attacks I2"
+    assert first.label.startswith("close combat, I2 attacks R3") and second.label.startswith("close combat, R3 attacks I2")
