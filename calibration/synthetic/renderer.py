@@ -355,7 +355,12 @@ class SyntheticTable:
             colour = look.sample(x, y)
             colour *= shade[..., None]
             if self.projector is not None:
-                light = _projector_light(self.projector, np.stack([x, y, z], axis=-1))
+                pts = np.stack([x, y, z], axis=-1)
+                light = _projector_light(self.projector, pts)
+                if not self.terrain.is_flat:  # behind a hill, as the projector sees it, no light falls
+                    from calibration.synthetic.projected_light import shadowed
+
+                    light[shadowed(pts, self.projector.pose.camera_position_in, self.terrain)] = 0.0
                 colour *= self.projector.room_light + self.projector.brightness * light
             colour[~valid] = SKY_BGR
             out[y0:y1] = cv2.resize(colour, (w, y1 - y0), interpolation=cv2.INTER_AREA)
