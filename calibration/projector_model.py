@@ -165,15 +165,24 @@ def calibrate_projector_3d(flat, raised, table: TableCalibration, width_px: int,
     k[0, 1] = 0.0  # projectors have square pixels: no skew (and calibrateCamera refuses one)
     if not (np.isfinite(k).all() and k[0, 0] > 0 and k[1, 1] > 0):
         raise ProjectorCalibrationError("the projector's tie points do not fit a projector (are the heights right?)")
-    sub = np.random.default_rng(seed).choice(len(X), min(len(X), 20000), replace=False)
-    flags = cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_K3
-    rms, kk, dist, rvecs, tvecs = cv2.calibrateCamera(
-        [X[sub].astype(np.float32)], [U[sub].astype(np.float32)], (width_px, height_px), k, np.zeros(5), flags=flags
-    )
-    model = CameraModel(width_px, height_px, float(kk[0, 0]), float(kk[1, 1]), float(kk[0, 2]), float(kk[1, 2]),
-                        dist_coeffs=tuple(float(v) for v in dist.reshape(-1)[:5]), source="calibrated",
-                        reprojection_rms_px=float(rms))
-    pose = CameraPose(tuple(float(v) for v in rvecs[0].reshape(3)), tuple(float(v) for v in tvecs[0].reshape(3)))
+    rng = np.random.default_rng(seed)
+    keep = np.ones(len(X), bool)
+    # two rounds: fit, then drop the stray tie points (a board's edge, a grain the decoding misread)
+    for _ in range(2):
+        idx = np.flatnonzero(keep)
+        sub = rng.choice(idx, min(len(idx), 20000), replace=False)
+        flags = cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_K3
+        rms, kk, dist, rvecs, tvecs = cv2.calibrateCamera(
+            [X[sub].astype(np.float32)], [U[sub].astype(np.float32)], (width_px, height_px), k, np.zeros(5), flags=flags
+        )
+        model = CameraModel(width_px, height_px, float(kk[0, 0]), float(kk[1, 1]), float(kk[0, 2]), float(kk[1, 2]),
+                            dist_coeffs=tuple(float(v) for v in dist.reshape(-1)[:5]), source="calibrated",
+                            reprojection_rms_px=float(rms))
+        pose = CameraPose(tuple(float(v) for v in rvecs[0].reshape(3)), tuple(float(v) for v in tvecs[0].reshape(3)))
+        err_px = np.linalg.norm(ProjectorModel(model, pose).projector_from_table(X) - U, axis=1)
+        keep = err_px < max(1.0, 3.0 * float(np.median(err_px)))
+        k = kk
+    X, U = X[keep], U[keep]
     fitted = ProjectorModel(model, pose)
     err_px = np.linalg.norm(fitted.projector_from_table(X) - U, axis=1)
     # the same error on the ground: where the lit pixel's ray lands against where it should

@@ -34,21 +34,21 @@ def ceiling_projector(
     height_in: float = 60.0,
     dist_coeffs: tuple[float, ...] = (-0.04, 0.01, 0.0, 0.0, 0.0),
 ) -> tuple[CameraModel, CameraPose]:
-    """A projector hung ``height_in`` over the table, aimed a little off straight down, whose picture
-    covers the whole table with a margin: its lens (as a camera model) and pose.
+    """A projector hung ``height_in`` over the far part of the table and tilted toward its middle, its
+    picture covering the whole table with a margin: its lens (as a camera model) and pose.
 
-    Its lens shift puts the optical axis below the picture's centre (cy at 70% of the height), as on
-    ceiling mounts.
+    A camera over the near edge (``overhead_pose``) and this projector over the far side stand about 40"
+    apart: the baseline that lets the pair measure heights (the scan's precision grows with it).
     """
     cx, cy = layout.width_in / 2.0, layout.depth_in / 2.0
-    # focal length so that the table's long side plus 8% fills the picture's width at the table
-    f = width_px * height_in / (layout.width_in * 1.08)
-    model = CameraModel(width_px, height_px, f, f, (width_px - 1) / 2.0 + 6.0, 0.7 * (height_px - 1),
+    eye = np.array([cx + 1.5, cy + 0.42 * layout.depth_in, height_in])
+    target = np.array([cx - 0.5, cy - 0.02 * layout.depth_in, 0.0])
+    distance = float(np.linalg.norm(eye - target))
+    # focal length so that the table's long side plus 12% fills the picture's width at the aim point
+    f = width_px * distance / (layout.width_in * 1.12)
+    model = CameraModel(width_px, height_px, f, f, (width_px - 1) / 2.0 + 6.0, (height_px - 1) / 2.0 - 10.0,
                         dist_coeffs=tuple(float(c) for c in dist_coeffs), source="synthetic")
-    # the optical axis sits 20% of the picture below its centre: aim it that far toward the near edge
-    shift_in = (0.7 - 0.5) * height_px * height_in / f
-    eye = (cx + 1.5, cy - shift_in - 3.0, height_in)
-    pose = CameraPose.looking_at(eye, (cx + 1.0, cy - shift_in, 0.0), roll_deg=0.6)
+    pose = CameraPose.looking_at(tuple(eye), tuple(target), roll_deg=0.6)
     return model, pose
 
 
@@ -88,9 +88,15 @@ def shadowed(points_in: np.ndarray, projector_centre_in: np.ndarray, terrain: Te
 
 
 def _near_hills(terrain: Terrain, x0, x1, y0, y1) -> np.ndarray:
-    if terrain.grid is not None:
-        return np.ones(np.shape(x0), bool)
     m = np.zeros(np.shape(x0), bool)
+    if terrain.grid is not None:
+        # only where the grid rises off the table (a board on blocks fills a corner of it)
+        g = terrain.grid
+        rows, cols = np.nonzero(g.heights_in > 0)
+        if len(rows):
+            gx0, gx1 = (cols.min() - 1) * g.cell_in, (cols.max() + 1) * g.cell_in
+            gy0, gy1 = (rows.min() - 1) * g.cell_in, (rows.max() + 1) * g.cell_in
+            m |= (x1 >= gx0) & (x0 <= gx1) & (y1 >= gy0) & (y0 <= gy1)
     for hill in terrain.hills:
         if hill.height_in <= 0:
             continue
