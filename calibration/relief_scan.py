@@ -28,7 +28,7 @@ from calibration.terrain import HeightGrid, Terrain
 
 RELIEF_FORMAT = "sandtable-relief"
 VERSION = 1
-MIN_POINTS_PER_CELL = 3
+MIN_POINTS_PER_CELL = 1
 
 
 def triangulate(decoded, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:

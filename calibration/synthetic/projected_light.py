@@ -181,3 +181,39 @@ def _as_bgr(image: np.ndarray, model: CameraModel) -> np.ndarray:
 
         raise CalibrationError(f"projected image is {img.shape}; the projector shows {want[1]}x{want[0]} BGR images")
     return np.ascontiguousarray(img, dtype=np.uint8)
+
+
+def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, terrain: Terrain | None) -> np.ndarray:
+    """Where the light of projector pixels (N, 2) really falls on the ground, table points (N, 3): the
+    first crossing of each ray with the terrain (the oracle for projection errors on relief)."""
+    from calibration.projection import rays_from_camera
+
+    origin, dirs = rays_from_camera(np.asarray(pixels, dtype=np.float64).reshape(-1, 2), model, pose)
+    terrain = terrain if terrain is not None else Terrain()
+    top = max(terrain.max_height_in, 0.0) + 1e-6
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s_top = (top - origin[2]) / dirs[:, 2]
+        s_floor = (0.0 - origin[2]) / dirs[:, 2]
+    lo, hi = s_top.copy(), s_floor.copy()
+
+    def above(s):
+        p = origin[None, :] + s[:, None] * dirs
+        return p[:, 2] - terrain.height_at(p[:, 0], p[:, 1]) > 0
+
+    # march down in small steps to the first step below the ground, then bisect
+    steps = 200
+    found = np.zeros(len(dirs), bool)
+    prev = lo.copy()
+    for k in range(1, steps + 1):
+        s = s_top + (s_floor - s_top) * k / steps
+        below = ~above(s) & ~found
+        lo[below], hi[below] = prev[below], s[below]
+        found |= below
+        prev = s
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        a = above(mid)
+        lo = np.where(a, mid, lo)
+        hi = np.where(a, hi, mid)
+    s = (lo + hi) / 2
+    return origin[None, :] + s[:, None] * dirs
