@@ -34,6 +34,8 @@ MIN_POINTS_PER_CELL = 1
 def triangulate(decoded, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
     """Table points (N, 3) where camera and projector rays cross, and how far apart the two rays pass
     there (N,) inches: the midpoint of their closest approach."""
+    if decoded.u_px is None or decoded.v_px is None:
+        return _triangulate_one_axis(decoded, table, projector)
     cam_px, proj_px = decoded.correspondences()
     c0, dc = rays_from_camera(cam_px, table.model, table.pose)
     p0, dp = projector.rays(proj_px)
@@ -51,6 +53,45 @@ def triangulate(decoded, table: TableCalibration, projector: ProjectorModel) -> 
     pts = (on_cam + on_proj) / 2
     gap = np.linalg.norm(on_cam - on_proj, axis=1)
     return pts[ok], gap[ok]
+
+
+def quick_scan_axis(table: TableCalibration, projector: ProjectorModel) -> str:
+    """The projector axis a quick scan shows: the one along which heights move the light the most
+    (across the camera-projector baseline), 'columns' or 'rows'."""
+    centre = np.array([[table.layout.width_in / 2, table.layout.depth_in / 2]])
+    px = table.camera_from_table(centre, z_in=0.0)
+    origin, d = rays_from_camera(px, table.model, table.pose)
+    at = [origin + (z - origin[2]) / d[0, 2] * d[0] for z in (0.0, 4.0)]
+    du, dv = np.abs(projector.projector_from_table(np.array(at))[1] - projector.projector_from_table(np.array(at))[0])
+    return "columns" if du >= dv else "rows"
+
+
+def _triangulate_one_axis(decoded, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
+    """A quick scan's points: only one projector axis was shown, so each camera ray is followed to the
+    depth where the decoded column (or row) lights it (secant steps between two heights)."""
+    axis = 0 if decoded.u_px is not None else 1
+    coord_img = decoded.u_px if axis == 0 else decoded.v_px
+    rows, cols = np.nonzero(decoded.valid)
+    cam_px = np.column_stack([cols, rows]).astype(np.float64)
+    u = coord_img[rows, cols].astype(np.float64)
+    c0, dc = rays_from_camera(cam_px, table.model, table.pose)
+
+    def column_at(s: np.ndarray) -> np.ndarray:
+        return projector.projector_from_table(c0[None, :] + s[:, None] * dc)[:, axis]
+
+    s_a = (0.0 - c0[2]) / dc[:, 2]
+    s_b = (12.0 - c0[2]) / dc[:, 2]
+    f_a, f_b = column_at(s_a) - u, column_at(s_b) - u
+    for _ in range(8):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s_n = s_b - f_b * (s_b - s_a) / (f_b - f_a)
+        s_n = np.where(np.isfinite(s_n), s_n, s_b)
+        s_a, f_a = s_b, f_b
+        s_b, f_b = s_n, column_at(s_n) - u
+    ok = np.abs(f_b) < 0.05
+    pts = c0[None, :] + s_b[:, None] * dc
+    # no second coordinate, so no gap between rays: the column's miss stands for it
+    return pts[ok], np.abs(f_b[ok]) / max(projector.px_per_in_at(*pts[ok].mean(axis=0)), 1e-9) if ok.any() else np.zeros(0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,11 +210,19 @@ def _fill(grid: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- files
-def save_relief(scan: ReliefScan, path: str | Path) -> Path:
+def save_relief(scan: ReliefScan, path: str | Path, *, reference_bgr: np.ndarray | None = None) -> Path:
     """Write ``path`` (JSON: the scan's figures and unseen cells) and the height grid beside it as CSV
-    (``<stem>.heights.csv``, unseen cells filled), the file a scenario's ``[terrain] height_map`` reads.
-    Returns the CSV's path."""
+    (``<stem>.heights.csv``, unseen cells filled), the file a scenario's ``[terrain] height_map`` reads;
+    with ``reference_bgr``, the camera's view of the sand at scan time as ``<stem>.reference.png``
+    (what :class:`~calibration.sand_change.SandChangeWatch` compares with). Returns the CSV's path."""
     p = Path(path)
+    reference = None
+    if reference_bgr is not None:
+        import cv2
+
+        reference = p.with_name(p.stem + ".reference.png")
+        if not cv2.imwrite(str(reference), np.asarray(reference_bgr)):
+            raise CalibrationError(f"cannot write {str(reference)!r}")
     csv = p.with_name(p.stem + ".heights.csv")
     tmp = csv.with_name("." + csv.name + ".tmp")
     np.savetxt(tmp, scan.filled_heights(), delimiter=",", fmt="%.4f")
@@ -192,6 +241,7 @@ def save_relief(scan: ReliefScan, path: str | Path) -> Path:
         "unseen_fraction": scan.unseen_fraction,
         # unseen cells, run-length encoded row by row: [row, first col, count]
         "unseen_runs": _runs(~scan.seen),
+        "reference_image": reference.name if reference is not None else None,
     })
     return csv
 
@@ -226,3 +276,15 @@ def _runs(mask: np.ndarray) -> list[list[int]]:
         for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
             out.append([int(r), int(a), int(b - a)])
     return out
+
+
+def load_relief_reference(path: str | Path) -> np.ndarray | None:
+    """The scan's reference view of the sand (BGR), or None when the scan kept none."""
+    import cv2
+
+    f = read_calibration_json(path, RELIEF_FORMAT)
+    name = f.data.get("reference_image")
+    if not isinstance(name, str):
+        return None
+    img = cv2.imread(str(Path(path).with_name(name)), cv2.IMREAD_COLOR)
+    return img
