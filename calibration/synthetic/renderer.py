@@ -279,6 +279,7 @@ class SyntheticTable:
         lut[1], lut[2] = PAPER_BGR, INK_BGR
         for k, (nx, ny) in enumerate(((ca, sa), (-ca, -sa), (-sa, ca), (sa, -ca))):
             lut[3 + k] = BODY_BGR * float(shading(nx, ny, 0.0))
+        lut_unlit = lut.copy()
         lut *= np.float32(block.light)
         with np.errstate(divide="ignore", invalid="ignore"):
             inv_u, inv_v, inv_z = 1.0 / du, 1.0 / dv, 1.0 / dirs[..., 2]
@@ -310,6 +311,15 @@ class SyntheticTable:
                 white[in_tag] = bits[row[in_tag], col[in_tag]]
                 kind.ravel()[ti] = np.where(white, 1, 2)
             colour = lut[kind]
+            if self.projector is not None and len(ti):
+                # the projector's light on the card, sample by sample: an overlay's edge across a tag
+                # is what the camera sees (the sides keep the light at the block's centre)
+                hx = cam[0] + tt * dirs[..., 0].ravel()[ti]
+                hy = cam[1] + tt * dirs[..., 1].ravel()[ti]
+                pts = np.column_stack([hx, hy, np.full(len(ti), block.z_top_in)]).astype(np.float32)
+                gain = self.projector.room_light + self.projector.brightness * _projector_light(self.projector, pts[None])[0]
+                flat = colour.reshape(-1, 3)
+                flat[ti] = lut_unlit[kind.ravel()[ti]] * gain
         patch = _downsample(box, colour, hit.astype(np.float32), n)
         if patch is None or smear_in == (0.0, 0.0):
             return patch
