@@ -217,3 +217,36 @@ def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, 
         hi = np.where(a, hi, mid)
     s = (lo + hi) / 2
     return origin[None, :] + s[:, None] * dirs
+
+
+def units_apart(terrain: Terrain, count: int, *, seed: int = 0, size_in: float = 1.5, base_in: float = 1.0,
+                area_in: tuple[float, float, float, float] = (6.0, 6.0, 66.0, 42.0), apart_in: float = 3.0):
+    """``count`` unit tags standing on ``terrain`` at random, never closer than ``apart_in`` (bases do not
+    overlap), tag ids from 10."""
+    from calibration.synthetic.scene import TagPlacement
+
+    rng = np.random.default_rng(seed)
+    x0, y0, x1, y1 = area_in
+    out = []
+    while len(out) < count:
+        x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
+        if any(np.hypot(x - u.x_in, y - u.y_in) < apart_in for u in out):
+            continue
+        out.append(TagPlacement(10 + len(out), x, y, float(terrain.height_at(x, y)) + base_in, rng.uniform(0, 360), size_in))
+    return out
+
+
+def busy_overlays(projector, placements, *, seed: int = 1) -> np.ndarray:
+    """A projector picture as a busy game throws it: a coloured fill, a white line and an odds label
+    over and around every unit (``projector``: a 3-D projector model)."""
+    r = np.random.default_rng(seed)
+    img = np.zeros((projector.height_px, projector.width_px, 3), np.uint8)
+    for u in placements:
+        c = projector.projector_from_table(np.array([[u.x_in + r.uniform(-1, 1), u.y_in + r.uniform(-1, 1), u.z_in]]))[0]
+        ppi = projector.px_per_in_at(u.x_in, u.y_in)
+        centre = (int(c[0]), int(c[1]))
+        cv2.circle(img, centre, int(ppi * r.uniform(0.3, 1.5)), tuple(int(v) for v in r.integers(80, 256, 3)), -1)
+        end = (int(c[0] + r.uniform(-200, 200)), int(c[1] + r.uniform(-200, 200)))
+        cv2.line(img, centre, end, (255, 255, 255), int(ppi * 0.15) + 1)
+        cv2.putText(img, "72%", (int(c[0] - ppi * 0.5), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX, ppi / 40, (255, 255, 255), 2)
+    return img

@@ -6,7 +6,8 @@ import pytest
 
 from calibration.projector_mask import TagSpot, mask_tags, tag_mask_polygons
 from calibration.projector_model import ProjectorModel
-from calibration.synthetic import Faults, Projector, SyntheticTable, TagPlacement
+from calibration.synthetic import Faults, Projector, SyntheticTable
+from calibration.synthetic.projected_light import busy_overlays, units_apart
 from calibration_scenes import detect
 from relief_helpers import CAMERA_POSE, HILLS, LAYOUT, PROJECTOR_MODEL, PROJECTOR_POSE
 
@@ -17,29 +18,12 @@ MODEL = ProjectorModel(PROJECTOR_MODEL, PROJECTOR_POSE)
 FAULTS = Faults(noise_sigma=2.0, blur_px=0.7, jpeg_quality=90)
 
 
-def units(seed: int = 0, count: int = 30) -> list[TagPlacement]:
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        x, y = rng.uniform(6, 66), rng.uniform(6, 42)
-        if any(np.hypot(x - u.x_in, y - u.y_in) < 3.0 for u in out):
-            continue  # models stand apart: two bases never overlap
-        out.append(TagPlacement(10 + len(out), x, y, float(HILLS.height_at(x, y)) + 1.0, rng.uniform(0, 360), 1.5))
-    return out
+def units(seed: int = 0, count: int = 30):
+    return units_apart(HILLS, count, seed=seed)
 
 
 def overlays(placements, seed: int = 1) -> np.ndarray:
-    """Fills, lines and odds labels over and around every unit, as a busy game projects them."""
-    r = np.random.default_rng(seed)
-    img = np.zeros((PROJECTOR_MODEL.height_px, PROJECTOR_MODEL.width_px, 3), np.uint8)
-    for u in placements:
-        c = MODEL.projector_from_table(np.array([[u.x_in + r.uniform(-1, 1), u.y_in + r.uniform(-1, 1), u.z_in]]))[0]
-        ppi = MODEL.px_per_in_at(u.x_in, u.y_in)
-        centre = (int(c[0]), int(c[1]))
-        cv2.circle(img, centre, int(ppi * r.uniform(0.3, 1.5)), tuple(int(v) for v in r.integers(80, 256, 3)), -1)
-        cv2.line(img, centre, (int(c[0] + r.uniform(-200, 200)), int(c[1] + r.uniform(-200, 200))), (255, 255, 255), int(ppi * 0.15) + 1)
-        cv2.putText(img, "72%", (int(c[0] - ppi * 0.5), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX, ppi / 40, (255, 255, 255), 2)
-    return img
+    return busy_overlays(MODEL, placements, seed=seed)
 
 
 def recall(image, placements, seeds=(0, 1)) -> float:
