@@ -38,8 +38,8 @@ def tag_mask_polygons(projector, tags: Sequence[TagSpot], *, margin_in: float = 
                       lead_s: float = 0.1) -> list[np.ndarray]:
     """Projector-pixel polygons (each (K, 2)) covering every tag's card plus the margin.
 
-    ``projector``: anything with ``projector_from_table(points (N, 3))`` (the 3-D model), or a plane
-    homography calibration (``projector_from_table(points (N, 2))``, heights ignored).
+    ``projector``: the 3-D model or a :class:`~calibration.ground_projection.GroundProjection`
+    (``projector_from_table(points (N, 2), z_in=...)``), or a plane homography calibration (heights ignored).
     """
     out = []
     for t in tags:
@@ -49,8 +49,8 @@ def tag_mask_polygons(projector, tags: Sequence[TagSpot], *, margin_in: float = 
         s = np.linspace(0.0, 1.0, 5, endpoint=False)[:, None]
         pts = np.vstack([ring[k] + s * (ring[(k + 1) % 4] - ring[k]) for k in range(4)])
         try:
-            px = projector.projector_from_table(np.column_stack([pts, np.full(len(pts), t.z_in)]))
-        except (ValueError, IndexError):
+            px = projector.projector_from_table(pts, z_in=t.z_in)
+        except TypeError:  # a plane homography knows no heights
             px = projector.projector_from_table(pts)
         if np.all(np.isfinite(px)):
             out.append(px)
