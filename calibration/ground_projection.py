@@ -58,3 +58,22 @@ class GroundProjection:
 
     def px_per_in_at(self, x_in: float, y_in: float) -> float:
         return self.model.px_per_in_at(x_in, y_in, float(self.ground_in(x_in, y_in)))
+
+
+def load_projector_for_ground(path, terrain: Terrain | None = None):
+    """A projector calibration file of either kind: the 3-D model (``sandtable scan
+    --calibrate-projector``) as a :class:`GroundProjection` over ``terrain``, or the plane homography
+    (``sandtable calibrate projector``) as it is."""
+    import json
+    from pathlib import Path
+
+    from calibration.projector import load_projector_calibration
+    from calibration.projector_model import PROJECTOR_MODEL_FORMAT, load_projector_model
+
+    try:
+        fmt = json.loads(Path(path).read_text(encoding="utf-8")).get("format")
+    except (OSError, ValueError, AttributeError):
+        fmt = None  # the loader below says what is wrong with the file
+    if fmt == PROJECTOR_MODEL_FORMAT:
+        return GroundProjection(load_projector_model(path), terrain)
+    return load_projector_calibration(path)

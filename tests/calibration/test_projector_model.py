@@ -67,3 +67,19 @@ def test_the_model_file_loads_back_exactly_and_refuses_damage(tmp_path):
     path.write_text(path.read_text()[:200])
     with pytest.raises(CalibrationFileError, match="corrupt or truncated"):
         load_projector_model(path)
+
+
+def test_either_projector_file_loads_for_the_window(tmp_path):
+    from calibration.ground_projection import GroundProjection, load_projector_for_ground
+    from calibration.projector import ProjectorCalibration, save_projector_calibration
+
+    save_projector_model(calibrated_projector(), tmp_path / "p3d.json")
+    ground = load_projector_for_ground(tmp_path / "p3d.json", HILLS)
+    assert isinstance(ground, GroundProjection) and not ground.affine
+    top = np.array([[24.0, 30.0]])
+    assert np.allclose(ground.projector_from_table(top), calibrated_projector().projector_from_table(top, z_in=4.0))
+    assert np.allclose(ground.table_from_projector(ground.projector_from_table(top)), top, atol=1e-3)
+    save_projector_calibration(ProjectorCalibration(1280, 800, np.diag([10.0, 10.0, 1.0]), 0.0, 0.0, 16), tmp_path / "plane.json")
+    assert isinstance(load_projector_for_ground(tmp_path / "plane.json", HILLS), ProjectorCalibration)
+    with pytest.raises(CalibrationFileError):
+        load_projector_for_ground(tmp_path / "missing.json")
