@@ -59,3 +59,23 @@ def test_a_range_ring_over_a_hill_is_lit_on_the_hillside_and_tags_stay_dark(qtbo
             px = ground.projector_from_table(np.array([[v.x_in, v.y_in]]), z_in=v.z_in + 1.0)[0]
             if 0 <= px[0] < model.width_px and 0 <= px[1] < model.height_px:
                 assert not lit(img, px, r=3)
+
+
+def test_sandtable_gui_takes_the_relief_and_the_3d_projector_file(tmp_path, capsys):
+    from calibration.projector_model import save_projector_model
+    from calibration.relief_scan import ReliefScan, save_relief
+    from gui.cli import main
+
+    rows, cols = 193, 289
+    yy, xx = np.mgrid[0:rows, 0:cols] * 0.25
+    hills = Terrain(hills=(Hill(36.0, 24.0, 8.0, 3.0),))
+    heights = hills.height_at(xx, yy)
+    save_relief(ReliefScan(heights, 0.25, 0.01, np.full(heights.shape, 0.01), points=1000), tmp_path / "relief.json")
+    save_projector_model(ProjectorModel(*ceiling_projector(TableLayout.default())), tmp_path / "p3d.json")
+    shot = tmp_path / "window.png"
+    assert main(["gui", "--settings", str(tmp_path / "s.ini"), "--relief", str(tmp_path / "relief.json"),
+                 "--projector", str(tmp_path / "p3d.json"), "--size", "1000x700", "--screenshot", str(shot)]) == 0
+    assert shot.is_file()
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["gui", "--settings", str(tmp_path / "s.ini"), "--relief", str(tmp_path / "bad.json")]) == 2
+    assert "sandtable scan" in capsys.readouterr().err
