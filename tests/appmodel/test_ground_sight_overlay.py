@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gui.overlay_shapes import build_items
-from gui.session import AttackDraft, GameSession
+from appmodel.overlay_shapes import build_items
+from appmodel.game_session import AttackDraft, GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from rules.terrain_sight import Ground
 

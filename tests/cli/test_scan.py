@@ -9,7 +9,7 @@ from calibration.relief_scan import load_relief, load_relief_reference
 from calibration.structured_light import ScanPatterns
 from calibration.synthetic import SyntheticTable
 from calibration.synthetic.projected_light import render_lit_sequence
-from gui.cli import main
+from cli.main import main
 from relief_helpers import (
     CAMERA, CAMERA_POSE, FAULTS, HILLS, LAYOUT, PROJECTOR_MODEL, dark_projector, scan_frames, table_calibration,
 )

@@ -48,7 +48,7 @@ def test_ticking_a_target_behind_a_ridge_proposes_no_line_of_sight_and_the_playe
 def test_down_range_targets_get_line_of_sight_and_partial_cover_from_the_ground(qtbot):
     from gui.app import create_application
     from gui.panels.attack_panel import AttackPanel
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     create_application()
@@ -67,7 +67,7 @@ def test_down_range_targets_get_line_of_sight_and_partial_cover_from_the_ground(
 def test_a_low_bank_in_front_of_a_down_range_target_proposes_partial_cover(qtbot):
     from gui.app import create_application
     from gui.panels.attack_panel import AttackPanel
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     create_application()

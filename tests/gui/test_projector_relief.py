@@ -15,7 +15,7 @@ from calibration.synthetic.projected_light import ceiling_projector  # noqa: E40
 from calibration.table_layout import TableLayout  # noqa: E402
 from calibration.terrain import Hill, Terrain  # noqa: E402
 from gui.compositor import bgr_from_qimage  # noqa: E402
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from gui.settings import OverlayToggles  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
@@ -64,7 +64,7 @@ def test_a_range_ring_over_a_hill_is_lit_on_the_hillside_and_tags_stay_dark(qtbo
 def test_sandtable_gui_takes_the_relief_and_the_3d_projector_file(tmp_path, capsys):
     from calibration.projector_model import save_projector_model
     from calibration.relief_scan import ReliefScan, save_relief
-    from gui.cli import main
+    from cli.main import main
 
     rows, cols = 193, 289
     yy, xx = np.mgrid[0:rows, 0:cols] * 0.25

@@ -12,7 +12,7 @@ from calibration.synthetic import Faults, SyntheticTable, overhead_pose, webcam_
 from calibration.table_calibration import TableCalibration  # noqa: E402
 from calibration.table_layout import TableLayout  # noqa: E402
 from calibration.terrain import Hill, Terrain  # noqa: E402
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 LAYOUT = TableLayout.default()
