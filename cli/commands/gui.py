@@ -61,11 +61,6 @@ def run(args: argparse.Namespace) -> int:
     settings = replace(settings, scenario_path=str(Path(scenario).resolve()))
     if args.view:
         settings = replace(settings, view_mode=args.view)
-    calibration_path = args.calibration or (settings.calibration_path if args.source else None)
-    live, calibration = open_live_source(session, source=args.source, calibration_path=calibration_path,
-                                         scenario_path=scenario)
-    if calibration_path:
-        settings = replace(settings, calibration_path=str(Path(calibration_path).resolve()))
     terrain = relief = None
     if args.relief:
         from calibration.relief_scan import load_relief
@@ -74,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         relief = load_relief(args.relief)
         terrain = relief.terrain()
         session.set_ground(Ground(terrain.grid.heights_in, terrain.grid.cell_in))
+    calibration_path = args.calibration or (settings.calibration_path if args.source else None)
+    live, calibration = open_live_source(session, source=args.source, calibration_path=calibration_path,
+                                         scenario_path=scenario, terrain=terrain)
+    if calibration_path:
+        settings = replace(settings, calibration_path=str(Path(calibration_path).resolve()))
     projector = None
     projector_path = args.projector or settings.projector_calibration_path or None
     if projector_path:
