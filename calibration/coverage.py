@@ -1,0 +1,106 @@
+"""Which part of the table each camera sees: gaps no camera covers and seams where views overlap.
+
+With several cameras over one table, each camera's table calibration says where a table point lands in
+its image. A point is seen when it lands inside the picture, at least ``margin_px`` from its border (a
+tag must be whole to be read), and maps back onto itself (far outside the picture a wide-angle lens's
+distortion polynomial folds back and would otherwise put it "in view").
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.table_calibration import TableCalibration
+
+#: A point mapped into the picture and back must land within this of itself to count as seen.
+_ROUND_TRIP_IN = 0.05
+
+
+def seen_by(cal: TableCalibration, points_in: np.ndarray, *, z_in: float = 0.0, margin_px: float = 0.0) -> np.ndarray:
+    """Boolean (N,): which table points (N, 2) at height ``z_in`` this camera sees."""
+    pts = np.asarray(points_in, dtype=np.float64).reshape(-1, 2)
+    if len(pts) == 0:
+        return np.zeros(0, dtype=bool)
+    with np.errstate(invalid="ignore", over="ignore"):
+        px = cal.camera_from_table(pts, z_in=z_in)
+        w, h = cal.model.size_px
+        inside = (
+            np.all(np.isfinite(px), axis=1)
+            & (px[:, 0] >= margin_px) & (px[:, 0] <= w - 1 - margin_px)
+            & (px[:, 1] >= margin_px) & (px[:, 1] <= h - 1 - margin_px)
+        )
+        if not np.any(inside):
+            return inside
+        back = np.full_like(pts, np.nan)
+        back[inside] = cal.table_from_camera(px[inside], z_in=z_in)
+        return inside & (np.hypot(*(back - pts).T) < _ROUND_TRIP_IN)
+
+
+@dataclass(frozen=True, eq=False)
+class CoverageMap:
+    """How many cameras see each ``cell_in`` square of the table (cell centres), and which.
+
+    ``counts`` is (rows, cols): row 0 is the table's front edge (y = 0), column 0 its left (x = 0).
+    ``by_camera[i]`` is the boolean map of camera ``names[i]``.
+    """
+
+    width_in: float
+    depth_in: float
+    cell_in: float
+    names: tuple[str, ...]
+    by_camera: np.ndarray = field(repr=False)  # (cameras, rows, cols) bool
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self.by_camera.sum(axis=0)
+
+    @property
+    def gap_fraction(self) -> float:
+        """Share of the table no camera sees."""
+        return float(np.mean(self.counts == 0))
+
+    @property
+    def overlap_fraction(self) -> float:
+        """Share of the table seen by two cameras or more (the seams)."""
+        return float(np.mean(self.counts >= 2))
+
+    def count_at(self, x_in: float, y_in: float) -> int:
+        col = int(np.clip(x_in // self.cell_in, 0, self.counts.shape[1] - 1))
+        row = int(np.clip(y_in // self.cell_in, 0, self.counts.shape[0] - 1))
+        return int(self.counts[row, col])
+
+    def summary(self) -> str:
+        """One line for people: how much of the table is seen, by how many cameras, and the gaps."""
+        seen = 1.0 - self.gap_fraction
+        text = f"{len(self.names)} camera(s) see {seen:.0%} of the {self.width_in:g}x{self.depth_in:g} in table; {self.overlap_fraction:.0%} is seen by two or more"
+        if self.gap_fraction > 0:
+            gaps = np.argwhere(self.counts == 0)
+            xs = (gaps[:, 1] + 0.5) * self.cell_in
+            ys = (gaps[:, 0] + 0.5) * self.cell_in
+            text += f"; no camera sees x {xs.min() - self.cell_in / 2:g}-{xs.max() + self.cell_in / 2:g} in, y {ys.min() - self.cell_in / 2:g}-{ys.max() + self.cell_in / 2:g} in (units there stay stale)"
+        return text
+
+
+def coverage_map(
+    calibrations: Sequence[TableCalibration],
+    names: Sequence[str] | None = None,
+    *,
+    cell_in: float = 2.0,
+    z_in: float = 0.0,
+    margin_px: float = 12.0,
+) -> CoverageMap:
+    """Which cells of the table each camera sees (the layout is the first calibration's)."""
+    if not calibrations:
+        raise ValueError("coverage_map needs at least one calibration")
+    layout = calibrations[0].layout
+    cols = max(1, int(np.ceil(layout.width_in / cell_in)))
+    rows = max(1, int(np.ceil(layout.depth_in / cell_in)))
+    xs = (np.arange(cols) + 0.5) * cell_in
+    ys = (np.arange(rows) + 0.5) * cell_in
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    maps = np.stack([seen_by(c, pts, z_in=z_in, margin_px=margin_px).reshape(rows, cols) for c in calibrations])
+    labels = tuple(names) if names is not None else tuple(f"camera {i}" for i in range(len(calibrations)))
+    return CoverageMap(layout.width_in, layout.depth_in, float(cell_in), labels, maps)
