@@ -261,9 +261,14 @@ class MultiCameraTracker:
         return event
 
     # -- per frame ---------------------------------------------------------------------------------
-    def process(self, frames: Mapping[str, Frame | None]) -> MultiTrackedFrame:
-        """Detect in every camera's frame (in parallel) and fuse; a camera given None saw nothing new."""
-        unknown = set(frames) - set(self._cameras)
+    def process(
+        self, frames: Mapping[str, Frame | None], *, detections: Mapping[str, TagDetections | None] | None = None
+    ) -> MultiTrackedFrame:
+        """Detect in every camera's frame (in parallel) and fuse; a camera given None saw nothing new.
+
+        ``detections`` adds batches found elsewhere (camera nodes) to this round.
+        """
+        unknown = (set(frames) | set(detections or {})) - set(self._cameras)
         if unknown:
             raise TrackerError(f"frames from unknown camera(s) {sorted(unknown)}; cameras are {list(self._cameras)}")
         jobs = {name: f for name, f in frames.items() if f is not None}
@@ -279,6 +284,10 @@ class MultiCameraTracker:
         else:
             batches = {name: self._detect(name, f) for name, f in jobs.items()}
         t = max((f.t_s for f in jobs.values()), default=self._last_t)
+        for name, batch in (detections or {}).items():
+            if batch is not None:
+                batches[name] = batch
+                t = max(t, float(batch.t_s)) if not jobs else t
         return self.process_detections(batches, t_s=t)
 
     def process_detections(self, batches: Mapping[str, TagDetections | None], *, t_s: float) -> MultiTrackedFrame:
