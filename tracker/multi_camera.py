@@ -62,20 +62,27 @@ def sighting_weight(corners_px: np.ndarray, frame_size_px: tuple[int, int], tag_
     >>> near_border < centre < bigger
     True
     """
-    c = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
+    c = np.asarray(corners_px, dtype=np.float64).reshape(1, 4, 2)
+    return float(sighting_weights(c, frame_size_px, np.array([tag_size_in]), np.array([hamming]))[0])
+
+
+def sighting_weights(corners_px: np.ndarray, frame_size_px: tuple[int, int], tag_sizes_in: np.ndarray, hammings: np.ndarray) -> np.ndarray:
+    """:func:`sighting_weight` of N sightings in one camera's picture at once: (N, 4, 2) corners -> (N,)."""
+    c = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
     w, h = frame_size_px
-    edge = float(np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)))
-    if not edge > 0 or w <= 0 or h <= 0:
-        return 0.0
-    ppi = edge / tag_size_in
-    centre = c.mean(axis=0)
-    r = math.hypot(centre[0] - (w - 1) / 2, centre[1] - (h - 1) / 2) / math.hypot(w / 2, h / 2)
+    edge = np.mean(np.linalg.norm(c - np.roll(c, 1, axis=1), axis=2), axis=1)
+    ppi = edge / np.asarray(tag_sizes_in, dtype=np.float64)
+    centre = c.mean(axis=1)
+    r = np.hypot(centre[:, 0] - (w - 1) / 2, centre[:, 1] - (h - 1) / 2) / math.hypot(w / 2, h / 2)
     lens = 1.0 / (1.0 + (r / LENS_HALF_WEIGHT_RADIUS) ** 2)
-    border = float(min(c[:, 0].min(), c[:, 1].min(), w - 1 - c[:, 0].max(), h - 1 - c[:, 1].max()))
-    s = min(1.0, max(0.0, border / (BORDER_FADE_EDGES * edge)))
+    border = np.minimum.reduce([c[:, :, 0].min(axis=1), c[:, :, 1].min(axis=1), w - 1 - c[:, :, 0].max(axis=1), h - 1 - c[:, :, 1].max(axis=1)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip(border / (BORDER_FADE_EDGES * edge), 0.0, 1.0)
     fade = s * s * (3.0 - 2.0 * s)  # smoothstep: the weight's slope is zero at both ends
-    trust = 1.0 if hamming == 0 else CORRECTED_WEIGHT
-    return ppi * ppi * lens * fade * trust + 1e-12  # never exactly 0: a tag only one camera sees still counts
+    trust = np.where(np.asarray(hammings) == 0, 1.0, CORRECTED_WEIGHT)
+    out = ppi * ppi * lens * fade * trust
+    # never exactly 0: a tag only one camera sees still counts; a degenerate quad counts for nothing
+    return np.where(np.isfinite(out) & (edge > 0), out + 1e-12, 0.0)
 
 
 @dataclass(frozen=True)
@@ -194,6 +201,7 @@ class MultiCameraTracker:
         detect: bool = True,
         bus: EventBus | None = None,
         cores: int = 2,
+        parallel: bool = True,
     ) -> None:
         from calibration.drift import DriftWatch
 
@@ -223,7 +231,7 @@ class MultiCameraTracker:
             )
             for name, cal in calibrations.items()
         }
-        self._pool = ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="sandtable-camera") if detect and len(names) > 1 else None
+        self._pool = ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="sandtable-camera") if detect and parallel and len(names) > 1 else None
         self.units = UnitTracker(roster, mapping=_TableFrame(), terrain=terrain, anchor_ids=layout.anchor_ids, settings=settings)
         self.units.unseen_at = self._unseen_at
         self._terrain = terrain
@@ -405,13 +413,13 @@ class MultiCameraTracker:
         sizes = [(s.tag_size_in if s is not None and s.tag_size_in else self.layout.unit_tag_size_in) for s in specs]
         table, z = table_corners(units.corners_px[rows], cam.calibration, base_heights_in=heights, terrain=self._terrain)
         size_px = cam.calibration.model.size_px
+        weights = sighting_weights(units.corners_px[rows], size_px, np.array(sizes), units.hammings[rows])
+        finite = np.all(np.isfinite(table.reshape(len(rows), -1)), axis=1)
         out = []
         for k, i in enumerate(rows):
-            if not np.all(np.isfinite(table[k])):
-                continue
-            weight = sighting_weight(units.corners_px[i], size_px, sizes[k], int(units.hammings[i]))
-            out.append((int(units.tag_ids[i]), _Sighting(cam.name, table[k], float(z[k]), weight, units.corners_px[i],
-                                                         int(units.hammings[i]), float(units.decision_margins[i]))))
+            if finite[k]:
+                out.append((int(units.tag_ids[i]), _Sighting(cam.name, table[k], float(z[k]), float(weights[k]), units.corners_px[i],
+                                                             int(units.hammings[i]), float(units.decision_margins[i]))))
         return out
 
     def _fuse(

@@ -7,7 +7,7 @@ texture) and hands back each camera's frame with its own truth, so fusion, hand-
 the seams where views overlap are tested against where the tags really are.
 
 >>> from calibration.table_layout import TableLayout
->>> layout = seam_layout(144.0, 72.0, cameras=2)
+>>> layout = seam_layout(144.0, 72.0)
 >>> rig = CameraRig.side_by_side(layout, cameras=2, size_px=(640, 360))
 >>> frame = rig.render([TagPlacement(10, 72.0, 36.0, 1.0, 90.0)])
 >>> sorted(frame.views), frame.seen_by(10)
@@ -89,11 +89,17 @@ class CameraRig:
         }
 
     @classmethod
-    def side_by_side(
+    def side_by_side(cls, layout: TableLayout, *, cameras: int = 2, **kwargs: object) -> "CameraRig":
+        """``cameras`` webcams in a row along the table's width (see :meth:`grid`)."""
+        return cls.grid(layout, cols=cameras, rows=1, **kwargs)  # type: ignore[arg-type]
+
+    @classmethod
+    def grid(
         cls,
         layout: TableLayout,
         *,
-        cameras: int = 2,
+        cols: int = 2,
+        rows: int = 1,
         size_px: tuple[int, int] = (1920, 1080),
         overlap_in: float = 10.0,
         margin_in: float = 1.0,
@@ -101,11 +107,11 @@ class CameraRig:
         jitter_deg: float = 1.0,
         **options: object,
     ) -> "CameraRig":
-        """``cameras`` wide-angle webcams in a row along the table's width, each looking down at its share
-        of the table plus ``overlap_in`` into its neighbours', hung as low as lets it see that share
-        (plus ``margin_in`` round it). Each is turned by up to ``jitter_deg`` like a hand-mounted camera,
-        and each gets the same ``faults`` but its own noise."""
-        poses = side_by_side_poses(layout, cameras, size_px=size_px, overlap_in=overlap_in, margin_in=margin_in, jitter_deg=jitter_deg)
+        """``cols`` x ``rows`` wide-angle webcams, each looking down at its share of the table plus
+        ``overlap_in`` into its neighbours', hung as low as lets it see that share (plus ``margin_in``
+        round it). Each is turned by up to ``jitter_deg`` like a hand-mounted camera, and each gets the
+        same ``faults`` but its own noise. Cameras are named cam0, cam1... row by row from the front."""
+        poses = grid_poses(layout, cols, rows, size_px=size_px, overlap_in=overlap_in, margin_in=margin_in, jitter_deg=jitter_deg)
         model = webcam_model(*size_px)
         rig = [RigCamera(f"cam{i}", model, pose, faults) for i, pose in enumerate(poses)]
         return cls(layout, rig, **options)  # type: ignore[arg-type]
@@ -152,28 +158,31 @@ class CameraRig:
         return tuple(t.tag_id for t in truth if t.in_view)
 
 
-def side_by_side_poses(
+def grid_poses(
     layout: TableLayout,
-    cameras: int,
+    cols: int,
+    rows: int = 1,
     *,
     size_px: tuple[int, int] = (1920, 1080),
     overlap_in: float = 10.0,
     margin_in: float = 1.0,
     jitter_deg: float = 1.0,
 ) -> list[CameraPose]:
-    """Poses of ``cameras`` cameras in a row over the table (see :meth:`CameraRig.side_by_side`)."""
-    if cameras < 1:
-        raise CalibrationError(f"cameras={cameras}: give one or more")
+    """Poses of a ``cols`` x ``rows`` grid of cameras over the table (see :meth:`CameraRig.grid`)."""
+    if cols < 1 or rows < 1:
+        raise CalibrationError(f"a {cols}x{rows} camera grid: give one or more columns and rows")
     model = webcam_model(*size_px)
-    share = layout.width_in / cameras
+    w, d = layout.width_in / cols, layout.depth_in / rows
     poses = []
-    for i in range(cameras):
-        x0 = max(0.0, i * share - overlap_in / 2) - margin_in
-        x1 = min(layout.width_in, (i + 1) * share + overlap_in / 2) + margin_in
-        y0, y1 = -margin_in, layout.depth_in + margin_in
-        # alternate small turns, as cameras clamped by hand are never quite square to the table
-        roll = jitter_deg * (1 if i % 2 == 0 else -1)
-        poses.append(_lowest_pose_seeing(model, (x0, y0, x1, y1), roll_deg=roll))
+    for j in range(rows):
+        for i in range(cols):
+            x0 = max(0.0, i * w - overlap_in / 2) - margin_in
+            x1 = min(layout.width_in, (i + 1) * w + overlap_in / 2) + margin_in
+            y0 = max(0.0, j * d - overlap_in / 2) - margin_in
+            y1 = min(layout.depth_in, (j + 1) * d + overlap_in / 2) + margin_in
+            # alternate small turns, as cameras clamped by hand are never quite square to the table
+            roll = jitter_deg * (1 if (i + j) % 2 == 0 else -1)
+            poses.append(_lowest_pose_seeing(model, (x0, y0, x1, y1), roll_deg=roll))
     return poses
 
 
@@ -201,26 +210,31 @@ def _lowest_pose_seeing(model: CameraModel, box_in: tuple[float, float, float, f
     return pose_at(hi)
 
 
-def seam_layout(width_in: float, depth_in: float, *, cameras: int = 2, size_in: float = 2.0) -> TableLayout:
-    """The four corner anchors plus a pair of extra anchors (ids 4-9) on each seam between neighbouring
-    cameras of a row (near the front and the back edge), so that every camera sees at least four.
+def seam_layout(width_in: float, depth_in: float, *, cols: int = 2, rows: int = 1, size_in: float = 2.0) -> TableLayout:
+    """The four corner anchors plus extra anchors (ids 4-9) where the seams of a ``cols`` x ``rows``
+    camera grid meet the table's edges and each other, so that every camera sees at least three.
 
     >>> [(a.tag_id, a.x_in, a.y_in) for a in seam_layout(144.0, 72.0).anchors[4:]]
     [(4, 72.0, 1.5), (5, 72.0, 70.5)]
+    >>> [(a.x_in, a.y_in) for a in seam_layout(144.0, 72.0, cols=2, rows=2).anchors[4:]]
+    [(72.0, 1.5), (72.0, 70.5), (72.0, 36.0), (1.5, 36.0), (142.5, 36.0)]
     """
     base = TableLayout.default(width_in, depth_in)
-    extra = []
-    next_id = 4
-    for i in range(1, cameras):
-        x = width_in * i / cameras
-        for y in (DEFAULT_ANCHOR_INSET_IN, depth_in - DEFAULT_ANCHOR_INSET_IN):
-            if next_id > MAX_ANCHOR_TAG_ID:
-                raise CalibrationError(
-                    f"{cameras} cameras in a row need {2 * (cameras - 1)} seam anchors; ids 4-9 allow at most 3 seams"
-                )
-            extra.append(AnchorTag(next_id, x, y, size_in))
-            next_id += 1
-    return TableLayout(width_in=width_in, depth_in=depth_in, anchors=base.anchors + tuple(extra), unit_tag_size_in=base.unit_tag_size_in)
+    inset = DEFAULT_ANCHOR_INSET_IN
+    spots: list[tuple[float, float]] = []
+    seams_x = [width_in * i / cols for i in range(1, cols)]
+    seams_y = [depth_in * j / rows for j in range(1, rows)]
+    for x in seams_x:
+        spots += [(x, inset), (x, depth_in - inset)] + [(x, y) for y in seams_y]
+    for y in seams_y:
+        spots += [(inset, y), (width_in - inset, y)]
+    free = MAX_ANCHOR_TAG_ID - 3
+    if len(spots) > free:
+        raise CalibrationError(
+            f"a {cols}x{rows} camera grid needs {len(spots)} seam anchors; ids 4-9 allow {free}: use fewer cameras or a layout file of your own"
+        )
+    extra = tuple(AnchorTag(4 + k, x, y, size_in) for k, (x, y) in enumerate(spots))
+    return TableLayout(width_in=width_in, depth_in=depth_in, anchors=base.anchors + extra, unit_tag_size_in=base.unit_tag_size_in)
 
 
 def px_per_in(model: CameraModel, pose: CameraPose, x_in: float, y_in: float, z_in: float = 0.0) -> float:

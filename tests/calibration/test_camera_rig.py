@@ -14,7 +14,7 @@ import cv2
 
 @pytest.fixture(scope="module")
 def rig():
-    layout = seam_layout(96.0, 48.0, cameras=2)
+    layout = seam_layout(96.0, 48.0)
     return CameraRig.side_by_side(layout, cameras=2, size_px=(1280, 720), overlap_in=10.0, faults=Faults(noise_sigma=2.0))
 
 
@@ -49,7 +49,7 @@ def test_a_tag_on_the_seam_is_in_both_views_and_detected_where_each_truth_says(r
 
 
 def test_each_camera_has_its_own_noise_and_faults():
-    layout = seam_layout(96.0, 48.0, cameras=2)
+    layout = seam_layout(96.0, 48.0)
     base = CameraRig.side_by_side(layout, cameras=2, size_px=(320, 180))
     cams = [RigCamera("clean", base.cameras[0].model, base.cameras[0].pose),
             RigCamera("noisy", base.cameras[0].model, base.cameras[0].pose, Faults(noise_sigma=6.0))]
@@ -81,6 +81,6 @@ def test_rig_refuses_repeated_camera_names_and_unknown_cameras(rig):
 
 
 def test_seam_layout_has_one_anchor_pair_per_seam_and_refuses_more_than_ids_allow():
-    assert [a.tag_id for a in seam_layout(144.0, 72.0, cameras=3).anchors] == [0, 1, 2, 3, 4, 5, 6, 7]
-    with pytest.raises(CalibrationError, match="at most 3 seams"):
-        seam_layout(200.0, 48.0, cameras=5)
+    assert [a.tag_id for a in seam_layout(144.0, 72.0, cols=3).anchors] == [0, 1, 2, 3, 4, 5, 6, 7]
+    with pytest.raises(CalibrationError, match="ids 4-9 allow 6"):
+        seam_layout(200.0, 48.0, cols=5)

@@ -59,7 +59,7 @@ NODE_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.slow
 def test_a_camera_node_in_another_process_feeds_the_fusion_over_loopback(tmp_path):
-    layout = seam_layout(96.0, 48.0, cameras=2)
+    layout = seam_layout(96.0, 48.0)
     rig = CameraRig.side_by_side(layout, cameras=2, size_px=(1280, 720), faults=Faults(noise_sigma=2.0))
     placements = [TagPlacement(10, 48.0, 24.0, 1.0, 30.0), TagPlacement(11, 14.0, 30.0, 1.0, 90.0), TagPlacement(12, 84.0, 12.0, 1.0, 0.0)]
     frames = [rig.render(placements, t_s=i / 10, frame_index=i) for i in range(5)]

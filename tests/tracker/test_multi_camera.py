@@ -50,7 +50,7 @@ def _run(rig, tracker, placements_at, seconds, *, start_frame=0):
 
 @pytest.fixture(scope="module")
 def pair():
-    layout = seam_layout(96.0, 48.0, cameras=2)
+    layout = seam_layout(96.0, 48.0)
     rig = CameraRig.side_by_side(layout, cameras=2, size_px=(1280, 720), overlap_in=10.0, faults=FAULTS)
     return rig, _calibrated(rig)
 
