@@ -24,7 +24,7 @@ cameras a lifted unit stays hidden/stale until it is put back or marked lifted b
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -183,6 +183,7 @@ class _Sighting:
 class MultiCameraTracker:
     """Tracks one game through several calibrated cameras (mutable; ``close()`` stops its threads).
 
+    ``remote`` names the cameras whose detections come from camera nodes (no detector here).
     ``calibrations`` maps each camera's name to its ``TableCalibration``; all must share one table
     layout (the same anchors at the same places). ``detect=False`` builds no detectors: detections come
     from elsewhere (camera nodes over the network) through :meth:`process_detections`.
@@ -199,6 +200,7 @@ class MultiCameraTracker:
         drift_threshold_in: float = 0.1,
         same_tag_in: float = 0.75,
         detect: bool = True,
+        remote: Collection[str] = (),
         bus: EventBus | None = None,
         cores: int = 2,
         parallel: bool = True,
@@ -221,17 +223,22 @@ class MultiCameraTracker:
         self.same_tag_in = float(same_tag_in)
         # Each camera on its own core: one detector thread per camera when there are as many cameras as
         # cores, more per camera when there are fewer.
-        per_camera = detector_settings or FastDetectorSettings(workers=max(1, cores // len(names)))
+        unknown_remote = set(remote) - set(names)
+        if unknown_remote:
+            raise TrackerError(f"camera node(s) {sorted(unknown_remote)} have no calibration; give one per camera")
+        n_local = max(1, len([n for n in names if n not in remote]))
+        per_camera = detector_settings or FastDetectorSettings(workers=max(1, cores // n_local))
         self._cameras = {
             name: _Camera(
                 name,
                 cal,
                 DriftWatch(cal, threshold_in=drift_threshold_in) if cal.layout.anchors else None,
-                FastTagDetector(settings=per_camera) if detect else None,
+                FastTagDetector(settings=per_camera) if detect and name not in remote else None,
             )
             for name, cal in calibrations.items()
         }
-        self._pool = ThreadPoolExecutor(max_workers=len(names), thread_name_prefix="sandtable-camera") if detect and parallel and len(names) > 1 else None
+        local = [n for n in names if n not in remote] if detect else []
+        self._pool = ThreadPoolExecutor(max_workers=len(local), thread_name_prefix="sandtable-camera") if parallel and len(local) > 1 else None
         self.units = UnitTracker(roster, mapping=_TableFrame(), terrain=terrain, anchor_ids=layout.anchor_ids, settings=settings)
         self.units.unseen_at = self._unseen_at
         self._terrain = terrain
