@@ -19,7 +19,8 @@ Printed side by side:
   events (hidden, reappeared, a second identity) during the crossing;
 * **frames/s**: tracking only (detection, fusion, filtering; not rendering). For the pair, two ways on
   the same frames: each camera's detector in its own thread (one core each; pupil-apriltags releases
-  the GIL) and the cameras one after another (each detector with two threads). Frames go to every
+  the GIL), the same with two detector threads per camera ("x2": four threads on two cores), and the
+  cameras one after another (each detector with two threads). Frames go to every
   tracker in turn, the order rotating, so that load from other programs slows all alike: compare
   ratios within one run.
 
@@ -104,6 +105,8 @@ def main() -> int:
         cals = register_cameras({n: Frame(v.image_bgr, 0, 0.0) for n, v in frame0.views.items()}, {c.name: c.model for c in rig.cameras}, layout)
         if label == "two 1080p":
             trackers["two 1080p, a thread per camera"] = (rig, MultiCameraTracker(cals, roster=roster))
+            trackers["two 1080p, thread per camera x2"] = (
+                rig, MultiCameraTracker(cals, roster=roster, detector_settings=FastDetectorSettings(workers=2)))
             trackers["two 1080p, one after another"] = (
                 rig, MultiCameraTracker(cals, roster=roster, parallel=False, detector_settings=FastDetectorSettings(workers=2)))
         else:

@@ -258,6 +258,17 @@ class MultiCameraTracker:
     def poses(self) -> tuple[UnitPose, ...]:
         return self._with_pixels(self.units.poses())
 
+    @property
+    def frames_processed(self) -> int:
+        return self._frames
+
+    def units_in_gap(self) -> tuple[int, ...]:
+        """Units missing where no camera looks (stale, not lost)."""
+        return tuple(p.tag_id for p in self.units.poses() if p.state in (UnitState.STALE, UnitState.LOST) and self.units.in_gap(p.tag_id))
+
+    def camera_statuses(self) -> tuple[CameraStatus, ...]:
+        return tuple(c.status or CameraStatus(c.name, c.connected) for c in self._cameras.values())
+
     def coverage(self, *, cell_in: float = 2.0) -> Any:
         """Which part of the table each camera sees now (``calibration.coverage.CoverageMap``)."""
         from calibration.coverage import coverage_map
@@ -344,9 +355,7 @@ class MultiCameraTracker:
         self._best_px.update(best_px)
         events += update.events
         poses = self._with_pixels(update.poses)
-        in_gap = tuple(p.tag_id for p in poses if p.state in (UnitState.STALE, UnitState.LOST) and self.units.in_gap(p.tag_id))
-        statuses = tuple(c.status or CameraStatus(c.name, c.connected) for c in self._cameras.values())
-        result = MultiTrackedFrame(frame, t_s, poses, tuple(events), statuses, seen_by, in_gap, dict(batches))
+        result = MultiTrackedFrame(frame, t_s, poses, tuple(events), self.camera_statuses(), seen_by, self.units_in_gap(), dict(batches))
         self.bus.publish_all(result.events)
         return result
 
