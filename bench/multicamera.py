@@ -163,7 +163,7 @@ def main() -> int:
         print(f"  {label}: {len(rig.cameras)} camera(s) {rig.cameras[0].model.width_px}x{rig.cameras[0].model.height_px} "
               f"{rig.cameras[0].pose.camera_position_in[2]:.0f} in over the table; {cams.coverage().summary()}")
     print()
-    header = f"{'setup':34} | {'1-inch tag px med/min':>22} | {'recall elsewhere':>16} | {'recall middle':>13} | {'err elsewhere med/max':>21} | {'err middle med/max':>19} | {'walkers max err in':>18} | {'spurious events':>15} | {'frames/s':>8}"
+    header = f"{'setup':34} | {'1-inch tag px med/min':>22} | {'recall elsewhere':>16} | {'recall middle':>13} | {'err elsewhere med/max':>21} | {'err middle med/max':>19} | {'walkers max err in':>18} | {'spurious events':>15} | {'ms/frame':>8} | {'frames/s':>8}"
     print(header)
     print("-" * len(header))
     base_fps = None
@@ -178,7 +178,7 @@ def main() -> int:
         extra = sum(c - 1 for c in s["appeared"].values()) + s["spurious"]
         med, small = sizes[label]
         print(f"{name:34} | {med:12.1f} / {small:7.1f} | {rec['inside']:16.4f} | {rec['seam']:13.4f} | {err['inside'][0]:9.4f} / {err['inside'][1]:9.4f} | "
-              f"{err['seam'][0]:8.4f} / {err['seam'][1]:8.4f} | {walk:18.4f} | {extra:15d} | {fps:8.2f}")
+              f"{err['seam'][0]:8.4f} / {err['seam'][1]:8.4f} | {walk:18.4f} | {extra:15d} | {1000.0 / fps:8.1f} | {fps:8.2f}")
     print()
     print("frames/s: tracking only, 2 cores shared with other developers' work (compare within this run)")
     return 0
