@@ -73,8 +73,9 @@ class CoverageMap:
 
     def summary(self) -> str:
         """One line for people: how much of the table is seen, by how many cameras, and the gaps."""
-        seen = 1.0 - self.gap_fraction
-        text = f"{len(self.names)} camera(s) see {seen:.0%} of the {self.width_in:g}x{self.depth_in:g} in table; {self.overlap_fraction:.0%} is seen by two or more"
+        seen = 100.0 * (1.0 - self.gap_fraction)
+        shown = f"{seen:.0f}%" if seen in (0.0, 100.0) else f"{min(99.0, max(1.0, float(np.floor(seen)))):.0f}%"
+        text = f"{len(self.names)} camera(s) see {shown} of the {self.width_in:g}x{self.depth_in:g} in table; {self.overlap_fraction:.0%} is seen by two or more"
         if self.gap_fraction > 0:
             gaps = np.argwhere(self.counts == 0)
             xs = (gaps[:, 1] + 0.5) * self.cell_in
@@ -104,3 +105,55 @@ def coverage_map(
     maps = np.stack([seen_by(c, pts, z_in=z_in, margin_px=margin_px).reshape(rows, cols) for c in calibrations])
     labels = tuple(names) if names is not None else tuple(f"camera {i}" for i in range(len(calibrations)))
     return CoverageMap(layout.width_in, layout.depth_in, float(cell_in), labels, maps)
+
+
+#: BGR tints of up to six cameras' views in the coverage picture.
+_CAMERA_BGR = ((200, 120, 40), (40, 150, 220), (60, 170, 60), (170, 60, 170), (40, 200, 200), (120, 120, 120))
+
+
+def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] = (), *, px_per_in: float = 6.0) -> np.ndarray:
+    """A top-down picture of the table (BGR, +y up as on a map): each camera's view in its own tint,
+    overlaps darker (labelled with how many cameras see them), gaps in red with a cross-hatch, the
+    anchors as black squares with their ids, and each camera's name over the middle of its view."""
+    import cv2
+
+    rows, cols = cover.counts.shape
+    w_px, h_px = int(round(cover.width_in * px_per_in)), int(round(cover.depth_in * px_per_in))
+    img = np.full((h_px, w_px, 3), 245, np.float32)
+    for k in range(len(cover.names)):
+        mask = cv2.resize(cover.by_camera[k].astype(np.uint8), (w_px, h_px), interpolation=cv2.INTER_NEAREST).astype(bool)
+        tint = np.array(_CAMERA_BGR[k % len(_CAMERA_BGR)], np.float32)
+        img[mask] = img[mask] * 0.55 + tint * 0.45
+    counts = cv2.resize(cover.counts.astype(np.uint8), (w_px, h_px), interpolation=cv2.INTER_NEAREST)
+    img[counts == 0] = (60, 60, 220)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    step = max(6, int(px_per_in * 2))
+    for d in range(-h_px, w_px, step):  # hatch the gaps
+        line = np.zeros((h_px, w_px), np.uint8)
+        cv2.line(line, (d, h_px), (d + h_px, 0), 1, 1)
+        out[(line > 0) & (counts == 0)] = (30, 30, 140)
+    out = np.ascontiguousarray(out[::-1])  # row 0 of the map is the table's front edge: draw it at the bottom
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        return int(round(x * px_per_in)), int(round(h_px - y * px_per_in))
+
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    if calibrations:
+        for a in calibrations[0].layout.anchors:
+            half = a.size_in / 2
+            cv2.rectangle(out, at(a.x_in - half, a.y_in + half), at(a.x_in + half, a.y_in - half), (0, 0, 0), -1)
+            right = a.x_in + half + 3.0 < cover.width_in  # label inside the picture
+            lx = a.x_in + half + 0.5 if right else a.x_in - half - 0.5 - 2.2 * len(str(a.tag_id))
+            ly = a.y_in - half if a.y_in - half > 2.0 else a.y_in + half + 0.5
+            cv2.putText(out, str(a.tag_id), at(lx, ly), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    for k, name in enumerate(cover.names):
+        cells = np.argwhere(cover.by_camera[k])
+        if len(cells):
+            cy, cx = (cells.mean(axis=0) + 0.5) * cover.cell_in
+            cv2.putText(out, name, at(cx - len(name) * 0.6, cy), font, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
+    overlap = np.argwhere(cover.counts >= 2)
+    if len(overlap):
+        cy, cx = (overlap.mean(axis=0) + 0.5) * cover.cell_in
+        cv2.putText(out, "overlap", at(cx - 4.0, cy - 4.0), font, 0.5, (40, 40, 40), 1, cv2.LINE_AA)
+    cv2.rectangle(out, (0, 0), (w_px - 1, h_px - 1), (0, 0, 0), 1)
+    return out
