@@ -10,7 +10,8 @@ Transport: a ZeroMQ PUSH socket on the node (it binds; the table connects to eac
 table. ZeroMQ reconnects by itself when either side restarts, frames each message, and queues at most
 ``SEND_QUEUE`` batches: a live camera drops a batch rather than letting the table fall behind (the next
 one is newer anyway); a file or synthetic source waits for the table, so nothing is skipped. Every
-frame sends a batch, even an empty one, so that the table knows the node is alive.
+frame sends a batch, even an empty one, so that the table knows the node is alive; a file's end is
+sent too, so that the table knows when every camera is done.
 
 Messages are JSON (UTF-8): ``{"format": "sandtable-detections", "version": 1, "camera", "frame",
 "t_s", "frame_size_px": [w, h], "ids": [...], "corners_px": [[[x, y] x 4], ...], "margins": [...],
@@ -36,8 +37,10 @@ DEFAULT_PORT = 5556
 SEND_QUEUE = 4
 
 
-def encode_detections(camera: str, dets: TagDetections) -> bytes:
-    """One batch as the message a node sends."""
+def encode_detections(camera: str, dets: TagDetections, *, end: bool = False) -> bytes:
+    """One batch as the message a node sends; ``end``: the node's video or folder is over (no batch)."""
+    if end:
+        return json.dumps({"format": DETECTIONS_FORMAT, "version": DETECTIONS_VERSION, "camera": camera, "end": True}).encode("utf-8")
     return json.dumps(
         {
             "format": DETECTIONS_FORMAT,
@@ -55,8 +58,9 @@ def encode_detections(camera: str, dets: TagDetections) -> bytes:
     ).encode("utf-8")
 
 
-def decode_detections(data: bytes) -> tuple[str, TagDetections]:
-    """(camera name, detections) of a message; ``TrackerError`` for anything that is not one."""
+def decode_detections(data: bytes) -> tuple[str, TagDetections | None]:
+    """(camera name, detections) of a message, detections None for a node's end of stream;
+    ``TrackerError`` for anything that is not one."""
     try:
         msg = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -68,6 +72,8 @@ def decode_detections(data: bytes) -> tuple[str, TagDetections]:
             f"camera node {msg.get('camera', '?')!r} sends detections version {msg.get('version')!r}; "
             f"this program reads version {DETECTIONS_VERSION}: run the same sandtable version on both computers"
         )
+    if msg.get("end") is True:
+        return str(msg.get("camera", "")), None  # type: ignore[return-value]
     try:
         n = len(msg["ids"])
         corners = np.asarray(msg["corners_px"], dtype=np.float64).reshape(n, 4, 2)
@@ -112,6 +118,15 @@ class DetectionSender:
         self.address = address
         self.dropped = 0
 
+    def send_end(self, camera: str) -> None:
+        """Tell the table this node's file is over (a live camera never ends); given up after 5 s
+        when no table is listening any more."""
+        if self._socket.poll(5000, self._zmq.POLLOUT):
+            try:
+                self._socket.send(encode_detections(camera, TagDetections.empty(), end=True), flags=self._zmq.NOBLOCK)
+            except self._zmq.Again:
+                pass
+
     def send(self, camera: str, dets: TagDetections, *, wait: bool) -> bool:
         """Send one batch; with ``wait=False`` (live cameras) a full queue drops it (returns False)."""
         data = encode_detections(camera, dets)
@@ -145,6 +160,7 @@ class DetectionReceiver:
                 self._socket.close(0)
                 raise TrackerError(f"camera node address {address!r}: {exc}; write it as tcp://HOST:PORT") from None
         self.last_heard_s: dict[str, float] = {}
+        self.ended: set[str] = set()  # nodes whose file is over
         self.skipped: list[str] = []
 
     def receive(self, timeout_s: float) -> list[tuple[str, TagDetections]]:
@@ -163,7 +179,10 @@ class DetectionReceiver:
                 self.skipped.append(str(exc))
                 continue
             self.last_heard_s[name] = time.monotonic()
-            out.append((name, dets))
+            if dets is None:
+                self.ended.add(name)
+            else:
+                out.append((name, dets))
 
     def close(self) -> None:
         self._socket.close()
@@ -197,6 +216,7 @@ def run_camera_node(
             if frame is None:
                 if source.is_live:
                     continue
+                sender.send_end(camera)
                 break
             dets = detector.detect(frame.image_bgr, frame_index=frame.index, t_s=frame.t_s)
             sender.send(camera, dets, wait=not source.is_live)

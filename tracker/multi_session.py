@@ -39,7 +39,6 @@ def run_multi_tracking(
     """
     if recorder is not None:
         recorder.attach(tracker.bus)
-    live = any(s.is_live for s in sources.values()) or receiver is not None
     ended: set[str] = set()
     started = time.monotonic()
     processed = 0
@@ -70,8 +69,10 @@ def run_multi_tracking(
                     heard = receiver.last_heard_s.get(name, started)
                     tracker.camera_status(name, now - heard < node_timeout_s)
         if not frames and not batches:
-            if not live and len(ended) == len(sources):
-                break
+            remote = [n for n in tracker.camera_names if n not in sources]
+            nodes_done = receiver is None or set(remote) <= receiver.ended
+            if len(ended) == len(sources) and nodes_done:
+                break  # every file and every node's file is over (live cameras never end)
             continue
         result = tracker.process(frames, detections=batches or None) if frames else tracker.process_detections(
             batches, t_s=time.monotonic() - started)
