@@ -198,7 +198,7 @@ class MultiCameraTracker:
         settings: TrackerSettings | None = None,
         detector_settings: FastDetectorSettings | None = None,
         drift_threshold_in: float = 0.1,
-        same_tag_in: float = 0.75,
+        same_tag_in: float = 1.5,
         detect: bool = True,
         remote: Collection[str] = (),
         bus: EventBus | None = None,
