@@ -79,6 +79,51 @@ def walkers_at(t: float, ids: list[int]) -> list[TagPlacement]:
     ]
 
 
+def gil_check(rig: CameraRig, still: list[TagPlacement]) -> str:
+    """Does pupil-apriltags release the GIL while it detects? Two detectors on one camera's frame, one
+    after the other and in two threads; and how fast a pure-Python thread counts during a detection."""
+    import threading
+
+    import cv2
+
+    from tracker.detections import make_detector
+
+    image = rig.render(still).views[rig.cameras[0].name].image_bgr
+    gray = cv2.cvtColor(image[: image.shape[0] // 2, : image.shape[1] // 2], cv2.COLOR_BGR2GRAY)
+    detectors = [make_detector(), make_detector()]
+
+    def work(d: object, n: int = 3) -> None:
+        for _ in range(n):
+            d.detect(gray)  # type: ignore[attr-defined]
+
+    t0 = time.perf_counter()
+    work(detectors[0])
+    work(detectors[1])
+    one_after_other = time.perf_counter() - t0
+    threads = [threading.Thread(target=work, args=(d,)) for d in detectors]
+    t0 = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    two_threads = time.perf_counter() - t0
+    count, stop = [0], threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            count[0] += 1
+
+    t0 = time.perf_counter()
+    counting = threading.Thread(target=spin)
+    counting.start()
+    work(detectors[0])
+    stop.set()
+    counting.join()
+    rate = count[0] / (time.perf_counter() - t0) / 1e6
+    return (f"GIL: 2x3 detections of a quarter frame took {one_after_other:.2f} s one after the other, {two_threads:.2f} s in two threads "
+            f"({one_after_other / two_threads:.2f}x); a Python thread counted {rate:.1f} M/s while one detected (it would stall if the GIL were held)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=20, help="frames per setup (10 frames/s of scene time)")
@@ -112,6 +157,7 @@ def main() -> int:
         else:
             trackers[label] = (rig, MultiCameraTracker(cals, roster=roster))
     sizes = {label: tag_sizes(rig, still) for label, rig in setups.items()}
+    gil = gil_check(setups["two 1080p"], still)
 
     stats = {name: {"seen": {"inside": 0, "seam": 0}, "total": {"inside": 0, "seam": 0}, "err": {"inside": [], "seam": []},
                     "walk_err": [], "spurious": 0, "appeared": {}, "time": 0.0} for name in trackers}
@@ -181,6 +227,7 @@ def main() -> int:
               f"{err['seam'][0]:8.4f} / {err['seam'][1]:8.4f} | {walk:18.4f} | {extra:15d} | {1000.0 / fps:8.1f} | {fps:8.2f}")
     print()
     print("frames/s: tracking only, 2 cores shared with other developers' work (compare within this run)")
+    print(gil)
     return 0
 
 
