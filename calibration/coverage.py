@@ -114,7 +114,7 @@ _CAMERA_BGR = ((200, 120, 40), (40, 150, 220), (60, 170, 60), (170, 60, 170), (4
 def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] = (), *, px_per_in: float = 6.0) -> np.ndarray:
     """A top-down picture of the table (BGR, +y up as on a map): each camera's view in its own tint,
     overlaps darker (labelled with how many cameras see them), gaps in red with a cross-hatch, the
-    anchors as black squares with their ids, and each camera's name over the middle of its view."""
+    anchors as black squares with their ids, and each camera's name where it hangs (a ring)."""
     import cv2
 
     rows, cols = cover.counts.shape
@@ -147,10 +147,16 @@ def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] 
             ly = a.y_in - half if a.y_in - half > 2.0 else a.y_in + half + 0.5
             cv2.putText(out, str(a.tag_id), at(lx, ly), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
     for k, name in enumerate(cover.names):
-        cells = np.argwhere(cover.by_camera[k])
-        if len(cells):
+        if k < len(calibrations):  # the camera's name under where it hangs
+            cx, cy = (float(v) for v in calibrations[k].pose.camera_position_in[:2])
+            cv2.circle(out, at(cx, cy), max(3, int(px_per_in)), (0, 0, 0), 2, cv2.LINE_AA)
+            cy -= 3.0
+        else:
+            cells = np.argwhere(cover.by_camera[k])
+            if not len(cells):
+                continue
             cy, cx = (cells.mean(axis=0) + 0.5) * cover.cell_in
-            cv2.putText(out, name, at(cx - len(name) * 0.6, cy), font, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
+        cv2.putText(out, name, at(cx - len(name) * 0.6, cy - 1.0), font, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
     overlap = np.argwhere(cover.counts >= 2)
     if len(overlap):
         cy, cx = (overlap.mean(axis=0) + 0.5) * cover.cell_in
