@@ -245,7 +245,7 @@ class FastTagDetector:
         s = self.settings
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
         found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
-        found = _drop_duplicates(found, s.duplicate_px)
+        found = drop_duplicates(found, s.duplicate_px)
         report = corrected_decodes_expected(found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming)
         reported, held = found.filter(report), found.filter(~report)
         self._update_tracks(reported, held, t_s)
@@ -464,7 +464,7 @@ def _detect_boxes(
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
 
-def _drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
+def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
     """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
     if len(found) < 2:
         return found

@@ -28,15 +28,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
+#: One line for a user whose miniatures carry tags 0-9 and who sees them listed as anchors.
+ANCHORS_WITHOUT_CALIBRATION = (
+    "note: without --calibration, tags 0-9 are taken as table anchors, not units; "
+    "give --calibration (its anchors), or number unit tags from 10"
+)
+
+
 def run(args: argparse.Namespace) -> int:
     import json
+    import sys
     from pathlib import Path
 
     import cv2
     import numpy as np
 
     from gui.errors import UsageError
-    from tracker.detections import detect_tags, make_detector
+    from tracker.decode_policy import DecodePolicy
+    from tracker.image_detection import detect_in_image
     from tracker.roster import Roster, load_roster
     from tracker.unit_pose import table_poses
 
@@ -52,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
     cal = _calibration(args.calibration, image.shape[1], image.shape[0]) if args.calibration else None
     anchor_ids = set(cal.layout.anchor_ids) if cal is not None and cal.layout.anchors else set(range(10))
 
-    found = detect_tags(make_detector(nthreads=2), image)
+    if cal is None:
+        print(ANCHORS_WITHOUT_CALIBRATION, file=sys.stderr)
+    found = detect_in_image(image, policy=DecodePolicy.knowing(anchor_ids, roster.tag_ids))
     rows = []
     for i in range(len(found)):
         tag_id = int(found.tag_ids[i])
