@@ -66,6 +66,11 @@ class FastDetectorSettings:
     candidate_forget_s: float = 0.5  # a tag seen once with corrected bits and not again is dropped after this
     velocity_gap_s: float = 0.5  # a missing tag is predicted along its velocity this long; after a longer gap
     # its velocity is unknown again
+    retry_sharpening: float = 0.0  # a followed tag missing from its window is searched again with this
+    # decoder sharpening (the windows use 0.25: it saves small soft tags and breaks some JPEG-ringed ones)
+    bump_min_missing: int = 3  # this many tags seen in the last frame missing from their windows at once,
+    bump_missing_share: float = 0.25  # and at least this share of them: the camera (or the board) moved;
+    # the whole frame is searched in the same frame
 
 
 @dataclass
@@ -96,6 +101,8 @@ class DetectionWork:
     tiles: int
     frame_px: int
     held: int = 0
+    retried: int = 0  # windows searched again with the other sharpening (their tag was missing)
+    whole_frame_rescue: bool = False  # many tags missed their windows: the whole frame was searched too
 
     @property
     def searched_share(self) -> float:
@@ -184,10 +191,13 @@ class FastTagDetector:
     Mutable (it remembers where tags were); one per video stream. ``close()`` stops its threads.
     """
 
-    def __init__(self, *, settings: FastDetectorSettings | None = None) -> None:
+    def __init__(self, *, settings: FastDetectorSettings | None = None, known_ids: frozenset[int] = frozenset()) -> None:
         self.settings = settings or FastDetectorSettings()
+        #: ids the game expects (roster, anchors): their corrected decodes are believed anywhere at once.
+        self.known_ids = frozenset(int(i) for i in known_ids)
         workers = max(1, int(self.settings.workers))
         self._detectors = [make_detector(quad_decimate=1.0, nthreads=1) for _ in range(workers)]
+        self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         # Sweeping for new tags at half resolution is safe once every tag in view is big (4K footage).
         self._coarse_detectors = [make_detector(quad_decimate=2.0, nthreads=1) for _ in range(workers)]
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
@@ -244,14 +254,58 @@ class FastTagDetector:
         jobs = [(box, False) for box in windows] + [(box, coarse) for box in tiles]
         s = self.settings
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
-        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
+        size = (width, height)
+        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+        missing = [] if full else self._missing(found, expected)
+        rescue = len(missing) >= s.bump_min_missing and len(missing) >= s.bump_missing_share * self._seen_last_frame()
+        retried = 0
+        if rescue:
+            # A bumped camera or a board moved by hand: every window is in the wrong place. Searching
+            # the whole frame now costs one slow frame; waiting for the sweep would report tags that are
+            # in plain view as hidden, lost or lifted for several frames.
+            bands = [(align_box(b, width, height), False) for b in _bands(width, height, len(self._detectors), self._overlap_px(width))]
+            extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+            found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+            tiles = tiles + [b for b, _ in bands]
+        elif missing:
+            # The sharpening that helps one tag breaks another: a missing tag gets its window again
+            # with the other setting (costs nothing while every tag is found).
+            extra = _detect_boxes(
+                (self._retry_detector, self._retry_detector),
+                image,
+                [(align_box(box, width, height), False) for _, box in missing],
+                frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
+            )
+            retried = len(missing)
+            found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
         found = drop_duplicates(found, s.duplicate_px)
-        report = corrected_decodes_expected(found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming)
+        report = corrected_decodes_expected(
+            found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming, known_ids=self.known_ids
+        )
         reported, held = found.filter(report), found.filter(~report)
         self._update_tracks(reported, held, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
-        self.last_work = DetectionWork(area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held))
+        self.last_work = DetectionWork(
+            area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held),
+            retried=retried, whole_frame_rescue=rescue,
+        )
         return reported
+
+    def _seen_last_frame(self) -> int:
+        return sum(1 for t in self._tracks if t.confirmed and t.misses == 0)
+
+    def _missing(self, found: TagDetections, expected: list[tuple[int, Box]]) -> list[tuple[int, Box]]:
+        """The windows of tags seen in the last frame whose tag was not found in them now."""
+        fresh = {t.tag_id for t in self._tracks if t.confirmed and t.misses == 0}
+        out = []
+        for tag_id, (x0, y0, x1, y1) in expected:
+            if tag_id not in fresh:
+                continue
+            idx = np.flatnonzero(found.tag_ids == tag_id)
+            c = found.centers_px[idx]
+            if not np.any((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)):
+                out.append((tag_id, (x0, y0, x1, y1)))
+        return out
 
     def _tile_px(self, width: int) -> int:
         return max(96, round(self.settings.tile_px * width / 1920))
@@ -410,13 +464,18 @@ def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:
 
 
 def corrected_decodes_expected(
-    found: TagDetections, expected: list[tuple[int, Box]], *, max_hamming: int = 2, new_tag_max_hamming: int = 0
+    found: TagDetections,
+    expected: list[tuple[int, Box]],
+    *,
+    max_hamming: int = 2,
+    new_tag_max_hamming: int = 0,
+    known_ids: frozenset[int] = frozenset(),
 ) -> np.ndarray:
     """Which detections to keep: exact decodes, and corrected ones inside a window of a tag with their id.
 
     ``expected`` lists (tag id, box) of the tags followed; a detection with up to ``new_tag_max_hamming``
     corrected bits is kept anywhere, one with up to ``max_hamming`` only if its centre lies in a box of
-    its own id.
+    its own id, or if its id is one of ``known_ids`` (the roster's and the anchors').
 
     >>> import numpy as np
     >>> from tracker.detections import TagDetections
@@ -429,7 +488,7 @@ def corrected_decodes_expected(
     for i in np.flatnonzero(~keep & (found.hammings <= max_hamming)):
         x, y = found.centers_px[i]
         tag_id = int(found.tag_ids[i])
-        keep[i] = any(t == tag_id and b[0] <= x < b[2] and b[1] <= y < b[3] for t, b in expected)
+        keep[i] = tag_id in known_ids or any(t == tag_id and b[0] <= x < b[2] and b[1] <= y < b[3] for t, b in expected)
     return keep
 
 

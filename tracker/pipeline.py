@@ -76,7 +76,8 @@ class Tracker:
         layout = getattr(calibration, "layout", None)
         anchor_ids = layout.anchor_ids if layout is not None and layout.anchors else DEFAULT_ANCHOR_IDS
         self.units = UnitTracker(roster, mapping=calibration, terrain=terrain, anchor_ids=anchor_ids, settings=settings)
-        self._fast = FastTagDetector(settings=detector_settings) if fast else None
+        known = frozenset(anchor_ids) | (roster.tag_ids if roster is not None else frozenset())
+        self._fast = FastTagDetector(settings=detector_settings, known_ids=known) if fast else None
         self._bare = None if fast else make_detector(nthreads=2)
         self._drift = _make_drift_watch(calibration, drift_threshold_in)
         self._drifting = False

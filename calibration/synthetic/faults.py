@@ -141,3 +141,30 @@ def webcam_faults(median_tag_px: float | None = None) -> dict[str, "functools.pa
 
 def _small_then_jpeg(image: np.ndarray, *, factor: float, quality: int) -> np.ndarray:
     return jpeg_recompressed(downscaled(image, factor), quality)
+
+
+# -- Faults of footage over time -------------------------------------------------------------------
+
+
+def camera_bumped(image: np.ndarray, shift_px: tuple[float, float]) -> np.ndarray:
+    """The frame as a camera knocked sideways by ``shift_px`` (dx, dy) sees it: the picture slides, the
+    edge it uncovers repeats the border."""
+    m = np.float32([[1, 0, shift_px[0]], [0, 1, shift_px[1]]])
+    h, w = image.shape[:2]
+    return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def bump_shift_px(frame_index: int, *, start: int, frames: int, shift_px: tuple[float, float]) -> tuple[float, float]:
+    """A bump that lasts ``frames`` frames from ``start`` (the camera wobbles out and springs back)."""
+    return shift_px if start <= frame_index < start + frames else (0.0, 0.0)
+
+
+def exposure_gain(t_s: float, *, swing: float = 0.25, period_s: float = 4.0) -> float:
+    """Auto-exposure hunting: the brightness gain at ``t_s``, drifting by +-``swing`` over ``period_s``."""
+    return 1.0 + swing * float(np.sin(2.0 * np.pi * t_s / period_s))
+
+
+def webcam_frame(image: np.ndarray, *, t_s: float, jpeg_quality: int = 60, exposure_swing: float = 0.25) -> np.ndarray:
+    """One frame of a cheap webcam's MJPEG stream: auto-exposure drift, then JPEG at ``jpeg_quality``."""
+    out = exposed(image, exposure_gain(t_s, swing=exposure_swing)) if exposure_swing else image
+    return jpeg_recompressed(out, jpeg_quality) if jpeg_quality else out
