@@ -28,13 +28,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
-#: One line for a user whose miniatures carry tags 0-9 and who sees them listed as anchors.
-ANCHORS_WITHOUT_CALIBRATION = (
-    "note: without --calibration, tags 0-9 are taken as table anchors, not units; "
-    "give --calibration (its anchors), or number unit tags from 10"
-)
-
-
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
@@ -47,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from tracker.decode_policy import DecodePolicy
     from tracker.image_detection import detect_in_image
     from tracker.roster import Roster, load_roster
+    from tracker.unit_tracker import ANCHORS_WITHOUT_CALIBRATION
     from tracker.unit_pose import table_poses
 
     path = Path(args.image)
