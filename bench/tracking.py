@@ -23,8 +23,10 @@ sightings (``--list-misses`` lists each: tag, frame, moving or still, speed, whe
 the pipeline's position error and the jitter of still units (peak-to-peak of the reported pose; a
 still unit should read the same every frame).
 
-Targets (issue 4): pipeline time <= 0.4x the bare detector's at 1080p and <= 0.15x at 4K, recall no
-lower than the bare detector's.
+Targets: pipeline time <= 0.10x the bare detector's at 1080p and <= 0.05x at 4K, recall no lower than
+the bare detector's, and the frames per second the pipeline reaches (1000 / its ms per frame; the
+rendering of the synthetic frames is not counted, a camera's decoding would be). The machine's other
+load slows both sides alike but makes the fps figure a floor: the bench prints the load average.
 
     .venv/bin/python bench/tracking.py [--frames-1080 150] [--frames-4k 90] [--speed 1 4]
                                        [--list-misses] [--save-frame DIR]
@@ -270,18 +272,23 @@ def main() -> int:
     lo, hi = args.speed
     print(f"{UNITS} unit tags of 1\" ({MOVING} moving {lo:g}-{hi:g} in/s), noise 2, blur 0.7, motion blur, JPEG 90, uneven light 0.2")
     rows = []
-    for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.4), ((3840, 2160), args.frames_4k, 0.15)):
+    import os
+
+    load_before = os.getloadavg()[0]
+    for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.10), ((3840, 2160), args.frames_4k, 0.05)):
         rows.append((w, h, target, run_video(w, h, count, units, save_frame=args.save_frame)))
 
     print("\nSpeed, per frame after the first (the first frame apart: the pipeline searches it whole)")
     print(f"{'video':>10} | {'frames':>6} | {'tag px':>6} | {'bare ms':>7} | {'pipeline ms':>11} | {'ratio':>5} | "
-          f"{'halves':>9} | {'target':>6} | {'searched':>8} | {'1st frame bare / pipeline ms':>28}")
+          f"{'halves':>9} | {'target':>6} | {'fps':>5} | {'searched':>8} | {'1st frame bare / pipeline ms':>28}")
     for w, h, target, r in rows:
         first = f"{r['bare_first_ms']:.0f} / {r['pipe_first_ms']:.0f}"
         a, b = r["ratio_halves"]
         print(f"{w:>4}x{h:<5} | {r['frames']:>6} | {r['edge_px']:6.1f} | {r['bare_ms']:7.1f} | {r['pipe_ms']:11.1f} | "
               f"{r['pipe_ms'] / r['bare_ms']:5.2f} | {a:4.2f}/{b:4.2f} | {'<=' + format(target, '.2f'):>6} | "
-              f"{r['searched']:7.1%} | {first:>28}")
+              f"{1000.0 / r['pipe_ms']:5.1f} | {r['searched']:7.1%} | {first:>28}")
+    print(f"(load average on this 2-core machine: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after: "
+          "other programs shared the cores)")
 
     print("\nRecall, every frame (sighting: a visible unit tag in a frame; crowded: its card overlaps another unit's)")
     print(f"{'video':>10} | {'sightings':>9} | {'crowded':>7} | {'bare recall':>11} | {'pipeline recall':>15} | "

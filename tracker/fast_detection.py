@@ -50,12 +50,18 @@ class FastDetectorSettings:
     """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
 
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
-    sweep_fraction: float = 1 / 16  # share of the frame's tiles searched for new tags in each frame
+    sweep_fraction: float = 1 / 48  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in 1.6 s at 30 frames/s)
+    changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
+    # picture changed since they were last searched (a tag put down, a hand gone)
+    change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
+    thumbnail_step: int = 8
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 10.0
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
-    sweep_decimate_min_edge_px: float = 44.0  # sweep at half resolution when every tag seen is this big
+    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
+    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
     max_growth_edges: float = 1.5
     forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
@@ -70,7 +76,8 @@ class FastDetectorSettings:
     # decoder sharpening (the windows use 0.25: it saves small soft tags and breaks some JPEG-ringed ones)
     bump_min_missing: int = 3  # this many tags seen in the last frame missing from their windows at once,
     bump_missing_share: float = 0.25  # and at least this share of them: the camera (or the board) moved;
-    # the whole frame is searched in the same frame
+    # the whole frame is searched in the same frame. So it is when any tag is missing while the tags
+    bump_shift_px: float = 4.0  # found moved all alike by this much from where they were predicted
 
 
 @dataclass
@@ -110,7 +117,17 @@ class DetectionWork:
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), full-frame pixels
-Job = tuple[Box, bool]  # a box, and whether to search it at half resolution
+Job = tuple[Box, int]  # a box, and the decimation step its quads are searched at (1, 2 or 4)
+STEPS = (1, 2, 4)
+
+
+def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> int:
+    """The largest decimation step that keeps a tag of ``edge_px`` at least ``min_decimated_edge_px`` wide.
+
+    >>> step_for_edge(25.4), step_for_edge(50.8), step_for_edge(20.0), step_for_edge(300.0)
+    (2, 4, 1, 4)
+    """
+    return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1])
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:
@@ -175,8 +192,9 @@ def _balanced_split(jobs: list[Job], parts: int) -> list[list[Job]]:
     loads = [0.0] * parts
 
     def cost(job: Job) -> float:
-        (x0, y0, x1, y1), coarse = job
-        return (x1 - x0) * (y1 - y0) * (0.3 if coarse else 1.0)
+        (x0, y0, x1, y1), step = job
+        # Quad finding dominates and scales with the decimated area; decoding does not shrink.
+        return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
 
     for job in sorted(jobs, key=lambda j: -cost(j)):
         k = loads.index(min(loads))
@@ -191,19 +209,30 @@ class FastTagDetector:
     Mutable (it remembers where tags were); one per video stream. ``close()`` stops its threads.
     """
 
-    def __init__(self, *, settings: FastDetectorSettings | None = None, known_ids: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        *,
+        settings: FastDetectorSettings | None = None,
+        known_ids: frozenset[int] = frozenset(),
+        smallest_tag_px: float | None = None,
+    ) -> None:
         self.settings = settings or FastDetectorSettings()
         #: ids the game expects (roster, anchors): their corrected decodes are believed anywhere at once.
         self.known_ids = frozenset(int(i) for i in known_ids)
+        #: the smallest a new tag can look (from the calibration: px per inch at the table's far edge x the
+        #: roster's smallest tag); sets the sweep's decimation step. None: learnt from the tags seen.
+        self.smallest_tag_px = smallest_tag_px
         workers = max(1, int(self.settings.workers))
-        self._detectors = [make_detector(quad_decimate=1.0, nthreads=1) for _ in range(workers)]
+        # One detector per worker and step: quads on the decimated frame, edges refined and bits decoded
+        # at full resolution (refine_edges), so the step costs no accuracy.
+        self._step_detectors = {step: [make_detector(quad_decimate=float(step), nthreads=1) for _ in range(workers)] for step in STEPS}
+        self._detectors = self._step_detectors[1]
         self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
-        # Sweeping for new tags at half resolution is safe once every tag in view is big (4K footage).
-        self._coarse_detectors = [make_detector(quad_decimate=2.0, nthreads=1) for _ in range(workers)]
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
+        self._reference: np.ndarray | None = None  # thumbnail of the frame as each part was last searched
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
@@ -245,39 +274,55 @@ class FastTagDetector:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
+            self._reference = self._thumbnail(image)
         else:
             windows = merge_boxes([box for _, box in expected])
-            tiles = self._next_tiles()
-        coarse = bool(tiles) and not full and self._tags_are_big()
-        windows = [align_box(b, width, height) for b in windows]
-        tiles = [align_box(b, width, height) for b in tiles]
-        jobs = [(box, False) for box in windows] + [(box, coarse) for box in tiles]
+            tiles = self._next_tiles(image, windows)
+        steps = self._window_steps(windows)
+        sweep_step = 1 if full else self._sweep_step()
+        windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
+        tiles = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
+        jobs = [(box, st) for box, st in zip(windows, steps)] + [(box, sweep_step) for box in tiles]
         s = self.settings
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
         size = (width, height)
         found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
         missing = [] if full else self._missing(found, expected)
-        rescue = len(missing) >= s.bump_min_missing and len(missing) >= s.bump_missing_share * self._seen_last_frame()
+        rescue = bool(missing) and (
+            len(missing) >= max(s.bump_min_missing, s.bump_missing_share * self._seen_last_frame())
+            or self._common_shift_px(found, t_s) >= s.bump_shift_px
+        )
         retried = 0
         if rescue:
             # A bumped camera or a board moved by hand: every window is in the wrong place. Searching
             # the whole frame now costs one slow frame; waiting for the sweep would report tags that are
             # in plain view as hidden, lost or lifted for several frames.
-            bands = [(align_box(b, width, height), False) for b in _bands(width, height, len(self._detectors), self._overlap_px(width))]
+            step = self._sweep_step()
+            bands = [
+                (align_box(b, width, height, step=4 * step), step)
+                for b in _bands(width, height, len(self._detectors), self._overlap_px(width))
+            ]
             extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
         elif missing:
-            # The sharpening that helps one tag breaks another: a missing tag gets its window again
-            # with the other setting (costs nothing while every tag is found).
-            extra = _detect_boxes(
-                (self._retry_detector, self._retry_detector),
-                image,
-                [(align_box(box, width, height), False) for _, box in missing],
-                frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
-            )
-            retried = len(missing)
-            found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+            # A missing tag gets its window again at full resolution (if it was searched decimated), then
+            # with the other sharpening (the one that helps one tag breaks another). Costs nothing
+            # while every tag is found.
+            decimated = {tag_id for tag_id, _ in missing if self._step(self._edge_of(tag_id)) > 1}
+            for detector in (self._detectors[0], self._retry_detector):
+                todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
+                if not todo:
+                    continue
+                boxes = [(align_box(box, width, height), 1) for _, box in todo]
+                extra = _detect_boxes(
+                    {1: detector}, image, boxes, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming
+                )
+                retried += len(todo)
+                found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                missing = self._missing(found, missing)
+                if not missing:
+                    break
         found = drop_duplicates(found, s.duplicate_px)
         report = corrected_decodes_expected(
             found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming, known_ids=self.known_ids
@@ -290,6 +335,25 @@ class FastTagDetector:
             retried=retried, whole_frame_rescue=rescue,
         )
         return reported
+
+    def _common_shift_px(self, found: TagDetections, t_s: float) -> float:
+        """How far the tags found moved all alike from where they were predicted (median shift, px):
+        the mark of a camera bumped or a board pushed, unlike units moved one by one."""
+        s = self.settings
+        shifts = []
+        for track in self._tracks:
+            if not (track.confirmed and track.misses == 0):
+                continue
+            idx = np.flatnonzero(found.tag_ids == track.tag_id)
+            if len(idx) == 0:
+                continue
+            dt = min(max(0.0, t_s - track.last_seen_t), s.velocity_gap_s)
+            predicted = track.center + track.velocity * dt
+            shifts.append(found.centers_px[idx[np.argmin(np.linalg.norm(found.centers_px[idx] - predicted, axis=1))]] - predicted)
+        if len(shifts) < 3:
+            return 0.0
+        median = np.median(np.array(shifts), axis=0)
+        return float(np.linalg.norm(median))
 
     def _seen_last_frame(self) -> int:
         return sum(1 for t in self._tracks if t.confirmed and t.misses == 0)
@@ -314,19 +378,64 @@ class FastTagDetector:
         # Wide enough that a 2" anchor seen close to the camera is whole in at least one tile.
         return max(48, round(80 * width / 1920))
 
-    def _tags_are_big(self) -> bool:
-        limit = self.settings.sweep_decimate_min_edge_px
-        return bool(self._tracks) and limit > 0 and min(t.edge_px for t in self._tracks) >= limit
+    def _step(self, edge_px: float) -> int:
+        return step_for_edge(edge_px, self.settings.min_decimated_edge_px)
 
-    def _next_tiles(self) -> list[Box]:
-        self._sweep_credit += self.settings.sweep_fraction * len(self._tiles)
+    def _edge_of(self, tag_id: int) -> float:
+        return min((t.edge_px for t in self._tracks if t.tag_id == tag_id), default=0.0)
+
+    def _sweep_step(self) -> int:
+        """The sweep looks for tags not seen yet: as small as the calibration says they can be; without
+        one, as small as the smallest tag seen (and full resolution until a few tags were seen)."""
+        if self.smallest_tag_px is not None:
+            return self._step(self.smallest_tag_px)
+        edges = [t.edge_px for t in self._tracks if t.confirmed]
+        return self._step(min(edges)) if len(edges) >= 3 else 1
+
+    def _window_steps(self, windows: list[Box]) -> list[int]:
+        """Each merged window's step: that of the smallest tag whose last position lies in it."""
+        steps = []
+        for x0, y0, x1, y1 in windows:
+            inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
+            steps.append(self._step(min(inside)) if inside else 1)
+        return steps
+
+    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
+        import cv2
+
+        k = self.settings.thumbnail_step
+        small = cv2.resize(image, (max(1, image.shape[1] // k), max(1, image.shape[0] // k)), interpolation=cv2.INTER_AREA)
+        return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.int16)
+
+    def _next_tiles(self, image: np.ndarray, windows: list[Box]) -> list[Box]:
+        """Tiles whose picture changed since they were last searched (most changed first, up to
+        ``changed_sweep_fraction``), plus the slow round robin that searches every tile in turn."""
+        s = self.settings
+        k = s.thumbnail_step
+        thumb = self._thumbnail(image)
+        picked: list[int] = []
+        if self._reference is not None and self._reference.shape == thumb.shape:
+            diff = np.abs(thumb - self._reference)
+            # Auto-exposure moves every pixel alike: only change beyond the frame's typical change counts.
+            diff = np.maximum(diff - int(np.median(diff)), 0)
+            for x0, y0, x1, y1 in windows:  # followed tags move inside their windows: not news
+                diff[y0 // k : -(-y1 // k), x0 // k : -(-x1 // k)] = 0
+            scores = [float(diff[y0 // k : y1 // k, x0 // k : x1 // k].max(initial=0)) for x0, y0, x1, y1 in self._tiles]
+            order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
+            picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]
+        self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
-        picked = []
         for _ in range(min(count, len(self._tiles))):
-            picked.append(self._tiles[self._tile_cursor])
+            if self._tile_cursor not in picked:
+                picked.append(self._tile_cursor)
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        return picked
+        if self._reference is None or self._reference.shape != thumb.shape:
+            self._reference = thumb
+        for i in picked:
+            x0, y0, x1, y1 = self._tiles[i]
+            self._reference[y0 // k : y1 // k, x0 // k : x1 // k] = thumb[y0 // k : y1 // k, x0 // k : x1 // k]
+        return [self._tiles[i] for i in picked]
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
         """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
@@ -361,7 +470,7 @@ class FastTagDetector:
         parts = _balanced_split(jobs, len(self._detectors))
 
         def work(k: int) -> TagDetections:
-            detectors = (self._detectors[k], self._coarse_detectors[k])
+            detectors = {step: d[k] for step, d in self._step_detectors.items()}
             return _detect_boxes(
                 detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
             )
@@ -493,7 +602,7 @@ def corrected_decodes_expected(
 
 
 def _detect_boxes(
-    detectors: tuple[Any, Any],
+    detectors: dict[int, Any],
     image: np.ndarray,
     jobs: list[Job],
     *,
@@ -505,8 +614,8 @@ def _detect_boxes(
     import cv2
 
     batches = []
-    for (x0, y0, x1, y1), coarse in jobs:
-        detector = detectors[1] if coarse else detectors[0]
+    for (x0, y0, x1, y1), step in jobs:
+        detector = detectors[step]
         crop = image[y0:y1, x0:x1]
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         batches.append(

@@ -37,6 +37,17 @@ def far_edge_px_per_in(calibration: Any) -> float | None:
     return float(min(scale)) if scale else None
 
 
+def smallest_tag_px(calibration: Any, roster: Roster | None) -> float | None:
+    """How small a unit tag can look on the image: the far edge's pixels per inch x the smallest tag size
+    (the roster's, else the layout's unit tag size). None without a calibration."""
+    ppi = far_edge_px_per_in(calibration)
+    if ppi is None:
+        return None
+    default = float(getattr(calibration.layout, "unit_tag_size_in", 1.0))
+    sizes = [u.tag_size_in or default for u in (roster.units if roster is not None else ())] or [default]
+    return ppi * min(sizes)
+
+
 def never_seen_lines(
     roster: Roster, seen_ids: Iterable[int], *, calibration: Any = None, smallest_seen_px: float | None = None
 ) -> list[str]:

@@ -20,6 +20,7 @@ from tracker.detections import TagDetections, detect_tags, make_detector
 from tracker.events import EventBus, EventKind, TrackerEvent
 from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagDetector
 from tracker.frames import Frame
+from tracker.never_seen import smallest_tag_px
 from tracker.roster import Roster
 from tracker.unit_pose import HeightMap, UnitPose
 from tracker.unit_tracker import DEFAULT_ANCHOR_IDS, TrackerSettings, UnitTracker
@@ -78,7 +79,11 @@ class Tracker:
         anchor_ids = layout.anchor_ids if layout is not None and layout.anchors else DEFAULT_ANCHOR_IDS
         self.units = UnitTracker(roster, mapping=calibration, terrain=terrain, anchor_ids=anchor_ids, settings=settings)
         known = frozenset(anchor_ids) | (roster.tag_ids if roster is not None else frozenset())
-        self._fast = FastTagDetector(settings=detector_settings, known_ids=known) if fast else None
+        self._fast = (
+            FastTagDetector(settings=detector_settings, known_ids=known, smallest_tag_px=smallest_tag_px(calibration, roster))
+            if fast
+            else None
+        )
         self._bare = None if fast else make_detector(nthreads=2)
         self._drift = _make_drift_watch(calibration, drift_threshold_in)
         self._drifting = False
