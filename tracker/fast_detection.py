@@ -56,6 +56,7 @@ class FastDetectorSettings:
     # picture changed since they were last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
     thumbnail_step: int = 8
+    change_mask_grow: float = 1.0  # change this many window sizes around a followed tag's window is its own
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 10.0
@@ -418,8 +419,12 @@ class FastTagDetector:
             diff = np.abs(thumb - self._reference)
             # Auto-exposure moves every pixel alike: only change beyond the frame's typical change counts.
             diff = np.maximum(diff - int(np.median(diff)), 0)
-            for x0, y0, x1, y1 in windows:  # followed tags move inside their windows: not news
-                diff[y0 // k : -(-y1 // k), x0 // k : -(-x1 // k)] = 0
+            g = s.change_mask_grow
+            for x0, y0, x1, y1 in windows:
+                # Followed units move in and around their windows (a tag's block and shadow are bigger
+                # than its card): not news.
+                gx, gy = g * (x1 - x0), g * (y1 - y0)
+                diff[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = 0
             scores = [float(diff[y0 // k : y1 // k, x0 // k : x1 // k].max(initial=0)) for x0, y0, x1, y1 in self._tiles]
             order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
             picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]

@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
             recorder.attach(tracker.bus)
         if first is not None:
             result = tracker.process(first)
+            _undecoded_on_first_frame(first.image_bgr, result.detections)
             if recorder is not None:
                 recorder.record_frame(result.frame_index, result.t_s, result.poses, first.image_bgr if args.video else None)
             on_frame(result)
@@ -240,6 +241,15 @@ def _event_line(event) -> str:
     elif "hint" in p:
         extra = f": {p['hint']}"
     return f"{event.t_s:8.2f} s  {event.kind.value:<12}{unit}{where}{extra}"
+
+
+def _undecoded_on_first_frame(image, detections) -> None:
+    import sys
+
+    from tracker.undecoded_squares import undecoded_report
+
+    for line in undecoded_report(image, detections):
+        print(line, file=sys.stderr)
 
 
 def _never_seen(tracker, roster, calibration) -> None:
