@@ -233,7 +233,9 @@ class FastTagDetector:
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
-        self._reference: np.ndarray | None = None  # thumbnail of the frame as each part was last searched
+        # Each tile's thumbnail as it was when the tile was last searched (one per tile, not one image:
+        # overlapping tiles searched at different times would otherwise share pixels of mixed ages).
+        self._reference: list[np.ndarray] | None = None
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
@@ -275,7 +277,7 @@ class FastTagDetector:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
-            self._reference = self._thumbnail(image)
+            self._reference = None
         else:
             windows = merge_boxes([box for _, box in expected])
             tiles = self._next_tiles(image, windows)
@@ -415,17 +417,26 @@ class FastTagDetector:
         k = s.thumbnail_step
         thumb = self._thumbnail(image)
         picked: list[int] = []
-        if self._reference is not None and self._reference.shape == thumb.shape:
-            diff = np.abs(thumb - self._reference)
-            # Auto-exposure moves every pixel alike: only change beyond the frame's typical change counts.
-            diff = np.maximum(diff - int(np.median(diff)), 0)
+        parts = [(slice(y0 // k, y1 // k), slice(x0 // k, x1 // k)) for x0, y0, x1, y1 in self._tiles]
+        if self._reference is not None:
+            # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
+            # compared with its reference at the tile's own gain, and only change beyond the tile's
+            # typical change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
+            ignore = np.zeros(thumb.shape, dtype=bool)
             g = s.change_mask_grow
             for x0, y0, x1, y1 in windows:
                 # Followed units move in and around their windows (a tag's block and shadow are bigger
                 # than its card): not news.
                 gx, gy = g * (x1 - x0), g * (y1 - y0)
-                diff[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = 0
-            scores = [float(diff[y0 // k : y1 // k, x0 // k : x1 // k].max(initial=0)) for x0, y0, x1, y1 in self._tiles]
+                ignore[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = True
+            scores = []
+            for part, before in zip(parts, self._reference):
+                now = thumb[part].astype(np.float32)
+                gain = float(np.median(now)) / max(1.0, float(np.median(before)))
+                diff = np.abs(now - gain * before)
+                diff = np.maximum(diff - float(np.median(diff)), 0.0)
+                diff[ignore[part]] = 0.0
+                scores.append(float(diff.max(initial=0.0)))
             order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
             picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]
         self._sweep_credit += s.sweep_fraction * len(self._tiles)
@@ -435,11 +446,10 @@ class FastTagDetector:
             if self._tile_cursor not in picked:
                 picked.append(self._tile_cursor)
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        if self._reference is None or self._reference.shape != thumb.shape:
-            self._reference = thumb
+        if self._reference is None:
+            self._reference = [thumb[part].astype(np.float32) for part in parts]
         for i in picked:
-            x0, y0, x1, y1 = self._tiles[i]
-            self._reference[y0 // k : y1 // k, x0 // k : x1 // k] = thumb[y0 // k : y1 // k, x0 // k : x1 // k]
+            self._reference[i] = thumb[parts[i]].astype(np.float32)
         return [self._tiles[i] for i in picked]
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
