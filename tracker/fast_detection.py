@@ -280,7 +280,10 @@ class FastTagDetector:
             self._reference = None
         else:
             windows = merge_boxes([box for _, box in expected])
-            tiles = self._next_tiles(image, windows)
+            # Only where followed tags are still seen is change expected; around a missing tag's window
+            # (lifted, covered) a change is news: it may be back, or somewhere near.
+            seen = {t.tag_id for t in self._tracks if t.misses == 0}
+            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in seen])
         steps = self._window_steps(windows)
         sweep_step = 1 if full else self._sweep_step()
         windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
