@@ -50,13 +50,14 @@ class FastDetectorSettings:
     """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
 
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
-    sweep_fraction: float = 1 / 48  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in 1.6 s at 30 frames/s)
+    sweep_fraction: float = 1 / 32  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about a second at 30 frames/s)
     changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
     # picture changed since they were last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
     thumbnail_step: int = 8
-    change_mask_grow: float = 1.0  # change this many window sizes around a followed tag's window is its own
+    change_mask_grow: float = 1.0  # change this many window sizes around a moving tag's window is its own
+    moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 10.0
@@ -280,10 +281,15 @@ class FastTagDetector:
             self._reference = None
         else:
             windows = merge_boxes([box for _, box in expected])
-            # Only where followed tags are still seen is change expected; around a missing tag's window
-            # (lifted, covered) a change is news: it may be back, or somewhere near.
-            seen = {t.tag_id for t in self._tracks if t.misses == 0}
-            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in seen])
+            # Change is expected only around units that are moving and seen (their blocks and shadows
+            # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
+            # is news: a unit put down, or one that stopped where its window did not follow it.
+            moving = {
+                t.tag_id
+                for t in self._tracks
+                if t.misses == 0 and t.velocity_known and float(np.linalg.norm(t.velocity)) > self.settings.moving_edges_per_s * t.edge_px
+            }
+            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in moving])
         steps = self._window_steps(windows)
         sweep_step = 1 if full else self._sweep_step()
         windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
