@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from calibration.synthetic import negatives
-from tests.tracker_helpers import paste_tag, tag_bitmap
+from tracker_helpers import paste_tag, tag_bitmap
 from tracker.image_detection import examine_image
 from tracker.recall import bare_detections
 
