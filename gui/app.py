@@ -28,13 +28,38 @@ def create_application() -> Any:
                             (QPalette.ColorRole.ToolTipText, "#e8e8e8")):
             palette.setColor(role, QColor(color))
         app.setPalette(palette)
+        _close_on_signals(app)
     return app
 
 
+def _close_on_signals(app: Any) -> None:
+    """SIGTERM or SIGINT (a service manager, ``kill``, Ctrl+C in the terminal) close the windows as the
+    user would, so a recording in progress is closed cleanly and checkpointed. Python runs signal
+    handlers only between bytecodes, so a timer wakes it while Qt's event loop waits."""
+    import signal
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def close(signum: int, frame: object) -> None:
+        app.closeAllWindows()
+        app.quit()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, close)
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
+
+
 def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,
-                     scenario_path: str | None) -> tuple[Any, Any]:
+                     scenario_path: str | None, terrain: Any | None = None) -> tuple[Any, Any]:
     """(live loop, table calibration): a tracked camera/video when ``source`` is given, else the
-    synthetic table rendering the game (its exact calibration)."""
+    synthetic table rendering the game (its exact calibration). ``terrain`` (the scanned relief): units
+    stand on it, so their parallax needs no typed heights."""
     from appmodel.live_tracking import LiveTracking, SyntheticLive
     from appmodel.synthetic_feed import SyntheticFeed
 
@@ -52,7 +77,7 @@ def open_live_source(session: Any, *, source: str | None, calibration_path: str 
                          "rules cannot measure (sandtable calibrate table makes one)")
     roster = load_roster(scenario_path) if scenario_path else None
     frames = open_source(source)
-    tracker = Tracker(roster=roster, calibration=calibration)
+    tracker = Tracker(roster=roster, calibration=calibration, terrain=terrain)
     return LiveTracking(frames, tracker).start(), calibration
 
 
