@@ -97,11 +97,19 @@ def write_tag_sheets(
     return SheetSummary(canvas.pages, tuple(placed))
 
 
+#: Printed on every sheet: a tag trimmed to its black square is found by no AprilTag detector.
+QUIET_ZONE_NOTE = (
+    "Cut on the dashed line, not closer: the white border around each black square is part of the tag "
+    "(the camera finds a tag by its black edge against white); a tag trimmed to the black is not seen."
+)
+
+
 def _header(canvas: PdfCanvas, title: str, hint: str) -> float:
     left, top, _, _ = canvas.page.usable_in
     canvas.text(left, top, title, size_pt=10, bold=True)
     canvas.text(left, top + 0.2, hint, size_pt=7, grey=60)
-    used = 0.42 + canvas.scale_bars(left, top + 0.42)
+    canvas.text(left, top + 0.33, QUIET_ZONE_NOTE, size_pt=7, grey=60)
+    used = 0.55 + canvas.scale_bars(left, top + 0.55)
     return used + 0.1
 
 

@@ -39,6 +39,11 @@ from tracker.unit_pose import HeightMap, TableMapping, UnitPose, UnitState, imag
 from tracker.visibility import RingSnapshot, ring_similarity, take_ring
 
 DEFAULT_ANCHOR_IDS = frozenset(range(10))
+#: One line for a user whose miniatures carry tags 0-9 and who would otherwise see nothing of them.
+ANCHORS_WITHOUT_CALIBRATION = (
+    "note: without --calibration, tags 0-9 are taken as table anchors, not units; "
+    "give --calibration (its anchors), or number unit tags from 10"
+)
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,10 @@ def run(args: argparse.Namespace) -> int:
             settings=TrackerSettings(lost_after_s=args.lost_after),
             fast=not args.bare,
         )
+        if calibration is None:
+            from tracker.unit_tracker import ANCHORS_WITHOUT_CALIBRATION
+
+            print(ANCHORS_WITHOUT_CALIBRATION, file=sys.stderr)
         if tuio_address is not None:
             layout = getattr(calibration, "layout", None)
             tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in) if layout is not None else None)
@@ -149,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
             recorder.attach(tracker.bus)
         if first is not None:
             result = tracker.process(first)
+            _undecoded_on_first_frame(first.image_bgr, result.detections)
             if recorder is not None:
                 recorder.record_frame(result.frame_index, result.t_s, result.poses, first.image_bgr if args.video else None)
             on_frame(result)
@@ -166,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         progress.done()
         if not args.jsonl:
             _summary(tracker, processed, elapsed)
+        _never_seen(tracker, roster, calibration)
         sys.stdout.flush()
     finally:
         if tracker is not None:
@@ -258,6 +264,28 @@ def _event_line(event) -> str:
     elif "hint" in p:
         extra = f": {p['hint']}"
     return f"{event.t_s:8.2f} s  {event.kind.value:<12}{unit}{where}{extra}"
+
+
+def _undecoded_on_first_frame(image, detections) -> None:
+    import sys
+
+    from tracker.undecoded_squares import undecoded_report
+
+    for line in undecoded_report(image, detections):
+        print(line, file=sys.stderr)
+
+
+def _never_seen(tracker, roster, calibration) -> None:
+    import sys
+
+    from tracker.never_seen import never_seen_lines
+
+    lines = never_seen_lines(
+        roster, tracker.seen_tag_ids, calibration=calibration, smallest_seen_px=tracker.smallest_tag_px
+    )
+    if lines:
+        print(f"{len(lines)} unit(s) of the roster never seen:", file=sys.stderr)
+        print("\n".join(lines), file=sys.stderr)
 
 
 def _summary(tracker, processed: int, elapsed: float) -> None:

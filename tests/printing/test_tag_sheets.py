@@ -118,3 +118,20 @@ def test_mistakes_get_one_line_and_exit_code_2(tmp_path, capsys, argv, message):
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_every_tag_keeps_a_white_quiet_zone_inside_its_cut_line_and_the_sheet_says_why(tmp_path):
+    out = tmp_path / "tags.pdf"
+    assert main(["tags", "--ids", "10-13", "--size-in", "1", "--out", str(out)]) == 0
+    text = " ".join(text_of(out).split())
+    assert "Cut on the dashed line, not closer" in text and "a tag trimmed to the black is not seen" in text
+    image, _ = rasterise(out)[0]
+    grey = cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_BGR2GRAY)
+    found = detect(np.ascontiguousarray(image[:, :, :3]))
+    for c in found.corners_px:
+        x0, y0 = np.floor(c.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(c.max(axis=0)).astype(int)
+        ring = int(0.1 * DPI)  # the quiet zone is 1.5 of the tag's 8 cells = 0.19": its inner 0.1" is blank
+        band = grey[y0 - ring : y1 + ring, x0 - ring : x1 + ring].copy()
+        band[ring - 3 : -ring + 3, ring - 3 : -ring + 3] = 255  # the black square itself, and its anti-aliased edge
+        assert band.min() > 200  # white all round: no cut line or print inside the quiet zone
