@@ -74,9 +74,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _headless_by_default() -> bool:
-    from gui.display_check import display_available
+    from gui.display_check import window_problem
 
-    return not display_available()
+    return window_problem() is not None
 
 
 # ------------------------------------------------------------------------------------------ headless
@@ -85,11 +85,11 @@ def _headless(args: argparse.Namespace, example: Any) -> int:
 
     from gui.demo.headless import run_headless_demo
     from gui.demo.story import DemoTiming
-    from gui.display_check import why_no_display
+    from gui.display_check import window_problem
 
     out = args.out or DEFAULT_OUT
     if not args.headless:
-        print(f"sandtable demo: {why_no_display()}; running headless into {out}/ (--window forces the window)",
+        print(f"sandtable demo: {window_problem()}; running headless into {out}/ (--window forces the window)",
               file=sys.stderr)
     bar = _ProgressBar()
     command = ("sandtable demo --headless" + (f" --example {example.name}" if args.example else "")
@@ -152,12 +152,11 @@ class _ProgressBar:
 def _window(args: argparse.Namespace, example: Any) -> int:
     import os
 
-    from gui.display_check import display_available, why_no_display
-    from gui.errors import UsageError
+    from gui.display_check import require_window
 
-    if not display_available() and not os.environ.get("QT_QPA_PLATFORM"):
-        raise UsageError(f"--window: {why_no_display()}; run `sandtable demo --headless` to write the video, "
-                         "recording and report instead")
+    if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] not in ("offscreen", "minimal"):
+        require_window(instead="run `sandtable demo --headless` to write the video, "
+                       "recording and report instead")
     from gui.demo.window import open_demo_window
 
     bar = _ProgressBar()
@@ -170,14 +169,12 @@ def _window(args: argparse.Namespace, example: Any) -> int:
 
 
 def _screenshot(args: argparse.Namespace, example: Any) -> int:
-    import os
     import time
     from pathlib import Path
 
-    from gui.display_check import display_available
+    from gui.display_check import offscreen_unless_displayed
 
-    if not display_available():
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+    offscreen_unless_displayed()  # a picture needs no screen
 
     from gui.commands.gui import _size
     from gui.demo.window import open_demo_window

@@ -43,7 +43,13 @@ def run(args: argparse.Namespace) -> int:
     from gui.session import GameSession
     from gui.settings import load_settings, open_store
 
+    from gui.display_check import offscreen_unless_displayed, require_window
+
     size = _size(args.size)
+    if args.screenshot:
+        offscreen_unless_displayed()  # a picture needs no screen
+    else:
+        require_window(instead="`sandtable gui --screenshot window.png` draws it offscreen")
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
