@@ -300,6 +300,12 @@ class SnapshotInputs:
             if u.on_table and u.status == "active" and u.side not in shown_sides:
                 shown_sides.add(u.side)
                 overlays += [o for o in ruleset.overlays(state, u.unit_id) if o.kind not in per_unit]
+        draft = self.draft
+        if draft is not None and draft.attacker_id in on_table and (draft.attacker_id, draft.weapon) != (sel, self.selected_weapon):
+            # The attack panel's templates stand on their own: the attacker's range, fan and blast reach
+            # stay drawn whatever is selected on the map (a click on empty table clears only the selection).
+            overlays += [o for o in ruleset.overlays(state, draft.attacker_id, weapon=draft.weapon)
+                         if o.kind in ("range", "fan", "blast reach")]
         if self.draft is not None and isinstance(ruleset, DraftOverlays):
             # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
             try:
@@ -312,6 +318,10 @@ class SnapshotInputs:
         w = next((x for x in weapons if x.name == self.selected_weapon), None)
         if self.blast_point is not None:
             radius = w.radius_in if w is not None and w.radius_in else None
+            if not radius and draft is not None and draft.aim_point is not None:
+                # The aim point's blast comes from the attack set up, not from what the map has selected.
+                dw = next((x for x in ruleset.weapons(state, draft.attacker_id) if x.name == draft.weapon), None)
+                radius = dw.radius_in if dw is not None and dw.radius_in else None
             if radius:
                 caught = units_in_blast(self.blast_point, radius,
                                         {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
