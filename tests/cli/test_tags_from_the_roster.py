@@ -19,10 +19,21 @@ def roster_sizes(default_in: float) -> dict[int, float]:
     return {int(u["tag_id"]): float(u.get("tag_size_in", default_in)) for u in data["units"]}
 
 
-def measured_tags(path: Path) -> dict[int, list[float]]:
-    from test_printing_tags import measured_tags as measure  # the sheets' own detector-based ruler
+def measured_tags(path: Path, dpi: int = 300) -> dict[int, list[float]]:
+    """tag id -> edge (inches) of every printed copy the detector finds on the PDF rasterised at ``dpi``."""
+    import numpy as np
+    import pypdfium2 as pdfium
+    from pupil_apriltags import Detector
 
-    return measure(path)
+    detector = Detector(families="tag36h11")
+    out: dict[int, list[float]] = {}
+    for page in pdfium.PdfDocument(str(path)):
+        pixels = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+        grey = np.ascontiguousarray(pixels.reshape(pixels.shape[:2]))
+        for d in detector.detect(grey):
+            side = np.mean(np.linalg.norm(d.corners - np.roll(d.corners, -1, axis=0), axis=1)) / dpi
+            out.setdefault(int(d.tag_id), []).append(float(side))
+    return out
 
 
 @pytest.mark.parametrize("size_in, default_in", [(None, 1.0), ("0.75", 0.75)])
