@@ -116,31 +116,44 @@ def _headless(args: argparse.Namespace, example: Any) -> int:
 
 
 class _ProgressBar:
-    """One line on stderr per stage, redrawn at most five times a second."""
+    """One line on stderr per stage, redrawn at most five times a second, with the rate and the time
+    left once a second of the stage has gone by (earlier, one frame in a few microseconds would claim
+    a million a second)."""
 
-    def __init__(self) -> None:
+    MIN_ELAPSED_S = 1.0
+
+    def __init__(self, stream: Any = None, clock: Any = None) -> None:
         import sys
         import time
 
-        self.stream = sys.stderr
-        self.clock = time.perf_counter
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock if clock is not None else time.perf_counter
         self.stage = ""
         self.last = 0.0
         self.start = self.clock()
+        self.start_done = 0
 
     def update(self, stage: str, done: int, total: int) -> None:
         now = self.clock()
         if stage != self.stage:
             if self.stage:
                 self.stream.write("\n")
-            self.stage, self.start, self.last = stage, now, 0.0
+            self.stage, self.start, self.last, self.start_done = stage, now, 0.0, done
         if now - self.last < 0.2 and done < total:
             return
         self.last = now
         filled = int(30 * min(1.0, done / total)) if total else 30
-        rate = f", {done / max(1e-6, now - self.start):.1f}/s" if total > 20 and done else ""
-        self.stream.write(f"\r{stage:<24} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}{rate}")
+        self.stream.write(f"\r{stage:<24} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}"
+                          f"{self._pace(now, done, total)}")
         self.stream.flush()
+
+    def _pace(self, now: float, done: int, total: int) -> str:
+        elapsed = now - self.start
+        if total <= 20 or done >= total or elapsed < self.MIN_ELAPSED_S or done <= self.start_done:
+            return " " * 24 if total > 20 else ""  # blank where the rate goes: no stale characters
+        rate = (done - self.start_done) / elapsed
+        left_s = int(round((total - done) / rate))
+        return f", {rate:.1f}/s, {left_s // 60}:{left_s % 60:02d} left".ljust(24)
 
     def done(self) -> None:
         if self.stage:
