@@ -100,7 +100,6 @@ def _headless(args: argparse.Namespace, example: Any) -> int:
     seen = [s for s in run.samples if s.state == "seen"]
     clear_still = [s for s in run.samples if s.still and not s.crowded]
     errors = [s.error_in for s in clear_still if s.state == "seen" and s.error_in is not None]
-    down = run.out_of_fight
     fps = run.story.timing.fps / max(1, run.story.timing.video_every)
     print(f"The {example.name} example, {run.frames} frames ({run.story.duration_s:.0f} s of story) in {run.wall_s:.0f} s.")
     print(f"Table registered from its anchors: {run.calibration.residual_in:.3f}\" residual.")
@@ -108,7 +107,9 @@ def _headless(args: argparse.Namespace, example: Any) -> int:
         print(f"Tracker: {len(seen) / len(run.samples):.1%} of unit sightings; units standing clear of others: "
               f"{sum(s.state == 'seen' for s in clear_still)}/{len(clear_still)} seen, "
               f"within {max(errors, default=0.0):.3f}\" of the script.")
-    print(f"Out of the fight at the end: {', '.join(down) or 'nobody'}.")
+    from rules.ruleset import get_ruleset
+
+    print("At the end: " + example.out_of_fight_sentence(get_ruleset(example.ruleset).units(run.final_state)))
     print(f"wrote {run.video} (overlaid camera view, {fps:g} frames/s)")
     print(f"wrote {run.recording} (the recording: sandtable replay {run.recording})")
     print(f"wrote {run.report} (the debrief report: open it in a browser)")
@@ -254,9 +255,8 @@ def _walkthrough(args: argparse.Namespace, example: Any) -> int:
         for event in state.events:
             print(json.dumps(event.to_json()))
     else:
-        down = example.out_of_fight(get_ruleset(example.ruleset).units(state))
-        print(f"End of the example after round {state.round}: {len(state.events)} events logged; "
-              f"out of the fight: {', '.join(down) or 'nobody'}.")
+        print(f"End of the example after round {state.round}: {len(state.events)} events logged. "
+              + example.out_of_fight_sentence(get_ruleset(example.ruleset).units(state)))
     if args.save_state:
         Path(args.save_state).write_text(state.dumps(), encoding="utf-8")
     return 0

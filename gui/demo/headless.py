@@ -321,10 +321,9 @@ class _Captioner:
         assert c is not None
         lines = tuple(e.text for e in self.session.log if e.kind in ("rules", "warning") and e.t_s >= c.t_start_s - 1e-6)
         if t_s >= self.story.beats[-1].t_s:
-            down = self.example.out_of_fight(self.session.units())
             return CaptionText("The end of the example", status,
-                               "Out of the fight: " + (", ".join(down) or "nobody") + ". The debrief report lists every "
-                               "roll with its odds.", lines[-2:])
+                               self.example.out_of_fight_sentence(self.session.units()) + " The debrief report lists "
+                               "every roll with its odds.", lines[-2:])
         return CaptionText(self.example.heading(c.section, c.title), status, c.text, lines[-2:])
 
 
