@@ -28,6 +28,7 @@ they describe (``anchor_in``) and a short form; :mod:`gui.label_placement` keeps
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,11 +128,34 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
     return out
 
 
+def tenths(text: str) -> str:
+    """Distances in a label to a tenth of an inch, as every other label gives them.
+
+    >>> tenths('Move left 46.4853"'), tenths('Move left 6"'), tenths('Radius 2.5"')
+    ('Move left 46.5"', 'Move left 6"', 'Radius 2.5"')
+    """
+    return re.sub(r"\d+\.\d{2,}", lambda m: f"{float(m.group()):.1f}", text)
+
+
+def abbreviated(name: str) -> str:
+    """A unit's name in fewer letters, still readable where the full name does not fit: every word but
+    the last cut to four letters and a full stop; numbers, short words and the last word kept.
+
+    >>> abbreviated("Automatic rifleman"), abbreviated("Mortar gunner"), abbreviated("Rifleman 3")
+    ('Auto. rifleman', 'Mort. gunner', 'Rifl. 3')
+    >>> abbreviated("Sgt. Reyes"), abbreviated("ZBL-09"), abbreviated("Assistant gunner")
+    ('Sgt. Reyes', 'ZBL-09', 'Assi. gunner')
+    """
+    words = name.split()
+    out = [w[:4] + "." if (len(w) > 5 and w.isalpha() and i < len(words) - 1) else w for i, w in enumerate(words)]
+    return " ".join(out)
+
+
 def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
     selected unit also shows its Move left. Figures of a unit of several figures (a Force on Force
     fireteam) share one label with the unit's name, under the unit; the selected figure keeps its
-    own. Short form: the tag ids (a fireteam's: its name)."""
+    own. Short form: the names abbreviated (a fireteam's: its name), never bare tag numbers."""
     spots: dict[tuple[float, float], list[Any]] = {}
     teams: dict[tuple[str, str], list[Any]] = {}
     sel = snap.selected_unit
@@ -176,7 +200,7 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
                     priority=LABEL_PRIORITY["selected"] if selected else LABEL_PRIORITY["units"],
-                    short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units),
+                    short_label=" + ".join(abbreviated(u.name) for u in units), units=tuple(u.unit_id for u in units),
                     z_in=height_of(units[0]))
 
 
@@ -243,7 +267,7 @@ def movement_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
             pts = outline(o.shape, RING_SEGMENTS, memo)
             if len(pts):
                 out.append(DrawItem("movement", ("move", o.shape), pts, "#7be3a0", closed=True, width_px=2.0, dashed=True,
-                                    label=o.label, text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
+                                    label=tenths(o.label), text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
                                     units=o.unit_ids, label_on_outline=True))
     return out
 
