@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from gui.errors import UsageError
 from gui.overlay_shapes import overlays_for
@@ -39,6 +39,11 @@ def default_projector_path() -> str:
 
     folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation) or str(Path.home())
     return str(Path(folder) / "projector.json")
+
+
+#: How often a session without a tracked camera records its units' places (4 a second: moves by hand
+#: or by the rules replay smoothly; unchanged poses cost the recorder nothing).
+RULES_FRAME_MS = 250
 
 
 class MainWindow(QMainWindow):
@@ -115,6 +120,7 @@ class MainWindow(QMainWindow):
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
         self.statusBar().showMessage("Click a unit to select it; F1 lists every shortcut.")
+        self._build_recording_indicator()
 
     def fit_docks(self) -> None:
         """Share the window as a table-side screen needs it: the attack/turn column about 40% of the
@@ -450,6 +456,58 @@ class MainWindow(QMainWindow):
             self.view.set_tool("landing")
         if kind == "recording":
             self.actions_by_name["record"].setText("Stop recording" if self.session.recorder else "Start recording")
+            self._recording_changed()
+
+    # -- recording: what it holds and that it runs ------------------------------------------------
+    def _build_recording_indicator(self) -> None:
+        """A red "REC m:ss" in the status bar and the title while recording (nothing showed it did)."""
+        self.rec_label = QLabel("")
+        self.rec_label.setObjectName("rec-indicator")
+        self.rec_label.setStyleSheet("QLabel { background: #b3261e; color: #ffffff; font-weight: bold; "
+                                     "padding: 2px 10px; border-radius: 4px; }")
+        self.rec_label.setToolTip("Recording: Ctrl+R stops it")
+        self.rec_label.hide()
+        self.statusBar().addPermanentWidget(self.rec_label)
+        self._rec_timer = QTimer(self)
+        self._rec_timer.setInterval(RULES_FRAME_MS)
+        self._rec_timer.timeout.connect(self._recording_tick)
+        self._rec_started = 0.0
+        self._rec_frame = 0
+        self._base_title = self.windowTitle()
+
+    def _records_rules_frames(self) -> bool:
+        """Without a tracked camera (the synthetic table), the units' places come from the game state:
+        the window records them as the recording's frames, or the file holds no units and no poses."""
+        return self.live is None or not hasattr(self.live, "set_recorder")
+
+    def _recording_changed(self) -> None:
+        import time
+
+        if self.session.recorder is not None:
+            self._rec_started, self._rec_frame = time.monotonic(), 0
+            self._rec_timer.start()
+            self._recording_tick()
+        else:
+            self._rec_timer.stop()
+            self.rec_label.hide()
+            self.setWindowTitle(self._base_title)
+
+    def _recording_tick(self) -> None:
+        import time
+
+        recorder = self.session.recorder
+        if recorder is None:
+            return
+        seconds = int(time.monotonic() - self._rec_started)
+        self.rec_label.setText(f"\u25cf REC {seconds // 60}:{seconds % 60:02d}")
+        self.rec_label.show()
+        self.setWindowTitle(f"\u25cf REC — {self._base_title}")
+        if self._records_rules_frames():
+            from appmodel.units_as_poses import poses_from_units
+
+            recorder.record_frame(self._rec_frame, self.session.now_s(), poses_from_units(self.session.units(),
+                                                                                          self.session.now_s()))
+            self._rec_frame += 1
 
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: Any) -> None:  # noqa: N802
