@@ -15,6 +15,7 @@ from gui.errors import UsageError
 from gui.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
+from gui.panels.recorded_attack_panel import RecordedAttackPanel
 from gui.panels.roster_panel import RosterPanel
 from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
@@ -78,7 +79,10 @@ class MainWindow(QMainWindow):
         # an attack its targets, odds, dice and Resolve button must be readable without scrolling.
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._dock("Attack", self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
+        # A replay shows the attacks as recorded (what the rules said, the odds shown before the roll),
+        # not the live panel, whose Resolve could change nothing in a recording.
+        self.recorded_attack = RecordedAttackPanel(replay) if replay is not None else None
+        self._dock("Attack", self.recorded_attack or self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Turn", self.turn, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Roster", self.roster, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -87,6 +91,7 @@ class MainWindow(QMainWindow):
         self.timeline: TimelinePanel | None = None
         if replay is not None:
             self.timeline = TimelinePanel(replay, on_frame=self.view.set_frame)
+            self.timeline.on_seek.append(self.recorded_attack.show_at)
             self._dock("Timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
             self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
             self.docks["Timeline"].raise_()

@@ -129,12 +129,12 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
 
 
 def tenths(text: str) -> str:
-    """Distances in a label to a tenth of an inch, as every other label gives them.
+    """Distances in a label (a number of inches) to a tenth, as the unit's own "(move left 8.0")" gives them.
 
-    >>> tenths('Move left 46.4853"'), tenths('Move left 6"'), tenths('Radius 2.5"')
-    ('Move left 46.5"', 'Move left 6"', 'Radius 2.5"')
+    >>> tenths('Move left 46.4853"'), tenths('Move left 8"'), tenths('Move left 2.5" of 8"')
+    ('Move left 46.5"', 'Move left 8.0"', 'Move left 2.5" of 8.0"')
     """
-    return re.sub(r"\d+\.\d{2,}", lambda m: f"{float(m.group()):.1f}", text)
+    return re.sub(r'(\d+(?:\.\d+)?)"', lambda m: f'{float(m[1]):.1f}"', text)
 
 
 def abbreviated(name: str) -> str:
