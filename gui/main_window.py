@@ -47,6 +47,12 @@ def default_projector_path() -> str:
 RULES_FRAME_MS = 250
 
 
+def first_window_size(available: Any) -> tuple[int, int]:
+    """The window's first size: 1600x960 where the screen has room, else what the screen offers (a
+    1366x768 laptop gets its whole work area, so Resolve, the log and the roster are on screen)."""
+    return min(1600, max(800, available.width())), min(960, max(560, available.height()))
+
+
 class MainWindow(QMainWindow):
     def __init__(self, session: Any, *, settings: AppSettings | None = None, store: Any | None = None,
                  calibration: Any | None = None, projector_calibration: Any | None = None, live: Any | None = None,
@@ -120,7 +126,7 @@ class MainWindow(QMainWindow):
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
         else:
-            self.resize(1600, 960)
+            self.resize(*first_window_size(self.screen().availableGeometry().size()))
         self.fit_docks()
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
@@ -128,13 +134,14 @@ class MainWindow(QMainWindow):
         self._build_recording_indicator()
 
     def fit_docks(self) -> None:
-        """Share the window as a table-side screen needs it: the attack/turn column about 40% of the
+        """Share the window as a table-side screen needs it: the attack/turn column about a third of the
         width and most of its height, the log below it, the roster a strip under the view."""
-        w, h = max(self.width(), 800), max(self.height(), 600)
-        self.resizeDocks([self.docks["Attack"]], [int(min(640, max(460, w * 0.4)))], Qt.Orientation.Horizontal)
+        w, h = max(self.width(), 800), max(self.height(), 560)
+        self.resizeDocks([self.docks["Attack"]], [int(min(680, max(430, w * 0.34)))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [int(h * 0.8), int(h * 0.14)], Qt.Orientation.Vertical)
         bottom = self.docks.get("Timeline") or self.docks["Roster"]
-        self.resizeDocks([bottom], [int(min(230, h * 0.24))], Qt.Orientation.Vertical)
+        self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
+                         Qt.Orientation.Vertical)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -196,6 +203,7 @@ class MainWindow(QMainWindow):
         a("zoom_out", "Zoom out", "-", lambda: self.view.zoom_by(0.8), menu=view)
         a("zoom_reset", "Fit the table", "0", self.view.reset_zoom, menu=view)
         a("help", "Keyboard shortcuts", "F1", self.toggle_help, menu=view)
+        a("full_screen", "Full screen (Esc leaves it)", "F11", self.toggle_full_screen, menu=view)
         a("select_tool", "Select units (clears the tool)", "Esc", lambda: self._escape(), menu=tools)
         a("tape_tool", "Tape measure (drag)", "T", lambda: self.view.set_tool("tape"), menu=tools)
         a("clear_tape", "Clear the tape", "Shift+T", self.session.clear_tape, menu=tools)
@@ -264,9 +272,17 @@ class MainWindow(QMainWindow):
         self.view.help_text = None if self.view.help_text else "\n".join(self.help_lines())
         self.view.update()
 
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
     def _escape(self) -> None:
         if self.view.help_text:
             self.toggle_help()
+        elif self.isFullScreen():
+            self.showNormal()
         self.view.set_tool("select")
 
     def _cycle_unit(self, step: int) -> None:

@@ -502,6 +502,10 @@ def _ruled_sight_now(o: Any, z: float | tuple[float, float] = 0.0) -> DrawItem:
                     if o.label.endswith('"') else "", units=o.unit_ids, z_in=z)
 
 
+#: Odds labels of targets the rules refuse: a muted red, apart from the yellow of real odds.
+REFUSED_COLOR = "#ff9e80"
+
+
 def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Each target's odds while an attack is being set up, in the ruleset's words (``snap.odds_legend``:
     "hit 33%  kill 12%" in Down Range, "wins 50%" in Force on Force, "caught 66%  destroyed 2%" in the
@@ -514,9 +518,14 @@ def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         if not figures:
             continue
         x, y = sum(f.x_in for f in figures) / len(figures), sum(f.y_in for f in figures) / len(figures)
-        text, short = legend.label(o), legend.short(o)
-        out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), "#ffe14d", label=text,
-                            text_in=(x, y + 1.6), text_color="#ffe14d", anchor_in=(x, y),
+        if o.allowed:
+            text, short, color = legend.label(o), legend.short(o), "#ffe14d"
+        else:
+            # A refusal is a short marker by the unit ("no shot"); its reason is in the attack panel, where
+            # it fits, not painted across the map and cut off at the view's edge.
+            text, short, color = legend.short(o), "\u2715", REFUSED_COLOR
+        out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), color, label=text,
+                            text_in=(x, y + 1.6), text_color=color, anchor_in=(x, y),
                             short_label=short, units=None, z_in=sum(height_of(f) for f in figures) / len(figures)))
     return out
 

@@ -158,20 +158,35 @@ class TableView(QWidget):
         p.drawText(QRectF(16, 8, self.width(), 24), int(Qt.AlignmentFlag.AlignVCenter), text)
 
     def _paint_help(self, p: QPainter) -> None:
+        """The shortcut list over the view, in as many columns as the view's height needs (a long list
+        on a laptop screen was cut off at the bottom); the font shrinks only when even columns overflow."""
         lines = (self.help_text or "").splitlines()
+        title, body = (lines[0], lines[1:]) if lines else ("", [])
+        while body and not body[0].strip():
+            body = body[1:]
         font = QFont()
-        font.setPixelSize(16)
-        p.setFont(font)
-        fm = p.fontMetrics()
-        w = max(fm.horizontalAdvance(line) for line in lines) + 48
-        h = fm.height() * len(lines) + 40
+        for px in (16, 14, 13, 12, 11, 10):
+            font.setPixelSize(px)
+            p.setFont(font)
+            fm = p.fontMetrics()
+            rows = max(1, int((self.height() - 40 - 40 - 2 * fm.height()) // fm.height()))
+            columns = max(1, -(-len(body) // rows))
+            col_w = max((fm.horizontalAdvance(line) for line in body), default=0) + 28
+            if columns * col_w + 48 <= self.width() - 20:
+                break
+        rows = -(-len(body) // columns) if body else 0
+        w = min(self.width() - 20, max(columns * col_w, fm.horizontalAdvance(title)) + 48)
+        h = fm.height() * (rows + 2) + 40
         box = QRectF((self.width() - w) / 2, max(10, (self.height() - h) / 2), w, h)
         p.setPen(QPen(QColor("#ffe14d"), 2))
-        p.setBrush(QColor(10, 12, 16, 225))
+        p.setBrush(QColor(10, 12, 16, 235))
         p.drawRoundedRect(box, 8, 8)
         p.setPen(QColor("#ffffff"))
-        for i, line in enumerate(lines):
-            p.drawText(QPointF(box.left() + 24, box.top() + 20 + fm.ascent() + i * fm.height()), line)
+        top = box.top() + 20 + fm.ascent()
+        p.drawText(QPointF(box.left() + 24, top), title)
+        for i, line in enumerate(body):
+            c, r = divmod(i, rows)
+            p.drawText(QPointF(box.left() + 24 + c * col_w, top + (r + 2) * fm.height()), line)
 
     # -- mouse ----------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802

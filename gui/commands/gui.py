@@ -33,6 +33,15 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _check_scenario(path: str) -> None:
+    from pathlib import Path
+
+    from gui.errors import UsageError
+
+    if not Path(path).is_file():
+        raise UsageError(f"--scenario {path!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+
+
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
@@ -46,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from gui.display_check import offscreen_unless_displayed, require_window
 
     size = _size(args.size)
+    if args.scenario:
+        _check_scenario(args.scenario)  # a wrong file name is said first, display or not
     if args.screenshot:
         offscreen_unless_displayed()  # a picture needs no screen
     else:
@@ -58,8 +69,7 @@ def run(args: argparse.Namespace) -> int:
         from rules.downrange.examples.in_depth import SCENARIO_PATH
 
         scenario = str(SCENARIO_PATH)
-    if not Path(scenario).is_file():
-        raise UsageError(f"--scenario {scenario!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+    _check_scenario(scenario)
     session = GameSession.from_scenario_file(scenario, seed=args.seed if args.seed is not None else settings.dice_seed)
     settings = replace(settings, scenario_path=str(Path(scenario).resolve()))
     if args.view:

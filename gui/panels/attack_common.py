@@ -27,6 +27,7 @@ from rules.errors import RulesError
 COL_TARGET, COL_DIST, COL_HIT, COL_KILL = range(4)
 ODDS_COLOR = "#ffe14d"
 ERROR_COLOR = "#ff6b6b"
+WARNING_COLOR = "#ffcc66"
 
 
 def setup_grid(attacker: QComboBox, weapon: QComboBox, *, span: int = 1) -> QGridLayout:
@@ -211,18 +212,38 @@ class AttackPanelBase(SessionPanel):
         return box
 
     def lay_out(self, *parts: Any, spacing: int) -> None:
-        """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)), then the dice box
-        and the message line."""
+        """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)) in a scrolling
+        area, then the dice box with Resolve and the message line pinned under it: on a 768-pixel
+        laptop screen the setup scrolls, Resolve stays in view."""
+        from PySide6.QtWidgets import QFrame, QScrollArea
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(spacing)
-        for part in (*parts, self.dice_box(), self.message):
+        self.initiative_note = QLabel("<b>No initiative rolled yet.</b> Roll initiative first (Game menu, or the "
+                                      "Turn tab) so that this attack is in a turn of the game.")
+        self.initiative_note.setWordWrap(True)
+        self.initiative_note.setStyleSheet(f"QLabel {{ color: {WARNING_COLOR}; border: 1px solid {WARNING_COLOR}; "
+                                           "border-radius: 4px; padding: 4px; }")
+        self.initiative_note.hide()
+        setup = QWidget()
+        inner = QVBoxLayout(setup)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.setSpacing(spacing)
+        for part in (self.initiative_note, *parts):
             if isinstance(part, QLayout):
-                layout.addLayout(part)
+                inner.addLayout(part)
             elif isinstance(part, tuple):
-                layout.addWidget(*part)
+                inner.addWidget(*part)
             else:
-                layout.addWidget(part)
+                inner.addWidget(part)
+        self.setup_scroll = QScrollArea()
+        self.setup_scroll.setWidgetResizable(True)
+        self.setup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.setup_scroll.setWidget(setup)
+        layout.addWidget(self.setup_scroll, 1)
+        layout.addWidget(self.dice_box())
+        layout.addWidget(self.message)
 
     def start(self) -> None:
         """Connect the shared widgets and fill the panel from the session (the last step of ``__init__``)."""
@@ -247,6 +268,8 @@ class AttackPanelBase(SessionPanel):
 
     # -- following the session ------------------------------------------------------------------
     def on_session_changed(self, kind: str) -> None:
+        if kind in ("state", "attack"):
+            self._warn_before_initiative()
         if self._building:
             return
         if kind == "state":
@@ -265,6 +288,15 @@ class AttackPanelBase(SessionPanel):
             self._show_odds()
         elif kind == "poses":
             self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
+
+    def _warn_before_initiative(self) -> None:
+        """An attack set up before the first initiative is allowed (players may be trying things out) but
+        said plainly: it would be resolved outside any turn of the game."""
+        note = getattr(self, "initiative_note", None)
+        if note is not None:
+            draft = self.session.draft
+            set_up = draft is not None and bool(draft.target_ids or draft.aim_point is not None)
+            note.setVisible(set_up and getattr(self.session.state, "round", 1) == 0)
 
     def _refresh_geometry(self) -> None:
         """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
