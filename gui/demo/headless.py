@@ -181,6 +181,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     from gui.session import GameSession
     from gui.settings import OverlayToggles
     from gui.transforms import CameraTransform
+    from tracker.h264_video import H264Writer
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario
     from tracker.sources import SyntheticSource
@@ -231,10 +232,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     try:
         every = max(1, int(story.timing.video_every))
         picture = np.zeros((video_size_px[1] + BAND_HEIGHT_PX, video_size_px[0], 3), np.uint8)
-        writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), story.timing.fps / every,
-                                 (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
-        if not writer.isOpened():
-            raise UsageError(f"cannot write the video {str(video)!r}: OpenCV has no MPEG-4 encoder here")
+        # H.264 MP4, which browsers play (OpenCV's MPEG-4 Part 2 they refuse).
+        writer = H264Writer(video, story.timing.fps / every, (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
         while True:
             a = time.perf_counter()
             frame = source.read()
@@ -273,7 +272,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
         source.close()
         tracker.close()
         if writer is not None:
-            writer.release()
+            writer.close()
         session.stop_recording()
     report_path = folder / REPORT_NAME
     from gui.debrief.report import write_debrief_report
