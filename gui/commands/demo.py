@@ -1,6 +1,6 @@
 """`sandtable demo`: an example game played on the synthetic table through the whole pipeline.
 
-    sandtable demo                          # the window where a display exists, else as --headless
+    sandtable demo                          # the window where a display exists (writing --out's files too), else as --headless
     sandtable demo --headless [--out DIR]   # demo.mp4, demo.sqlite and report.html into DIR (./sandtable-demo)
     sandtable demo --headless --short       # every step and roll with little time to read (what the tests run)
     sandtable demo --text                   # the rules walkthrough: each step's odds, dice and outcome as text
@@ -173,13 +173,65 @@ def _window(args: argparse.Namespace, example: Any) -> int:
                        "recording and report instead")
     from gui.demo.window import open_demo_window
 
+    files = start_files_run(args, example)
     bar = _ProgressBar()
     window, _live = open_demo_window(example=example, until=args.until, progress=bar.update)  # the window polls it
     bar.done()
     window.show()
     from PySide6.QtWidgets import QApplication
 
-    return int(QApplication.instance().exec())
+    code = int(QApplication.instance().exec())
+    return finish_files_run(files) or code
+
+
+def start_files_run(args: argparse.Namespace, example: Any, *, short: bool = False) -> Any:
+    """The same video, recording and report as ``--headless``, written into --out by a headless run of the
+    same example in a background process while the window plays (the story is scripted: both play the same
+    game). Its progress goes to a log file in the folder, not over the terminal."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import gui.cli as dispatcher
+
+    out = Path(args.out or DEFAULT_OUT)
+    out.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", dispatcher.__name__, "demo", "--headless", "--out", str(out)]
+    argv += (["--example", example.name] if args.example else []) + (["--until", args.until] if args.until else [])
+    argv += ["--short"] if short else []
+    log = open(out / "demo-files.log", "w", encoding="utf-8")  # noqa: SIM115 (closed in finish_files_run)
+    lower = (lambda: os.nice(10)) if hasattr(os, "nice") else None  # the window keeps the machine first
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=log, text=True, preexec_fn=lower)
+    print(f"sandtable demo: writing the video, recording and report into {out}/ as the window plays", file=sys.stderr)
+    return process, log, out
+
+
+def finish_files_run(files: Any) -> int:
+    """Wait for :func:`start_files_run`'s process; print the files it wrote (0) or its last error line."""
+    import sys
+
+    process, log, out = files
+    if process.poll() is None:
+        print(f"sandtable demo: finishing the video, recording and report in {out}/ (Ctrl+C stops it)",
+              file=sys.stderr)
+    try:
+        stdout, _ = process.communicate()
+    except KeyboardInterrupt:
+        process.terminate()
+        process.wait()
+        raise
+    finally:
+        log.close()
+    lines = [line for line in stdout.splitlines() if line.startswith("wrote ")]
+    if process.returncode != 0:
+        errors = [line for line in (out / "demo-files.log").read_text(encoding="utf-8").splitlines() if "error" in line]
+        print(f"sandtable demo: the files were not written: {errors[-1] if errors else 'see ' + str(out / 'demo-files.log')}",
+              file=sys.stderr)
+        return 1
+    for line in lines:
+        print(line)
+    return 0
 
 
 def _screenshot(args: argparse.Namespace, example: Any) -> int:
