@@ -20,6 +20,7 @@ from gui.panels.roster_panel import RosterPanel
 from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
 from gui.panels.turn_panel import TurnPanel
+from gui.result_card_view import ResultCardView
 from gui.projector_window import ProjectorWindow
 from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
@@ -79,6 +80,8 @@ class MainWindow(QMainWindow):
         # Down Range's panel knows its declarations by heart; another ruleset's is built from its own.
         self.attack = AttackPanel(session) if session.ruleset.name == "down-range" else RulesetAttackPanel(session)
         self.turn = TurnPanel(session)
+        self.result_card = ResultCardView(self.view)
+        self.attack.on_resolved.append(self.result_card.show_card)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}
         # The right-hand column runs the full height (the roster sits under the view only): during
@@ -145,6 +148,8 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        if getattr(self, "result_card", None) is not None and self.result_card.showing:
+            self.result_card.place()
         if not self.settings.window_state and not getattr(self, "_docks_fitted", False) and self.isVisible():
             self._docks_fitted = True
             self.fit_docks()
@@ -281,6 +286,8 @@ class MainWindow(QMainWindow):
     def _escape(self) -> None:
         if self.view.help_text:
             self.toggle_help()
+        elif self.result_card.showing:
+            self.result_card.dismiss()
         elif self.isFullScreen():
             self.showNormal()
         self.view.set_tool("select")

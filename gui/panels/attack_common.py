@@ -194,6 +194,9 @@ class AttackPanelBase(SessionPanel):
         self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
         self.resolve_button.setMinimumHeight(32)
         self.message = QLabel()
+        #: Called with the :class:`~appmodel.result_card.ResultCard` of every roll resolved here (the window
+        #: shows it large over the map until dismissed).
+        self.on_resolved: list[Any] = []
         self.message.setWordWrap(True)
         self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
@@ -488,6 +491,9 @@ class AttackPanelBase(SessionPanel):
 
     def resolve(self) -> None:
         """Roll (or take the players' dice) and apply the attack; the outcome goes to the message line."""
+        before = len(getattr(self.session.state, "events", ()))
+        shown = self.session.snapshot()
+        odds, legend = shown.odds, shown.odds_legend  # what the players saw before rolling
         try:
             if self.entered.isChecked():
                 res = self.session.resolve_attack(self._players_dice())
@@ -500,6 +506,11 @@ class AttackPanelBase(SessionPanel):
             self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
         else:
             self._resolved(res)
+            from appmodel.result_card import result_card
+
+            card = result_card(tuple(getattr(res.state, "events", ())[before:]), res.sentences, odds, legend)
+            for callback in self.on_resolved:
+                callback(card)
         if self.entered.isChecked():
             self.dice_form.reset(self.session)
 
