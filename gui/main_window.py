@@ -11,6 +11,7 @@ from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
+from appmodel.tracking_status import TrackingMonitor, roster_names
 from gui.errors import UsageError
 from gui.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
@@ -19,11 +20,13 @@ from gui.panels.recorded_attack_panel import RecordedAttackPanel
 from gui.panels.roster_panel import RosterPanel
 from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
+from gui.panels.tracking_panel import TrackingPanel
 from gui.panels.turn_panel import TurnPanel
-from gui.result_card_view import ResultCardView
 from gui.projector_window import ProjectorWindow
+from gui.result_card_view import ResultCardView
 from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
+from gui.theme import TEXT_COLORS
 from rules.errors import RulesError
 
 #: How often the UI polls the tracking thread (ms): faster than a 30 fps camera delivers.
@@ -104,6 +107,19 @@ class MainWindow(QMainWindow):
             self._dock("Timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
             self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
             self.docks["Timeline"].raise_()
+        self.tracking_panel: TrackingPanel | None = None
+        self.tracking_monitor: TrackingMonitor | None = None
+        if live is not None and hasattr(live, "tracker"):
+            # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
+            tracker = live.tracker
+            layout = getattr(getattr(tracker, "calibration", None), "layout", None)
+            anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
+            # The units the game has on the table are expected in view (reserves join when first seen).
+            self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)
+            self.tracking_panel = TrackingPanel()
+            self._dock("Tracking", self.tracking_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+            self.tabifyDockWidget(self.docks["Roster"], self.docks["Tracking"])
+            self.docks["Roster"].raise_()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
         if replay is not None:
@@ -468,10 +484,36 @@ class MainWindow(QMainWindow):
                 self.projector.set_frame(update.frame_bgr)
         if update.tracked is not None:
             self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if self.tracking_monitor is not None:
+                import time
+
+                delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
+                self.tracking_monitor.add(update.tracked, delay_s=delay)
+        self._show_tracking()
         for event in update.events:
             self.session.on_tracker_event(event)
         if update.error:
             self.statusBar().showMessage(update.error, 15000)
+
+    def _show_tracking(self) -> None:
+        """The status strip, the Tracking panel and the view's marks, at most twice a second."""
+        import time
+
+        if self.tracking_monitor is None:
+            return
+        now = time.monotonic()
+        if now - getattr(self, "_tracking_shown_at", 0.0) < 0.5:
+            return
+        self._tracking_shown_at = now
+        status = self.tracking_monitor.status()
+        self.tracking_strip.setText(status.summary())
+        self.tracking_strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
+                                          " padding: 0 8px; }")
+        self.tracking_strip.show()
+        if self.tracking_panel is not None:
+            self.tracking_panel.show_status(status)
+        self.view.tracking = status
+        self.view.update()
 
     def _turn_started(self) -> None:
         if self.live is not None and hasattr(self.live, "start_turn"):
@@ -496,6 +538,10 @@ class MainWindow(QMainWindow):
         self.rec_label.setToolTip("Recording: Ctrl+R stops it")
         self.rec_label.hide()
         self.statusBar().addPermanentWidget(self.rec_label)
+        self.tracking_strip = QLabel("")
+        self.tracking_strip.setObjectName("tracking-strip")
+        self.tracking_strip.hide()
+        self.statusBar().addPermanentWidget(self.tracking_strip)
         self._rec_timer = QTimer(self)
         self._rec_timer.setInterval(RULES_FRAME_MS)
         self._rec_timer.timeout.connect(self._recording_tick)

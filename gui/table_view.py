@@ -55,6 +55,8 @@ class TableView(QWidget):
         self._drag_now: tuple[float, float] | None = None
         self._pan_from: QPointF | None = None
         self.help_text: str | None = None
+        #: The tracking status (appmodel.tracking_status.TrackingStatus) the window last computed, or None.
+        self.tracking: Any | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(480, 320)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -141,10 +143,46 @@ class TableView(QWidget):
                 p.setPen(QPen(QColor("#ffe14d"), 2, Qt.PenStyle.DashLine))
                 p.drawLine(QPointF(*a), QPointF(*b))
             self._paint_badge(p)
+            self._paint_tracking(p, transform)
             if self.help_text:
                 self._paint_help(p)
         finally:
             p.end()
+
+    def _paint_tracking(self, p: QPainter, transform: Any) -> None:
+        """Where a missing anchor belongs (a red dashed ring and its id), and a notice when the feed stopped."""
+        status = self.tracking
+        if status is None:
+            return
+        font = QFont()
+        font.setPixelSize(14)
+        font.setBold(True)
+        p.setFont(font)
+        for a in status.missing_anchors:
+            x, y = transform.device_from_table(np.array([[a.x_in, a.y_in]]))[0]
+            p.setPen(QPen(QColor("#ff5252"), 3, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawEllipse(QPointF(x, y), 22, 22)
+            text = f"anchor {a.tag_id} missing"
+            w = p.fontMetrics().horizontalAdvance(text) + 12
+            box = QRectF(min(max(4.0, x - w / 2), self.width() - w - 4), min(y + 28, self.height() - 26), w, 22)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0, 190))
+            p.drawRoundedRect(box, 4, 4)
+            p.setPen(QColor("#ff8a80"))
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+        if status.stalled:
+            text = (f"The camera feed stopped {status.seconds_since_frame:.0f} s ago: units are shown where they were "
+                    "last seen")
+            font.setPixelSize(18)
+            p.setFont(font)
+            w = min(self.width() - 20, p.fontMetrics().horizontalAdvance(text) + 32)
+            box = QRectF((self.width() - w) / 2, self.height() / 2 - 24, w, 48)
+            p.setPen(QPen(QColor("#ff5252"), 2))
+            p.setBrush(QColor(20, 0, 0, 220))
+            p.drawRoundedRect(box, 8, 8)
+            p.setPen(QColor("#ffffff"))
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), text)
 
     def _paint_badge(self, p: QPainter) -> None:
         text = ("Camera view" if self.mode == "camera" else "Top-down view") + f"  ·  tool: {self.tool}  (Tab switches view, F1 shortcuts)"
