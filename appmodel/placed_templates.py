@@ -63,7 +63,7 @@ class PlacedTemplate:
         if self.kind == "circle":
             return f'Circle {self.size_in:g}"{pin}'
         if self.kind == "fan":
-            return f'Fan 45\\u00b0 {self.size_in:g}"{pin}'
+            return f'Fan 45° {self.size_in:g}"{pin}'
         if self.kind == "line":
             return f'Line {self.size_in:g}"{pin}'
         legs = max(0, len(self.points_in) - 1)

@@ -231,6 +231,19 @@ class MainWindow(QMainWindow):
         a("blast_tool", "Blast point (click)", "B", lambda: self.view.set_tool("blast"), menu=tools)
         a("clear_blast", "Clear the blast point", "Shift+B", lambda: self.session.set_blast_point(None), menu=tools)
         a("landing_tool", "Landing point of a missed explosive", "L", lambda: self.view.set_tool("landing"), menu=tools)
+        # Templates players place and keep (appmodel/placed_templates.py), like a VTT's measured templates.
+        a("circle_template", "Place a circle template", "Ctrl+1", lambda: self.view.set_tool("circle"), menu=tools)
+        a("fan_template", "Place a 45° fan template", "Ctrl+2", lambda: self.view.set_tool("fan"), menu=tools)
+        a("line_template", "Place a line template", "Ctrl+3", lambda: self.view.set_tool("line"), menu=tools)
+        a("tape_waypoints", "Tape with waypoints", "Ctrl+4", lambda: self.view.set_tool("waypoints"), menu=tools)
+        a("rotate_template", "Turn the template 15° left", "R", lambda: self.view.change_current_template("rotate+"),
+          menu=tools)
+        a("rotate_template_back", "Turn the template 15° right", "Shift+R",
+          lambda: self.view.change_current_template("rotate-"), menu=tools)
+        a("pin_template", "Pin / unpin the template", "Ctrl+Shift+K", lambda: self.view.change_current_template("pin"),
+          menu=tools)
+        a("remove_template", "Remove the template", "Delete", lambda: self.view.change_current_template("remove"),
+          menu=tools)
         # Only the overlays of this game's rule system (and the shared ones) are offered: a Force on
         # Force table has no fans or voice chains. Every toggle is still kept in the settings.
         offered = overlays_for(getattr(self.session.ruleset, "name", None))

@@ -457,6 +457,42 @@ def tape_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
                      units=tuple(u for u in (t.start_unit, t.end_unit) if u is not None))]
 
 
+TEMPLATE_COLOR = "#b388ff"
+
+
+def template_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+    """Templates players placed (appmodel.placed_templates): circles and fans drawn from the rules'
+    Circle and Cone with the units they touch ringed, lines and a tape's legs with their length; a
+    pinned one is drawn solid, a free one dashed."""
+    board = getattr(snap, "templates", None)
+    if board is None or not board.templates:
+        return []
+    footprints = {u.unit_id: u.footprint for u in snap.units if u.on_table and u.status == "active"}
+    out = []
+    for t in board.templates:
+        shapes = t.shapes()
+        for k, shape in enumerate(shapes):
+            pts = outline(shape, RING_SEGMENTS if t.kind == "circle" else 64, memo)
+            closed = t.kind in ("circle", "fan")
+            out.append(DrawItem("templates", ("template", t.template_id, k, shape, t.pinned), pts, TEMPLATE_COLOR,
+                                closed=closed, width_px=2.5, dashed=not t.pinned, fill=22 if closed else 0))
+        for px, py in (t.points_in if t.kind == "tape" else t.points_in[:1]):
+            out.append(DrawItem("templates", ("template point", t.template_id, px, py), _pts([(px, py)]), TEMPLATE_COLOR,
+                                marker="x", width_px=2.5))
+        pts = np.array([p for s in shapes for p in outline(s, 32, memo)]) if shapes else np.zeros((0, 2))
+        if len(pts):
+            at = (float(pts[:, 0].mean()), float(pts[:, 1].max()) + 0.8)
+            covered = t.covers(footprints)
+            label = t.label + (f": {len(covered)} inside" if t.kind in ("circle", "fan") else "")
+            out.append(DrawItem("templates", ("template label", t.template_id, label, at), np.zeros((0, 2)),
+                                TEMPLATE_COLOR, label=label, text_in=at, text_color="#e0d0ff", units=None))
+            for uid in covered:
+                u = snap.unit(uid)
+                if u is not None:
+                    out.append(ring_around(u, "templates", TEMPLATE_COLOR, memo))
+    return out
+
+
 def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Lines of sight of the attack being set up: the rules' own when the ruleset draws them (Force on
     Force: rough centre to rough centre; the generic rules: to the target or aim point, with the
@@ -586,6 +622,7 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, (DOWN_RANGE,)),
     OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, (DOWN_RANGE,)),
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
+    OverlaySpec("templates", "Placed templates", "Alt+K", template_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
     OverlaySpec("odds", "Odds per target", "Alt+O", odds_items),
     OverlaySpec("other", "Other shapes of the ruleset", "Alt+X", other_items),
@@ -593,8 +630,8 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
 
 #: Drawing order, bottom to top: areas under everything, labels on top.
 DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "movement", "command", "range", "bands",
-              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "tape",
-              "labels", "odds")
+              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "templates",
+              "tape", "labels", "odds")
 
 
 def overlays_for(ruleset: str | None) -> tuple[OverlaySpec, ...]:

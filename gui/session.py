@@ -149,6 +149,8 @@ class Snapshot:
     analysis: "AttackAnalysis"
     miss: MissMarker | None
     t_s: float
+    #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
+    templates: Any = None
 
     @property
     def proposals(self) -> tuple[TargetProposal, ...]:
@@ -278,6 +280,7 @@ class SnapshotInputs:
     analysis: AttackAnalysis
     miss: MissMarker | None
     t_s: float
+    templates: Any = None
 
     def build(self) -> Snapshot:
         """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
@@ -328,7 +331,7 @@ class SnapshotInputs:
         return Snapshot(
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s)
+            self.analysis, self.miss, self.t_s, self.templates)
 
 
 class _NeedDice(Exception):
@@ -414,6 +417,8 @@ class GameSession:
         self._weapon: str | None = None
         self._blast_point: XY | None = None
         self._tape: TapeMeasure | None = None
+        #: Templates players placed and keep (appmodel.placed_templates.TemplateBoard); see set_templates.
+        self.templates: Any = None
         self._draft: AttackDraft | None = None
         self._pending: PendingLanding | None = None
         self._miss: MissMarker | None = None
@@ -522,7 +527,7 @@ class GameSession:
         units = cached[1] if cached is not None and cached[0] is self._state else None
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
                               dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s())
+                              self._tape, self._draft, self._analysis, self._miss, self.now_s(), self.templates)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the
@@ -591,6 +596,11 @@ class GameSession:
 
     def clear_tape(self) -> None:
         self._tape = None
+        self._touch("selection")
+
+    def set_templates(self, board: Any) -> None:
+        """The placed templates now (a new TemplateBoard after every drop, drag, turn, pin or removal)."""
+        self.templates = board
         self._touch("selection")
 
     # -- tracking -------------------------------------------------------------------------------

@@ -23,9 +23,13 @@ from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
 from gui.transforms import CameraTransform, TopDownTransform
 
-TOOLS = ("select", "tape", "blast", "landing")
+TOOLS = ("select", "tape", "blast", "landing", "circle", "fan", "line", "waypoints")
 TOOL_HINTS = {
-    "select": "click a unit to select it",
+    "select": "click a unit to select it; drag a placed template to move it",
+    "circle": "click to drop a circle template (snaps to a unit's centre); drag a placed one to move it",
+    "fan": "press at the apex and drag toward where the 45-degree fan points",
+    "line": "press at the start and drag toward where the line points",
+    "waypoints": "click the tape's points one after another (snapped to units); Esc ends the tape",
     "tape": "drag from a unit or point to another to measure",
     "blast": "click a point or a unit: the blast radius of the selected explosive",
     "landing": "click where the missed round lands (inside the red miss radius)",
@@ -52,6 +56,10 @@ class TableView(QWidget):
         self.camera_zoom = 1.0
         self.camera_pan = (0.0, 0.0)
         self._drag_start: tuple[float, float] | None = None
+        #: (template id, what the drag does: "move" or "aim", the last point) while a template is dragged.
+        self._template_drag: tuple[int, str, tuple[float, float]] | None = None
+        #: The template last placed or touched: what rotate, pin and remove act on.
+        self.current_template: int | None = None
         self._drag_now: tuple[float, float] | None = None
         self._pan_from: QPointF | None = None
         self.help_text: str | None = None
@@ -97,9 +105,93 @@ class TableView(QWidget):
     def toggle_mode(self) -> None:
         self.set_mode("table" if self.mode == "camera" else "camera")
 
+    # -- placed templates ------------------------------------------------------------------------
+    def _board(self) -> Any:
+        from appmodel.placed_templates import TemplateBoard
+
+        return self.session.templates if self.session.templates is not None else TemplateBoard()
+
+    def _press_template(self, point: tuple[float, float]) -> bool:
+        """A press that places or grabs a template (True), or one for the other tools (False)."""
+        from appmodel.placed_templates import snapped
+
+        board = self._board()
+        if self.tool in ("circle", "fan", "line"):
+            grabbed = board.at(*point)
+            if grabbed is not None and grabbed.kind == self.tool:
+                self._grab(grabbed.template_id, "move", point)
+                return True
+            at = snapped(point, self.session.units())
+            board = board.add(self.tool, at)
+            self.current_template = board.templates[-1].template_id
+            self.session.set_templates(board)
+            self._template_drag = (self.current_template, "aim" if self.tool != "circle" else "move", at)
+            self.message.emit(f"{board.templates[-1].label} placed; R / Shift+R turn it, Ctrl+Shift+K pins it, "
+                              "Delete removes it")
+            return True
+        if self.tool == "waypoints":
+            at = snapped(point, self.session.units())
+            current = next((t for t in board.templates if t.template_id == self.current_template and t.kind == "tape"),
+                           None)
+            if current is None:
+                board = board.add("tape", at)
+                self.current_template = board.templates[-1].template_id
+            else:
+                board = board.extend_tape(current.template_id, at)
+            self.session.set_templates(board)
+            self.message.emit(board.get(self.current_template).label)
+            return True
+        if self.tool == "select" and self.session.unit_at(*point) is None:
+            grabbed = board.at(*point)
+            if grabbed is not None:
+                self._grab(grabbed.template_id, "move", point)
+                return True
+        return False
+
+    def _grab(self, template_id: int, mode: str, point: tuple[float, float]) -> None:
+        self.current_template = template_id
+        self._template_drag = (template_id, mode, point)
+        t = self._board().get(template_id)
+        self.message.emit(f"{t.label}" + (": pinned, it stays (Ctrl+Shift+K unpins)" if t.pinned else ""))
+
+    def _drag_template(self, point: tuple[float, float]) -> None:
+        template_id, mode, last = self._template_drag
+        board = self._board()
+        if mode == "aim":
+            board = board.aimed(template_id, point)
+        else:
+            board = board.moved(template_id, point[0] - last[0], point[1] - last[1])
+        self._template_drag = (template_id, mode, point)
+        self.session.set_templates(board)
+
+    def change_current_template(self, change: str) -> None:
+        """"rotate+", "rotate-", "pin" (toggles) or "remove" the current template."""
+        board = self._board()
+        if self.current_template is None or all(t.template_id != self.current_template for t in board.templates):
+            self.message.emit("no template chosen: place one, or click one with the select tool")
+            return
+        t = board.get(self.current_template)
+        if change == "rotate+":
+            board = board.rotated(t.template_id, 15.0)
+        elif change == "rotate-":
+            board = board.rotated(t.template_id, -15.0)
+        elif change == "pin":
+            board = board.pinned(t.template_id, not t.pinned)
+        elif change == "remove":
+            board = board.removed(t.template_id)
+            self.current_template = None
+        self.session.set_templates(board)
+        if change == "remove":
+            self.message.emit(f"{t.label} removed")
+        else:
+            self.message.emit(board.get(t.template_id).label)
+
     def set_tool(self, tool: str) -> None:
+        if self.tool == "waypoints" and tool != "waypoints":
+            self.current_template = None if tool != "select" else self.current_template
         self.tool = tool if tool in TOOLS else "select"
         self._drag_start = self._drag_now = None
+        self._template_drag = None
         self.toolChanged.emit(self.tool)
         self.message.emit(TOOL_HINTS[self.tool])
         self.update()
@@ -235,6 +327,8 @@ class TableView(QWidget):
             return
         point = self.table_point(event.position())
         try:
+            if self._press_template(point):
+                return
             if self.tool == "tape":
                 self._drag_start = self._drag_now = point
             elif self.tool == "blast":
@@ -262,6 +356,9 @@ class TableView(QWidget):
                 self.camera_pan = (self.camera_pan[0] + d.x(), self.camera_pan[1] + d.y())
             self.update()
             return
+        if self._template_drag is not None:
+            self._drag_template(self.table_point(event.position()))
+            return
         if self._drag_start is not None:
             self._drag_now = self.table_point(event.position())
             self.update()
@@ -269,6 +366,9 @@ class TableView(QWidget):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._pan_from is not None and event.button() in (Qt.MouseButton.RightButton, Qt.MouseButton.MiddleButton):
             self._pan_from = None
+            return
+        if self._template_drag is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._template_drag = None
             return
         if self._drag_start is not None and event.button() == Qt.MouseButton.LeftButton:
             end = self.table_point(event.position())
