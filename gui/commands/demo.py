@@ -164,13 +164,9 @@ class _ProgressBar:
 
 # ------------------------------------------------------------------------------------------ window
 def _window(args: argparse.Namespace, example: Any) -> int:
-    import os
-
     from gui.display_check import require_window
 
-    if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] not in ("offscreen", "minimal"):
-        require_window(instead="run `sandtable demo --headless` to write the video, "
-                       "recording and report instead")
+    require_window(instead="run `sandtable demo --headless` to write the video, recording and report instead")
     from gui.demo.window import open_demo_window
 
     files = start_files_run(args, example)
