@@ -11,9 +11,9 @@ from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
+from appmodel.errors import UsageError
+from appmodel.overlay_shapes import overlays_for
 from appmodel.tracking_status import TrackingMonitor, roster_names
-from gui.errors import UsageError
-from gui.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.recorded_attack_panel import RecordedAttackPanel
@@ -472,7 +472,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")
         if not path:
             return
-        from gui.replay_model import ReplayModel
+        from appmodel.replay_model import ReplayModel
 
         try:
             replay = ReplayModel(path)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
 from appmodel.recorded_attacks import RecordedAttack, attack_at, recorded_attacks
 from gui.panels.tables import read_only_table
-from gui.session import _clock_text
+from appmodel.game_session import _clock_text
 
 
 class RecordedAttackPanel(QWidget):

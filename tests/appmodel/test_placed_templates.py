@@ -8,7 +8,7 @@ import math
 import pytest
 
 from appmodel.placed_templates import TemplateBoard, snapped
-from gui.session import GameSession
+from appmodel.game_session import GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 

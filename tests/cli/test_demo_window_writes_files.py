@@ -10,8 +10,8 @@ from browser_video import browser_verdict, chromium
 
 
 def test_the_window_demo_writes_video_recording_and_report_into_out(tmp_path, capsys):
-    from gui.commands.demo import finish_files_run, start_files_run
-    from gui.demo.examples import example_named
+    from cli.commands.demo import finish_files_run, start_files_run
+    from demo.examples import example_named
 
     out = tmp_path / "my-demo"
     args = argparse.Namespace(out=str(out), example="solo", until=None)
@@ -24,7 +24,7 @@ def test_the_window_demo_writes_video_recording_and_report_into_out(tmp_path, ca
     assert f"into {out}/" in said.err
     if chromium() is not None:
         assert browser_verdict(out / "demo.mp4").startswith("loaded ")
-    from gui.replay_model import ReplayModel
+    from appmodel.replay_model import ReplayModel
 
     replay = ReplayModel(out / "demo.sqlite")  # the README's next step: sandtable replay sandtable-demo/demo.sqlite
     try:

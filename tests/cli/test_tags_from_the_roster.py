@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gui.cli import main
+from cli.main import main
 
 STARTER = Path(__file__).resolve().parents[2] / "gui" / "scenarios" / "starter_skirmish.toml"
 

@@ -30,7 +30,7 @@ def last_line(stream: io.StringIO) -> str:
 
 
 def test_the_progress_bar_gives_no_rate_before_a_second_then_rate_and_time_left():
-    from gui.commands.demo import _ProgressBar
+    from cli.commands.demo import _ProgressBar
 
     clock, stream = Clock(), io.StringIO()
     bar = _ProgressBar(stream=stream, clock=clock)

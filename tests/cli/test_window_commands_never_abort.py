@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gui.display_check import debian_packages, missing_libraries, window_problem, x_display_reachable
+from cli.display_check import debian_packages, missing_libraries, window_problem, x_display_reachable
 
 SANDTABLE = Path(sys.executable).with_name("sandtable")
 
@@ -42,7 +42,7 @@ def assert_one_line_refusal(result: subprocess.CompletedProcess, *words: str) ->
 
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory) -> Path:
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from tracker.unit_pose import UnitPose, UnitState
 

@@ -7,7 +7,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 SERGEANT, OFFICER, AR = 10, 30, 31
@@ -26,7 +26,7 @@ def panel_for(qtbot, session):
 
 
 def test_refused_targets_read_not_allowed_in_the_odds_and_a_short_marker_on_the_map(qtbot):
-    from gui.overlay_shapes import odds_items
+    from appmodel.overlay_shapes import odds_items
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)
     panel = panel_for(qtbot, session)

@@ -10,7 +10,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 MORTAR, SERGEANT = 11, 10

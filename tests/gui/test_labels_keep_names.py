@@ -14,8 +14,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def placed_labels(session, size):
     from gui.compositor import Compositor, ensure_qt_app
     from gui.settings import OverlayToggles
-    from gui.synthetic_feed import SyntheticFeed
-    from gui.transforms import CameraTransform
+    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.transforms import CameraTransform
 
     ensure_qt_app()
     feed = SyntheticFeed(session.table_size_in, width_px=size[0], height_px=size[1])
@@ -26,7 +26,7 @@ def placed_labels(session, size):
 
 
 def test_crowded_unit_labels_fall_back_to_shortened_names_not_tag_numbers():
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from tracker.unit_pose import UnitPose, UnitState
 
@@ -49,7 +49,7 @@ def test_crowded_unit_labels_fall_back_to_shortened_names_not_tag_numbers():
 
 
 def test_movement_labels_give_tenths_of_an_inch_like_the_unit_label():
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from tracker.unit_pose import UnitPose, UnitState
 

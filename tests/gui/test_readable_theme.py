@@ -83,7 +83,7 @@ def test_target_rows_tick_boxes_show_in_the_attack_panel(qtbot):
 
     from gui.app import create_application
     from gui.panels.attack_panel import AttackPanel
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     create_application()

@@ -11,17 +11,17 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
     from gui.app import create_application
-    from gui.live_tracking import SyntheticLive
+    from appmodel.live_tracking import SyntheticLive
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
 
     create_application()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)

@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -39,7 +39,7 @@ def recorded(tmp_path):
 def replay_window(qtbot, recorded, tmp_path):
     from gui.app import create_application
     from gui.main_window import MainWindow
-    from gui.replay_model import ReplayModel
+    from appmodel.replay_model import ReplayModel
 
     create_application()
     replay = ReplayModel(recorded[0])

@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import AttackDraft, GameSession  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 SERGEANT, AR = 10, 31

@@ -11,7 +11,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.session import GameSession  # noqa: E402
+from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -50,7 +50,7 @@ class ScriptedLive:
         self.pending.append(tracked)
 
     def poll(self):
-        from gui.live_tracking import LiveUpdate
+        from appmodel.live_tracking import LiveUpdate
 
         if not self.pending:
             return LiveUpdate(None, None, ())
@@ -67,7 +67,7 @@ def window(qtbot, tmp_path, monkeypatch):
     from gui.app import create_application
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
 
     monkeypatch.setattr(ts, "STALLED_AFTER_S", 0.8)
     create_application()

@@ -9,9 +9,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def test_all_anchors_in_a_960x540_picture_are_found_and_registered():
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from gui.setup_steps import check_anchors, register_frame
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)
