@@ -11,7 +11,7 @@ import pytest
 
 from cli.main import main
 
-STARTER = Path(__file__).resolve().parents[2] / "gui" / "scenarios" / "starter_skirmish.toml"
+STARTER = Path(__file__).resolve().parents[2] / "appmodel" / "scenarios" / "starter_skirmish.toml"
 
 
 def roster_sizes(default_in: float) -> dict[int, float]:
