@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.turn = TurnPanel(session)
         self.result_card = ResultCardView(self.view)
         self.attack.on_resolved.append(self.result_card.show_card)
+        self.view.landed.connect(self.attack.landing_resolved)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}
         # The right-hand column runs the full height (the roster sits under the view only): during

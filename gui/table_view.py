@@ -40,6 +40,8 @@ class TableView(QWidget):
     """Draws a :class:`~appmodel.game_session.GameSession` through the camera or the top-down transform."""
 
     message = Signal(str)
+    #: The Resolution of a missed explosive once its landing point was clicked.
+    landed = Signal(object)
     toolChanged = Signal(str)
 
     def __init__(self, session: Any, *, calibration: Any | None = None, toggles: OverlayToggles | None = None,
@@ -338,7 +340,7 @@ class TableView(QWidget):
                     point = (u.x_in, u.y_in)
                 self.session.set_blast_point(point)
             elif self.tool == "landing":
-                self.session.choose_landing(point)
+                self.landed.emit(self.session.choose_landing(point))
                 self.set_tool("select")
                 self.message.emit(f"landed at ({point[0]:.1f}, {point[1]:.1f})")
             else:

@@ -504,6 +504,7 @@ class AttackPanelBase(SessionPanel):
             return
         if res.pending:
             self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
+            self._pending_card = (before, odds, legend)  # the card waits for where the round lands
         else:
             self._resolved(res)
             from appmodel.result_card import result_card
@@ -513,6 +514,19 @@ class AttackPanelBase(SessionPanel):
                 callback(card)
         if self.entered.isChecked():
             self.dice_form.reset(self.session)
+
+    def landing_resolved(self, result: Any) -> None:
+        """A missed explosive has landed (the table view's landing tool): its result card, with the odds
+        shown before the first roll."""
+        pending, self._pending_card = getattr(self, "_pending_card", None), None
+        if pending is None or result is None or getattr(result, "pending", None):
+            return
+        from appmodel.result_card import result_card
+
+        before, odds, legend = pending
+        card = result_card(tuple(getattr(result.state, "events", ())[before:]), result.sentences, odds, legend)
+        for callback in self.on_resolved:
+            callback(card)
 
     def _resolved(self, result: Any) -> None:
         raise NotImplementedError

@@ -69,3 +69,46 @@ def test_a_resolved_roll_shows_a_card_until_dismissed(window, qtbot):
     assert card.showing
     window.actions_by_name["select_tool"].trigger()  # Esc
     assert not card.showing
+
+
+def test_a_missed_rocket_shows_its_card_once_it_has_landed(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from appmodel.game_session import GameSession as Session
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from rules.dice import SeededDice
+    from rules.downrange.examples import in_depth
+    from rules.ruleset import get_ruleset
+
+    steps = list(in_depth.STEPS)
+    state = None
+    for record in in_depth.play(steps[:[s.section for s in steps].index("6.5 b")]):
+        state = record.state
+    create_application()
+    session = Session(get_ruleset("down-range"), state, scenario=in_depth.load_scenario(), dice=SeededDice(2))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    window.view.set_mode("table")
+    session.select_unit(13)
+    qtbot.waitUntil(lambda: window.attack.attacker.currentData() == 13, timeout=5000)
+    session.set_attack(AttackDraft(13, "Carl Gustaf / MAAWS", (40,), {"reaction": True}))
+    window.attack.entered.setChecked(True)
+    window.attack._players_dice = lambda: [1]  # the players rolled the example's natural 1
+    window.attack.resolve()
+    assert session.pending is not None and not window.result_card.showing  # no card before it lands
+    assert window.view.tool == "landing"
+    qtbot.mouseClick(window.view, Qt.MouseButton.LeftButton, pos=device_point(window, 44.0, 16.5))
+    assert session.pending is None
+    assert window.result_card.showing
+    assert "MAAWS" in window.result_card.title.text() or "Carl Gustaf" in window.result_card.title.text()
+    assert window.result_card.card.odds_before and window.result_card.card.odds_before[0].startswith("ZBL-09")
+
+
+def device_point(window, x_in, y_in):
+    from PySide6.QtCore import QPoint
+
+    x, y = window.view.transform().device_from_table(np.array([[x_in, y_in]]))[0]
+    return QPoint(int(round(x)), int(round(y)))
