@@ -149,13 +149,10 @@ class Snapshot:
     analysis: "AttackAnalysis"
     miss: MissMarker | None
     t_s: float
-<<<<<<< HEAD
     #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
     templates: Any = None
-=======
     #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
     ground: Any = None
->>>>>>> main
 
     @property
     def proposals(self) -> tuple[TargetProposal, ...]:
@@ -285,11 +282,8 @@ class SnapshotInputs:
     analysis: AttackAnalysis
     miss: MissMarker | None
     t_s: float
-<<<<<<< HEAD
     templates: Any = None
-=======
     ground: Any = None
->>>>>>> main
 
     def build(self) -> Snapshot:
         """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
@@ -340,11 +334,7 @@ class SnapshotInputs:
         return Snapshot(
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-<<<<<<< HEAD
-            self.analysis, self.miss, self.t_s, self.templates)
-=======
-            self.analysis, self.miss, self.t_s, ground=self.ground)
->>>>>>> main
+            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground)
 
 
 class _NeedDice(Exception):
@@ -542,11 +532,8 @@ class GameSession:
         units = cached[1] if cached is not None and cached[0] is self._state else None
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
                               dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
-<<<<<<< HEAD
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s(), self.templates)
-=======
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s(), ground=self.ground)
->>>>>>> main
+                              self._tape, self._draft, self._analysis, self._miss, self.now_s(),
+                              templates=self.templates, ground=self.ground)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the

@@ -516,7 +516,6 @@ class MainWindow(QMainWindow):
         if update.error:
             self.statusBar().showMessage(update.error, 15000)
 
-<<<<<<< HEAD
     def _show_tracking(self) -> None:
         """The status strip, the Tracking panel and the view's marks, at most twice a second."""
         import time
@@ -536,7 +535,7 @@ class MainWindow(QMainWindow):
             self.tracking_panel.show_status(status)
         self.view.tracking = status
         self.view.update()
-=======
+
     def check_sand(self, frame_bgr: Any) -> bool:
         """Compare a camera frame with the scan's view of the sand (units left out); once the sand has
         changed, say so in the status bar until it is rescanned. Returns whether it changed."""
@@ -563,7 +562,6 @@ class MainWindow(QMainWindow):
         if self.sand_notice:
             self.statusBar().showMessage(self.sand_notice)
         return verdict.changed
->>>>>>> main
 
     def _turn_started(self) -> None:
         if self.live is not None and hasattr(self.live, "start_turn"):
