@@ -19,11 +19,35 @@ def create_application() -> Any:
         app = QApplication(["sandtable"])
         app.setOrganizationName("Sandtable")
         app.setApplicationName("Sandtable Companion")
+        _close_on_signals(app)
     if isinstance(app, QApplication) and not app.property("sandtable_themed"):
         # Also when another part (the compositor, PDF printing) created the application first.
         apply_theme(app)  # dark, WCAG AA contrast, tick boxes that show (gui/theme.py)
         app.setProperty("sandtable_themed", True)
     return app
+
+
+def _close_on_signals(app: Any) -> None:
+    """SIGTERM or SIGINT (a service manager, ``kill``, Ctrl+C in the terminal) close the windows as the
+    user would, so a recording in progress is closed cleanly and checkpointed. Python runs signal
+    handlers only between bytecodes, so a timer wakes it while Qt's event loop waits."""
+    import signal
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def close(signum: int, frame: object) -> None:
+        app.closeAllWindows()
+        app.quit()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, close)
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
 
 
 def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,

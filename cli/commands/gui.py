@@ -60,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
     size = _size(args.size)
     if args.scenario:
         _check_scenario(args.scenario)  # a wrong file name is said first, display or not
+    if args.calibration:
+        # Checked even without --source: it is saved in the settings, and a broken file found only at
+        # the next `gui --source` would be a surprise there.
+        from calibration.files import load_table_calibration
+
+        load_table_calibration(args.calibration)
     if args.screenshot:
         offscreen_unless_displayed()  # a picture needs no screen
     else:
@@ -73,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
 
         scenario = str(SCENARIO_PATH)
     _check_scenario(scenario)
+    from appmodel.scenarios.check import check_scenario
+
+    check_scenario(scenario)  # the same checks as `scenarios --check`, before the window opens
     session = GameSession.from_scenario_file(scenario, seed=args.seed if args.seed is not None else settings.dice_seed)
     settings = replace(settings, scenario_path=str(Path(scenario).resolve()))
     if args.view:
