@@ -44,7 +44,7 @@ def red_share(widget) -> float:
 
 
 def test_a_recording_made_in_the_window_holds_the_units_and_their_poses(window, qtbot, tmp_path):
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     on_table = {u.unit_id: u for u in window.session.units() if u.on_table}
     assert not window.rec_label.isVisible()
