@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test bench clean
 
 $(STAMP): pyproject.toml
+	@echo "Setting up $(VENV): Python packages (OpenCV, Qt, AprilTags...), about a minute on a fresh machine"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

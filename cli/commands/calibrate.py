@@ -295,6 +295,9 @@ def _screen(screen_index: int):
 
     app = QApplication.instance()
     if app is None:
+        from cli.display_check import require_window
+
+        require_window(instead="write the pattern with --write-pattern and use --photo")
         app = QApplication(["sandtable"])
     if not isinstance(app, QApplication):
         raise UsageError("this process has no window support; run `sandtable calibrate projector --camera ...` on its own")

@@ -36,6 +36,15 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _check_scenario(path: str) -> None:
+    from pathlib import Path
+
+    from appmodel.errors import UsageError
+
+    if not Path(path).is_file():
+        raise UsageError(f"--scenario {path!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+
+
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
@@ -46,13 +55,21 @@ def run(args: argparse.Namespace) -> int:
     from appmodel.game_session import GameSession
     from gui.settings import load_settings, open_store
 
+    from cli.display_check import offscreen_unless_displayed, require_window
+
     size = _size(args.size)
+    if args.scenario:
+        _check_scenario(args.scenario)  # a wrong file name is said first, display or not
     if args.calibration:
         # Checked even without --source: it is saved in the settings, and a broken file found only at
         # the next `gui --source` would be a surprise there.
         from calibration.files import load_table_calibration
 
         load_table_calibration(args.calibration)
+    if args.screenshot:
+        offscreen_unless_displayed()  # a picture needs no screen
+    else:
+        require_window(instead="`sandtable gui --screenshot window.png` draws it offscreen")
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
@@ -61,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
         from rules.downrange.examples.in_depth import SCENARIO_PATH
 
         scenario = str(SCENARIO_PATH)
-    if not Path(scenario).is_file():
-        raise UsageError(f"--scenario {scenario!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+    _check_scenario(scenario)
     from appmodel.scenarios.check import check_scenario
 
     check_scenario(scenario)  # the same checks as `scenarios --check`, before the window opens

@@ -23,7 +23,13 @@ def run(args: argparse.Namespace) -> int:
     from appmodel.replay_model import ReplayModel
     from gui.settings import load_settings, open_store
 
+    from cli.display_check import offscreen_unless_displayed, require_window
+
     size = _size(args.size)
+    if args.screenshot:
+        offscreen_unless_displayed()  # a picture needs no screen
+    else:
+        require_window(instead=f"`sandtable debrief {args.recording}` writes the report without one")
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)

@@ -39,27 +39,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
     import sys
     from pathlib import Path
 
-    from cli.display_check import display_available, why_no_display
     from appmodel.errors import UsageError
+    from cli.display_check import offscreen_unless_displayed, require_window
 
     if args.list_cameras:
         return _list_cameras()
     if args.screenshot:
-        if not display_available():
-            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+        offscreen_unless_displayed()  # a picture needs no screen
         if args.recalibrate:
             raise UsageError("--screenshot cannot walk through the calibration; leave out --recalibrate")
         if not args.settle >= 0:
             raise UsageError(f"--settle {args.settle}: give seconds (0 or more)")
-    elif not display_available():
+    else:
         camera = args.camera or "0"
-        raise UsageError(f"sandtable run opens the companion's window, but there is {why_no_display()}; to track "
-                         f"without a window use `sandtable track {camera} --calibration table.json --scenario game.toml "
-                         "--record game.sqlite`")
+        require_window(instead=f"to track without a window use `sandtable track {camera} --calibration "
+                       "table.json --scenario game.toml --record game.sqlite`")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
 

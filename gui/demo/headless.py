@@ -181,6 +181,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     from appmodel.game_session import GameSession
     from gui.settings import OverlayToggles
     from appmodel.transforms import CameraTransform
+    from tracker.h264_video import H264Writer
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario
     from tracker.sources import SyntheticSource
@@ -231,10 +232,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     try:
         every = max(1, int(story.timing.video_every))
         picture = np.zeros((video_size_px[1] + BAND_HEIGHT_PX, video_size_px[0], 3), np.uint8)
-        writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), story.timing.fps / every,
-                                 (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
-        if not writer.isOpened():
-            raise UsageError(f"cannot write the video {str(video)!r}: OpenCV has no MPEG-4 encoder here")
+        # H.264 MP4, which browsers play (OpenCV's MPEG-4 Part 2 they refuse).
+        writer = H264Writer(video, story.timing.fps / every, (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
         while True:
             a = time.perf_counter()
             frame = source.read()
@@ -273,7 +272,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
         source.close()
         tracker.close()
         if writer is not None:
-            writer.release()
+            writer.close()
         session.stop_recording()
     report_path = folder / REPORT_NAME
     from debrief.report import write_debrief_report
@@ -321,10 +320,9 @@ class _Captioner:
         assert c is not None
         lines = tuple(e.text for e in self.session.log if e.kind in ("rules", "warning") and e.t_s >= c.t_start_s - 1e-6)
         if t_s >= self.story.beats[-1].t_s:
-            down = self.example.out_of_fight(self.session.units())
             return CaptionText("The end of the example", status,
-                               "Out of the fight: " + (", ".join(down) or "nobody") + ". The debrief report lists every "
-                               "roll with its odds.", lines[-2:])
+                               self.example.out_of_fight_sentence(self.session.units()) + " The debrief report lists "
+                               "every roll with its odds.", lines[-2:])
         return CaptionText(self.example.heading(c.section, c.title), status, c.text, lines[-2:])
 
 

@@ -72,8 +72,8 @@ def test_roster_names_are_printed_under_their_tags(tmp_path):
     assert main(["tags", "--roster", str(EXAMPLE), "--size-in", "1", "--out", str(out)]) == 0
     text = text_of(out)
     assert "#10 Sgt. Ruiz" in text and "#23 Lt. Orlov" in text and "OPFOR" in text
-    assert "#14" not in text  # the M-ATV carries a 1.5" tag: printed with --size-in 1.5
-    assert set(measured_tags(out)) == {10, 11, 12, 13, 20, 21, 22, 23}
+    assert "#14" in text  # the M-ATV's 1.5" tag too, at its own size (tests/cli/test_tags_from_the_roster.py)
+    assert set(measured_tags(out)) == {10, 11, 12, 13, 14, 20, 21, 22, 23}
 
 
 def test_the_anchor_set_prints_at_two_inches_with_where_each_goes(tmp_path):
@@ -105,7 +105,6 @@ def test_the_lens_board_prints_its_grid_at_exact_pitch(tmp_path):
         (["tags", "--ids", "10-x"], "write ids like 10-49"),
         (["tags", "--ids", "450"], "ids 400-499 are the projector's calibration pattern"),
         (["tags", "--ids", "10", "--anchors"], "exactly one of --ids"),
-        (["tags", "--roster", str(EXAMPLE)], "the roster has tags of 1, 1.5 in; print one size at a time"),
         (["tags", "--ids", "10", "--size-in", "9"], "--size-in 9: tags from 0.25 to 7 inches"),
         (["board", "--board-cols", "1"], "board options: board of 1x5 tags: use at least 2x2"),
         (["tags", "--anchors", "--layout", "table.toml", "--table", "60x40"],
