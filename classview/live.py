@@ -1,0 +1,49 @@
+"""The live class view of a session: the web server and the feed that keeps it up to date.
+
+    view = LiveClassView.start(session, parse_serve("0.0.0.0:8080"), toggles=settings.projector_overlays)
+    print(view.url)          # http://192.168.1.20:8080/3xQ.../ (with its key: serving the network)
+    view.set_toggles(...)    # the instructor changed what the players see
+    view.close()
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from classview.feed import ClassViewFeed
+from classview.model import OverlayToggles
+from classview.server import ClassViewServer, ServeAddress
+
+
+class LiveClassView:
+    def __init__(self, server: ClassViewServer, feed: ClassViewFeed) -> None:
+        self.server = server
+        self.feed = feed
+
+    @classmethod
+    def start(cls, session: Any, address: ServeAddress, *, toggles: OverlayToggles | None = None,
+              token: str | None = None) -> "LiveClassView":
+        """Listen at ``address`` and follow ``session`` (call on the session's thread)."""
+        server = ClassViewServer(address, token=token).start()
+        feed = ClassViewFeed(session, server.publish, toggles=toggles, wanted=lambda: server.viewers > 0)
+        server.on_viewer = feed.wake
+        return cls(server, feed)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def viewers(self) -> int:
+        return self.server.viewers
+
+    def set_toggles(self, projector_toggles: OverlayToggles) -> None:
+        self.feed.set_toggles(projector_toggles)
+
+    def announce(self) -> str:
+        """The line printed at start."""
+        who = "this computer only" if self.server.token is None else "anyone on the network with this address"
+        return f"Class view: {self.url} ({who})"
+
+    def close(self) -> None:
+        self.feed.close()
+        self.server.stop()
