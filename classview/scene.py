@@ -195,13 +195,17 @@ def units_json(snapshot: Any) -> list[dict[str, Any]]:
 
 
 def turn_json(state: Any) -> dict[str, Any]:
-    """The round and whose turn it is, in words ("Round 2 · US Army's turn"; "Set-up" before the first)."""
+    """The round and whose turn it is, in words, as the turn panel says them ("Round 2 · US Army's
+    turn"; "Round 1 · between turns"; "Set-up" before the first round), and the order of play."""
     rnd = getattr(state, "round", None) or 0
     side = getattr(state, "active_side", None)
+    order = [str(s) for s in (getattr(state, "order", ()) or ())]
     text = f"Round {rnd}" if rnd else "Set-up (no round started)"
     if side:
-        text += f" · {side}'s turn"
-    return {"round": int(rnd), "side": side, "text": text}
+        text += f" · {side}{"'" if side.endswith("s") else "'s"} turn"
+    elif rnd:
+        text += " · between turns"
+    return {"round": int(rnd), "side": side, "order": order, "text": text}
 
 
 def last_roll_json(state: Any) -> dict[str, Any] | None:

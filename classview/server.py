@@ -185,13 +185,11 @@ class ClassViewServer:
 
     async def _open(self) -> None:
         app = web.Application(middlewares=[self._key_check])
-        app.router.add_get("/ws", self._socket)
-        app.router.add_get("/{token}/ws", self._socket)
-        app.router.add_get("/scene.json", self._scene)
-        app.router.add_get("/{token}/scene.json", self._scene)
-        app.router.add_get("/{token}/{name}", self._asset)
-        app.router.add_get("/{name}", self._asset)
-        app.router.add_get("/", self._asset)
+        base = f"/{{token}}/" if self.token is not None else "/"
+        app.router.add_get(base + "ws", self._socket)
+        app.router.add_get(base + "scene.json", self._scene)
+        app.router.add_get(base, self._asset)
+        app.router.add_get(base + "{name}", self._asset)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.address.host, self.address.port, reuse_address=True)
@@ -222,8 +220,6 @@ class ClassViewServer:
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("name", "")
-        if self.token is not None and "name" not in request.match_info and request.match_info.get("token"):
-            name = ""
         found = self._assets.get(name)
         if found is None:
             return web.Response(status=404, text="No such page.\n")
