@@ -194,6 +194,9 @@ def units_json(snapshot: Any) -> list[dict[str, Any]]:
     return out
 
 
+_POSSESSIVE = {True: "'", False: "'s"}
+
+
 def turn_json(state: Any) -> dict[str, Any]:
     """The round and whose turn it is, in words, as the turn panel says them ("Round 2 · US Army's
     turn"; "Round 1 · between turns"; "Set-up" before the first round), and the order of play."""
@@ -202,7 +205,7 @@ def turn_json(state: Any) -> dict[str, Any]:
     order = [str(s) for s in (getattr(state, "order", ()) or ())]
     text = f"Round {rnd}" if rnd else "Set-up (no round started)"
     if side:
-        text += f" · {side}{"'" if side.endswith("s") else "'s"} turn"
+        text += f" · {side}{_POSSESSIVE[side.endswith('s')]} turn"
     elif rnd:
         text += " · between turns"
     return {"round": int(rnd), "side": side, "order": order, "text": text}
