@@ -223,10 +223,10 @@ def last_roll_json(state: Any) -> dict[str, Any] | None:
     return None
 
 
-def log_json(log: Sequence[Any]) -> list[dict[str, Any]]:
-    """The newest ``LOG_TAIL`` log lines, oldest first."""
-    return [{"t_s": round(float(e.t_s), 2), "kind": e.kind, "text": e.text, "round": e.round}
-            for e in list(log)[-LOG_TAIL:]]
+def log_json(log: Sequence[Any], *, tail: int | None = LOG_TAIL) -> list[dict[str, Any]]:
+    """The newest ``tail`` log lines (all with None), oldest first."""
+    lines = list(log) if tail is None else list(log)[-tail:]
+    return [{"t_s": round(float(e.t_s), 2), "kind": e.kind, "text": e.text, "round": e.round} for e in lines]
 
 
 def scene_bytes(scene: dict[str, Any]) -> bytes:
