@@ -47,3 +47,24 @@ class LiveClassView:
     def close(self) -> None:
         self.feed.close()
         self.server.stop()
+
+
+SERVE_HELP = ("serve the class view: the table, the last roll and the log in a browser, live and read-only. PORT "
+              "alone: this computer only; HOST:PORT (e.g. 0.0.0.0:8080): the network, with a key in the address")
+
+
+def add_serve_argument(parser: Any) -> None:
+    """``--serve [HOST:]PORT``, the same on every command that plays or replays a session."""
+    parser.add_argument("--serve", metavar="[HOST:]PORT", default=None, help=SERVE_HELP)
+
+
+def serve_session(session: Any, value: str | None, *, toggles: OverlayToggles | None = None,
+                  say: Any = print) -> LiveClassView | None:
+    """Start the class view of ``session`` when ``value`` (``--serve``'s) is given, and print its address."""
+    if value is None:
+        return None
+    from classview.server import parse_serve
+
+    view = LiveClassView.start(session, parse_serve(value), toggles=toggles)
+    say(view.announce())
+    return view

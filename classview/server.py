@@ -23,6 +23,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from classview.errors import ServeError
+
 #: A viewer that has not taken a scene for this long is dropped (its socket closed).
 SEND_TIMEOUT_S = 10.0
 #: WebSocket pings (seconds): a phone that went to sleep is noticed and let go.
@@ -32,10 +34,6 @@ STATIC_FILES = {"": ("index.html", "text/html"), "index.html": ("index.html", "t
                 "classview.css": ("classview.css", "text/css")}
 REFUSED = ("This class view needs its full address, with the key the instructor's screen shows "
            "(scan the QR code or copy the address).")
-
-
-class ServeError(Exception):
-    """The server could not start (a bad --serve value, a port in use): the message says how to fix it."""
 
 
 @dataclass(frozen=True)

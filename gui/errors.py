@@ -14,6 +14,7 @@ _USER_ERROR_CLASSES = (
     ("rules.errors", "RulesError"),
     ("calibration.errors", "CalibrationError"),
     ("tracker.errors", "TrackerError"),
+    ("classview.errors", "ServeError"),
 )
 
 
