@@ -135,7 +135,7 @@
       var tokens = u.tokens.length ? " · " + u.tokens.map(esc).join(", ") : "";
       return '<li data-unit="' + u.id + '" class="' + (u.status === "active" && u.on_table ? "" : "down") + '">' +
         '<span class="chip" style="background:' + esc(u.color) + '"></span><span class="name">' + esc(u.name) +
-        '</span> <span class="side">' + esc(u.side) + '</span><div class="state">' + esc(state) + tokens + "</div></li>";
+        '</span> <span class="team">' + esc(u.side) + '</span><div class="state">' + esc(state) + tokens + "</div></li>";
     }).join("");
   }
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from gui.debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts
 from gui.debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
-SECTIONS = ("summary", "notes", "table", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
+SECTIONS = ("summary", "notes", "table", "timeline", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
 def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
@@ -32,7 +32,7 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     if not folder.is_dir():
         raise UsageError(f"--out {str(out)!r}: folder {str(folder)!r} does not exist; create it first")
     facts = read_debrief_facts(recording, progress=progress)
-    text = render_report(facts, progress=progress)
+    text = render_report(facts, progress=progress, timeline=_timeline(recording, facts, progress))
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -45,8 +45,23 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     return facts
 
 
-def render_report(facts: DebriefFacts, *, progress: Progress | None = None) -> str:
-    """The report of ``facts`` as one HTML document."""
+def _timeline(recording: str | Path, facts: DebriefFacts, progress: Progress | None) -> str:
+    """The class view's scrubbable table (classview.timeline), or why the recording has none."""
+    from classview.timeline import build_timeline, scrub_html
+    from gui.errors import UsageError
+
+    report = progress or (lambda stage, done, total: None)
+    try:
+        timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
+                                  progress=lambda done, total: report("timeline", done, total))
+    except UsageError as exc:
+        return f"<p>No timeline: {_e(exc)}.</p>"
+    return ("<p>The table as it was, with the overlays the players saw: play, pause, drag the slider or jump to the "
+            "next engagement.</p>" + scrub_html(timeline))
+
+
+def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "") -> str:
+    """The report of ``facts`` as one HTML document (``timeline``: the table's timeline section's body)."""
     report = progress or (lambda stage, done, total: None)
     report("plots", 0, 2)
     table_png = table_map_png(facts)
@@ -60,6 +75,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None) -> s
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
+        _section("timeline", "The game on the table, moment by moment", timeline or "<p>No timeline.</p>"),
         _engagements(facts),
         _casualties(facts, casualties_image),
         _rolls(facts),
