@@ -58,13 +58,24 @@ def add_serve_argument(parser: Any) -> None:
     parser.add_argument("--serve", metavar="[HOST:]PORT", default=None, help=SERVE_HELP)
 
 
-def serve_session(session: Any, value: str | None, *, toggles: OverlayToggles | None = None,
+def check_serve(value: str | None) -> None:
+    """Refuse a bad ``--serve`` before anything is opened (raises :class:`ServeError`)."""
+    if value is not None:
+        from classview.server import parse_serve
+
+        parse_serve(value)
+
+
+def serve_session(session: Any, value: str | None, *, toggles: OverlayToggles | None = None, window: Any = None,
                   say: Any = print) -> LiveClassView | None:
-    """Start the class view of ``session`` when ``value`` (``--serve``'s) is given, and print its address."""
+    """Start the class view of ``session`` when ``value`` (``--serve``'s) is given and print its address;
+    a ``window`` (the companion's main window) shows it with its QR code (``attach_class_view``)."""
     if value is None:
         return None
     from classview.server import parse_serve
 
     view = LiveClassView.start(session, parse_serve(value), toggles=toggles)
     say(view.announce())
+    if window is not None:
+        window.attach_class_view(view)
     return view

@@ -297,8 +297,9 @@ class MainWindow(QMainWindow):
         view.set_toggles(self.settings.projector_overlays)
         self.class_view_panel = ClassViewPanel(view)
         self._dock("Class view", self.class_view_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.docks["Log"], self.docks["Class view"])
-        self.docks["Log"].raise_()
+        # Beside the attack and turn panels, in front at first: the class scans its code as the game starts.
+        self.tabifyDockWidget(self.docks["Attack"], self.docks["Class view"])
+        self.docks["Class view"].raise_()
         self.statusBar().showMessage(f"Class view: {view.url}")
 
     # -- projector ------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from classview.live import add_serve_argument
+
 NAME = "gui"
 HELP = "Open the companion: the table with overlays, roster, attacks, turns, log, projector and recording."
 
@@ -19,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", type=int, metavar="TAG", help="start with this unit selected")
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window and exit (works offscreen)")
     parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot (default 1600x960)")
+    add_serve_argument(parser)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -37,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
 
+    from classview.live import check_serve, serve_session
     from gui.app import create_application, open_live_source, take_screenshot
     from gui.errors import UsageError
     from gui.main_window import MainWindow
@@ -44,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from gui.settings import load_settings, open_store
 
     size = _size(args.size)
+    check_serve(args.serve)
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
@@ -77,9 +82,14 @@ def run(args: argparse.Namespace) -> int:
         session.select_unit(args.select)
     window = MainWindow(session, settings=settings, store=store, calibration=calibration,
                         projector_calibration=projector, live=live)
-    if args.screenshot:
-        path = take_screenshot(window, args.screenshot, size=size, live=live)
-        print(f"saved {path}")
-        return 0
-    window.show()
-    return int(app.exec())
+    view = serve_session(session, args.serve, window=window)
+    try:
+        if args.screenshot:
+            path = take_screenshot(window, args.screenshot, size=size, live=live)
+            print(f"saved {path}")
+            return 0
+        window.show()
+        return int(app.exec())
+    finally:
+        if view is not None:
+            view.close()
