@@ -40,6 +40,8 @@ class ClassViewFeed:
         self._closed = False
         self.built = 0
         self.last_build_s = 0.0
+        #: Processor time the builder thread has spent making scenes, seconds (the bench's figure).
+        self.cpu_s = 0.0
         self._disconnect = session.changed.connect(self._on_change)
         self._thread = threading.Thread(target=self._run, name="class view scenes", daemon=True)
         self._thread.start()
@@ -86,6 +88,7 @@ class ClassViewFeed:
             if item is None:
                 continue
             last = time.monotonic()
+            cpu = time.thread_time()
             inputs, log = item
             try:
                 with self._cond:
@@ -99,6 +102,7 @@ class ClassViewFeed:
                 print(f"class view: a scene could not be built ({type(exc).__name__}: {exc})", file=sys.stderr)
             self.built += 1
             self.last_build_s = time.monotonic() - last
+            self.cpu_s += time.thread_time() - cpu
 
     def close(self) -> None:
         self._disconnect()

@@ -17,6 +17,7 @@ import ipaddress
 import secrets
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -98,6 +99,8 @@ class ClassViewServer:
         self._version = 0
         self._viewers: set["_Viewer"] = set()
         self._viewer_count = 0
+        #: Processor time of the server's thread, seconds (set when it stops: the bench's figure).
+        self.cpu_s = 0.0
         #: Called (on the server's thread) when a viewer connects: the feed builds a scene if its last is old.
         self.on_viewer: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -178,6 +181,7 @@ class ClassViewServer:
         try:
             loop.run_forever()
         finally:
+            self.cpu_s = time.thread_time()
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
 
