@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from gui.demo.footage import demo_camera, register_demo_table  # noqa: E402
+from demo.footage import demo_camera, register_demo_table  # noqa: E402
 from gui.demo.headless import CROWDED, RECOVER_S, STILL_AFTER_S  # noqa: E402
-from gui.demo.story import DemoTiming, build_story  # noqa: E402
+from demo.story import DemoTiming, build_story  # noqa: E402
 from tracker.detections import detect_tags, make_detector  # noqa: E402
 from tracker.frames import Frame  # noqa: E402
 from tracker.pipeline import Tracker  # noqa: E402

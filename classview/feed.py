@@ -13,8 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from classview.scene import SceneBuilder, class_toggles, scene_bytes
-from classview.model import OverlayToggles
+from classview.scene import SceneBuilder, class_layers, scene_bytes
 
 #: The builder makes at most one scene per this many seconds (a unit carried at 30 fps still reaches
 #: the page every 50 ms, well inside the 200 ms the class notices).
@@ -27,11 +26,11 @@ class ClassViewFeed:
     ``wanted()``: whether anyone watches (a server's viewer count); when not, changes are only noted
     and the next viewer's arrival (:meth:`wake`) builds the scene."""
 
-    def __init__(self, session: Any, publish: Callable[[bytes], None], *, toggles: OverlayToggles | None = None,
+    def __init__(self, session: Any, publish: Callable[[bytes], None], *, toggles: Any = None,
                  wanted: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.publish = publish
-        self.builder = SceneBuilder(class_toggles(toggles))
+        self.builder = SceneBuilder(class_layers(toggles))
         self.wanted = wanted or (lambda: True)
         self._cond = threading.Condition()
         self._pending: tuple[Any, tuple[Any, ...]] | None = None
@@ -47,10 +46,10 @@ class ClassViewFeed:
         self._thread.start()
         self.poke()
 
-    def set_toggles(self, projector_toggles: OverlayToggles) -> None:
-        """The instructor changed "what the players see": the class sees it too."""
+    def set_toggles(self, projector_toggles: Any) -> None:
+        """The instructor changed "what the players see" (the settings' overlay toggles): the class sees it too."""
         with self._cond:
-            self.builder.set_toggles(class_toggles(projector_toggles))
+            self.builder.set_layers(class_layers(projector_toggles))
         self.poke()
 
     def _on_change(self, kind: str = "") -> None:

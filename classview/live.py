@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from classview.feed import ClassViewFeed
-from classview.model import OverlayToggles
 from classview.server import ClassViewServer, ServeAddress
 
 
@@ -20,7 +19,7 @@ class LiveClassView:
         self.feed = feed
 
     @classmethod
-    def start(cls, session: Any, address: ServeAddress, *, toggles: OverlayToggles | None = None,
+    def start(cls, session: Any, address: ServeAddress, *, toggles: Any = None,
               token: str | None = None) -> "LiveClassView":
         """Listen at ``address`` and follow ``session`` (call on the session's thread)."""
         server = ClassViewServer(address, token=token).start()
@@ -36,7 +35,7 @@ class LiveClassView:
     def viewers(self) -> int:
         return self.server.viewers
 
-    def set_toggles(self, projector_toggles: OverlayToggles) -> None:
+    def set_toggles(self, projector_toggles: Any) -> None:
         self.feed.set_toggles(projector_toggles)
 
     def announce(self) -> str:
@@ -66,7 +65,7 @@ def check_serve(value: str | None) -> None:
         parse_serve(value)
 
 
-def serve_session(session: Any, value: str | None, *, toggles: OverlayToggles | None = None, window: Any = None,
+def serve_session(session: Any, value: str | None, *, toggles: Any = None, window: Any = None,
                   say: Any = print) -> LiveClassView | None:
     """Start the class view of ``session`` when ``value`` (``--serve``'s) is given and print its address;
     a ``window`` (the companion's main window) shows it with its QR code (``attach_class_view``)."""

@@ -1,13 +1,11 @@
-"""The application model the class view reads (Qt-free): the session, its snapshot's draw items, the
-settings' overlay toggles, the label placement and the replay model. One import point, so the rest
-of the package names no front end."""
+"""The application model the class view reads (Qt-free): the snapshot's draw items, the overlay
+registry and the label placement. One import point, so the rest of the package names no other layer."""
 from __future__ import annotations
 
-from gui.draw_item import REQUIRED_PRIORITY, DrawItem
-from gui.draw_memo import Memo
-from gui.label_placement import LabelRequest, PlacedLabel, place_labels
-from gui.overlay_shapes import build_items
-from gui.settings import OverlayToggles
+from appmodel.draw_item import REQUIRED_PRIORITY, DrawItem
+from appmodel.draw_memo import Memo
+from appmodel.label_placement import LabelRequest, PlacedLabel, place_labels
+from appmodel.overlay_shapes import OVERLAYS, build_items
 
-__all__ = ["DrawItem", "LabelRequest", "Memo", "OverlayToggles", "PlacedLabel", "REQUIRED_PRIORITY", "build_items",
+__all__ = ["DrawItem", "LabelRequest", "Memo", "OVERLAYS", "PlacedLabel", "REQUIRED_PRIORITY", "build_items",
            "place_labels"]

@@ -8,9 +8,9 @@ the last resolved roll as a card, and the tail of the log. The browser (``static
 only turns it into SVG: what the rules compute is drawn once.
 
 >>> from rules.downrange.examples.in_depth import SCENARIO_PATH
->>> from gui.session import GameSession
+>>> from appmodel.game_session import GameSession
 >>> s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
->>> scene = SceneBuilder(class_toggles()).scene(s.snapshot(), s.log)
+>>> scene = SceneBuilder(class_layers()).scene(s.snapshot(), s.log)
 >>> scene["table_in"], len(scene["units"]) > 5, sorted({i["layer"] for i in scene["items"]}) [:2]
 ([72.0, 48.0], True, ['units', 'voice'])
 """
@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from classview.model import REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, OverlayToggles, PlacedLabel, \
-    build_items, place_labels
+from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
+    place_labels
 
 #: The nominal view the labels are placed in: pixels per table inch and the label font, pixels (the
 #: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
@@ -39,31 +38,43 @@ LOG_TAIL = 40
 DECIMALS = 2
 
 
-def class_toggles(projector: OverlayToggles | None = None) -> OverlayToggles:
-    """What the class sees: the projector's "what the players see" (so hidden odds stay hidden), with
-    the unit bases and names on — the projector leaves names off because the figures stand on the
-    table under them; a screen has no figures to read them from."""
-    base = projector if projector is not None else OverlayToggles.projector_default()
-    return replace(base, units=True, labels=True)
+#: What the projector hides from the players by default (the settings' ``projector_default``): the
+#: table is real, so no grid, and no odds.
+PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds"})
+
+
+def class_layers(projector: Any = None) -> frozenset[str]:
+    """The overlays the class sees: those the projector's "What the players see" toggles have on
+    (``names()`` / ``is_on(name)``: so hidden odds stay hidden; by default all but the grid and the
+    odds), with the unit bases and names always on — the projector leaves names off because the
+    figures stand on the table under them; a screen has no figures to read them from.
+
+    >>> sorted(PLAYERS_DEFAULT_HIDDEN & class_layers()), {"units", "labels"} <= class_layers()
+    ([], True)
+    """
+    if projector is None:
+        on = set(OVERLAYS) - PLAYERS_DEFAULT_HIDDEN
+    else:
+        on = {name for name in projector.names() if projector.is_on(name)}
+    return frozenset(on | {"units", "labels"})
 
 
 class SceneBuilder:
-    """Builds scenes for one audience (one set of toggles), remembering what did not change: the
+    """Builds scenes for one audience (one set of overlays), remembering what did not change: the
     builders' memo (a moved unit re-computes only its own shapes) and the last label placement (labels
     do not hop while a unit is carried)."""
 
-    def __init__(self, toggles: OverlayToggles) -> None:
-        self.toggles = toggles
+    def __init__(self, layers: frozenset[str]) -> None:
+        self.layers = frozenset(layers)
         self.memo = Memo()
         self._placed: dict[Hashable, PlacedLabel] | None = None
         self._item_json: dict[int, tuple[DrawItem, dict[str, Any]]] = {}
 
-    def set_toggles(self, toggles: OverlayToggles) -> None:
-        self.toggles = toggles
+    def set_layers(self, layers: frozenset[str]) -> None:
+        self.layers = frozenset(layers)
 
     def items(self, snapshot: Any) -> list[DrawItem]:
-        layers = [n for n in self.toggles.names() if self.toggles.is_on(n)]
-        return build_items(snapshot, layers, memo=self.memo)
+        return build_items(snapshot, self.layers, memo=self.memo)
 
     def scene(self, snapshot: Any, log: Sequence[Any] = (), *, t_s: float | None = None) -> dict[str, Any]:
         """The scene of ``snapshot`` (a :class:`Snapshot`) and the session's ``log`` entries."""

@@ -13,14 +13,14 @@ renderer.
 from __future__ import annotations
 
 import bisect
+import html
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from classview.model import OverlayToggles
-from classview.scene import SceneBuilder, class_toggles, last_roll_json, log_json
+from classview.scene import SceneBuilder, class_layers, last_roll_json, log_json
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` for a whole game (a
 #: three-hour game is sampled every 7 s, plus every moment something was decided).
@@ -62,9 +62,9 @@ def sample_times(duration_s: float, moments: Iterable[float], *, step_s: float =
 
 
 def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] = (),
-                   toggles: OverlayToggles | None = None, progress: Progress | None = None) -> dict[str, Any]:
+                   toggles: Any = None, progress: Progress | None = None) -> dict[str, Any]:
     """The thinned timeline of ``recording`` (JSON-ready)."""
-    from gui.replay_model import ReplayModel
+    from appmodel.replay_model import ReplayModel
 
     replay = ReplayModel(recording)
     try:
@@ -73,9 +73,9 @@ def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] =
         replay.close()
 
 
-def _timeline(replay: Any, engagement_times: Sequence[float], toggles: OverlayToggles | None,
+def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
               progress: Progress | None) -> dict[str, Any]:
-    builder = SceneBuilder(class_toggles(toggles))
+    builder = SceneBuilder(class_layers(toggles))
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
     # A recording made without the companion's session (``sandtable track``, the example) holds the
@@ -157,6 +157,21 @@ def _asset(name: str) -> str:
     from importlib import resources
 
     return resources.files("classview").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def report_timeline(recording: str | Path, facts: Any, progress: Any = None) -> str:
+    """The debrief report's timeline section (``write_debrief_report(..., timeline=report_timeline)``):
+    the scrubbable table, or one sentence saying why the recording has none."""
+    from appmodel.errors import UsageError
+
+    report = progress or (lambda stage, done, total: None)
+    try:
+        timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
+                                  progress=lambda done, total: report("timeline", done, total))
+    except UsageError as exc:
+        return f"<p>No timeline: {html.escape(str(exc))}.</p>"
+    return ("<p>The table as it was, with the overlays the players saw: play, pause, drag the slider or jump to the "
+            "next engagement.</p>" + scrub_html(timeline))
 
 
 def scrub_html(timeline: dict[str, Any]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 
 
 def create_application() -> Any:
@@ -35,8 +35,8 @@ def open_live_source(session: Any, *, source: str | None, calibration_path: str 
                      scenario_path: str | None) -> tuple[Any, Any]:
     """(live loop, table calibration): a tracked camera/video when ``source`` is given, else the
     synthetic table rendering the game (its exact calibration)."""
-    from gui.live_tracking import LiveTracking, SyntheticLive
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.live_tracking import LiveTracking, SyntheticLive
+    from appmodel.synthetic_feed import SyntheticFeed
 
     if source is None:
         feed = SyntheticFeed(session.table_size_in)

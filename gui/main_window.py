@@ -11,8 +11,8 @@ from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
 
-from gui.errors import UsageError
-from gui.overlay_shapes import overlays_for
+from appmodel.errors import UsageError
+from appmodel.overlay_shapes import overlays_for
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.roster_panel import RosterPanel
@@ -427,7 +427,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")
         if not path:
             return
-        from gui.replay_model import ReplayModel
+        from appmodel.replay_model import ReplayModel
 
         try:
             replay = ReplayModel(path)

@@ -5,7 +5,7 @@ rebuilding the draw items, bringing the cached overlay layer up to date and draw
 more than the 8 ms a frame may take on the UI thread, the selected vehicle's 64" rings most of all
 (docs/gui.md, "Drawing: what a frame costs"). :class:`OverlayWorker` does all of that on its own
 thread: the UI thread hands it a frozen request — the session's
-:class:`~gui.session.SnapshotInputs` and the view's transform, toggles and size — carries on, and is
+:class:`~appmodel.game_session.SnapshotInputs` and the view's transform, toggles and size — carries on, and is
 told (``on_ready``, called on the worker thread) when the finished
 :class:`~gui.compositor.OverlayImage` is there. :class:`BackgroundWorker` likewise turns each new
 camera frame into the view's background (scaled into the view, or rectified onto the table for the
@@ -25,9 +25,9 @@ both sides.
 
 >>> import os; _ = os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 >>> from gui.compositor import Compositor, ensure_qt_app
->>> from gui.session import GameSession
+>>> from appmodel.game_session import GameSession
 >>> from gui.settings import OverlayToggles
->>> from gui.transforms import TopDownTransform
+>>> from appmodel.transforms import TopDownTransform
 >>> from rules.downrange.examples.in_depth import SCENARIO_PATH
 >>> _ = ensure_qt_app()
 >>> session = GameSession.from_scenario_file(SCENARIO_PATH)

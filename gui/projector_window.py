@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from gui.compositor import Compositor
 from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
-from gui.transforms import ProjectorTransform, TopDownTransform
+from appmodel.transforms import ProjectorTransform, TopDownTransform
 
 
 class ProjectorWindow(QWidget):

@@ -26,7 +26,7 @@ SETTINGS_ENV = "SANDTABLE_SETTINGS"
 
 @dataclass(frozen=True)
 class OverlayToggles:
-    """Which overlays are drawn (one flag per overlay kind of :data:`gui.overlay_shapes.OVERLAYS`)."""
+    """Which overlays are drawn (one flag per overlay kind of :data:`appmodel.overlay_shapes.OVERLAYS`)."""
 
     grid: bool = True
     units: bool = True

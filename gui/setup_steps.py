@@ -80,9 +80,9 @@ def write_tags_for(scenario_path: str | Path, folder: str | Path) -> PrintedShee
     """The anchor set of the scenario's table and its roster's unit tags (one PDF per tag size) in
     ``folder``; existing files of the same name are replaced (they are printouts, not records)."""
     from calibration.table_setup import load_table_setup
-    from gui.errors import UsageError
-    from gui.printing.roster_labels import roster_labels
-    from gui.printing.tag_sheets import anchor_labels, check_one_size, write_tag_sheets
+    from appmodel.errors import UsageError
+    from printing.roster_labels import roster_labels
+    from printing.tag_sheets import anchor_labels, check_one_size, write_tag_sheets
 
     folder = Path(folder)
     if not folder.is_dir():

@@ -101,7 +101,7 @@ class PrintPage(_Page):
             self.write_to(folder)
 
     def write_to(self, folder: str | Path) -> setup_steps.PrintedSheets:
-        from gui.errors import UsageError
+        from appmodel.errors import UsageError
 
         try:
             sheets = setup_steps.write_tags_for(self.owner.scenario_path, folder)

@@ -18,10 +18,10 @@ from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPe
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
-from gui.transforms import CameraTransform, TopDownTransform
+from appmodel.transforms import CameraTransform, TopDownTransform
 
 TOOLS = ("select", "tape", "blast", "landing")
 TOOL_HINTS = {
@@ -33,7 +33,7 @@ TOOL_HINTS = {
 
 
 class TableView(QWidget):
-    """Draws a :class:`~gui.session.GameSession` through the camera or the top-down transform."""
+    """Draws a :class:`~appmodel.game_session.GameSession` through the camera or the top-down transform."""
 
     message = Signal(str)
     toolChanged = Signal(str)

@@ -27,7 +27,7 @@ LAG_FRAMES = 2
 
 def run_once(request: Any, tmp_path_factory: Any, name: str, argv: list[str]) -> tuple[int, Path, str, str]:
     """(exit code, output folder, stdout, stderr) of ``sandtable <argv> --out <folder>``, run once."""
-    from gui.cli import main
+    from cli.main import main
 
     worker = getattr(request.config, "workerinput", None)
     root = tmp_path_factory.getbasetemp().parent if worker is not None else tmp_path_factory.getbasetemp()
@@ -112,7 +112,7 @@ def same_words(a: str, b: str) -> bool:
 
 
 def check_tracking(story: Any, recording: Path, *, crowded: dict[int, list[float]] | None = None) -> dict[str, Any]:
-    """Tracked against scripted, frame by frame, the way tests/test_demo_headless.py judges it: a tag
+    """Tracked against scripted, frame by frame, the way tests/demo/test_headless.py judges it: a tag
     the script has not moved for half a second and whose card no other card has overlapped for
     ``RECOVER_S`` must be seen within 0.1" of the script; a moving tag seen in the frame must be within
     0.1" of where the script had it at some moment of the last two frames. Returns the failures and
@@ -167,8 +167,8 @@ def scripted_poses(story: Any, t_s: float, *, z_in: float | None = None) -> list
 def play_from_scripted_poses(story: Any, *, z_in: float | None = None) -> tuple[Any, Any]:
     """(session, director) after the story's beats were played on a real GameSession fed, frame by frame,
     the story's own positions (``z_in`` the tags' height, as :func:`scripted_poses` takes it)."""
-    from gui.demo.director import DemoDirector
-    from gui.session import GameSession
+    from demo.director import DemoDirector
+    from appmodel.game_session import GameSession
 
     session = GameSession.from_scenario(story.scenario, source=str(story.scenario_path), seed=1)
     director = DemoDirector(story, session)

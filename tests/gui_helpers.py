@@ -15,7 +15,7 @@ def scripted_records(example: Any) -> dict[str, Any]:
 def session_before(example: Any, ruleset: str, title: str) -> Any:
     """A session of ``ruleset`` at the state the example's script reaches just before step ``title``
     (seeded dice, so a virtual roll is the same in every run)."""
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.dice import SeededDice
     from rules.ruleset import get_ruleset
 

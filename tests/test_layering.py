@@ -1,7 +1,10 @@
 """The layering of the design, checked on every import statement of every module.
 
 rules/ is pure (stdlib + numpy); calibration/ knows nothing of rules, gui or Qt; tracker/ may use
-calibration/ but not rules or gui; nothing imports gui/. Only gui/ imports PySide6.
+calibration/ but not rules or gui. The application model (appmodel/) imports no Qt and no front end;
+the debrief, the demo's story and the sheet layout import no Qt; gui/ imports nothing of the command
+line, the demo or the debrief (except the demo's own Qt drawing in gui/demo/). Only gui/ imports
+PySide6, and every module in gui/ does: Qt-free code does not live there.
 """
 from __future__ import annotations
 
@@ -14,10 +17,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+QT = {"PySide6", "shiboken6"}
+FRONT_ENDS = {"gui", "cli", "debrief", "demo", "printing", "classview"}
+
 FORBIDDEN = {
-    "rules": {"cv2", "PySide6", "pupil_apriltags", "calibration", "tracker", "gui", "matplotlib", "shiboken6"},
-    "calibration": {"PySide6", "rules", "tracker", "gui", "shiboken6"},
-    "tracker": {"PySide6", "rules", "gui", "shiboken6"},
+    "rules": {"cv2", "pupil_apriltags", "calibration", "tracker", "appmodel", "matplotlib"} | QT | FRONT_ENDS,
+    "calibration": {"rules", "tracker", "appmodel"} | QT | FRONT_ENDS,
+    "tracker": {"rules", "appmodel"} | QT | FRONT_ENDS,
+    "appmodel": QT | FRONT_ENDS,
+    "debrief": QT | {"gui", "cli", "demo", "printing", "classview"},
+    "demo": QT | {"gui", "cli", "printing", "classview"},
+    "printing": QT | {"cli", "debrief", "demo", "classview"},
+    "classview": QT | {"gui", "cli", "debrief", "demo", "printing"},
 }
 
 
@@ -42,11 +53,55 @@ def test_package_imports_only_what_its_layer_allows(package: str) -> None:
     assert not offenders, "\n".join(offenders)
 
 
-def test_nothing_outside_gui_imports_gui() -> None:
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_nothing_below_the_front_ends_imports_gui() -> None:
+    # Only the command line opens windows, and printing draws its sheets through the Qt PDF canvas.
     offenders = []
-    for package in ("rules", "calibration", "tracker"):
+    for package in ("rules", "calibration", "tracker", "appmodel", "debrief", "demo", "printing", "classview"):
         for path in (ROOT / package).rglob("*.py"):
-            if "gui" in imported_top_levels(path):
+            allowed = {"gui.pdf_canvas"} if package == "printing" else set()
+            bad = {m for m in imported_modules(path) if m.split(".")[0] == "gui"} - allowed
+            if bad:
+                offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_gui_imports_nothing_of_the_command_line_demo_or_debrief() -> None:
+    offenders = []
+    for path in sorted((ROOT / "gui").rglob("*.py")):
+        forbidden = {"cli"} if path.parent == ROOT / "gui" / "demo" else {"cli", "demo", "debrief"}
+        bad = imported_top_levels(path) & forbidden
+        if bad:
+            offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_gui_module_imports_qt() -> None:
+    qt_free = []
+    for path in sorted((ROOT / "gui").rglob("*.py")):
+        imports = imported_top_levels(path)
+        if path.name == "__init__.py" and not imports - {"__future__"}:
+            continue  # a package's docstring
+        if not imports & QT:
+            qt_free.append(str(path.relative_to(ROOT)))
+    assert not qt_free, f"Qt-free modules belong outside gui/: {qt_free}"
+
+
+def test_only_the_command_line_imports_the_command_line() -> None:
+    offenders = []
+    for package in ("rules", "calibration", "tracker", "appmodel", "debrief", "demo", "printing", "gui"):
+        for path in (ROOT / package).rglob("*.py"):
+            if "cli" in imported_top_levels(path):
                 offenders.append(str(path.relative_to(ROOT)))
     assert not offenders
 
@@ -63,7 +118,20 @@ def test_rules_engine_loads_without_opencv_or_qt() -> None:
     assert out.stdout.strip() == ""
 
 
+def test_application_model_debrief_and_demo_story_load_without_qt() -> None:
+    code = (
+        "import sys, importlib, pkgutil\n"
+        "for name in ('appmodel', 'debrief', 'demo', 'printing', 'classview'):\n"
+        "    package = importlib.import_module(name)\n"
+        "    for m in pkgutil.walk_packages(package.__path__, name + '.'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print('PySide6' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_headless_cli_commands_do_not_load_qt() -> None:
-    code = "import sys, gui.cli\ngui.cli.build_parser()\nprint('PySide6' in sys.modules)\n"
+    code = "import sys, cli.main\ncli.main.build_parser()\nprint('PySide6' in sys.modules)\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"

@@ -44,7 +44,7 @@ SIZE = (1600, 960)
 
 def session_before(section: str):  # type: ignore[no-untyped-def]
     """A session in the state the in-depth example reaches just before ``section``."""
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.dice import SeededDice
     from rules.downrange.examples import in_depth
     from rules.ruleset import get_ruleset
@@ -61,7 +61,7 @@ def session_before(section: str):  # type: ignore[no-untyped-def]
 def window_for(session, tmp: Path, *, view: str = "camera", replay=None):  # type: ignore[no-untyped-def]
     from gui.main_window import MainWindow
     from gui.settings import AppSettings, load_settings, open_store
-    from gui.synthetic_feed import SyntheticFeed
+    from appmodel.synthetic_feed import SyntheticFeed
 
     store = open_store(tmp / f"settings-{view}.ini")
     settings = load_settings(store)
@@ -96,7 +96,7 @@ def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]
 
 def fof_overlay_shots(out: Path, tmp: Path) -> None:
     """Force on Force: cohesion and the line-of-fire corridor, in the camera view."""
-    from gui.session import AttackDraft, GameSession
+    from appmodel.game_session import AttackDraft, GameSession
     from rules.dice import SeededDice
     from rules.forceonforce.examples import patrol
     from rules.ruleset import get_ruleset
@@ -117,7 +117,7 @@ def fof_overlay_shots(out: Path, tmp: Path) -> None:
 
 def generic_overlay_shots(out: Path, tmp: Path) -> None:
     """The generic rules: range bands and a scatter after a miss, in the top-down view."""
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.dice import SeededDice
     from rules.generic.examples import solo
     from rules.ruleset import get_ruleset
@@ -172,7 +172,7 @@ def main() -> int:
         return 0
 
     # the camera view before the ambush
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
@@ -218,8 +218,8 @@ def main() -> int:
     window.close()
 
     # a replay: record a short game, open it, put the timeline at the attack
-    from gui.replay_model import ReplayModel
-    from gui.session import AttackDraft
+    from appmodel.replay_model import ReplayModel
+    from appmodel.game_session import AttackDraft
     from tracker.unit_pose import UnitPose, UnitState
 
     clock = [0.0]

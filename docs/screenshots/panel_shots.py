@@ -18,7 +18,7 @@ from typing import Any
 
 
 def _session(example: Any, ruleset: str, title: str, *, through: bool = False) -> Any:
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from rules.dice import SeededDice
     from rules.ruleset import get_ruleset
 

@@ -4,7 +4,7 @@ Per frame: the synthetic webcam renders the table (in a read-ahead thread), the 
 tags and measures the units, the director plays the beats that are due, the session takes the tracked
 poses, the recorder keeps frames, poses and events, and the compositor draws the overlays onto the
 picture, which goes into the video with the caption band below it. At the end the debrief report is
-written from the recording. The example is any of :data:`gui.demo.examples.EXAMPLES` (Down Range's
+written from the recording. The example is any of :data:`demo.examples.EXAMPLES` (Down Range's
 in-depth example by default, Force on Force's patrol, the generic rules' solo game); the rule system
 comes from its scenario, and the scenario's terrain is both filmed and given to the tracker. Nothing from the script reaches the session except the beats (what the
 players decide and the dice they roll): every position comes from the tracker.
@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gui.demo.director import DemoDirector, PlayedBeat, poses_for_session
-from gui.demo.examples import DemoExample, example_named
-from gui.demo.footage import DEMO_SIZE_PX, demo_camera, register_demo_table
-from gui.demo.story import BeatKind, DemoStory, DemoTiming, build_story
-from gui.errors import UsageError
+from demo.director import DemoDirector, PlayedBeat, poses_for_session
+from demo.examples import DemoExample, example_named
+from demo.footage import DEMO_SIZE_PX, demo_camera, register_demo_table
+from demo.story import BeatKind, DemoStory, DemoTiming, build_story
+from appmodel.errors import UsageError
 
 VIDEO_NAME = "demo.mp4"
 RECORDING_NAME = "demo.sqlite"
@@ -179,9 +179,9 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     from calibration.files import table_calibration_to_dict
     from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
     from gui.demo.caption import CaptionBand
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from gui.settings import OverlayToggles
-    from gui.transforms import CameraTransform
+    from appmodel.transforms import CameraTransform
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario
     from tracker.sources import SyntheticSource
@@ -279,9 +279,11 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
             writer.release()
         session.stop_recording()
     report_path = folder / REPORT_NAME
-    from gui.debrief.report import write_debrief_report
+    from classview.timeline import report_timeline
+    from debrief.report import write_debrief_report
 
-    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_))
+    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_),
+                         timeline=report_timeline)
     return DemoRun(folder, video, recording, report_path, story, frames, calibration, session.state, director.played,
                    samples, seconds, time.perf_counter() - started)
 

@@ -1,7 +1,7 @@
 """The demo in the companion's window: the usual main window, plus a Story panel narrating the steps.
 
 :func:`open_demo_window` builds everything the demo plays on (story, synthetic webcam, table
-registration, session, tracker, director, :class:`~gui.demo.live.DemoLive`) and opens the
+registration, session, tracker, director, :class:`~demo.live.DemoLive`) and opens the
 :class:`~gui.main_window.MainWindow` on it with a "Story" dock: the step being played in the
 rulebook's words, what the rulebook says comes of it, the reading taken where the text is unclear,
 how far the story is, and Pause (Space). Any of the demo's examples plays here (``example``: Down
@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from gui.demo.story import DemoStory
+from demo.story import DemoStory
 
 
 class StoryPanel(QWidget):
@@ -128,17 +128,17 @@ def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
 
 def open_demo_window(*, example: Any = None, until: str | None = None, realtime: bool = True,
                      pause_at_end: bool = False, progress: Any = None) -> tuple[Any, Any]:
-    """(window, live demo), the window not yet shown. ``example``: a :class:`~gui.demo.examples.DemoExample`
+    """(window, live demo), the window not yet shown. ``example``: a :class:`~demo.examples.DemoExample`
     or its name (None: the in-depth example). ``pause_at_end``: pause the story just after its last step
     ends (screenshots), instead of at the end of the outro."""
     from gui.app import create_application
-    from gui.demo.director import DemoDirector
-    from gui.demo.examples import DemoExample, example_named
-    from gui.demo.footage import demo_camera, register_demo_table
-    from gui.demo.live import DemoLive
-    from gui.demo.story import DemoTiming, build_story
+    from demo.director import DemoDirector
+    from demo.examples import DemoExample, example_named
+    from demo.footage import demo_camera, register_demo_table
+    from demo.live import DemoLive
+    from demo.story import DemoTiming, build_story
     from gui.main_window import MainWindow
-    from gui.session import GameSession
+    from appmodel.game_session import GameSession
     from gui.settings import AppSettings, OverlayToggles
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario

@@ -1,2 +1,2 @@
 """The companion's side panels: roster, attack, turn, log, replay timeline (Qt widgets that subscribe
-to a :class:`gui.session.GameSession` and disconnect when closed)."""
+to a :class:`appmodel.game_session.GameSession` and disconnect when closed)."""

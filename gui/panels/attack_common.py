@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, 
                                QLayout, QLineEdit, QPushButton, QRadioButton, QSizePolicy, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.turn_panel import parse_dice_text
 from rules.errors import RulesError

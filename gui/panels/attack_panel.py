@@ -14,11 +14,11 @@ from typing import Any
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSpinBox,
                                QTableWidgetItem, QWidget)
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, AttackPanelBase, odds_cell,
                                       setup_grid)
 from gui.panels.tables import read_only_table
-from gui.session import AttackDraft
+from appmodel.game_session import AttackDraft
 
 TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Shots", "Cover", "Conceal.", "Dark", "Unaw.", "Geometry")
 COL_SHOTS, COL_COVER, COL_CONCEAL, COL_DARK, COL_UNAWARE, COL_WHY = range(COL_KILL + 1, len(TARGET_COLUMNS))

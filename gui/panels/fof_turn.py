@@ -309,7 +309,7 @@ class ForceOnForceTurnBox(QWidget):
 
     def split(self) -> None:
         """The figures typed (tags) leave the unit as a new element with the name typed."""
-        from gui.errors import UsageError
+        from appmodel.errors import UsageError
         from rules.forceonforce.actions import Split
 
         typed, team, name = self.split_figures.text(), str(self.unit.currentData()), self.split_name.text()

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from gui.panels.base import SessionPanel
-from gui.session import _clock_text
+from appmodel.game_session import _clock_text
 
 KIND_COLORS = {"rules": "#f0f0f0", "tracker": "#9fc9ff", "note": "#b0b0b0", "bookmark": "#ffe14d", "warning": "#ff9f6b"}
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from gui.panels.tables import read_only_table

@@ -22,12 +22,12 @@ from typing import Any
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell,
                                       setup_grid)
 from gui.panels.tables import read_only_table
 from gui.panels.declaration_form import DeclarationForm
-from gui.session import AttackDraft
+from appmodel.game_session import AttackDraft
 from rules.errors import RulesError
 from rules.ruleset import DraftOverlays, GroupedRuleset
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QVBoxLayout, QWidget)
 
-from gui.session import _clock_text
+from appmodel.game_session import _clock_text
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 #: Slider steps per second of recording.
@@ -15,7 +15,7 @@ STEPS_PER_S = 10
 
 
 class TimelinePanel(QWidget):
-    """Drives a :class:`gui.replay_model.ReplayModel`; ``on_frame(frame_bgr)`` gets the recorded video."""
+    """Drives a :class:`appmodel.replay_model.ReplayModel`; ``on_frame(frame_bgr)`` gets the recorded video."""
 
     def __init__(self, replay: Any, *, on_frame: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
-from gui.errors import UsageError
+from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from rules.errors import RulesError
 

@@ -1,0 +1,158 @@
+"""Replaying a recorded session: the game state, overlays and log as they were at any moment.
+
+:class:`ReplayModel` reads a recording (``tracker.replay.RecordingReader``, docs/recording-format.md)
+written while the companion ran: the tracker's poses and events, and in ``rules_events`` what the
+session handed over — ``state:<why>`` rows with the full game state after every rules change, ``log``
+rows with each log line as it was shown, ``view`` rows with the selection (unit, weapon, blast point),
+and the rules engine's own events. :meth:`ReplayModel.apply_to` puts a :class:`~appmodel.game_session.GameSession`
+in the state of time t (units where the tracker saw them then), so every view and overlay replays
+exactly as it was drawn. Qt-free.
+"""
+from __future__ import annotations
+
+import bisect
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from appmodel.errors import UsageError
+from appmodel.game_session import GameSession, LogEntry, _sharing_spot, set_tracked_pose
+
+
+@dataclass(frozen=True)
+class Moment:
+    """Something to jump to on the timeline: a rules decision, a tracker event or a bookmark."""
+
+    t_s: float
+    kind: str
+    text: str
+
+
+class ReplayModel:
+    """A recording opened for replay (``close()`` it)."""
+
+    def __init__(self, path: str | Path) -> None:
+        from tracker.replay import RecordingReader
+
+        self.path = Path(path)
+        self.reader = RecordingReader(self.path)
+        self.problems = list(self.reader.problems)
+        toml = self.reader.meta.get("scenario_toml", "")
+        if not toml:
+            self.reader.close()
+            raise UsageError(f"recording {str(self.path)!r} holds no scenario; only recordings made with a scenario "
+                             "(sandtable gui --scenario, sandtable track --scenario) can be replayed with the rules")
+        try:
+            scenario = tomllib.loads(toml)
+        except tomllib.TOMLDecodeError as exc:
+            self.reader.close()
+            raise UsageError(f"the scenario stored in {str(self.path)!r} is damaged ({exc})") from None
+        source = self.reader.meta.get("scenario_path", "<recording>")
+        base_dir = str(Path(source).parent) if source != "<recording>" else None
+        self.session = GameSession.from_scenario(scenario, source=source, base_dir=base_dir)
+        self.session.scenario_path = None
+        self._initial = self.session.state
+        records = self.reader.rules_events()
+        self._state_times: list[float] = []
+        self._state_data: list[Any] = []
+        self._states: dict[int, Any] = {}
+        self._log: list[LogEntry] = []
+        self._view_times: list[float] = []
+        self._views: list[dict[str, Any]] = []
+        for r in records:
+            if r.kind.startswith("state:") and r.payload.get("state") is not None:
+                self._state_times.append(r.t_s)
+                self._state_data.append(r.payload["state"])
+            elif r.kind == "log":
+                self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
+                                          r.payload.get("round")))
+            elif r.kind == "view":
+                self._view_times.append(r.t_s)
+                self._views.append(dict(r.payload))
+        self._log_times = [e.t_s for e in self._log]
+        self.bookmarks = self.reader.bookmarks()
+        # Bookmarks are listed from the recording's own table (with their star), not again from the log.
+        moments = [Moment(e.t_s, e.kind, e.text) for e in self._log if e.kind != "bookmark"]
+        moments += [Moment(e.t_s, e.kind.value, f"{e.name or ''} {e.kind.value}".strip()) for e in self.reader.events_between()
+                    if e.kind.value not in ("moved",)]
+        self.moments = sorted(moments, key=lambda m: m.t_s)
+        self._moment_times = [m.t_s for m in self.moments]
+        self.duration_s = self.reader.duration_s
+        self.t_s = 0.0
+        self._source: Any | None = None
+        self._video_ok = self.reader.video_path is not None and self.reader.video_path.is_file()
+
+    # -- what was, at time t ------------------------------------------------------------------------
+    def state_at(self, t_s: float) -> Any:
+        """The game state at ``t_s``: the last recorded rules state, units moved to their tracked poses."""
+        i = bisect.bisect_right(self._state_times, t_s) - 1
+        if i < 0:
+            state = self._initial
+        else:
+            state = self._states.get(i)
+            if state is None:
+                state = self.session.ruleset.load_state(self._state_data[i])
+                self._states[i] = state
+        ruleset = self.session.ruleset
+        known = {u.unit_id: u for u in ruleset.units(state)}
+        poses = self.reader.poses_at(t_s)
+        tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
+        for pose in poses:
+            u = known.get(pose.tag_id)
+            if u is None or pose.x_in is None:
+                continue
+            on_table = pose.state.value != "lifted"
+            if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
+                    or u.on_table != on_table:
+                # moved_in=0: where the unit stood is replayed, its movement was already accounted live
+                alone = any(uid in tagged for uid in _sharing_spot(known, u))
+                state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
+                                         base_height_in=self.session.base_height_in(pose.tag_id))
+        return state
+
+    def log_at(self, t_s: float) -> list[LogEntry]:
+        return self._log[: bisect.bisect_right(self._log_times, t_s)]
+
+    def view_at(self, t_s: float) -> dict[str, Any]:
+        i = bisect.bisect_right(self._view_times, t_s) - 1
+        return self._views[i] if i >= 0 else {}
+
+    def next_moment_after(self, t_s: float) -> Moment | None:
+        i = bisect.bisect_right(self._moment_times, t_s + 1e-6)
+        return self.moments[i] if i < len(self.moments) else None
+
+    def previous_moment_before(self, t_s: float) -> Moment | None:
+        i = bisect.bisect_left(self._moment_times, t_s - 1e-6) - 1
+        return self.moments[i] if i >= 0 else None
+
+    def frame_at(self, t_s: float) -> np.ndarray | None:
+        """The recorded camera frame at ``t_s`` (None without a video)."""
+        if not self._video_ok:
+            return None
+        if self._source is None:
+            from tracker.replay import ReplaySource
+
+            self._source = ReplaySource(self.path)
+        self._source.seek(t_s)
+        frame = self._source.read()
+        return None if frame is None else frame.image_bgr
+
+    def seek(self, t_s: float) -> None:
+        """Show time ``t_s``: state, log and selection as they were."""
+        t = float(min(max(0.0, t_s), self.duration_s))
+        self.t_s = t
+        s = self.session
+        s.set_time(t)
+        s.set_state(self.state_at(t))
+        s.set_log(self.log_at(t))
+        view = self.view_at(t)
+        blast = view.get("blast_point")
+        s.restore_view(view.get("selected_unit"), view.get("selected_weapon"), tuple(blast) if blast else None)
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+        self.reader.close()

@@ -1,0 +1,1 @@
+"""The `sandtable` command line: one module per command in cli/commands/."""

@@ -1,0 +1,94 @@
+"""`sandtable debrief RECORDING --out report.html`: the session's debrief as one self-contained HTML file.
+
+    sandtable debrief game.sqlite --out report.html
+    sandtable debrief --example --out example.html      # the rulebook's in-depth example, no recording needed
+
+The report shows the table with every unit's trail, engagements coloured by outcome, casualties over
+time, every roll with its odds, signals and emissions, and the instructor's bookmarks (docs/debrief.md).
+A recording that was cut off still reports, with a note of what is missing. Progress goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+
+NAME = "debrief"
+HELP = "Write the debrief report (self-contained HTML) of a recorded session."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("recording", nargs="?", metavar="RECORDING", help="the session's recording (.sqlite)")
+    parser.add_argument("--out", metavar="FILE", help="where to write the report (default: RECORDING with .html)")
+    parser.add_argument("--example", action="store_true",
+                        help="report on the rulebook's in-depth example (recorded for you next to --out)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from appmodel.errors import UsageError
+    from classview.timeline import report_timeline
+    from debrief.report import write_debrief_report
+
+    if args.example == bool(args.recording):
+        raise UsageError("give a RECORDING (e.g. sandtable debrief game.sqlite --out report.html) or --example, not both")
+    bar = _Bar(enabled=not args.no_progress)
+    if args.example:
+        from debrief.example_recording import record_in_depth_example
+
+        out = Path(args.out or "in-depth-example.html")
+        recording = out.with_suffix(".sqlite")
+        if recording.exists():
+            raise UsageError(f"{recording} exists; remove it or choose another --out (a recording is never overwritten)")
+        if not (out.parent if str(out.parent) else Path(".")).is_dir():
+            raise UsageError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist; create it first")
+        record_in_depth_example(recording, progress=lambda done, total: bar("recording the example", done, total))
+    else:
+        recording = Path(args.recording)
+        out = Path(args.out) if args.out else recording.with_suffix(".html")
+        if out.resolve() == recording.resolve():
+            raise UsageError(f"--out {args.out}: that is the recording itself; choose a .html file")
+    facts = write_debrief_report(recording, out, progress=bar, timeline=report_timeline)
+    bar.done()
+    for problem in facts.problems:
+        print(f"note: {problem}", file=sys.stderr)
+    attacks = len({(e.t_s, e.attacker_id) for e in facts.engagements})
+    print(f"wrote {out}: {facts.title}, {facts.duration_s:.0f} s, {len(facts.units)} units, {attacks} attacks, "
+          f"{len(facts.rolls())} rolls, {len(facts.emissions)} emissions, {len(facts.bookmarks)} bookmarks")
+    return 0
+
+
+class _Bar:
+    """One progress line on stderr per stage, redrawn at most five times a second."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        self.enabled = enabled
+        self.stage = ""
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        import sys
+        import time
+
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if stage == self.stage and now - self.last < 0.2 and done < total:
+            return
+        self.last = now
+        if stage != self.stage and self.drawn:
+            sys.stderr.write("\n")
+        self.stage = stage
+        filled = int(30 * done / total) if total else 30
+        sys.stderr.write(f"\r{stage:<22} [{'#' * filled}{'-' * (30 - filled)}] {done}/{total}")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def done(self) -> None:
+        import sys
+
+        if self.enabled and self.drawn:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

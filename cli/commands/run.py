@@ -1,0 +1,302 @@
+"""`sandtable run`: a real table — camera, tracking, rules, overlays, recording — in the companion's window.
+
+    sandtable run --camera 0 --scenario game.toml                 # the first run walks you through calibrating
+    sandtable run                                                 # later runs: the camera, scenario and files of last time
+    sandtable run --camera 1 --record game.sqlite --tuio          # record the session; TUIO 1.1 to 127.0.0.1:3333
+    sandtable run --recalibrate                                   # the walkthrough again (camera or table moved for good)
+    sandtable run --list-cameras                                  # which camera indexes open, and their picture size
+
+The first run without a table calibration opens the walkthrough (print the tags, place the anchors,
+optional lens file, register the table with its error in inches, optional projector); the files are
+remembered in the settings. Needs a display; ``sandtable track`` tracks headless.
+"""
+from __future__ import annotations
+
+import argparse
+
+from classview.live import add_serve_argument
+
+NAME = "run"
+HELP = "Play at a real table: camera, tracking, rules and overlays in the window (a first run walks you through calibration)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--camera", metavar="INDEX", help="camera index (0 is the first), stream URL, or a video/scenario "
+                        "file to stand in for one (default: the camera used last, else 0)")
+    parser.add_argument("--scenario", metavar="FILE", help="scenario TOML (default: the one used last, else the shipped "
+                        "starter skirmish)")
+    parser.add_argument("--calibration", metavar="FILE", help="table calibration JSON (default: the one remembered; "
+                        "a file that does not exist yet is made by the walkthrough)")
+    parser.add_argument("--projector", metavar="FILE", help="projector calibration JSON")
+    parser.add_argument("--record", metavar="FILE", help="record the session to this new SQLite file")
+    parser.add_argument("--tuio", nargs="?", const="127.0.0.1:3333", default=None, metavar="HOST:PORT",
+                        help="also send the units as TUIO 1.1 over UDP (default 127.0.0.1:3333)")
+    parser.add_argument("--recalibrate", action="store_true", help="walk through the table calibration again")
+    parser.add_argument("--list-cameras", action="store_true", help="list the camera indexes that open, then exit")
+    parser.add_argument("--settings", metavar="FILE", help="keep settings in this INI file instead of the user's settings")
+    parser.add_argument("--seed", type=int, help="seed of the virtual dice (reproducible games)")
+    parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window after --settle seconds and "
+                        "exit (works offscreen; needs a calibration)")
+    parser.add_argument("--settle", type=float, default=2.0, metavar="S", help="with --screenshot: seconds to track first")
+    add_serve_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import sys
+    from pathlib import Path
+
+    from cli.display_check import display_available, why_no_display
+    from appmodel.errors import UsageError
+
+    from classview.live import check_serve
+
+    if args.list_cameras:
+        return _list_cameras()
+    check_serve(args.serve)
+    if args.screenshot:
+        if not display_available():
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+        if args.recalibrate:
+            raise UsageError("--screenshot cannot walk through the calibration; leave out --recalibrate")
+        if not args.settle >= 0:
+            raise UsageError(f"--settle {args.settle}: give seconds (0 or more)")
+    elif not display_available():
+        camera = args.camera or "0"
+        raise UsageError(f"sandtable run opens the companion's window, but there is {why_no_display()}; to track "
+                         f"without a window use `sandtable track {camera} --calibration table.json --scenario game.toml "
+                         "--record game.sqlite`")
+    if args.record and Path(args.record).exists():
+        raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
+
+    from gui.app import create_application
+    from gui.settings import load_settings, open_store
+
+    app = create_application()
+    store = open_store(args.settings)
+    settings = load_settings(store)
+    scenario = _scenario(args.scenario or settings.scenario_path)
+    camera = str(args.camera if args.camera is not None else (settings.camera or "0"))
+    choice = _calibration_choice(args, settings, camera)
+    tuio_address = None
+    if args.tuio is not None:
+        from tracker.tuio import TuioAddress
+
+        tuio_address = TuioAddress.parse(args.tuio)
+    projector = _projector(args.projector or settings.projector_calibration_path, explicit=bool(args.projector))
+    if choice.needs_walkthrough and args.screenshot:
+        raise UsageError(f"no table calibration ({choice.problem}); run `sandtable run --camera {camera}` with a display "
+                         "to calibrate, or give --calibration table.json")
+
+    source = _open_camera(camera)
+    try:
+        first = source.latest_frame(5.0) if source.is_live else source.read()
+        if first is None:
+            raise UsageError(f"camera {camera} opened but sent no picture in 5 seconds; is another program using it? "
+                             "Close it, or try another --camera")
+        calibration = choice.calibration
+        calibration_path = choice.path
+        projector_path = projector[1]
+        if choice.needs_walkthrough:
+            result = _walkthrough(source, first, scenario, choice)
+            if result is None:
+                print("sandtable run: the table is not calibrated yet; run it again when the anchors are in place",
+                      file=sys.stderr)
+                return 1
+            calibration, calibration_path = result.calibration, result.calibration_path
+            if result.projector_path is not None:
+                projector_path = result.projector_path
+                projector = _projector(str(projector_path), explicit=True)
+        from dataclasses import replace
+
+        from gui.setup_steps import remember
+
+        settings = remember(settings, camera=camera, scenario=scenario, calibration=calibration_path,
+                            projector=projector_path)
+        if args.seed is not None:
+            settings = replace(settings, dice_seed=args.seed)
+        from gui.settings import save_settings
+
+        save_settings(settings, store)  # remembered now, even if the window is closed abruptly
+        return _play(app, args, source, first, scenario, calibration, calibration_path, projector[0], settings, store,
+                     tuio_address)
+    finally:
+        source.close()
+
+
+# ---------------------------------------------------------------------------------- pieces
+def _scenario(path: str) -> str:
+    from pathlib import Path
+
+    from appmodel.errors import UsageError
+
+    if not path:
+        from appmodel.scenarios import find_shipped
+
+        return str(find_shipped("starter-skirmish").path)
+    if not Path(path).is_file():
+        raise UsageError(f"--scenario {path!r}: no such file; give a scenario TOML (sandtable scenarios lists the shipped ones)")
+    from appmodel.scenarios.check import check_scenario
+
+    check_scenario(path)  # a typo is one line naming file, entry and field, before any window opens
+    return str(Path(path).resolve())
+
+
+def _calibration_choice(args: argparse.Namespace, settings, camera: str):
+    from calibration.errors import CalibrationError
+    from appmodel.errors import UsageError
+    from gui.setup_steps import CalibrationChoice, default_calibration_path, find_calibration
+
+    remembered = "" if args.recalibrate else settings.calibration_path
+    explicit = args.calibration
+    if args.recalibrate:
+        from pathlib import Path
+
+        path = Path(explicit or settings.calibration_path or default_calibration_path())
+        return CalibrationChoice(path, None, f"calibrating the table again (saved to {path})")
+    try:
+        return find_calibration(explicit, remembered, default_path=default_calibration_path())
+    except CalibrationError as exc:
+        raise UsageError(f"{exc}; or let `sandtable run --camera {camera} --recalibrate --calibration {explicit}` "
+                         "walk you through it") from None
+
+
+def _projector(path: str, *, explicit: bool):
+    """(projector calibration or None, its path or None); a remembered file that went missing is dropped."""
+    from pathlib import Path
+
+    if not path:
+        return None, None
+    if not explicit and not Path(path).is_file():
+        return None, None
+    from calibration.projector import load_projector_calibration
+
+    return load_projector_calibration(path), Path(path)
+
+
+def _open_camera(camera: str):
+    from appmodel.errors import UsageError
+    from tracker.errors import SourceError
+    from tracker.sources import open_source
+
+    try:
+        return open_source(camera)
+    except SourceError as exc:
+        hint = "; `sandtable run --list-cameras` shows which indexes open" if camera.strip().isdigit() else ""
+        raise UsageError(f"{exc}{hint}") from None
+
+
+def _list_cameras() -> int:
+    import cv2
+
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    except AttributeError:  # pragma: no cover - older OpenCV
+        pass
+    found = 0
+    for index in range(10):
+        capture = cv2.VideoCapture(index)
+        try:
+            if not capture.isOpened():
+                continue
+            ok, image = capture.read()
+            size = f"{image.shape[1]}x{image.shape[0]}" if ok and image is not None else "no picture (busy?)"
+            print(f"camera {index}: {size}")
+            found += 1
+        finally:
+            capture.release()
+    if not found:
+        print("no camera opens at indexes 0-9: check the cable, and that no other program holds the camera")
+    return 0
+
+
+def _walkthrough(source, first, scenario: str, choice):
+    from calibration.table_setup import load_table_setup
+    from gui.setup_wizard import SetupWizard
+
+    wizard = SetupWizard(source, scenario_path=scenario, layout=load_table_setup(scenario).layout,
+                         calibration_path=choice.path, intro=choice.problem)
+    wizard._frame = first.image_bgr
+    wizard.exec()
+    return wizard.result_value()
+
+
+class _TuioTee:
+    """The tracker, sending every tracked frame as TUIO too (on the tracking thread)."""
+
+    def __init__(self, tracker, sender) -> None:
+        self._tracker = tracker
+        self.sender = sender
+
+    def process(self, frame):
+        result = self._tracker.process(frame)
+        self.sender.send(result.poses, t_s=result.t_s, frame_size_px=result.detections.frame_size_px)
+        return result
+
+    def __getattr__(self, name: str):
+        return getattr(self._tracker, name)
+
+
+def _play(app, args, source, first, scenario, calibration, calibration_path, projector, settings, store, tuio_address) -> int:
+    import sys
+
+    from calibration.table_setup import load_table_setup
+    from classview.live import serve_session
+    from gui.app import take_screenshot
+    from appmodel.live_tracking import LiveTracking
+    from gui.main_window import MainWindow
+    from appmodel.game_session import GameSession
+    from tracker.pipeline import Tracker
+    from tracker.roster import load_roster
+
+    calibration = calibration.for_frame_size(first.image_bgr.shape[1], first.image_bgr.shape[0])
+    roster = load_roster(scenario)
+    tracker = Tracker(roster=roster, calibration=calibration, terrain=load_table_setup(scenario).terrain)
+    tuio = None
+    if tuio_address is not None:
+        from tracker.tuio import TuioSender
+
+        layout = calibration.layout
+        tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in))
+        print(f"sending TUIO to {tuio_address} (table coordinates)", file=sys.stderr)
+    session = GameSession.from_scenario_file(scenario, seed=settings.dice_seed)
+    tracked = tracker if tuio is None else _TuioTee(tracker, tuio)
+    live = LiveTracking(source, tracked, realtime=True)
+    window = MainWindow(session, settings=settings, store=None if args.screenshot else store, calibration=calibration,
+                        projector_calibration=projector, live=live)
+    view = None
+    try:
+        view = serve_session(session, args.serve, window=window)
+        recorder = None
+        if args.record:
+            recorder = session.start_recording(args.record, calibration_path=str(calibration_path), roster=roster)
+            camera = str(args.camera or settings.camera)
+            recorder.set_meta("command", f"sandtable run --camera {camera} --scenario {scenario} --record {args.record}")
+            recorder.set_meta("source", camera)
+            recorder.attach(tracker.bus)
+            live.set_recorder(recorder)
+        first_result = tracked.process(first)  # the frame the camera check waited for is the game's first
+        if recorder is not None:
+            recorder.record_frame(first_result.frame_index, first_result.t_s, first_result.poses)
+        session.apply_poses(first_result.poses, t_s=first_result.t_s)
+        live.start()
+        if args.screenshot:
+            path = take_screenshot(window, args.screenshot, settle_s=args.settle)
+            print(f"saved {path}")
+            code = 0
+        else:
+            window.show()
+            code = int(app.exec())
+    finally:
+        live.stop()
+        if view is not None:
+            view.close()
+        session.close()  # a recording in progress is closed cleanly
+        tracker.close()
+        if tuio is not None:
+            tuio.close()
+            if tuio.send_errors:
+                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
+    if args.record:
+        print(f"recorded to {args.record}: `sandtable debrief {args.record} --out report.html` writes its report")
+    return code

@@ -1,0 +1,248 @@
+"""`sandtable track SOURCE`: follow every unit through a camera, video, folder, scenario or recording.
+
+    sandtable track 0 --calibration table.json --scenario game.toml --record game.sqlite
+    sandtable track game.mp4 --scenario game.toml --jsonl > poses.jsonl
+    sandtable track 0 --calibration table.json --tuio 127.0.0.1:3333   # TUIO 1.1 for other software (docs/tuio.md)
+
+``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
+"x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
+when uncalibrated). Without it, events are printed as they happen and a summary at the end. Files are
+processed frame by frame (none skipped) as fast as possible, with a progress bar on stderr; a camera
+runs until Ctrl+C (the recording is closed properly).
+"""
+from __future__ import annotations
+
+import argparse
+
+NAME = "track"
+HELP = "Track units through a camera (index or URL), video, image folder, synthetic scenario or recording."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", metavar="SOURCE", help="camera index (0), stream URL, video file, image folder, scenario .toml or recording")
+    parser.add_argument("--calibration", metavar="FILE", help="table calibration (JSON): poses in table inches")
+    parser.add_argument("--scenario", metavar="FILE", help="scenario (TOML): which tag is which unit")
+    parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
+    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi)")
+    parser.add_argument("--jsonl", action="store_true", help="print one JSON line per frame")
+    parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    parser.add_argument("--fps", type=float, default=None, help="frame rate of an image folder or a video without one")
+    parser.add_argument("--lost-after", type=float, default=10.0, metavar="S", help="a hidden unit is lost after S seconds (default 10)")
+    parser.add_argument("--bare", action="store_true", help="run the plain detector on every whole frame (slower; for comparison)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--tuio", nargs="?", const="127.0.0.1:3333", default=None, metavar="HOST:PORT",
+        help="send the units as TUIO 1.1 /tuio/2Dobj over UDP (default 127.0.0.1:3333; put it after SOURCE)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    import threading
+    import time
+    import tomllib
+    from pathlib import Path
+
+    from appmodel.errors import UsageError
+    from tracker.pipeline import TrackedFrame, Tracker
+    from tracker.recording import Recorder
+    from tracker.roster import Roster, load_roster
+    from tracker.session import run_tracking
+    from tracker.sources import open_source
+    from tracker.tuio import TuioAddress, TuioSender
+    from tracker.unit_tracker import TrackerSettings
+
+    if args.max_frames is not None and args.max_frames < 1:
+        raise UsageError(f"--max-frames {args.max_frames}: give a positive number of frames")
+    if args.lost_after <= 0:
+        raise UsageError(f"--lost-after {args.lost_after}: give a positive number of seconds")
+    if args.video and not args.record:
+        raise UsageError("--video keeps the camera video next to a recording; add --record FILE")
+    if args.fps is not None and not 0 < args.fps <= 1000:
+        raise UsageError(f"--fps {args.fps}: give frames per second between 0 and 1000")
+    roster = load_roster(args.scenario) if args.scenario else Roster()
+    terrain = _terrain(args.scenario) if args.scenario else None
+    calibration = None
+    if args.calibration:
+        from calibration.files import load_table_calibration
+
+        calibration = load_table_calibration(args.calibration)
+    if args.record and Path(args.record).exists():
+        raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
+    tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
+
+    source = open_source(args.source, fps=args.fps)
+    recorder = None
+    tracker = None
+    tuio = None
+    stop = threading.Event()
+    try:
+        first = None
+        if not source.is_live:
+            first = source.read()
+            if first is None:
+                raise UsageError(f"'{args.source}' holds no frames")
+        if calibration is not None and first is not None:
+            calibration = calibration.for_frame_size(*first.size_px)
+        tracker = Tracker(
+            roster=roster,
+            calibration=calibration,
+            terrain=terrain,
+            settings=TrackerSettings(lost_after_s=args.lost_after),
+            fast=not args.bare,
+        )
+        if tuio_address is not None:
+            layout = getattr(calibration, "layout", None)
+            tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in) if layout is not None else None)
+            print(f"sending TUIO to {tuio_address} ({'table' if layout is not None else 'camera frame'} coordinates)", file=sys.stderr)
+        if args.record:
+            metadata = {"source": str(args.source), "command": "sandtable " + " ".join(sys.argv[1:])}
+            if args.scenario:
+                metadata["scenario_path"] = str(Path(args.scenario).resolve())
+                metadata["scenario_toml"] = Path(args.scenario).read_text(encoding="utf-8")
+                metadata["ruleset"] = str(tomllib.loads(metadata["scenario_toml"]).get("ruleset", "down-range"))
+            if args.calibration:
+                metadata["calibration_path"] = str(Path(args.calibration).resolve())
+                metadata["calibration_json"] = Path(args.calibration).read_text(encoding="utf-8")
+            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps)
+
+        total = source.frame_count
+        if args.max_frames is not None and total is not None:
+            total = min(total, args.max_frames)
+        progress = _Progress(total, enabled=not args.no_progress and not source.is_live)
+        if not args.jsonl:
+            tracker.bus.subscribe(lambda e: print(_event_line(e), flush=True))
+
+        def on_frame(result: TrackedFrame) -> None:
+            if tuio is not None:
+                tuio.send(result.poses, t_s=result.t_s, frame_size_px=result.detections.frame_size_px)
+            if args.jsonl:
+                print(json.dumps(result.to_json()), flush=False)
+            progress.update(result.frame_index)
+
+        processed = 0
+        if recorder is not None:
+            recorder.attach(tracker.bus)
+        if first is not None:
+            result = tracker.process(first)
+            if recorder is not None:
+                recorder.record_frame(result.frame_index, result.t_s, result.poses, first.image_bgr if args.video else None)
+            on_frame(result)
+            processed = 1
+        remaining = None if args.max_frames is None else args.max_frames - processed
+        started = time.perf_counter()
+        try:
+            processed += run_tracking(
+                source, tracker, recorder=recorder, record_video=args.video, on_frame=on_frame, stop=stop, max_frames=remaining
+            )
+        except KeyboardInterrupt:
+            stop.set()
+            print("sandtable track: stopped (Ctrl+C)", file=sys.stderr)
+        elapsed = time.perf_counter() - started
+        progress.done()
+        if not args.jsonl:
+            _summary(tracker, processed, elapsed)
+        sys.stdout.flush()
+    finally:
+        if tracker is not None:
+            tracker.close()
+        if tuio is not None:
+            tuio.close()
+            if tuio.send_errors:
+                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
+        source.close()
+        if recorder is not None:
+            recorder.close()
+            print(f"recorded to {args.record}", file=sys.stderr)
+    return 0
+
+
+def _terrain(scenario_path: str):
+    import tomllib
+    from pathlib import Path
+
+    try:
+        data = tomllib.loads(Path(scenario_path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return None  # load_roster has already reported a broken file
+    if "terrain" not in data:
+        return None
+    from calibration.synthetic import load_synthetic_scenario
+
+    return load_synthetic_scenario(scenario_path).terrain
+
+
+class _Progress:
+    """A one-line progress bar on stderr, redrawn at most five times a second."""
+
+    def __init__(self, total: int | None, *, enabled: bool) -> None:
+        import time
+
+        self.total = total
+        self.enabled = enabled
+        self.count = 0
+        self.start = time.perf_counter()
+        self.last_draw = 0.0
+
+    def update(self, frame_index: int) -> None:
+        import time
+
+        self.count += 1
+        now = time.perf_counter()
+        if self.enabled and (now - self.last_draw > 0.2 or (self.total is not None and self.count >= self.total)):
+            self.last_draw = now
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        import sys
+
+        rate = self.count / max(1e-6, now - self.start)
+        if self.total:
+            filled = int(30 * min(1.0, self.count / self.total))
+            bar = "#" * filled + "-" * (30 - filled)
+            text = f"\r[{bar}] {self.count}/{self.total} frames, {rate:5.1f} frames/s"
+        else:
+            text = f"\r{self.count} frames, {rate:5.1f} frames/s"
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        import sys
+        import time
+
+        if self.enabled and self.count:
+            self._draw(time.perf_counter())
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _event_line(event) -> str:
+    unit = f" {event.tag_id}" + (f" {event.name!r}" if event.name else "") if event.tag_id is not None else ""
+    p = event.payload
+    where = ""
+    if "x_in" in p:
+        where = f" at ({p['x_in']:.2f}, {p['y_in']:.2f}) in"
+    elif "center_px" in p:
+        where = f" at ({p['center_px'][0]:.1f}, {p['center_px'][1]:.1f}) px"
+    extra = ""
+    if event.kind.value == "stopped" and "distance" in p:
+        extra = f", moved {p['distance']:.2f}"
+    elif "moved" in p:
+        extra = ", moved" if p["moved"] else ", same place"
+    elif "message" in p:
+        extra = f": {p['message']}"
+    elif "hint" in p:
+        extra = f": {p['hint']}"
+    return f"{event.t_s:8.2f} s  {event.kind.value:<12}{unit}{where}{extra}"
+
+
+def _summary(tracker, processed: int, elapsed: float) -> None:
+    rate = processed / elapsed if elapsed > 0 else 0.0
+    print(f"{processed} frames tracked ({rate:.1f} frames/s)")
+    for pose in tracker.poses:
+        if pose.calibrated:
+            where = f"({pose.x_in:6.2f}, {pose.y_in:6.2f}) in, moved {pose.moved_this_turn_in:.2f} in"
+        else:
+            where = f"({pose.center_px[0]:7.1f}, {pose.center_px[1]:7.1f}) px"
+        print(f"  {pose.tag_id:>4} {pose.name:<20} {pose.state.value:<7} {where}, heading {pose.heading_deg:5.1f} deg")

@@ -1,0 +1,182 @@
+"""The debrief's pictures, drawn with matplotlib (Agg backend: no display needed) as PNG bytes.
+
+* :func:`table_map_png` — the table seen from above like a map: every unit's movement trail in its
+  side's colour (lifts dashed), engagements as lines from shooter to target coloured by outcome,
+  blast circles where explosives landed, casualties crossed out where they fell.
+* :func:`casualties_png` — units out of the fight per side over the session, with the instructor's
+  bookmarks marked.
+"""
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+from debrief.facts import DebriefFacts, EngagementOutcome, position_at
+
+#: The outcomes a Down Range attack comes to (its map's legend lists them all).
+DOWN_RANGE_OUTCOMES = (EngagementOutcome.KILLED, EngagementOutcome.HIT, EngagementOutcome.MISS, EngagementOutcome.SUPPRESSED)
+#: Line styles of engagement outcomes (colour, line style, width) — chosen to stay apart from the
+#: side colours (blue/red by default) the trails use.
+OUTCOME_STYLE: dict[EngagementOutcome, tuple[str, str, float]] = {
+    EngagementOutcome.KILLED: ("#111111", "-", 2.2),
+    EngagementOutcome.HIT: ("#e67e22", "-", 1.8),
+    EngagementOutcome.MISS: ("#8c8c8c", "--", 1.2),
+    EngagementOutcome.SUPPRESSED: ("#8e44ad", ":", 1.8),
+    EngagementOutcome.WON: ("#e67e22", "-", 2.0),
+    EngagementOutcome.LOST: ("#6c3483", "--", 1.5),
+    EngagementOutcome.NO_WINNER: ("#8c8c8c", ":", 1.4),
+}
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)  # files only; never opens a window, works without a display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    _pyplot().close(fig)
+    return buffer.getvalue()
+
+
+def table_map_png(facts: DebriefFacts) -> bytes:
+    """The table from above with trails, engagements, blasts and casualties."""
+    plt = _pyplot()
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, Rectangle
+
+    width, depth = facts.table_size_in
+    (vx0, vx1), (vy0, vy1), _ = _view(facts)
+    fig, ax = plt.subplots(figsize=(11, min(14.0, 11 * (vy1 - vy0) / (vx1 - vx0) + 0.8)))
+    ax.add_patch(Rectangle((0, 0), width, depth, facecolor="#efe6d2", edgecolor="#6b5b3e", linewidth=1.5, zorder=0))
+    step = 6.0 if max(width, depth) <= 96 else 12.0
+    for x in _range(step, width, step):
+        ax.plot([x, x], [0, depth], color="#d8ccb2", linewidth=0.6, zorder=1)
+    for y in _range(step, depth, step):
+        ax.plot([0, width], [y, y], color="#d8ccb2", linewidth=0.6, zorder=1)
+
+    for e in facts.engagements:
+        if e.impact_in is not None and e.radius_in:
+            ax.add_patch(Circle(e.impact_in, e.radius_in, facecolor="none", edgecolor="#e67e22",
+                                linewidth=0.9, linestyle="--", alpha=0.8, zorder=2))
+            ax.plot(*e.impact_in, marker="*", markersize=11, color="#e67e22", markeredgecolor="#7a4a0a", zorder=6)
+
+    for tag_id, trail in sorted(facts.trails.items()):
+        unit = facts.unit(tag_id)
+        color = unit.color if unit else "#666666"
+        for run in trail.runs:
+            xs, ys = [p[1] for p in run], [p[2] for p in run]
+            ax.plot(xs, ys, color=color, linewidth=1.6, alpha=0.85, zorder=3, solid_capstyle="round")
+        for (x0, y0), (x1, y1) in trail.jumps:
+            ax.plot([x0, x1], [y0, y1], color=color, linewidth=1.0, linestyle=(0, (2, 2)), alpha=0.6, zorder=3)
+        first, last = trail.runs[0][0], trail.runs[-1][-1]
+        ax.plot(first[1], first[2], marker="o", markersize=5, markerfacecolor="white", markeredgecolor=color, zorder=4)
+        ax.plot(last[1], last[2], marker="o", markersize=7, color=color, markeredgecolor="white", zorder=5)
+        if unit:
+            ax.annotate(unit.name, (last[1], last[2]), xytext=(5, 4), textcoords="offset points", fontsize=7.5,
+                        color="#222222", zorder=7,
+                        bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
+
+    for e in facts.engagements:
+        if e.from_in is None or e.to_in is None:
+            continue
+        color, style, lw = OUTCOME_STYLE[e.outcome]
+        (x0, y0), (x1, y1) = e.from_in, e.to_in
+        if math.hypot(x1 - x0, y1 - y0) < 1e-6:
+            continue
+        ax.annotate("", xy=(x1, y1), xytext=(x0, y0), zorder=6,
+                    arrowprops={"arrowstyle": "-|>", "color": color, "linestyle": style, "linewidth": lw,
+                                "shrinkA": 4, "shrinkB": 5, "mutation_scale": 11})
+
+    for c in facts.casualties:
+        if c.change == "back in play" or c.tag_id not in facts.trails:
+            continue
+        where = position_at(facts.trails[c.tag_id], c.t_s)
+        if where is not None:
+            ax.plot(*where, marker="X", markersize=10, color="#111111", markeredgecolor="white", zorder=8)
+
+    # Down Range's four outcomes always; another ruleset's those its engagements came to.
+    shown = [o for o in EngagementOutcome if o in {e.outcome for e in facts.engagements}
+             or (facts.ruleset == "down-range" and o in DOWN_RANGE_OUTCOMES)]
+    handles = [Line2D([], [], color=OUTCOME_STYLE[o][0], linestyle=OUTCOME_STYLE[o][1], linewidth=OUTCOME_STYLE[o][2], label=o.value)
+               for o in shown]
+    handles += [Line2D([], [], color=c, linewidth=2, label=side or "(no side)") for side, c in facts.side_colors.items()]
+    handles += [Line2D([], [], marker="X", color="#111111", linestyle="", markersize=8, label="out of the fight"),
+                Line2D([], [], marker="*", color="#e67e22", linestyle="", markersize=10, label="explosive impact")]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=5, fontsize=8, frameon=False)
+    (x0, x1), (y0, y1), zoomed = _view(facts)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (inches)")
+    ax.set_ylabel("y (inches)")
+    where = f" (the part of the {width:g}\" x {depth:g}\" table where units were)" if zoomed else ""
+    ax.set_title(f"{facts.title}: movement and engagements{where}", fontsize=11)
+    return _png(fig)
+
+
+def casualties_png(facts: DebriefFacts) -> bytes:
+    """Units out of the fight per side over time, with bookmarks and attacks marked."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(11, 3.6))
+    end = max(facts.duration_s, max((c.t_s for c in facts.casualties), default=0.0), 1.0)
+    top = 1
+    for side, curve in facts.casualties_over_time().items():
+        xs = [t for t, _ in curve] + [end]
+        ys = [n for _, n in curve] + [curve[-1][1]]
+        top = max(top, max(ys))
+        ax.step(xs, ys, where="post", color=facts.color_of(side), linewidth=2, label=side or "(no side)")
+    for e in {e.t_s for e in facts.engagements}:
+        ax.axvline(e, color="#e67e22", linewidth=0.7, alpha=0.5, zorder=0)
+    for i, b in enumerate(facts.bookmarks, 1):
+        ax.axvline(b.t_s, color="#2e7d32", linewidth=1.0, linestyle="--", zorder=0)
+        ax.annotate(f"B{i}", (b.t_s, top + 0.3), xytext=(3, 0), textcoords="offset points", ha="left", fontsize=8,
+                    color="#2e7d32")
+    ax.set_xlim(0, end)
+    ax.set_ylim(0, top + 0.8)
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_xlabel("session time (s)")
+    ax.set_ylabel("units out of the fight")
+    ax.set_title("Casualties over time (orange lines: attacks, green: bookmarks)", fontsize=10)
+    if facts.sides:
+        ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.grid(axis="y", color="#dddddd")
+    return _png(fig)
+
+
+def _view(facts: DebriefFacts, *, margin_in: float = 5.0) -> tuple[tuple[float, float], tuple[float, float], bool]:
+    """The part of the table to show: where units went and fired, unless that is most of the table."""
+    width, depth = facts.table_size_in
+    xs: list[float] = []
+    ys: list[float] = []
+    for trail in facts.trails.values():
+        for run in trail.runs:
+            xs += [p[1] for p in run]
+            ys += [p[2] for p in run]
+    for e in facts.engagements:
+        for point in (e.from_in, e.to_in, e.impact_in):
+            if point is not None:
+                xs.append(point[0])
+                ys.append(point[1])
+    full = ((-1.0, width + 1.0), (-1.0, depth + 1.0), False)
+    if not xs:
+        return full
+    x0, x1 = max(-1.0, min(xs) - margin_in), min(width + 1.0, max(xs) + margin_in)
+    y0, y1 = max(-1.0, min(ys) - margin_in), min(depth + 1.0, max(ys) + margin_in)
+    if (x1 - x0) * (y1 - y0) > 0.6 * (width + 2) * (depth + 2):
+        return full
+    return (x0, x1), (y0, y1), True
+
+
+def _range(start: float, stop: float, step: float) -> list[float]:
+    out, v = [], start
+    while v < stop - 1e-9:
+        out.append(v)
+        v += step
+    return out

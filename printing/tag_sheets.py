@@ -1,0 +1,148 @@
+"""Sheets of tags at exact size: unit tags (optionally with roster names) and the anchor set.
+
+Each tag sits on a white card (its quiet zone, 1.5 cells wide, kept free of print) outlined by a dashed
+cutting line, with its id and name in a strip below the card's quiet zone. The top edge of every tag
+is its heading: for units, stick it with the top edge toward the model's front.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from calibration.table_layout import TableLayout
+from calibration.tag_bitmaps import CARD_MARGIN_CELLS, TAG_CELLS, card_size_in
+from appmodel.errors import UsageError
+from gui.pdf_canvas import PageSize, PdfCanvas
+
+LABEL_STRIP_IN = 0.32
+GAP_IN = 0.18
+
+
+@dataclass(frozen=True)
+class TagLabel:
+    """A tag to print and the words under it."""
+
+    tag_id: int
+    caption: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PrintedTag:
+    """Where a tag's black square was printed: page (0-based) and its top-left corner on the paper."""
+
+    tag_id: int
+    page: int
+    left_in: float
+    top_in: float
+    size_in: float
+
+
+@dataclass(frozen=True)
+class SheetSummary:
+    pages: int
+    tags: tuple[PrintedTag, ...] = field(default=())
+
+
+def write_tag_sheets(
+    path: str | Path,
+    labels: Sequence[TagLabel],
+    *,
+    size_in: float,
+    paper: str = "letter",
+    title: str,
+    hint: str = "The top edge of each tag is the unit's front: stick it with that edge toward where the model faces.",
+    label_strip_in: float = LABEL_STRIP_IN,
+    note_lines: int = 1,
+) -> SheetSummary:
+    """A PDF with every tag of ``labels`` at ``size_in`` (black square), as many pages as it takes."""
+    if not labels:
+        raise UsageError("no tags to print; give --ids (e.g. 10-49), --roster FILE or --anchors")
+    if not 0.25 <= size_in <= 7.0:
+        raise UsageError(f"--size-in {size_in:g}: tags from 0.25 to 7 inches fit on a sheet")
+    page = PageSize.named(paper)
+    left, top, right, bottom = page.usable_in
+    card = card_size_in(size_in)
+    pitch_x = card + GAP_IN
+    pitch_y = card + label_strip_in + GAP_IN
+    cols = int((right - left + GAP_IN) // pitch_x)
+    canvas = PdfCanvas(path, page, title=title)
+    header = _header(canvas, title, hint)
+    rows = int((bottom - top - header + GAP_IN) // pitch_y)
+    if cols < 1 or rows < 1:
+        canvas.finish()
+        raise UsageError(f"a {size_in:g}\" tag does not fit on {paper} paper; use a smaller --size-in")
+    margin = size_in * CARD_MARGIN_CELLS / TAG_CELLS
+    placed = []
+    per_page = cols * rows
+    for k, label in enumerate(labels):
+        if k and k % per_page == 0:
+            canvas.new_page()
+            header = _header(canvas, title, hint)
+        slot = k % per_page
+        r, c = divmod(slot, cols)
+        x = left + c * pitch_x
+        y = top + header + r * pitch_y
+        canvas.outline(x, y, card, card + label_strip_in)
+        canvas.tag(label.tag_id, x + margin, y + margin, size_in)
+        placed.append(PrintedTag(label.tag_id, canvas.pages - 1, x + margin, y + margin, size_in))
+        caption = f"#{label.tag_id}" + (f"  {label.caption}" if label.caption else "")
+        size_pt = 7.0 if card < 1.6 else 9.0
+        canvas.text(x, y + card + 0.02, caption, size_pt=size_pt, width_in=card, centre=True, bold=True)
+        if label.note:
+            canvas.text(x + 0.05, y + card + 0.02 + size_pt / 72 * 1.4, label.note, size_pt=size_pt - 1.5,
+                        width_in=card - 0.1, centre=True, grey=60, lines=note_lines)
+    canvas.finish()
+    return SheetSummary(canvas.pages, tuple(placed))
+
+
+def _header(canvas: PdfCanvas, title: str, hint: str) -> float:
+    left, top, _, _ = canvas.page.usable_in
+    canvas.text(left, top, title, size_pt=10, bold=True)
+    canvas.text(left, top + 0.2, hint, size_pt=7, grey=60)
+    used = 0.42 + canvas.scale_bars(left, top + 0.42)
+    return used + 0.1
+
+
+def anchor_labels(layout: TableLayout) -> list[TagLabel]:
+    """What to write under each anchor: where it goes on the table."""
+    corners = {
+        (False, False): "the origin corner",
+        (True, False): "the +x corner",
+        (True, True): "the far corner",
+        (False, True): "the +y corner",
+    }
+    out = []
+    for a in layout.anchors:
+        near_x = a.x_in > layout.width_in / 2
+        near_y = a.y_in > layout.depth_in / 2
+        where = corners[(near_x, near_y)] if a.tag_id <= 3 else "extra anchor"
+        out.append(
+            TagLabel(
+                a.tag_id,
+                f"anchor at {where}",
+                f"Centre at x = {a.x_in:g} in, y = {a.y_in:g} in from the origin corner; top edge toward {_facing(a.heading_deg)}. "
+                "Fix it flat; a bumped anchor is noticed and ignored.",
+            )
+        )
+    return out
+
+
+def _facing(heading_deg: float) -> str:
+    h = heading_deg % 360
+    names = {0: "+x", 90: "+y (the far side)", 180: "-x", 270: "-y (the near side)"}
+    for angle, name in names.items():
+        if abs((h - angle + 180) % 360 - 180) < 1e-6:
+            return name
+    return f"heading {h:g} degrees"
+
+
+def check_one_size(layout: TableLayout) -> float:
+    sizes = {a.size_in for a in layout.anchors}
+    if len(sizes) != 1:
+        raise UsageError(
+            f"the layout's anchors have different sizes ({', '.join(f'{s:g}' for s in sorted(sizes))} in); "
+            "print each size separately with --ids and --size-in"
+        )
+    return sizes.pop()

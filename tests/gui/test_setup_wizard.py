@@ -1,0 +1,186 @@
+"""The first-run walkthrough of `sandtable run`, with the synthetic table standing in for the camera:
+each step as a player meets it (tags printed, anchors found or named missing, the registration's error
+in inches, capture again, the files saved and remembered), and the wizard driven page by page offscreen."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from calibration.errors import CalibrationError  # noqa: E402
+from calibration.files import load_table_calibration, save_camera_model  # noqa: E402
+from calibration.synthetic import Hand, SyntheticTable, TagPlacement, overhead_pose, webcam_model  # noqa: E402
+from calibration.table_calibration import TableCalibration  # noqa: E402
+from calibration.table_layout import TableLayout  # noqa: E402
+from gui import setup_steps  # noqa: E402
+from appmodel.scenarios import find_shipped  # noqa: E402
+from gui.settings import AppSettings  # noqa: E402
+from tracker.sources import CameraSource  # noqa: E402
+
+STARTER = find_shipped("starter-skirmish").path
+LAYOUT = TableLayout.default()
+UNITS = [TagPlacement(10 + i, 14.0 + 9.0 * i, 18.0 + 3.0 * (i % 3), 1.0, 90.0) for i in range(5)]
+
+
+@pytest.fixture(scope="module")
+def table() -> SyntheticTable:
+    """A 1080p wide-angle webcam over the table, tilted 25 degrees (not the demo's camera)."""
+    return SyntheticTable(layout=LAYOUT, model=webcam_model(1920, 1080), pose=overhead_pose(LAYOUT, tilt_deg=25),
+                          texture_seed=3, supersample=2, background_supersample=1)
+
+
+def cover(*anchor_ids: int) -> list[Hand]:
+    """A hand laid flat over each of these anchors (a player leaning over the table)."""
+    return [Hand(LAYOUT.anchor(i).x_in, LAYOUT.anchor(i).y_in, 2.5, z_in=0.5) for i in anchor_ids]
+
+
+def picture(table: SyntheticTable, *, hands=()) -> np.ndarray:
+    return table.render(UNITS, hands=list(hands), rng=np.random.default_rng(1)).image_bgr
+
+
+class SyntheticCapture:
+    """What ``cv2.VideoCapture`` gives the camera thread, filmed on the synthetic table; ``show``
+    swaps the picture (a hand reaches in, a hand goes away)."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.lock = threading.Lock()
+        self.reads_since_show = 0
+
+    def show(self, image: np.ndarray) -> None:
+        """Film another picture, and wait until the camera thread has delivered it."""
+        with self.lock:
+            self.image = image
+            self.reads_since_show = 0
+        deadline = time.monotonic() + 10.0
+        while self.reads_since_show < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+        return True
+
+    def read(self):
+        time.sleep(1 / 30)
+        with self.lock:
+            self.reads_since_show += 1
+            return True, self.image.copy()
+
+    def release(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------------------- the steps
+def test_which_calibration_a_run_uses_and_when_it_walks_through_calibrating(tmp_path, table) -> None:
+    default = tmp_path / "default" / "table.json"
+    first = setup_steps.find_calibration(None, "", default_path=default)
+    assert first.needs_walkthrough and first.path == default and "first run" in first.problem
+    gone = setup_steps.find_calibration(None, str(tmp_path / "old.json"), default_path=default)
+    assert gone.needs_walkthrough and "is gone" in gone.problem and gone.path == tmp_path / "old.json"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "sandtable-table-calibration", "version": 1, "method": "pnp", "cam', encoding="utf-8")
+    remembered = setup_steps.find_calibration(None, str(broken), default_path=default)
+    assert remembered.needs_walkthrough and "cannot be used" in remembered.problem and "corrupt" in remembered.problem
+    with pytest.raises(CalibrationError, match="corrupt or truncated"):
+        setup_steps.find_calibration(str(broken), "", default_path=default)  # named on the command line: an error
+    named = setup_steps.find_calibration(str(tmp_path / "new.json"), "", default_path=default)
+    assert named.needs_walkthrough and named.path == tmp_path / "new.json"
+    good = tmp_path / "table.json"
+    setup_steps.save_calibration(TableCalibration(table.model, table.pose, LAYOUT, residual_in=0.0), good)
+    found = setup_steps.find_calibration(None, str(good), default_path=default)
+    assert not found.needs_walkthrough and found.calibration.layout.width_in == 72
+
+
+def test_the_tags_of_the_scenario_are_written_as_printable_pdfs(tmp_path) -> None:
+    sheets = setup_steps.write_tags_for(STARTER, tmp_path)
+    names = [p.name for p in sheets.files]
+    assert names[0] == "anchors.pdf" and any(n.startswith("unit-tags-") for n in names)
+    for p in sheets.files:
+        assert p.read_bytes()[:5] == b"%PDF-" and p.stat().st_size > 2_000
+    assert "Print at 100%" in sheets.message and "1-inch bar" in sheets.message
+
+
+def test_a_hidden_anchor_is_named_with_the_place_it_belongs(table) -> None:
+    everything = setup_steps.check_anchors(picture(table), LAYOUT)
+    assert everything.found == (0, 1, 2, 3) and everything.missing == () and everything.enough
+    hidden = setup_steps.check_anchors(picture(table, hands=cover(2)), LAYOUT)
+    assert hidden.found == (0, 1, 3) and hidden.missing == (2,) and hidden.enough
+    assert "anchor 2 belongs at the far right corner (70.5, 46.5) in" in hidden.message
+
+
+def test_registration_reports_its_error_in_inches_and_a_verdict(table) -> None:
+    with_lens = setup_steps.register_frame(picture(table), LAYOUT, table.model)
+    assert with_lens.verdict == "good" and with_lens.residual_in < 0.02
+    assert "in RMS" in with_lens.message and "above the table" in with_lens.message
+    # the camera's true pose comes back: a unit's tag maps to where it stands
+    z = with_lens.calibration.pose.camera_position_in[2]
+    assert z == pytest.approx(table.pose.camera_position_in[2], abs=0.2)
+    guessed = setup_steps.register_frame(picture(table), LAYOUT, None)
+    assert guessed.calibration is not None and guessed.verdict == "usable"  # the lens between the anchors is a guess
+    assert "lens" in guessed.message  # the notes say the lens was assumed
+    failed = setup_steps.register_frame(picture(table, hands=cover(1, 2, 3)), LAYOUT, table.model)
+    assert failed.verdict == "retry" and failed.calibration is None and "could not be registered" in failed.message
+    other_shape = webcam_model(1000, 1000)
+    refused = setup_steps.register_frame(picture(table), LAYOUT, other_shape)
+    assert refused.verdict == "retry" and "another shape" in refused.message
+
+
+def test_the_files_are_remembered_for_the_next_run(tmp_path) -> None:
+    settings = setup_steps.remember(AppSettings(), camera="1", scenario=STARTER, calibration=tmp_path / "t.json",
+                                    projector=tmp_path / "p.json")
+    assert (settings.camera, settings.scenario_path) == ("1", str(STARTER.resolve()))
+    assert settings.calibration_path == str((tmp_path / "t.json").resolve())
+    assert settings.projector_calibration_path == str((tmp_path / "p.json").resolve())
+
+
+# ---------------------------------------------------------------------------------- the wizard
+def test_the_walkthrough_from_printing_to_a_saved_calibration(tmp_path, table, qtbot) -> None:
+    from gui.setup_wizard import SetupWizard
+
+    capture = SyntheticCapture(picture(table, hands=cover(1, 2, 3)))
+    camera = CameraSource(0, capture_factory=lambda spec: capture)
+    lens = tmp_path / "camera.json"
+    save_camera_model(table.model, lens)
+    try:
+        wizard = SetupWizard(camera, scenario_path=STARTER, layout=LAYOUT, calibration_path=tmp_path / "cal" / "table.json",
+                             intro="This is the first run with this camera: let us calibrate the table")
+        qtbot.addWidget(wizard)
+        wizard.show()
+        assert "first run" in wizard.print_page.findChildren(type(wizard.print_page.result_label))[0].text()
+        wizard.print_page.write_to(tmp_path)
+        assert (tmp_path / "anchors.pdf").is_file() and "Print at 100%" in wizard.print_page.result_label.text()
+        wizard.next()
+        assert wizard.currentPage() is wizard.anchor_page
+        qtbot.waitUntil(lambda: wizard.anchor_page.check is not None, timeout=10_000)
+        assert wizard.anchor_page.check.missing == (1, 2, 3)  # a hand over three anchors
+        capture.show(picture(table, hands=cover(2)))
+        check = wizard.anchor_page.check_now()
+        assert check.missing == (2,) and "far right corner" in wizard.anchor_page.status.text()
+        wizard.next()
+        wizard.lens_page.use_file(lens)
+        assert wizard.camera_model is not None and str(lens) in wizard.lens_page.status.text()
+        wizard.next()
+        assert wizard.currentPage() is wizard.register_page and not wizard.register_page.isComplete()
+        capture.show(picture(table, hands=cover(1, 2, 3)))
+        assert wizard.register_page.capture().verdict == "retry"
+        assert not wizard.register_page.isComplete() and "Capture again" == wizard.register_page.button.text()
+        capture.show(picture(table))
+        registration = wizard.register_page.capture()
+        assert registration.verdict == "good" and wizard.register_page.isComplete()
+        assert f"{registration.residual_in:.3f} in RMS" in wizard.register_page.status.text()
+        wizard.next()  # accepting saves the calibration
+        saved = load_table_calibration(tmp_path / "cal" / "table.json")
+        assert saved.residual_in == pytest.approx(registration.residual_in)
+        assert wizard.currentPage() is wizard.projector_page
+        wizard.next()
+        assert str(tmp_path / "cal" / "table.json") in wizard.done_page.summary.text()
+        result = wizard.result_value()
+        assert result is not None and result.calibration_path == tmp_path / "cal" / "table.json"
+        assert result.projector_path is None
+        wizard.accept()
+    finally:
+        camera.close()

@@ -1,0 +1,114 @@
+"""Frame sources: the live camera's thread contract (newest frame only, dropout and return), files
+and folders (every frame, in order), and clear errors for sources that cannot be opened."""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from tracker_helpers import FakeCamera
+from tracker.errors import SourceError
+from tracker.pipeline import Tracker
+from tracker.session import run_tracking
+from tracker.sources import CameraSource, ImageFolderSource, VideoFileSource, open_source
+import threading
+
+
+def test_a_live_camera_hands_over_only_the_newest_frame_never_a_backlog():
+    camera = FakeCamera(fps=200)
+    with CameraSource(0, capture_factory=camera.factory) as source:
+        first = source.latest_frame(1.0)
+        time.sleep(0.2)  # the consumer is slow: ~40 frames arrive meanwhile
+        second = source.latest_frame(1.0)
+        assert second.index - first.index > 10  # skipped straight to the newest
+        assert source.latest_frame(0.0) is None or source.latest_frame(0.0).index > second.index
+        names = [t.name for t in threading.enumerate()]
+        assert any(n.startswith("sandtable-capture-") for n in names)
+    assert not any(t.name.startswith("sandtable-capture-") and t.is_alive() for t in threading.enumerate())
+
+
+def test_a_camera_that_drops_out_is_retried_and_the_game_state_is_kept():
+    camera = FakeCamera(fps=200)
+    source = CameraSource(0, capture_factory=camera.factory, retry_interval_s=0.05, dropout_after_s=0.1)
+    tracker = Tracker()
+    stop = threading.Event()
+    events = []
+    tracker.bus.subscribe(events.append)
+    runner = threading.Thread(target=run_tracking, args=(source, tracker), kwargs={"stop": stop, "poll_timeout_s": 0.05})
+    runner.start()
+    try:
+        time.sleep(0.2)
+        camera.plugged_in = False
+        deadline = time.monotonic() + 3
+        while source.connected and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not source.connected
+        time.sleep(0.3)
+        delivered = camera.delivered
+        camera.plugged_in = True
+        deadline = time.monotonic() + 3
+        while camera.delivered < delivered + 5 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
+    finally:
+        stop.set()
+        runner.join(5)
+        source.close()
+        tracker.close()
+    kinds = [e.kind.value for e in events]
+    assert kinds.count("source_lost") == 1 and kinds.count("source_back") == 1
+    assert kinds.index("source_lost") < kinds.index("source_back")
+    assert camera.opens >= 2 and source.reconnects >= 1
+
+
+def test_a_camera_that_cannot_be_opened_fails_with_its_name():
+    camera = FakeCamera(plugged_in=False)
+    with pytest.raises(SourceError, match="camera 3"):
+        CameraSource(3, capture_factory=camera.factory)
+
+
+def test_a_video_file_gives_every_frame_in_order_with_times(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (64, 48))
+    for i in range(30):
+        writer.write(np.full((48, 64, 3), i * 8, np.uint8))
+    writer.release()
+    with VideoFileSource(path) as source:
+        frames = []
+        while (f := source.read()) is not None:
+            frames.append(f)
+    assert [f.index for f in frames] == list(range(30))
+    assert frames[-1].t_s == pytest.approx(29 / 25.0)
+    assert abs(int(frames[10].image_bgr.mean()) - 80) <= 3
+
+
+def test_a_folder_of_images_is_read_in_natural_order(tmp_path):
+    for i in (1, 2, 10):
+        cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((8, 8, 3), i, np.uint8))
+    (tmp_path / "notes.txt").write_text("not an image")
+    with ImageFolderSource(tmp_path, fps=10) as source:
+        values = []
+        while (f := source.read()) is not None:
+            values.append((f.index, int(f.image_bgr[0, 0, 0]), f.t_s))
+    assert values == [(0, 1, 0.0), (1, 2, 0.1), (2, 10, 0.2)]
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("no/such/video.mp4", "no file or folder 'no/such/video.mp4'"),
+        ("EMPTY_DIR", "holds no images"),
+        ("BROKEN_VIDEO", "cannot open"),
+    ],
+)
+def test_a_source_that_cannot_be_opened_says_which_and_how_to_fix_it(tmp_path, spec, message):
+    if spec == "EMPTY_DIR":
+        spec = str(tmp_path)
+    elif spec == "BROKEN_VIDEO":
+        bad = tmp_path / "broken.mp4"
+        bad.write_bytes(b"this is not a video")
+        spec = str(bad)
+    with pytest.raises(SourceError, match=message):
+        open_source(spec)
