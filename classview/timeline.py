@@ -162,14 +162,14 @@ def _asset(name: str) -> str:
 def report_timeline(recording: str | Path, facts: Any, progress: Any = None) -> str:
     """The debrief report's timeline section (``write_debrief_report(..., timeline=report_timeline)``):
     the scrubbable table, or one sentence saying why the recording has none."""
-    from appmodel.errors import UsageError
-
     report = progress or (lambda stage, done, total: None)
     try:
         timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
                                   progress=lambda done, total: report("timeline", done, total))
-    except UsageError as exc:
-        return f"<p>No timeline: {html.escape(str(exc))}.</p>"
+    except (ValueError, OSError) as exc:
+        # The user errors of every layer are ValueErrors (a recording without a scenario, one SQLite
+        # refuses: the rest of the report is what could be rescued): the report is still written.
+        return f"<p>No timeline: {html.escape(str(exc).rstrip('.'))}.</p>"
     return ("<p>The table as it was, with the overlays the players saw: play, pause, drag the slider or jump to the "
             "next engagement.</p>" + scrub_html(timeline))
 
