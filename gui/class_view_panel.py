@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 #: Pixels per QR module (a 33-module code with its quiet zone is about 160 px: easy to scan from a seat).
 QR_MODULE_PX = 4
@@ -45,29 +45,31 @@ class ClassViewPanel(QWidget):
         self.qr = QLabel()
         self.qr.setPixmap(QPixmap.fromImage(qr_image(view.url)))
         self.qr.setToolTip("Scan with a phone to open the class view")
-        words = QVBoxLayout()
         title = QLabel("<b>Class view</b> — the table, the last roll and the log in a browser (read-only)")
         title.setWordWrap(True)
         who = ("only this computer can open it" if view.server.token is None
                else "anyone on the network with this address can watch; the key in it keeps others out")
         note = QLabel(who)
         note.setWordWrap(True)
-        for w in (title, self.link, note, self.watching):
-            words.addWidget(w)
-        words.addStretch(1)
-        row = QHBoxLayout(self)
-        row.addLayout(words, 1)
-        row.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignTop)
+        # One column: the dock is narrow beside the table; the code goes right under the title.
+        column = QVBoxLayout(self)
+        column.addWidget(title)
+        column.addWidget(self.qr, 0, Qt.AlignmentFlag.AlignLeft)
+        for w in (self.link, note, self.watching):
+            column.addWidget(w)
+        column.addStretch(1)
         self.refresh()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.refresh)
         self.timer.start(1000)
 
     def refresh(self) -> None:
-        self.link.setText(f'<a href="{self.view.url}">{self.view.url}</a>')
+        # A zero-width space after each slash lets the long address wrap in a narrow dock.
+        shown = self.view.url.replace("/", "/\u200b")
+        self.link.setText(f'<a href="{self.view.url}">{shown}</a>')
         self.link.setOpenExternalLinks(True)
         n = self.view.viewers
         self.watching.setText("nobody is watching yet" if n == 0 else f"{n} watching")
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(420, self.qr.pixmap().height() + 16)
+        return QSize(max(300, self.qr.pixmap().width() + 24), self.qr.pixmap().height() + 160)
