@@ -33,6 +33,10 @@ HEARTBEAT_S = 20.0
 STATIC_FILES = {"": ("index.html", "text/html"), "index.html": ("index.html", "text/html"),
                 "classview.js": ("classview.js", "text/javascript"), "live.js": ("live.js", "text/javascript"),
                 "classview.css": ("classview.css", "text/css")}
+#: The page runs only its own scripts and talks only to its own server (the unit chips' colours are
+#: inline styles).
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; "
+       "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 REFUSED = ("This class view needs its full address, with the key the instructor's screen shows "
            "(scan the QR code or copy the address).")
 
@@ -228,7 +232,7 @@ class ClassViewServer:
         body, ctype = found
         return web.Response(body=body, content_type=ctype, charset="utf-8",
                             headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
-                                     "Referrer-Policy": "no-referrer"})
+                                     "Referrer-Policy": "no-referrer", "Content-Security-Policy": CSP})
 
     async def _scene(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=self._latest or b"{}", content_type="application/json",
