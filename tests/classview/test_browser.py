@@ -66,6 +66,7 @@ def test_a_page_or_socket_without_the_key_is_refused(served, browser) -> None:
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(url, timeout=5)
         assert err.value.code == 403, url
+        err.value.close()
     browser.get(root)
     assert "needs its full address" in browser.find_element("tag name", "body").text
     assert browser.find_elements("css selector", "svg.table") == []

@@ -144,3 +144,4 @@ def test_nothing_a_page_sends_reaches_the_game(server) -> None:
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(urllib.request.Request(server.url + "scene.json", data=b"{}", method="POST"), timeout=5)
     assert err.value.code == 405
+    err.value.close()
