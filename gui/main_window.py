@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
                  replay: Any | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self.class_view: Any | None = None
         self.settings = settings or AppSettings()
         self.store = store
         self.calibration = calibration
@@ -351,6 +352,23 @@ class MainWindow(QMainWindow):
         self.settings = self.settings.with_projector_overlay(name, on)
         if self.projector is not None and self.projector.mode == "projector":
             self.projector.set_toggles(self.settings.projector_overlays)
+        if self.class_view is not None:  # the class sees what the players see
+            self.class_view.set_toggles(self.settings.projector_overlays)
+
+    # -- class view -----------------------------------------------------------------------------
+    def attach_class_view(self, view: Any) -> None:
+        """Show where the class view (``classview.live.LiveClassView``) is served, with its QR code,
+        and keep it showing what the players see."""
+        from gui.class_view_panel import ClassViewPanel
+
+        self.class_view = view
+        view.set_toggles(self.settings.projector_overlays)
+        self.class_view_panel = ClassViewPanel(view)
+        self._dock("Class view", self.class_view_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        # Beside the attack and turn panels, in front at first: the class scans its code as the game starts.
+        self.tabifyDockWidget(self.docks["Attack"], self.docks["Class view"])
+        self.docks["Class view"].raise_()
+        self.statusBar().showMessage(f"Class view: {view.url}")
 
     # -- projector ------------------------------------------------------------------------------
     def show_projector(self, mode: str) -> ProjectorWindow | None:

@@ -20,6 +20,8 @@ import json
 import textwrap
 from typing import Any
 
+from classview.live import add_serve_argument
+
 NAME = "demo"
 HELP = ("Play an example game on the synthetic table (Down Range's in-depth example; --example patrol or solo for "
         "Force on Force and the generic rules): tracked units, overlays, every roll (a window, or video + recording + "
@@ -48,19 +50,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot (default 1600x960)")
     parser.add_argument("--save-state", metavar="FILE", help="(walkthrough) write the final game state (JSON) to FILE")
     parser.add_argument("--json", action="store_true", help="(walkthrough) print the game's event log as JSON lines")
+    add_serve_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from demo.examples import example_named
     from appmodel.errors import UsageError
+    from classview.live import check_serve
+    from demo.examples import example_named
 
     example = example_named(args.example)  # a wrong name is refused before anything else is said or done
     if args.json or args.save_state:
         args.text = True  # options of the rules walkthrough
     example.steps_until(args.until)  # so is a wrong step
+    check_serve(args.serve)
     if args.text:
-        if args.short or args.screenshot or args.out:
-            raise UsageError("--text prints the rules walkthrough; --out, --short and --screenshot belong to the played demo")
+        if args.short or args.screenshot or args.out or args.serve:
+            raise UsageError("--text prints the rules walkthrough; --out, --short, --screenshot and --serve belong to the "
+                             "played demo")
         return _walkthrough(args, example)
     if args.screenshot:
         if args.headless or args.short:
@@ -83,6 +89,7 @@ def _headless_by_default() -> bool:
 def _headless(args: argparse.Namespace, example: Any) -> int:
     import sys
 
+    from classview.live import serve_session
     from gui.demo.headless import run_headless_demo
     from cli.display_check import window_problem
     from demo.story import DemoTiming
@@ -94,8 +101,19 @@ def _headless(args: argparse.Namespace, example: Any) -> int:
     bar = _ProgressBar()
     command = ("sandtable demo --headless" + (f" --example {example.name}" if args.example else "")
                + (" --short" if args.short else "") + (f" --until {args.until}" if args.until else ""))
-    run = run_headless_demo(out, example=example, timing=DemoTiming.short() if args.short else DemoTiming.full(),
-                            until=args.until, progress=bar.update, command=command)
+    views: list[Any] = []
+
+    def serve(session: Any) -> None:
+        views.append(serve_session(session, args.serve, say=lambda line: (bar.done(), print(line, flush=True))))
+
+    try:
+        run = run_headless_demo(out, example=example, timing=DemoTiming.short() if args.short else DemoTiming.full(),
+                                until=args.until, progress=bar.update, command=command,
+                                on_session=serve if args.serve else None)
+    finally:
+        for view in views:
+            if view is not None:
+                view.close()
     bar.done()
     seen = [s for s in run.samples if s.state == "seen"]
     clear_still = [s for s in run.samples if s.still and not s.crowded]
@@ -167,16 +185,22 @@ def _window(args: argparse.Namespace, example: Any) -> int:
     from cli.display_check import require_window
 
     require_window(instead="run `sandtable demo --headless` to write the video, recording and report instead")
+    from classview.live import serve_session
     from gui.demo.window import open_demo_window
 
     files = start_files_run(args, example)
     bar = _ProgressBar()
     window, _live = open_demo_window(example=example, until=args.until, progress=bar.update)  # the window polls it
     bar.done()
+    view = serve_session(window.session, args.serve, window=window)
     window.show()
     from PySide6.QtWidgets import QApplication
 
-    code = int(QApplication.instance().exec())
+    try:
+        code = int(QApplication.instance().exec())
+    finally:
+        if view is not None:
+            view.close()
     return finish_files_run(files) or code
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 
+from classview.live import add_serve_argument
+
 NAME = "run"
 HELP = "Play at a real table: camera, tracking, rules and overlays in the window (a first run walks you through calibration)."
 
@@ -36,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window after --settle seconds and "
                         "exit (works offscreen; needs a calibration)")
     parser.add_argument("--settle", type=float, default=2.0, metavar="S", help="with --screenshot: seconds to track first")
+    add_serve_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,8 +48,11 @@ def run(args: argparse.Namespace) -> int:
     from appmodel.errors import UsageError
     from cli.display_check import offscreen_unless_displayed, require_window
 
+    from classview.live import check_serve
+
     if args.list_cameras:
         return _list_cameras()
+    check_serve(args.serve)
     if args.screenshot:
         offscreen_unless_displayed()  # a picture needs no screen
         if args.recalibrate:
@@ -232,6 +238,7 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
     import sys
 
     from calibration.table_setup import load_table_setup
+    from classview.live import serve_session
     from gui.app import take_screenshot
     from appmodel.live_tracking import LiveTracking
     from gui.main_window import MainWindow
@@ -254,7 +261,9 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
     live = LiveTracking(source, tracked, realtime=True)
     window = MainWindow(session, settings=settings, store=None if args.screenshot else store, calibration=calibration,
                         projector_calibration=projector, live=live)
+    view = None
     try:
+        view = serve_session(session, args.serve, window=window)
         recorder = None
         if args.record:
             recorder = session.start_recording(args.record, calibration_path=str(calibration_path), roster=roster)
@@ -277,6 +286,8 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
             code = int(app.exec())
     finally:
         live.stop()
+        if view is not None:
+            view.close()
         session.close()  # a recording in progress is closed cleanly
         tracker.close()
         if tuio is not None:

@@ -169,9 +169,10 @@ def _written_by_demo(path: Path) -> bool:
 def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None = None, timing: DemoTiming | None = None,
                       until: str | None = None, camera_size_px: tuple[int, int] = DEMO_SIZE_PX,
                       video_size_px: tuple[int, int] = VIDEO_SIZE_PX, progress: Progress | None = None,
-                      command: str = COMMAND) -> DemoRun:
+                      command: str = COMMAND, on_session: Callable[[Any], Any] | None = None) -> DemoRun:
     """Play ``example`` (by default the in-depth example) offscreen into ``out_dir``;
-    ``progress(stage, done, total)`` follows it."""
+    ``progress(stage, done, total)`` follows it; ``on_session(session)`` is called once the game's
+    session exists (the class view follows it)."""
     import cv2
     import numpy as np
 
@@ -206,6 +207,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     roster = roster_from_scenario(story.scenario, source=str(story.scenario_path))
     tracker = Tracker(roster=roster, calibration=calibration, terrain=camera.terrain)
     session.turn_started.connect(tracker.start_turn)
+    if on_session is not None:
+        on_session(session)
     recording = folder / RECORDING_NAME
     recorder = session.start_recording(recording, roster=roster)
     for key, value in (("command", command), ("source", f"synthetic table, {camera_size_px[0]}x{camera_size_px[1]} webcam "
@@ -275,9 +278,11 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
             writer.close()
         session.stop_recording()
     report_path = folder / REPORT_NAME
+    from classview.timeline import report_timeline
     from debrief.report import write_debrief_report
 
-    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_))
+    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_),
+                         timeline=report_timeline)
     return DemoRun(folder, video, recording, report_path, story, frames, calibration, session.state, director.played,
                    samples, seconds, time.perf_counter() - started)
 
