@@ -39,8 +39,8 @@ DECIMALS = 2
 
 
 #: What the projector hides from the players by default (the settings' ``projector_default``): the
-#: table is real, so no grid, and no odds.
-PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds"})
+#: table is real, so no grid, and no odds; placed templates only once the instructor turns them on.
+PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds", "templates"})
 
 
 def class_layers(projector: Any = None) -> frozenset[str]:

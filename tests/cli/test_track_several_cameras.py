@@ -22,15 +22,20 @@ from tracker.multi_camera import register_cameras
 PLACES = {10: (48.0, 24.0), 11: (14.0, 30.0), 12: (84.0, 12.0)}
 SCENARIO = """format = "sandtable-scenario"
 version = 1
+[[sides]]
+name = "Blue"
 [[units]]
 tag_id = 10
 name = "Seam"
+side = "Blue"
 [[units]]
 tag_id = 11
 name = "Left"
+side = "Blue"
 [[units]]
 tag_id = 12
 name = "Right"
+side = "Blue"
 """
 
 
