@@ -33,6 +33,7 @@ from typing import Any
 
 from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
+from rules.ruleset import front_end
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
 FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
@@ -345,7 +346,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     catalog = _catalog(game)
     rules: list[RulesFact] = []
     for i, record in enumerate(records):
-        rules.append(_rules_fact(record, ruleset, options, catalog, downrange=ruleset_name == "down-range"))
+        rules.append(_rules_fact(record, ruleset, options, catalog, roll_odds=front_end(ruleset).roll_odds))
         report("rules events", i + 1, len(records))
 
     def where(tag_id: int | None, t_s: float) -> tuple[float, float] | None:
@@ -407,6 +408,11 @@ def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str
     except (RulesError, OSError) as exc:
         problems.append(f"the recorded scenario could not be set up as a game ({exc}); odds use the default rules options")
         return None
+
+
+def ruleset_front_end(name: str) -> Any:
+    """How the report presents a recording of the rule system ``name`` (a plain one when unknown)."""
+    return front_end(_ruleset(name))
 
 
 def _ruleset(name: str) -> Any:
@@ -489,7 +495,7 @@ def _bookkeeping(kind: str) -> bool:
     return kind in ("log", "view") or kind.startswith("state:")
 
 
-def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downrange: bool = True) -> RulesFact:
+def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_odds: bool = True) -> RulesFact:
     event, odds = read_rules_payload(record.payload)
     payload = dict(record.payload["event"]) if event is not None and isinstance(record.payload.get("event"), Mapping) \
         else dict(record.payload)
@@ -503,7 +509,7 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downra
         except Exception:  # a payload from a newer program: its own summary still tells it
             sentences = ()
     rolls: tuple[RollFact, ...] = ()
-    if downrange:
+    if roll_odds:
         try:
             rolls = rolls_of(event.kind, event.outcome, options=options, catalog=catalog)
         except (TypeError, ValueError, KeyError):

@@ -272,6 +272,56 @@ HIT_AND_KILL = OddsLegend()
 
 
 @dataclass(frozen=True)
+class FrontEnd:
+    """How a front end presents a rule system, as data, so the window and the debrief never branch on
+    a ruleset's name. A ruleset gives its own as the ``front_end`` attribute; :func:`front_end` falls
+    back to :data:`PLAIN_FRONT_END`.
+
+    ``attack_panel``: "declarations" (a panel built from :meth:`Ruleset.declarations`, one figure per
+    target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
+    ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
+    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
+    units whose reaction is ready. ``turn_box``: the turn panel's own box, "initiative test" (the
+    opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
+    or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
+    "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
+    "counter" (status level, identification) or "unit" (status and tokens). ``token_words``: the
+    roster's token cells say who suppresses a unit and why it emits. ``roll_odds``: the debrief
+    computes each recorded roll's odds again from its inputs. ``engagement_table``: the debrief's
+    engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
+    own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
+    to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came
+    to them ("killed", "hit, no kill", "miss", "suppressed").
+
+    >>> front_end(object()).attack_panel, front_end(object()).edit_form
+    ('declarations', 'unit')
+    """
+
+    attack_panel: str = "declarations"
+    dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
+    round_button: str = "Roll initiative"
+    initiative_rolls: bool = False
+    turn_box: str | None = None
+    edit_button: str = "Edit by hand…"
+    edit_form: str = "unit"
+    token_words: bool = False
+    roll_odds: bool = False
+    engagement_table: str = "procedure"
+    measured: str = "base to base"
+    outcomes_always: tuple[str, ...] = ()
+
+
+#: The front end of a ruleset that does not describe its own.
+PLAIN_FRONT_END = FrontEnd()
+
+
+def front_end(ruleset: Any) -> FrontEnd:
+    """How front ends present ``ruleset`` (its ``front_end``, or :data:`PLAIN_FRONT_END`)."""
+    own = getattr(ruleset, "front_end", None)
+    return own if isinstance(own, FrontEnd) else PLAIN_FRONT_END
+
+
+@dataclass(frozen=True)
 class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
@@ -412,7 +462,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

@@ -23,7 +23,7 @@ from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
-from rules.ruleset import GroupedRuleset
+from rules.ruleset import GroupedRuleset, front_end
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
 #: The extra column of a ruleset whose units are several figures, and of one with hidden units.
@@ -225,7 +225,8 @@ class RosterPanel(SessionPanel):
         self.identifies = callable(getattr(ruleset, "identify", None))
         self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
         self.table = read_only_table(self.columns, select="row", stretch_last=True)
-        self.edit_button = QPushButton("Edit tokens…" if ruleset.name == "down-range" else "Edit by hand…")
+        self.look = front_end(ruleset)
+        self.edit_button = QPushButton(self.look.edit_button)
         self.identify_button = QPushButton("Identify")
         self.identify_button.setToolTip("The selected counter is identified (a dummy is removed)")
         self.identify_button.setVisible(self.identifies)
@@ -273,7 +274,7 @@ class RosterPanel(SessionPanel):
         try:
             snap = self.session.snapshot()
             units = snap.units
-            downrange = snap.ruleset.name == "down-range"
+            token_words = front_end(snap.ruleset).token_words
             groups = self.session.groups() if self.grouped else ()
             group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
@@ -286,7 +287,7 @@ class RosterPanel(SessionPanel):
                 identity = _identity(snap.state, u) if self.identifies else ""
                 if identity.startswith("hidden"):
                     left = "?"
-                tokens, details = _token_texts(snap.state, u, downrange)
+                tokens, details = _token_texts(snap.state, u, token_words)
                 if u.group is not None:  # the unit's own state is in the fireteams' table, once
                     tokens = ", ".join(t for t in u.tokens if t not in group_tokens.get(u.group, set()))
                 values = (str(u.unit_id), u.name, u.side, u.type_name, u.status + ("" if u.on_table else ", off table"),
@@ -382,12 +383,12 @@ class RosterPanel(SessionPanel):
         """The hand-edit dialog for a unit in its ruleset's fields (Down Range's shows suppression,
         emission and ammunition too; Force on Force's the figure and its unit; the generic rules' the
         counter's status level and identification)."""
-        name = self.session.ruleset.name
-        if name == "force-on-force":
+        form = front_end(self.session.ruleset).edit_form
+        if form == "figure":
             return FigureEditDialog(self.session.state, unit_id, self)
-        if name == "generic":
+        if form == "counter":
             return CounterEditDialog(self.session.state, unit_id, self)
-        state = self.session.state if name == "down-range" else None
+        state = self.session.state if form == "tokens" else None
         return UnitEditDialog(self.session.unit(unit_id), self, state=state)
 
     def identify_selected(self) -> None:
@@ -448,9 +449,9 @@ def _identity(state: Any, view: Any) -> str:
     return ""
 
 
-def _token_texts(state: Any, view: Any, downrange: bool) -> tuple[str, str]:
+def _token_texts(state: Any, view: Any, token_words: bool) -> tuple[str, str]:
     """The Tokens cell (who suppresses the unit, why it emits) and its tooltip (until when)."""
-    if not downrange:
+    if not token_words:
         return ", ".join(view.tokens), ""
     from rules.downrange.hand_edits import emission_words, suppressed_words
 

@@ -33,6 +33,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -125,6 +126,10 @@ class DownRange:
 
     name = "down-range"
     title = "Down Range"
+    front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
+                         initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens", token_words=True,
+                         roll_odds=True, engagement_table="shots",
+                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
 
     # -- games and states -----------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -92,6 +93,8 @@ class ForceOnForce:
     name = "force-on-force"
     title = "Force on Force"
     uses_elevation = True
+    front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
+                         turn_box="initiative test", edit_form="figure", measured="centre to centre")
 
     # -- games and states -----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -59,6 +60,8 @@ class GenericMiniatures:
 
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
+    front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
+                         round_button="Start round", turn_box="automation", edit_form="counter")
 
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
                  base_dir: str | None = None) -> GenericState:
