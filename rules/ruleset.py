@@ -19,9 +19,14 @@ or ``isinstance(ruleset, DraftOverlays)``):
 * **Procedures that are not hit-and-damage**: :class:`TargetOdds` keeps ``p_hit``/``p_kill`` filled
   with the ruleset's closest meaning (its docs say which) and lists its own exact outcomes in
   ``outcomes`` (label, probability), which a panel shows as they are.
-* **Elevation**: a ruleset whose ``uses_elevation`` attribute is true accepts ``z_in`` (the height of
-  the ground under the figure, table inches) in :meth:`Ruleset.set_pose` and gives it back in
-  :attr:`UnitView.z_in` (renderers draw the figure's own overlays at that height).
+* **Options of the pose call**: a ruleset lists in its ``pose_options`` attribute the keywords of
+  :data:`POSE_OPTIONS` its :meth:`Ruleset.set_pose` takes: ``z_in`` (elevation: the height of the
+  ground under the figure, table inches, given back in :attr:`UnitView.z_in` so renderers draw the
+  figure's own overlays at that height; such a ruleset also has ``uses_elevation``) and ``alone``.
+* **Hand edits**: :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give
+  the action for a player's edit of what the camera cannot see.
+* **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
+  which attack panel, turn box and edit form front ends show, and what the debrief lists.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
 * **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
@@ -433,6 +438,35 @@ class DescribedOdds(Protocol):
         ...
 
 
+@runtime_checkable
+class HandEdits(Protocol):
+    """A rule system whose players may edit by hand what the camera cannot see (tokens, status...)."""
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> Any:
+        """The action that applies ``changes`` (field -> value, as the ruleset's edit form names them)
+        to one tag's unit; the rules refuse a field or value they do not take, naming it."""
+        ...
+
+
+@runtime_checkable
+class GroupHandEdits(Protocol):
+    """A rule system whose units of several figures are edited by hand as a whole (Force on Force)."""
+
+    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> Any:
+        """The action that applies ``changes`` to the unit of several figures named ``group_name``."""
+        ...
+
+
+#: Options :meth:`Ruleset.set_pose` may take beyond ``moved_in`` and ``on_table``: ``alone`` (move
+#: only this tag, not the figures riding on its token) and ``z_in`` (the ground's height under it).
+POSE_OPTIONS = ("alone", "z_in")
+
+
+def pose_options(ruleset: Any) -> frozenset[str]:
+    """The :data:`POSE_OPTIONS` ``ruleset.set_pose`` takes (its ``pose_options`` attribute)."""
+    return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
+
+
 def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
     """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
     if isinstance(ruleset, DescribedOdds):
@@ -462,7 +496,8 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
+    "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

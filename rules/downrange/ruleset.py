@@ -126,10 +126,15 @@ class DownRange:
 
     name = "down-range"
     title = "Down Range"
+    pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
                          initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens", token_words=True,
                          roll_odds=True, engagement_table="shots",
                          outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
+        """Tokens and injuries by hand (:mod:`rules.downrange.hand_edits` names the fields)."""
+        return A.EditUnit(unit_id, dict(changes))
 
     # -- games and states -----------------------------------------------------------------------
 

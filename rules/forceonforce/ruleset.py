@@ -93,8 +93,17 @@ class ForceOnForce:
     name = "force-on-force"
     title = "Force on Force"
     uses_elevation = True
+    pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
                          turn_box="initiative test", edit_form="figure", measured="centre to centre")
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
+        """A figure's status, elevation, leader qualities by hand."""
+        return A.EditFigure(unit_id, dict(changes))
+
+    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> A.EditTeam:
+        """A unit's defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower by hand."""
+        return A.EditTeam(group_name, dict(changes))
 
     # -- games and states -----------------------------------------------------------------------
 

@@ -63,6 +63,10 @@ class GenericMiniatures:
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
                          round_button="Start round", turn_box="automation", edit_form="counter")
 
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
+        """A counter's status level, identification, shots left by hand."""
+        return A.EditUnit(unit_id, dict(changes))
+
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
                  base_dir: str | None = None) -> GenericState:
         return game_from_scenario(scenario, source=source, base_dir=base_dir)
