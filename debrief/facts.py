@@ -33,7 +33,8 @@ from typing import Any
 
 from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
-from rules.ruleset import front_end
+from rules.events import RulesEvent
+from rules.ruleset import DebriefedEvents, front_end
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
 FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
@@ -354,8 +355,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
             return None
         return position_at(trails[tag_id], t_s)
 
-    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game))
-    casualties = tuple(_casualties(rules, names))
+    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game, ruleset))
+    casualties = tuple(_declared_casualties(rules, names, ruleset) if isinstance(ruleset, DebriefedEvents)
+                       else _casualties(rules, names))
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
@@ -524,7 +526,11 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_o
 Where = Callable[[int | None, float], tuple[float, float] | None]
 
 
-def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None) -> Iterable[Engagement]:
+def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None,
+                 ruleset: Any = None) -> Iterable[Engagement]:
+    if isinstance(ruleset, DebriefedEvents):
+        yield from _declared_engagements(fact, ruleset, units, where)
+        return
     outcome = fact.payload.get("outcome") or {}
     kind = outcome.get("type") if isinstance(outcome, Mapping) else None
     if kind == "FireResult":
@@ -672,6 +678,27 @@ def _measured(distance: float | None, how: str, origin: tuple[float, float] | No
     return None, ""
 
 
+def _declared_engagements(fact: RulesFact, ruleset: Any, units: Mapping[int, UnitFacts],
+                          where: Where) -> Iterable[Engagement]:
+    """The engagements a ruleset declares for its own logged event (:class:`rules.ruleset.EngagementView`)."""
+    try:
+        views = ruleset.engagements(RulesEvent.from_json(fact.payload))
+    except (KeyError, TypeError, ValueError):  # not an event of this program's: nothing to list
+        return
+    shown, words = _odds_of(fact)
+    for v in views:
+        attacker = units.get(v.attacker_id)
+        target = units.get(v.target_id) if v.target_id is not None else None
+        origin, to = where(v.attacker_id, fact.t_s), where(v.target_id, fact.t_s)
+        odds = shown.get(v.target_id, {}) if v.target_id is not None else {}
+        distance, measured = _measured(v.distance_in, front_end(ruleset).measured, origin, to)
+        yield Engagement(fact.t_s, v.attacker_id, attacker.name if attacker else f"unit {v.attacker_id}",
+                         attacker.side if attacker else str(fact.side or ""), v.weapon, v.target_id,
+                         target.name if target else "nobody", target.side if target else "", EngagementOutcome(v.outcome),
+                         v.shots, v.hits, origin, to, None, None, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
+                         words, v.detail, distance, measured)
+
+
 def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
                   where: Where) -> Iterable[Engagement]:
     """A generic-rules shot: each unit it caught (the target hit, or everyone where it came down) and
@@ -776,6 +803,19 @@ def _destroyed(outcome: Mapping[str, Any]) -> tuple[list[int], str]:
                if outcome.get(flag)]
         return ids, f"close combat: {outcome.get('attacker_name', '')} against {outcome.get('defender_name', '')}"
     return [], ""
+
+
+def _declared_casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts], ruleset: Any) -> Iterable[CasualtyChange]:
+    """The casualties a ruleset declares for its own logged events (:class:`rules.ruleset.CasualtyView`)."""
+    for fact in rules:
+        try:
+            views = ruleset.casualties(RulesEvent.from_json(fact.payload))
+        except (KeyError, TypeError, ValueError):  # not an event of this program's
+            continue
+        for v in views:
+            u = units.get(v.unit_id)
+            yield CasualtyChange(fact.t_s, v.unit_id, u.name if u else f"unit {v.unit_id}", u.side if u else "",
+                                 v.change, v.cause)
 
 
 def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:

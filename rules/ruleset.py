@@ -438,6 +438,48 @@ class DescribedOdds(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class EngagementView:
+    """One attack on one target as the debrief lists it, from a logged event.
+
+    ``outcome`` is one of "killed", "hit, no kill", "miss", "suppressed", "won the test", "lost the
+    test", "nobody won"; ``distance_in`` the distance the rules measured (None: none measured);
+    ``detail`` the procedure's own result in a few words.
+    """
+
+    attacker_id: int
+    weapon: str
+    target_id: int | None
+    outcome: str
+    shots: int = 1
+    hits: int = 0
+    distance_in: float | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class CasualtyView:
+    """A unit leaving the fight or coming back, from a logged event: ``change`` is "down", "removed"
+    or "back in play"; ``cause`` says why in a few words ("Ann with the Pebble", "set by hand")."""
+
+    unit_id: int
+    change: str
+    cause: str
+
+
+@runtime_checkable
+class DebriefedEvents(Protocol):
+    """A rule system that says what its logged events mean to the debrief: engagements, casualties."""
+
+    def engagements(self, event: RulesEvent) -> tuple[EngagementView, ...]:
+        """The attacks ``event`` records, one per target (empty for any other event)."""
+        ...
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        """The units ``event`` took out of the fight or brought back (empty for most events)."""
+        ...
+
+
 @runtime_checkable
 class HandEdits(Protocol):
     """A rule system whose players may edit by hand what the camera cannot see (tokens, status...)."""
@@ -497,7 +539,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "CasualtyView", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )
