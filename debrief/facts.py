@@ -34,7 +34,7 @@ from typing import Any
 from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
 from rules.events import RulesEvent
-from rules.ruleset import DebriefedEvents, front_end
+from rules.ruleset import DEFAULT_RULESET, DebriefedEvents, front_end
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
 FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
@@ -313,7 +313,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     scenario, scenario_problem = _scenario(meta)
     if scenario_problem:
         problems.append(scenario_problem)
-    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or "down-range"
+    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or DEFAULT_RULESET
     table = scenario.get("table", {}) if isinstance(scenario.get("table"), Mapping) else {}
     table_size = (float(table.get("width_in", DEFAULT_TABLE_IN[0])), float(table.get("depth_in", DEFAULT_TABLE_IN[1])))
     if not table and meta.get("calibration_json"):

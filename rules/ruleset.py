@@ -516,6 +516,10 @@ def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
     return HIT_AND_KILL
 
 
+#: The rule system of a scenario or recording that names none (they predate the others).
+DEFAULT_RULESET = "down-range"
+
+
 def available_rulesets() -> tuple[str, ...]:
     return tuple(RULESETS)
 
@@ -539,7 +543,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "CasualtyView", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "CasualtyView", "DEFAULT_RULESET", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )
