@@ -67,6 +67,15 @@ class GenericMiniatures:
         """A counter's status level, identification, shots left by hand."""
         return A.EditUnit(unit_id, dict(changes))
 
+    def last_automation(self, state: GenericState) -> AutomationResult | None:
+        """The solo tables' decisions logged last in this round, or None."""
+        for e in reversed(state.events):
+            if e.kind == "automation" and e.round == state.round and isinstance(e.outcome, dict):
+                return from_jsonable(AutomationResult, e.outcome)
+            if e.kind == "round":
+                return None
+        return None
+
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
                  base_dir: str | None = None) -> GenericState:
         return game_from_scenario(scenario, source=source, base_dir=base_dir)
