@@ -290,8 +290,7 @@ class FrontEnd:
     opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
     or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
     "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
-    "counter" (status level, identification) or "unit" (status and tokens). ``token_words``: the
-    roster's token cells say who suppresses a unit and why it emits. ``roll_odds``: the debrief
+    "counter" (status level, identification) or "unit" (status and tokens). ``roll_odds``: the debrief
     computes each recorded roll's odds again from its inputs. ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
@@ -309,7 +308,6 @@ class FrontEnd:
     turn_box: str | None = None
     edit_button: str = "Edit by hand…"
     edit_form: str = "unit"
-    token_words: bool = False
     roll_odds: bool = False
     engagement_table: str = "procedure"
     measured: str = "base to base"
@@ -481,6 +479,16 @@ class DebriefedEvents(Protocol):
 
 
 @runtime_checkable
+class TokenWords(Protocol):
+    """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
+    it emits), for the roster's Tokens cell."""
+
+    def token_texts(self, state: Any, view: UnitView) -> tuple[str, str]:
+        """(the tokens of ``view``'s unit in words, a tooltip saying until when)."""
+        ...
+
+
+@runtime_checkable
 class HandEdits(Protocol):
     """A rule system whose players may edit by hand what the camera cannot see (tokens, status...)."""
 
@@ -543,7 +551,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "CasualtyView", "DEFAULT_RULESET", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "CasualtyView", "DEFAULT_RULESET", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

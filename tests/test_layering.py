@@ -92,7 +92,6 @@ STILL_IMPORTING = {
     "debrief/example_recording.py",  # builds the Down Range example recording the demo writes up
     "debrief/facts.py",  # which of Down Range's emitters are electronic-warfare sets
     "debrief/roll_odds.py",  # Down Range's rolls' odds computed again from their inputs
-    "gui/panels/roster_panel.py",  # Down Range's suppression and emission words in the edit dialog
 }
 
 

@@ -23,7 +23,7 @@ from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
-from rules.ruleset import GroupedRuleset, front_end
+from rules.ruleset import GroupedRuleset, TokenWords, front_end, ruleset_of
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
 #: The extra column of a ruleset whose units are several figures, and of one with hidden units.
@@ -126,15 +126,13 @@ class SuppressionEditor(QGroupBox):
     start of the suppressing unit's side's turn unless another side is chosen."""
 
     def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
-        from rules.downrange.hand_edits import suppression_words
-        from rules.downrange.state import possessive
-
+        ruleset = ruleset_of(state)
         super().__init__("Suppressed", parent)
         self.state, self.unit = state, unit
         form = QFormLayout(self)
         self.kept: list[tuple[QCheckBox, Any]] = []
         for token in unit.suppressed:
-            box = QCheckBox(suppression_words(state, token))
+            box = QCheckBox(ruleset.suppression_words(state, token))
             box.setChecked(True)
             box.setToolTip("Untick to remove this Suppressed token")
             self.kept.append((box, token))
@@ -148,7 +146,7 @@ class SuppressionEditor(QGroupBox):
                 self.by.addItem(f"{u.name} ({u.unit_id}, {u.side})", u.unit_id)
         self.until = QComboBox()
         for side in state.sides:
-            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+            self.until.addItem(ruleset.until_words(side.name), side.name)
         self.by.currentIndexChanged.connect(self._until_suppressors_turn)
         self._until_suppressors_turn()
         row = QHBoxLayout()
@@ -176,9 +174,7 @@ class EmissionEditor(QGroupBox):
     """The emission (Signal) token: whether the unit emits, why, until whose turn, and whether it jams."""
 
     def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
-        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
-        from rules.downrange.state import possessive
-
+        ruleset = ruleset_of(state)
         super().__init__("Emission (Signal) token", parent)
         self.unit = unit
         token = unit.emission
@@ -189,12 +185,13 @@ class EmissionEditor(QGroupBox):
         form.addRow("Emitting", self.emitting)
         self.purpose = QComboBox()
         self.purpose.setEditable(True)
-        self.purpose.addItems([HAND_SET, *EMISSION_PURPOSES])
-        self.purpose.setCurrentText(token.purpose if token is not None else HAND_SET)
+        purposes = ruleset.emission_purposes()
+        self.purpose.addItems(list(purposes))
+        self.purpose.setCurrentText(token.purpose if token is not None else purposes[0])
         form.addRow("Why", self.purpose)
         self.until = QComboBox()
         for side in state.sides:
-            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+            self.until.addItem(ruleset.until_words(side.name), side.name)
         self.until.setCurrentIndex(max(0, self.until.findData(token.until_start_of if token is not None else unit.side)))
         form.addRow("until", self.until)
         self.jamming = QCheckBox()
@@ -274,7 +271,6 @@ class RosterPanel(SessionPanel):
         try:
             snap = self.session.snapshot()
             units = snap.units
-            token_words = front_end(snap.ruleset).token_words
             groups = self.session.groups() if self.grouped else ()
             group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
@@ -287,7 +283,7 @@ class RosterPanel(SessionPanel):
                 identity = _identity(snap.state, u) if self.identifies else ""
                 if identity.startswith("hidden"):
                     left = "?"
-                tokens, details = _token_texts(snap.state, u, token_words)
+                tokens, details = _token_texts(snap.ruleset, snap.state, u)
                 if u.group is not None:  # the unit's own state is in the fireteams' table, once
                     tokens = ", ".join(t for t in u.tokens if t not in group_tokens.get(u.group, set()))
                 values = (str(u.unit_id), u.name, u.side, u.type_name, u.status + ("" if u.on_table else ", off table"),
@@ -449,22 +445,9 @@ def _identity(state: Any, view: Any) -> str:
     return ""
 
 
-def _token_texts(state: Any, view: Any, token_words: bool) -> tuple[str, str]:
-    """The Tokens cell (who suppresses the unit, why it emits) and its tooltip (until when)."""
-    if not token_words:
-        return ", ".join(view.tokens), ""
-    from rules.downrange.hand_edits import emission_words, suppressed_words
-
-    unit = state.unit(view.unit_id)
-    names = {u.unit_id: u.name for u in state.units}
-    out = []
-    for token in view.tokens:
-        if token == "suppressed" and unit.suppressed:
-            token += " by " + ", ".join(names.get(s.by_unit, str(s.by_unit)) for s in unit.suppressed)
-        elif token == "signalling" and unit.emission is not None:
-            token += f" ({unit.emission.purpose})"
-        out.append(token)
-    details = [suppressed_words(state, unit.suppressed)] if unit.suppressed else []
-    if unit.emission is not None:
-        details.append(emission_words(unit.emission))
-    return ", ".join(out), "; ".join(details)
+def _token_texts(ruleset: Any, state: Any, view: Any) -> tuple[str, str]:
+    """The Tokens cell and its tooltip: in the ruleset's words when it has its own (who suppresses the
+    unit, why it emits, until when), else the tokens as listed."""
+    if isinstance(ruleset, TokenWords):
+        return ruleset.token_texts(state, view)
+    return ", ".join(view.tokens), ""
