@@ -511,12 +511,12 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_o
         except Exception:  # a payload from a newer program: its own summary still tells it
             sentences = ()
     rolls: tuple[RollFact, ...] = ()
-    if roll_odds:
-        try:
-            rolls = rolls_of(event.kind, event.outcome, options=options, catalog=catalog)
-        except (TypeError, ValueError, KeyError):
-            rolls = ()
-    if not rolls and event.rolls:  # another rule system: every die as recorded, odds not computed here
+    try:
+        rolls = rolls_of(event.kind, event.outcome, options=options if roll_odds else None,
+                         catalog=catalog if roll_odds else None)
+    except (TypeError, ValueError, KeyError):
+        rolls = ()
+    if not rolls and event.rolls:  # a result without a roll we know: every die as recorded, no odds
         rolls = tuple(RollFact(r.label, f"{r.count}d{r.sides}", "", tuple(r.faces) if r.faces else None, r.dice_total,
                                "", None, None) for r in event.rolls)
     return RulesFact(record.t_s, event.kind, event.summary, sentences or (event.summary,), event.seq, event.round,

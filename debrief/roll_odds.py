@@ -1,9 +1,13 @@
-"""Every die roll of a recorded rule resolution, with its exact odds (Down Range).
+"""Every die roll of a recorded rule resolution, with its exact odds, for every rule system.
 
-A recorded ``RulesEvent`` keeps the full result data: Skill rolls (die, Advantage/Disadvantage, bonus,
-Difficulty, faces, total), Damage against Defense, medicine rolls on Table 2-2, initiative. The odds
-are computed again from those inputs with the rules engine's exact functions (``rules.downrange.odds``)
-and the game's options, so the debrief shows the chance each roll had, not only how it came out.
+A recorded ``RulesEvent`` keeps the full result data: in Down Range, Skill rolls (die,
+Advantage/Disadvantage, bonus, Difficulty, faces, total), Damage against Defense, medicine rolls on
+Table 2-2, initiative; in Force on Force, each test's die, shift, modifier and target number, the
+initiative dice pools, the reinforcement roll; in the generic rules, the to-hit roll, the scatter
+dice, each damage point against the ranged defence, close combat's average dice. The odds are
+computed again from those inputs with each rule system's exact functions (``rules.downrange.odds``,
+``rules.forceonforce.checks``, ``rules.generic.ranged``...) and the game's options, so the debrief
+shows the chance each roll had, not only how it came out.
 """
 from __future__ import annotations
 
@@ -36,6 +40,9 @@ class RollFact:
 
 def rolls_of(kind: str, outcome: Mapping[str, Any], *, options: Any = None, catalog: Any = None) -> tuple[RollFact, ...]:
     """The rolls inside a recorded outcome, in the order they were made."""
+    other = _other_rolls(outcome)
+    if other is not None:
+        return other
     if outcome.get("type") == "InitiativeResult":
         return tuple(_initiative(outcome))
     out: list[RollFact] = []
@@ -171,3 +178,166 @@ def _p_first(mine: Mapping[int, Fraction], theirs: Mapping[int, Fraction]) -> Fr
     win = sum((p * q for a, p in mine.items() for b, q in theirs.items() if a > b), Fraction(0))
     lose = sum((p * q for a, p in mine.items() for b, q in theirs.items() if a < b), Fraction(0))
     return win / (win + lose) if win + lose else Fraction(1, 2)
+
+
+# -- Force on Force and the generic rules ------------------------------------------------------------
+# Their recorded results keep every die too: a test's die, modifier and target number (Force on
+# Force), a shot's to-hit roll and each damage point's die against the ranged defence, a close
+# combat's average dice (generic). The odds come again from each rule system's exact functions.
+
+def _other_rolls(outcome: Mapping[str, Any]) -> tuple[RollFact, ...] | None:
+    """The rolls of a Force on Force or generic-rules result, or None for a result of neither."""
+    t = outcome.get("type")
+    if t == "InitiativeResult" and "turn" in outcome:
+        return tuple(_fof_initiative(outcome))
+    if t == "ReinforcementResult":
+        return (_reinforcement(outcome),)
+    if t == "ShotResult" and "to_hit_face" in outcome:
+        return tuple(_generic_shot(outcome))
+    if t == "CloseCombatResult":
+        return tuple(_close_combat_round(r, outcome) for r in outcome.get("rounds", ()) if isinstance(r, Mapping))
+    tests = [node for node in _nodes(outcome) if node.get("type") in ("CheckResult", "OpposedResult")]
+    if tests:
+        return tuple(fact for node in tests for fact in _fof_test(node))
+    return None
+
+
+def _nodes(node: Any) -> Iterator[Mapping[str, Any]]:
+    if isinstance(node, Mapping):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nodes(item)
+
+
+def _test_dice(roll: Mapping[str, Any]) -> str:
+    sides, base, modifier = int(roll.get("sides") or 0), int(roll.get("base_sides") or 0), int(roll.get("modifier") or 0)
+    text = f"d{sides} ({roll.get('what', 'test')})"
+    if base and base != sides:
+        text += f", shifted from d{base}"
+    if modifier:
+        text += f", {modifier:+d}"
+    return text
+
+
+def _test_label(label: str, roll: Mapping[str, Any]) -> str:
+    """The label the engine gave the roll ("Bravo fires at Cell 1: Troop Quality of Bravo")."""
+    return f"{label}: {roll.get('what', 'test')} of {roll.get('name', '')}"
+
+
+def _fof_test(node: Mapping[str, Any]) -> Iterator[RollFact]:
+    from rules.forceonforce.checks import opposed_odds, p_pass
+
+    target = int(node.get("target") or 4)
+    label = str(node.get("label", "test"))
+    if node.get("type") == "CheckResult":
+        roll = node.get("roll") or {}
+        p = p_pass(int(roll.get("sides") or 6), modifier=int(roll.get("modifier") or 0), target=target)
+        passed = bool(roll.get("success"))
+        yield RollFact(_test_label(label, roll), _test_dice(roll), f"{target}+", (int(roll.get("face") or 0),),
+                       roll.get("total"), "passes" if passed else "fails", passed, p, "passes")
+        return
+    first, second = node.get("first") or {}, node.get("second") or {}
+    odds = opposed_odds(int(first.get("sides") or 6), int(second.get("sides") or 6),
+                        first_modifier=int(first.get("modifier") or 0), second_modifier=int(second.get("modifier") or 0),
+                        target=target)
+    winner = node.get("winner")
+    for roll, p in ((first, odds.p_first), (second, odds.p_second)):
+        won = winner == roll.get("name")
+        result = "wins" if won else ("nobody wins" if winner is None else "loses")
+        yield RollFact(_test_label(label, roll), _test_dice(roll), f"{target}+ and higher than the other",
+                       (int(roll.get("face") or 0),), roll.get("total"), result, won, p, "wins the opposed test")
+
+
+def _fof_initiative(outcome: Mapping[str, Any]) -> Iterator[RollFact]:
+    from rules.forceonforce.initiative import InitiativePool, initiative_odds
+    from rules.serialize import from_jsonable
+
+    rolls = [r for r in outcome.get("rolls", ()) if isinstance(r, Mapping)]
+    previous = outcome.get("previous")
+    odds: Mapping[str, Fraction] = {}
+    try:
+        pools = [from_jsonable(InitiativePool, r["pool"], where="initiative pool") for r in rolls]
+        odds = initiative_odds(pools, previous=previous)
+    except (KeyError, TypeError, ValueError):
+        pass
+    holder = outcome.get("holder")
+    for r in rolls:
+        pool = r.get("pool") or {}
+        side = str(pool.get("side", ""))
+        faces = tuple(int(f) for f in r.get("faces", ()))
+        yield RollFact(f"initiative test of {side}, turn {outcome.get('turn')} ({pool.get('dice')}D{pool.get('sides')})",
+                       f"{pool.get('dice')}d{pool.get('sides')}",
+                       "most dice showing 4+" + (f" (a tie: {previous} keeps it)" if previous else " (ties re-rolled)"),
+                       faces, int(r.get("successes") or 0), "has initiative" if holder == side else "does not",
+                       holder == side, odds.get(side), "has initiative")
+    for n, tied in enumerate(outcome.get("rerolls", ()), start=1):  # turn 1 with nobody holding it: ties again
+        for r in (t for t in tied if isinstance(t, Mapping)):
+            pool = r.get("pool") or {}
+            yield RollFact(f"initiative test of {pool.get('side', '')}, turn {outcome.get('turn')}, tied roll {n}",
+                           f"{pool.get('dice')}d{pool.get('sides')}", "a tie: rolled again",
+                           tuple(int(f) for f in r.get("faces", ())), int(r.get("successes") or 0), "tied", None, None)
+
+
+def _reinforcement(outcome: Mapping[str, Any]) -> RollFact:
+    if outcome.get("lost"):
+        result = "lost (a neutralised Hot Spot)"
+    elif outcome.get("player_chooses"):
+        result = "the player chooses the Hot Spot"
+    else:
+        result = f"Hot Spot {outcome.get('hot_spot')}"
+    face = int(outcome.get("face") or 0)
+    return RollFact(f"Hot Spot for {outcome.get('team', '')}", "1d6", "1-5: that Hot Spot; 6: the player chooses",
+                    (face,), face, result, None, None)
+
+
+def _generic_shot(outcome: Mapping[str, Any]) -> Iterator[RollFact]:
+    from rules.generic.ranged import p_at_least_levels
+
+    plan = outcome.get("plan") or {}
+    to_hit = int(plan.get("to_hit") or 7)
+    face = outcome.get("to_hit_face")
+    what = plan.get("target_name") or "the point"
+    if face is not None:
+        hit = bool(outcome.get("hit"))
+        yield RollFact(f"to hit {what} at {plan.get('band')} ({to_hit}+)", "1d6", f"{to_hit}+", (int(face),), int(face),
+                       "hit" if hit else "miss", hit, Fraction(7 - to_hit, 6) if to_hit > 1 else Fraction(1))
+    scatter = outcome.get("scatter")
+    if isinstance(scatter, Mapping):
+        directions = tuple(int(f) for f in scatter.get("direction_faces", ()))
+        yield RollFact("scatter distance", "1d6", f"capped at half the range, {float(scatter.get('cap_in') or 0):.1f}\"",
+                       (int(scatter.get("distance_face") or 0),), scatter.get("distance_face"),
+                       f"{float(scatter.get('distance_in') or 0):g}\"", None, None)
+        yield RollFact("scatter direction (2d6: row, column)", "2d6 (row, column)", "the scatter table", directions, None,
+                       str(scatter.get("direction", "")), None, None)
+    for d in outcome.get("damages", ()):
+        if not isinstance(d, Mapping):
+            continue
+        points, defence, applied = int(d.get("points") or 0), int(d.get("defence") or 0), int(d.get("applied") or 0)
+        yield RollFact(f"damage to {d.get('name', '')} ({points} point{'s' if points != 1 else ''} against defence "
+                       f"{defence})", f"{points}d6", f"above ranged defence {defence}",
+                       tuple(int(f) for f in d.get("faces", ())), applied,
+                       f"{applied} level{'s' if applied != 1 else ''} lost" + (", destroyed" if d.get("destroyed") else ""),
+                       applied >= 1, p_at_least_levels(points, defence, 1), "loses a status level")
+
+
+def _close_combat_round(r: Mapping[str, Any], outcome: Mapping[str, Any]) -> RollFact:
+    from rules.generic.catalog import load_data
+
+    data = load_data()
+    names = {outcome.get("attacker"): outcome.get("attacker_name"), outcome.get("defender"): outcome.get("defender_name")}
+    a_face, d_face = int(r.get("attacker_face") or 1), int(r.get("defender_face") or 1)
+    # The scores are the record's strength (or defence) plus the average die: the faces' part comes off.
+    a_mod = int(r.get("attacker_score") or 0) - data.average(a_face)
+    d_mod = int(r.get("defender_score") or 0) - data.average(d_face)
+    wins = sum(1 for f1 in range(1, 7) for f2 in range(1, 7) if a_mod + data.average(f1) > d_mod + data.average(f2))
+    attacker, defender = names.get(r.get("attacker"), r.get("attacker")), names.get(r.get("defender"), r.get("defender"))
+    loser = r.get("loser")
+    result = "tie" if loser is None else (f"{defender} loses" if loser == r.get("defender") else f"{attacker} loses")
+    return RollFact(f"close combat, {attacker} attacks {defender} (average dice: {attacker}, {defender})",
+                    "2 average dice",
+                    f"{attacker} {a_mod:+d} against {defender} {d_mod:+d}", (a_face, d_face),
+                    int(r.get("attacker_score") or 0), result, loser == r.get("defender"), Fraction(wins, 36),
+                    "the attacker wins the round")

@@ -1,10 +1,11 @@
 """One rule system's actions: which handler applies each kind, and their JSON round trip.
 
 Every ruleset changes its state only through frozen action dataclasses (``state.apply(action)``). Its
-``actions`` module lists them in an ``Action`` union and builds one :class:`ActionRegistry` from that
-union and a table ``{ActionClass: handler(state, action) -> state}``; ``apply_action``,
-``action_to_json`` and ``action_from_json`` are the registry's methods. A table whose handlers live in
-modules that import the actions module is given as a function, called on first use.
+``actions`` module holds the value types, lists them in an ``Action`` union and offers their JSON
+round trip (an :class:`ActionCodec`); its ``dispatch`` module builds one :class:`ActionRegistry` from
+that union and a table ``{ActionClass: handler(state, action) -> state}``, importing the modules of
+the handlers. So the value types sit below the handlers and the dispatcher above them: no module
+imports one that imports it back.
 
 >>> from dataclasses import dataclass
 >>> from typing import Union
@@ -36,31 +37,12 @@ StateT = TypeVar("StateT")
 Handlers = Mapping[type, Callable[[Any, Any], Any]]
 
 
-class ActionRegistry(Generic[StateT]):
-    """The actions of one rule system. ``action_type`` is its ``Action`` union (what
-    :meth:`from_json` may rebuild); ``what`` names them in the error for anything else ("a Down Range
-    action"); ``handlers`` is the table, or a function returning it."""
+class ActionCodec:
+    """The JSON round trip of one rule system's actions: ``action_type`` is its ``Action`` union (what
+    :meth:`from_json` may rebuild). Needs only the value types, so the actions module offers it."""
 
-    def __init__(self, action_type: Any, *, what: str, handlers: Handlers | Callable[[], Handlers]) -> None:
+    def __init__(self, action_type: Any) -> None:
         self.action_type = action_type
-        self.what = what
-        self._build: Callable[[], Handlers] | None = handlers if callable(handlers) else None
-        self._table: Handlers | None = None if callable(handlers) else handlers
-
-    def handlers(self) -> Handlers:
-        if self._table is None:
-            # Built once, on first use: the handlers' modules import the actions module.
-            assert self._build is not None
-            self._table = self._build()
-        return self._table
-
-    def apply(self, state: StateT, action: Any) -> StateT:
-        """Dispatch ``action`` to its handler (a ``TypeError`` for anything that is not one of ours)."""
-        handler = self.handlers().get(type(action))
-        if handler is None:
-            raise TypeError(f"{type(action).__name__} is not {self.what}")
-        new_state: StateT = handler(state, action)
-        return new_state
 
     def to_json(self, action: Any) -> dict[str, Any]:
         data: dict[str, Any] = to_jsonable(action)
@@ -69,3 +51,21 @@ class ActionRegistry(Generic[StateT]):
     def from_json(self, data: Mapping[str, Any]) -> Any:
         """The action a :meth:`to_json` dict describes (:class:`~rules.errors.SaveFileError` if none fits)."""
         return from_jsonable(self.action_type, data, where="action")
+
+
+class ActionRegistry(ActionCodec, Generic[StateT]):
+    """The actions of one rule system and their handlers. ``what`` names them in the error for
+    anything else ("a Down Range action"); ``handlers`` is the table ``{ActionClass: handler}``."""
+
+    def __init__(self, action_type: Any, *, what: str, handlers: Handlers) -> None:
+        super().__init__(action_type)
+        self.what = what
+        self.handlers = handlers
+
+    def apply(self, state: StateT, action: Any) -> StateT:
+        """Dispatch ``action`` to its handler (a ``TypeError`` for anything that is not one of ours)."""
+        handler = self.handlers.get(type(action))
+        if handler is None:
+            raise TypeError(f"{type(action).__name__} is not {self.what}")
+        new_state: StateT = handler(state, action)
+        return new_state

@@ -291,7 +291,7 @@ class FrontEnd:
     or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
     "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
     "counter" (status level, identification) or "unit" (status and tokens). ``roll_odds``: the debrief
-    computes each recorded roll's odds again from its inputs. ``engagement_table``: the debrief's
+    computes recorded rolls' odds again with the game's own options and data catalogue. ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
     to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came

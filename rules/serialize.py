@@ -41,8 +41,11 @@ def to_jsonable(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {"type": type(value).__name__}
         for f in dataclasses.fields(value):
-            if f.metadata.get("json", True):
-                out[f.name] = to_jsonable(getattr(value, f.name))
+            item = getattr(value, f.name)
+            # A field added after a format's version 1 is written only when set, so earlier saves
+            # load and save back byte for byte.
+            if f.metadata.get("json", True) and not (f.metadata.get("added") and item == f.default):
+                out[f.name] = to_jsonable(item)
         return out
     if isinstance(value, enum.Enum):
         return value.value

@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
-from rules.action_registry import ActionRegistry, Handlers
+from rules.action_registry import ActionCodec
+from rules.downrange.pieces import Compartment
 from rules.downrange.results import AttackResult, DamageResult, InitiativeResult, TaskResult, TreatmentResult
-from rules.downrange.state import Compartment
-
-if TYPE_CHECKING:
-    from rules.downrange.state import GameState
 
 
 # -- positions and movement -----------------------------------------------------------------------
@@ -275,28 +272,8 @@ Action = Union[
 ]
 
 
-def _handlers() -> Handlers:
-    """Each action to the module of its topic (imported here: those modules import this one)."""
-    from rules.downrange import attack, command, environment, hand_edits, medicine, turns, unmanned, vehicles
 
-    return {
-        SetPose: turns.apply_set_pose, MoveUnit: turns.apply_move, EditUnit: hand_edits.apply_edit,
-        StartRound: turns.apply_start_round, StartTurn: turns.apply_start_turn, EndTurn: turns.apply_end_turn,
-        Focus: turns.apply_focus, TakeAction: turns.apply_take_action, ReadyReaction: turns.apply_ready_reaction, Sprint: turns.apply_sprint,
-        Carry: turns.apply_carry, RecordTask: turns.apply_task,
-        RecordAttack: attack.apply_attack,
-        RecordTreatment: medicine.apply_treatment,
-        RecordDamage: environment.apply_damage, Extinguish: environment.apply_extinguish,
-        Board: vehicles.apply_board, Disembark: vehicles.apply_disembark, BailOut: vehicles.apply_bail_out,
-        ControlRpv: unmanned.apply_control, ReleaseRpv: unmanned.apply_release,
-        Signal: command.apply_signal, ObserveFires: command.apply_observe, DesignateMainEffort: command.apply_main_effort,
-        PassMainEffort: command.apply_pass_main_effort, EnhanceInitiative: command.apply_enhance_initiative,
-        Sigint: command.apply_sigint, Jam: command.apply_jam,
-    }
-
-
-ACTIONS: ActionRegistry["GameState"] = ActionRegistry(Action, what="a Down Range action", handlers=_handlers)
-#: The state after an action, dispatched to the module of its topic.
-apply_action = ACTIONS.apply
-action_to_json = ACTIONS.to_json
-action_from_json = ACTIONS.from_json
+#: The JSON round trip of every action (the saved history, the recording's action rows).
+CODEC = ActionCodec(Action)
+action_to_json = CODEC.to_json
+action_from_json = CODEC.from_json

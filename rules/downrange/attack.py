@@ -13,8 +13,10 @@ roll and Suppresses every eligible target.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource
 from rules.distributions import KeepMode
@@ -24,16 +26,20 @@ from rules.downrange.command import information_reaches, is_jammed, sighter_of
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
 from rules.downrange.explosives import blast_units, check_landing, miss_placement, payload_area
 from rules.downrange.modifiers import Modifiers, attack_modifiers
+from rules.downrange.narration import attack_rolls, narrate_attack
 from rules.downrange.odds import p_at_least_one, p_damage, p_skill
+from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
-from rules.downrange.state import Compartment, GameState, Status, Suppression, Unit
 from rules.downrange.turns import check_assistants, skill_die_for, spend_action
 from rules.downrange.unmanned import is_controlled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, Circle, Cone, common_cone_axis_deg, distance_to_point_in, gap_in
 from rules.ruleset import TargetOdds
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 
 @dataclass(frozen=True)
@@ -171,7 +177,7 @@ def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon
     if attacker.carrying is not None or attacker.carried_by is not None:
         problems.append(f"{attacker.name} is {'carrying a unit' if attacker.carrying is not None else 'being carried'}: "
                         "neither may use weapons (2.3.1); put the unit down first")
-    if attacker.disabled:
+    if attacker.disabled and state.options.disabling_hazard == "cannot act":
         problems.append(f"{attacker.name} is disabled by a hazard this turn and cannot act")
     if attacker.is_remote:
         if not is_controlled(state, attacker):
@@ -347,7 +353,7 @@ def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon
         caught = list(blast_units(state, aim[0], aim[1], radius))
         order = [u for s in setup.targets for u in caught if u.unit_id == s.unit_id] + \
             [u for u in caught if u.unit_id not in specs]
-        for unit in order:
+        for unit in one_per_token(order):
             spec = specs.get(unit.unit_id, TargetSpec(unit.unit_id))
             reason = f"{unit.name} is shielded from the blast by cover (declared)" if spec.cover is Level.TOTAL else ""
             d = distance_to_point_in(unit.footprint, *aim)
@@ -434,6 +440,10 @@ def attack_odds(state: GameState, setup: AttackSetup) -> tuple[TargetOdds, ...]:
     return odds_of_plan(state, plan)
 
 
+#: The odds row of an explosive that targets no unit (a smoke or illumination round): its aim point.
+AIM_POINT = -1
+
+
 def odds_of_plan(state: GameState, plan: AttackPlan) -> tuple[TargetOdds, ...]:
     opts = state.options
     out = []
@@ -459,6 +469,15 @@ def odds_of_plan(state: GameState, plan: AttackPlan) -> tuple[TargetOdds, ...]:
         out.append(TargetOdds(t.unit_id, t.name, t.side, shots, allowed, t.reason or attack_problem, hit, dmg, kill,
                               p_at_least_one(kill, shots), t.can_damage, mode, mods.advantages,
                               mods.disadvantages, t.distance_in))
+    if plan.payload is not None and not plan.payload.damage and plan.aim is not None \
+            and plan.setup.mode is not AttackMode.SUPPRESS:
+        # Smoke and illumination hurt nobody: what a player weighs is whether it lands where aimed.
+        allowed = not attack_problem
+        hit = shared_hit if allowed else Fraction(0)
+        out.append(TargetOdds(AIM_POINT, f"the {plan.payload.name} aim point", plan.attacker.side, 1, allowed,
+                              attack_problem, hit, Fraction(0), Fraction(0), Fraction(0), False, plan.mode,
+                              plan.modifiers.advantages, plan.modifiers.disadvantages,
+                              distance_to_point_in(plan.attacker.footprint, *plan.aim)))
     return tuple(out)
 
 
@@ -477,7 +496,22 @@ def _check_plan(state: GameState, plan: AttackPlan) -> None:
                 raise IllegalActionError(t.reason)
 
 
-def _casualties(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def one_per_token(units: Iterable[Unit]) -> list[Unit]:
+    """The units in order, a gun team once: its members share one token and fall together (4.3), so
+    a blast rolls one Damage for the team against one Defense (3.2.4; 6.5.1 treats the mortar team
+    as one target). The first member listed (a declared target, else the nearest) stands for it."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for unit in units:
+        if unit.team is not None:
+            if (unit.side, unit.team) in seen:
+                continue
+            seen.add((unit.side, unit.team))
+        out.append(unit)
+    return out
+
+
+def casualties_of(state: GameState, target: Unit) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Who goes down with a killed target: its gun team (one token), and for a vehicle everyone
     aboard who had no Reaction ready to bail out (4.3). Returns (down, bailed out)."""
     down = [m.unit_id for m in state.team_of(target) if m.status is Status.ACTIVE]
@@ -554,7 +588,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
                 dmg = roll_damage(dice, t.damage, t.defense, label=t.name, options=state.options)
                 killed = dmg.killed
                 shots[i] = replace(shot, damage=dmg)
-        down, bailed = _casualties(state, state.unit(t.unit_id)) if killed else ((), ())
+        down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         hits.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
                                  killed, False, down, bailed))
     return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]
@@ -582,7 +616,7 @@ def _explode(state: GameState, plan: AttackPlan, base: AttackResult, at: tuple[f
             continue
         shot = _roll_damage_on(state, dice, t)
         killed = bool(shot.damage and shot.damage.killed)
-        down, bailed = _casualties(state, state.unit(t.unit_id)) if killed else ((), ())
+        down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         results.append(TargetResult(t.unit_id, t.name, t.side, True, "", t.distance_in, (shot,), killed, False,
                                     down, bailed, in_blast=True))
     return replace(base, targets=tuple(results), impact_x_in=at[0], impact_y_in=at[1], needs_landing_point=False)
@@ -645,10 +679,6 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
     state = state.with_units(changed)
     if r.area is not None:
         state = replace(state, areas=state.areas + (r.area,))
-    from rules.downrange.narration import narrate_attack
-
-    from rules.downrange.narration import attack_rolls
-
     return state.log("attack", " ".join(narrate_attack(r)), inputs={"attacker": r.attacker, "weapon": r.weapon},
                      outcome=to_jsonable(r), rolls=attack_rolls(r), warnings=r.warnings)
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from rules.dice import Dice
+from rules.downrange.options import VARIANTS
 from rules.errors import DataFileError, DiceError, UnknownNameError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -633,8 +634,6 @@ def _load_cached(paths: tuple[Path, ...]) -> Catalog:
 def load_catalog(extra_files: Sequence[str | Path] = (), *, variants: Sequence[str] = ()) -> Catalog:
     """The built-in data plus ``extra_files`` (later entries replace earlier ones with the same name),
     with the named data ``variants`` (see :data:`rules.downrange.options.VARIANTS`) applied."""
-    from rules.downrange.options import VARIANTS
-
     paths = tuple(DATA_DIR / f for f in BUILTIN_FILES) + tuple(Path(p).expanduser().resolve() for p in extra_files)
     catalog = _load_cached(paths) if not extra_files else _load(paths)
     for name in variants:

@@ -10,55 +10,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from rules.downrange.acting import spend_action
 from rules.downrange.actions import (DesignateMainEffort, EnhanceInitiative, Jam, ObserveFires, PassMainEffort,
                                      Sigint, Signal)
+from rules.downrange.pieces import Emission, Observation, Status, Unit
+from rules.downrange.radio import (active_jammers, can_use_radio, has_radio, is_ew, is_jammed,  # noqa: F401 - re-exported
+                                   jamming_zones, position_footprint, require_radio)
 from rules.downrange.results import SigintResult
-from rules.downrange.state import Emission, GameState, Observation, Status, Unit
-from rules.downrange.turns import spend_action
+from rules.downrange.unmanned import apply_jamming_to_rpvs
 from rules.geometry import CommsGraph, CommsNode, Reach, comms_graph
 from rules.serialize import to_jsonable
 
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
+
 #: Signals whose information every friendly radio receives (and relays by voice).
 BROADCASTS = ("situational awareness", "sigint share")
-
-
-def has_radio(state: GameState, unit: Unit) -> bool:
-    return state.has_effect(unit, "radio") or state.has_effect(unit, "electronic_warfare")
-
-
-def is_ew(state: GameState, unit: Unit) -> bool:
-    return state.has_effect(unit, "electronic_warfare")
-
-
-def active_jammers(state: GameState, against_side: str) -> tuple[Unit, ...]:
-    """Enemy EW units jamming now (their emission token marks it)."""
-    return tuple(u for u in state.on_table() if u.side != against_side and u.is_active
-                 and u.emission is not None and u.emission.jamming)
-
-
-def jamming_zones(state: GameState) -> tuple[tuple[Unit, Reach], ...]:
-    """Every active jammer and its 36" reach (base to base), for drawing and for the rules."""
-    return tuple((j, Reach(j.footprint, state.options.jamming_range_in)) for j in state.on_table()
-                 if j.is_active and j.emission is not None and j.emission.jamming)
-
-
-def is_jammed(state: GameState, unit: Unit, *, zones: tuple[tuple[Unit, Reach], ...] | None = None) -> bool:
-    """The unit is within an enemy jammer's radius: it cannot use its radio (5.1.2). EW units
-    can still do SIGINT and jamming. ``zones``: :func:`jamming_zones` of ``state`` when the caller
-    already has them (asking for every unit of a 40-unit table)."""
-    fp = _position_footprint(state, unit)
-    return any(reach.touches(fp) for j, reach in (zones if zones is not None else jamming_zones(state)) if j.side != unit.side)
-
-
-def _position_footprint(state: GameState, unit: Unit):  # type: ignore[no-untyped-def]
-    if unit.aboard is not None:
-        return state.unit(unit.aboard).footprint
-    return unit.footprint
-
-
-def can_use_radio(state: GameState, unit: Unit) -> bool:
-    return has_radio(state, unit) and unit.is_active and not is_jammed(state, unit)
 
 
 def voice_graph(state: GameState, side: str) -> CommsGraph:
@@ -129,14 +98,6 @@ def most_senior_commander(state: GameState, side: str) -> Unit | None:
     return min(commanders, key=lambda u: u.commander or 0) if commanders else None
 
 
-def _require_radio(state: GameState, unit: Unit, what: str) -> None:
-    if not has_radio(state, unit):
-        raise state.illegal(f"{unit.name} has no radio, so it cannot {what}: give it a radio in the scenario's equipment")
-    if is_jammed(state, unit):
-        raise state.illegal(f"{unit.name} is jammed (within {state.options.jamming_range_in:g}\" of an enemy jammer): "
-                            f"its radio cannot {what} until the jamming ends")
-
-
 def _emit(state: GameState, unit: Unit, purpose: str, *, jamming: bool = False) -> Unit:
     return replace(unit, emission=Emission(purpose, unit.side, jamming))
 
@@ -147,7 +108,7 @@ def apply_signal(state: GameState, action: Signal) -> GameState:
     if purpose not in ("situational awareness", "other"):
         raise state.illegal(f"Signal purpose {action.purpose!r}: use 'situational awareness' or 'other' "
                             "(fires observation, Main Effort, RPV control, SIGINT and jamming have their own actions)")
-    _require_radio(state, unit, "Signal")
+    require_radio(state, unit, "Signal")
     unit = spend_action(state, unit, f"Signal ({purpose})")
     state = state.with_unit(_emit(state, unit, purpose))
     return state.log("signal", f"{unit.name} Signals ({purpose}) and takes an emission token.",
@@ -156,7 +117,7 @@ def apply_signal(state: GameState, action: Signal) -> GameState:
 
 def apply_observe(state: GameState, action: ObserveFires) -> GameState:
     unit = state.unit(action.unit_id)
-    _require_radio(state, unit, "provide fires observation")
+    require_radio(state, unit, "provide fires observation")
     if action.target_unit is None and (action.x_in is None or action.y_in is None):
         raise state.illegal("fires observation needs a target unit or a point (x_in, y_in)")
     what = "the point"
@@ -191,7 +152,7 @@ def apply_main_effort(state: GameState, action: DesignateMainEffort) -> GameStat
     by_radio = not reached
     unit = spend_action(state, commander, "designate Main Effort")
     if by_radio:
-        _require_radio(state, commander, "designate a Main Effort by radio")
+        require_radio(state, commander, "designate a Main Effort by radio")
         if not (can_use_radio(state, target) or target.unit_id in voice_graph(state, target.side).reachable_from(
                 radio_recipients(state, target.side))):
             raise state.illegal(f"{target.name} can neither hear {commander.name} nor receive a radio: "
@@ -239,7 +200,7 @@ def emitters_seen_by(state: GameState, ew: Unit) -> tuple[Unit, ...]:
     """Enemy units with an emission token that an EW unit "sees" (5.1.2; the whole table by default)."""
     reach = Reach(ew.footprint, state.options.sigint_range_in)
     return tuple(u for u in state.units if u.side != ew.side and u.emission is not None and u.status is Status.ACTIVE
-                 and (math.isinf(reach.distance_in) or reach.touches(_position_footprint(state, u))))
+                 and (math.isinf(reach.distance_in) or reach.touches(position_footprint(state, u))))
 
 
 def apply_sigint(state: GameState, action: Sigint) -> GameState:
@@ -267,7 +228,6 @@ def apply_jam(state: GameState, action: Jam) -> GameState:
         raise state.illegal(f"{unit.name} has no EW equipment: add 'EW equipment' to its equipment to jam")
     unit = spend_action(state, unit, "jamming")
     state = state.with_unit(_emit(state, unit, "jamming", jamming=True))
-    from rules.downrange.unmanned import apply_jamming_to_rpvs
 
     state, effects = apply_jamming_to_rpvs(state)
     zone = state.options.jamming_range_in

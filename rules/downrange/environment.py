@@ -11,15 +11,22 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource, RollRequest
 from rules.downrange.actions import Extinguish, RecordDamage
+from rules.downrange.attack import casualties_of
+from rules.downrange.narration import damage_rolls, narrate_damage
+from rules.downrange.operators import falling_aircraft, operator_problem
+from rules.downrange.pieces import Status, Unit
 from rules.downrange.results import DamageResult, UnitDamage
 from rules.downrange.rolls import roll_damage
-from rules.downrange.state import GameState, Status, Unit
 from rules.downrange.turns import spend_action
 from rules.geometry import EPS, distance_to_point_in, gap_in
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 FIRE_DIE = Dice.parse("1d6")
 
@@ -51,6 +58,27 @@ def resolve_fall(state: GameState, unit_id: int, distance_in: float, dice: DiceS
         raise state.illegal(f"a fall of {distance_in:g}\" is impossible: give the distance travelled before impact")
     damage = fall_damage_dice(state.effective_defense(unit), distance_in, static_die_sides=state.options.fall_die_sides)
     return DamageResult("fall", f"{distance_in:g}\" before impact: Damage {damage}", (_damage(state, dice, unit, damage),))
+
+
+def resolve_crash(state: GameState, vehicle_id: int, dice: DiceSource) -> DamageResult:
+    """An aircraft with no living operator crashes (4): a fall (2.9.1) of ``crash_fall_in``, since
+    the table does not know its altitude. Its occupants die with it if it is destroyed (4.3)."""
+    unit = state.unit(vehicle_id)
+    why = operator_problem(state, unit) or "it lost its operator"
+    distance = state.options.crash_fall_in
+    damage = fall_damage_dice(state.effective_defense(unit), distance, static_die_sides=state.options.fall_die_sides)
+    return DamageResult("crash", f"{unit.name} has no living operator ({why}) and crashes: {distance:g}\" before "
+                        f"impact, Damage {damage}", (_damage(state, dice, unit, damage),))
+
+
+def resolve_crashes(state: GameState, dice: DiceSource) -> tuple[GameState, tuple[DamageResult, ...]]:
+    """Every aircraft that has lost its operator comes down now, its crash applied."""
+    results = []
+    for aircraft in falling_aircraft(state):
+        result = resolve_crash(state, aircraft.unit_id, dice)
+        state = state.apply(RecordDamage(result))
+        results.append(result)
+    return state, tuple(results)
 
 
 def resolve_hazard(state: GameState, hazard: str | Dice, unit_ids: Sequence[int], dice: DiceSource, *,
@@ -104,12 +132,13 @@ def resolve_fire_spread(state: GameState, dice: DiceSource, *, source_unit: int 
 
 
 def apply_damage(state: GameState, action: RecordDamage) -> GameState:
-    from rules.downrange.attack import _casualties
-
     r = action.result
     changed: list[Unit] = []
     for uid in r.ignited:
         state = state.update_unit(uid, on_fire=True)
+    if r.cause == "crash":
+        # Down whether or not the crash destroys it: an aircraft without its pilot does not fly again.
+        state = state.with_units(replace(state.unit(d.unit_id), crashed=True) for d in r.damages)
     for d in r.damages:
         unit = state.unit(d.unit_id)
         if not d.roll.killed:
@@ -117,15 +146,13 @@ def apply_damage(state: GameState, action: RecordDamage) -> GameState:
         if r.nature == "disabling":
             changed.append(replace(unit, disabled=True))
             continue
-        down, bailed = _casualties(state, unit)
+        down, bailed = casualties_of(state, unit)
         for uid in down:
             changed.append(replace(state.unit(uid), status=Status.DOWN, on_fire=False if uid == unit.unit_id else state.unit(uid).on_fire))
         for uid in bailed:
             changed.append(replace(state.unit(uid), aboard=None, on_table=True, reaction_ready=False,
                                    x_in=unit.x_in, y_in=unit.y_in))
     state = state.with_units(changed)
-    from rules.downrange.narration import damage_rolls, narrate_damage
-
     return state.log(r.cause, " ".join(narrate_damage(r)), inputs={"cause": r.cause}, outcome=to_jsonable(r),
                      rolls=damage_rolls(r))
 

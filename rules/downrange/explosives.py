@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rules.downrange.catalog import Payload, Weapon
+from rules.downrange.pieces import Area, Status, Unit
 from rules.downrange.results import MissPlacement
-from rules.downrange.state import Area, GameState, Status, Unit
 from rules.geometry import EPS, Circle, distance_to_point_in
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 
 def miss_radius_in(radius_in: float, difficulty: int, result: int) -> float:

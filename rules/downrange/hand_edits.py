@@ -26,12 +26,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.dice import Dice
 from rules.downrange.actions import EditUnit
-from rules.downrange.state import Compartment, Emission, GameState, Status, Suppression, Unit, WeaponState, possessive
+from rules.downrange.pieces import Compartment, Emission, Status, Suppression, Unit, WeaponState, possessive
+from rules.downrange.radio import is_ew
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: Fields a player may set by hand (the roster's edits), with their types; the three tokens that take
 #: structure (Suppression, Emission, ammunition) are read by the functions below.
@@ -40,7 +44,7 @@ EDITABLE_FIELDS: dict[str, type] = {
     "reaction_ready": bool, "main_effort": bool, "disabled": bool, "flammable": bool, "status": str,
     "compartment": str, "equipment": tuple, "untrained": tuple, "moved_in": float, "action_used": str,
     "focused": str, "skill": str, "defense": str, "commander": int, "reports_to": int, "team": str,
-    "suppressed": Suppression, "emission": Emission, "ammunition": dict,
+    "crew": int, "operator": int, "suppressed": Suppression, "emission": Emission, "ammunition": dict,
 }
 #: Emission purposes the rules give a token for (5.1-5.3, 4.4); a hand edit may name another.
 EMISSION_PURPOSES = ("situational awareness", "other", "fires observation", "main effort", "sigint share",
@@ -90,6 +94,10 @@ def apply_edit(state: GameState, action: EditUnit) -> GameState:
         elif key == "moved_in" and (isinstance(value, bool) or not isinstance(value, (int, float))
                                     or not 0 <= value < math.inf):
             raise state.illegal(f"moved_in = {value!r}: give the inches moved this turn, 0 or more")
+        elif key == "crew" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise state.illegal(f"crew = {value!r}: give the number of living crew members, 0 or more")
+        elif key == "operator" and value is not None:
+            value = state.unit(value).unit_id
         elif key == "focused" and value is not None and (not isinstance(value, str) or not value.strip()):
             raise state.illegal(f"focused = {value!r}: name the task it Focuses on (or null to end the Focus)")
         changes[key] = value
@@ -156,8 +164,6 @@ def emission(state: GameState, unit: Unit, value: Any) -> Emission | None:
         raise state.illegal(f"emission until_start_of = {until!r}: name a side")
     state.side(until)
     if jamming:
-        from rules.downrange.command import is_ew
-
         if not is_ew(state, unit):
             raise state.illegal(f"{unit.name} has no EW equipment: add 'EW equipment' to its equipment to jam")
     return Emission(purpose.strip(), until, jamming)

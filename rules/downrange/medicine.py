@@ -15,16 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource
 from rules.downrange.actions import RecordTreatment
 from rules.downrange.modifiers import Modifiers, unit_modifiers
+from rules.downrange.narration import narrate_treatment, treatment_rolls
+from rules.downrange.pieces import Status, Unit
 from rules.downrange.results import MedicalOutcome, TreatmentResult
 from rules.downrange.rolls import roll_skill
-from rules.downrange.state import GameState, Status, Unit
 from rules.downrange.turns import TOUCH_IN, check_assistants, skill_die_for, spend_action
 from rules.geometry import EPS, gap_in
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 
 def _check(state: GameState, medic: Unit, patient: Unit) -> bool:
@@ -89,7 +94,5 @@ def apply_treatment(state: GameState, action: RecordTreatment) -> GameState:
     elif r.outcome is MedicalOutcome.RESTORED:
         patient = replace(patient, status=Status.ACTIVE)
     state = state.with_units([medic, patient, *helpers])
-    from rules.downrange.narration import narrate_treatment, treatment_rolls
-
     return state.log(task, " ".join(narrate_treatment(r)), inputs={"medic": r.medic, "patient": r.patient},
                      outcome=to_jsonable(r), rolls=treatment_rolls(r))

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rules.distributions import KeepMode
 from rules.downrange.declarations import AttackSetup, Level, TargetSpec
-from rules.downrange.state import Compartment, GameState, Unit
+from rules.downrange.pieces import Compartment, Unit
 from rules.geometry import EPS, distance_to_point_in
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: Proposal: how close to an observed point an attack counts as "against that point" (5.1).
 OBSERVED_POINT_IN = 1.0
@@ -82,7 +85,7 @@ def unit_modifiers(state: GameState, unit: Unit) -> Modifiers:
                 dis.append("in an overloaded vehicle")
         except ValueError:
             pass
-    if unit.disabled:
+    if unit.disabled and state.options.disabling_hazard == "disadvantage":
         dis.append("disabled by a hazard")
     return Modifiers(tuple(adv), tuple(dis))
 
@@ -102,7 +105,8 @@ def _in_area(state: GameState, unit: Unit, kind: str) -> bool:
 
 def darkness_modifiers(state: GameState, attacker: Unit, target: Unit, darkness: Level) -> tuple[Modifiers, str | None]:
     """Partial darkness: Disadvantage unless NVGs, a white light on, or the target lit by
-    illumination (IR illumination with NVGs). Pitch black: no line of sight unless thermal.
+    illumination (IR illumination with NVGs). Pitch black: no line of sight unless thermal or
+    illumination (a white light only with the option ``white_light_in_pitch_black = "lifts"``).
     Returns the modifiers and, if sight is blocked, why."""
     if darkness is Level.NONE:
         return Modifiers(), None
@@ -115,8 +119,11 @@ def darkness_modifiers(state: GameState, attacker: Unit, target: Unit, darkness:
     if darkness is Level.TOTAL:
         if state.has_effect(attacker, "sees_in_total_darkness"):
             return Modifiers(), None
-        if light_on:
+        if light_on and state.options.white_light_in_pitch_black == "lifts":
             return Modifiers(), None
+        if light_on:
+            return Modifiers(), ("the target is in pitch-black darkness (total concealment): a white light ignores "
+                                 "Disadvantage due to darkness, not total concealment (Table 3-3, 2.4.1.1.2)")
         return Modifiers(), "the target is in pitch-black darkness (total concealment)"
     if state.has_effect(attacker, "ignores_darkness") or light_on:
         return Modifiers(), None

@@ -7,10 +7,10 @@
 from __future__ import annotations
 
 from rules.downrange.declarations import AttackMode
+from rules.downrange.pieces import possessive
 from rules.downrange.results import (AttackResult, DamageResult, InitiativeResult, MedicalOutcome, ShotOutcome,
                                      TargetResult, TaskResult, TreatmentResult)
 from rules.downrange.rolls import DamageRoll, SkillRoll
-from rules.downrange.state import possessive
 from rules.events import RollRecord
 
 
@@ -18,7 +18,7 @@ def _sides(dice: str) -> int:
     return int(dice.split("d")[1].split("+")[0].split("-")[0]) if "d" in dice else 0
 
 
-def _skill_record(roll: SkillRoll) -> RollRecord:
+def skill_record(roll: SkillRoll) -> RollRecord:
     return RollRecord(roll.label, len(roll.faces), _sides(roll.die), roll.faces, sum(roll.faces))
 
 
@@ -44,11 +44,11 @@ def attack_rolls(r: AttackResult) -> tuple[RollRecord, ...]:
     """Every die of an attack, in the order they were rolled (for the event log)."""
     out: list[RollRecord] = []
     if r.skill is not None:
-        out.append(_skill_record(r.skill))
+        out.append(skill_record(r.skill))
     for t in r.targets:
         for shot in t.shots:
             if shot.skill is not None:
-                out.append(_skill_record(shot.skill))
+                out.append(skill_record(shot.skill))
         for shot in t.shots:
             if shot.damage is not None:
                 out += _damage_records(shot.damage, t.name)
@@ -56,7 +56,7 @@ def attack_rolls(r: AttackResult) -> tuple[RollRecord, ...]:
 
 
 def treatment_rolls(r: TreatmentResult) -> tuple[RollRecord, ...]:
-    return (_skill_record(r.skill),)
+    return (skill_record(r.skill),)
 
 
 def damage_rolls(r: DamageResult) -> tuple[RollRecord, ...]:

@@ -16,7 +16,7 @@ A scenario switches them in its ``[rules]`` table, e.g.::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from rules.errors import ScenarioRulesError
@@ -54,10 +54,24 @@ class RulesOptions:
     initiative_tie_break: Literal["reroll", "youngest", "players"] = "reroll"
     #: 3.2.4.2 / Example 2.3: smoke blocks line of sight ("blocks") or is partial concealment ("partial").
     smoke: Literal["blocks", "partial"] = "blocks"
-    #: 5.2.2: one Main Effort designation per Commander per turn, or one per player per turn.
-    main_effort_limit: Literal["per commander", "per player"] = "per commander"
+    #: 5.2.2 "One per turn, a Commander can use an Action to designate ... the Main Effort": one
+    #: designation per player per turn (the text's limit; a limit per Commander adds nothing, as a
+    #: Commander has one Action), or one per Commander per turn.
+    main_effort_limit: Literal["per player", "per commander"] = "per player"
+    #: Table 3-3: a white light "ignores all Disadvantage due to darkness"; pitch black is total
+    #: concealment (2.4.1.1.2), not a Disadvantage, so the light leaves it ("blocked", the text), or
+    #: the table rules that the light reveals what it shines on ("lifts").
+    white_light_in_pitch_black: Literal["blocked", "lifts"] = field(default="blocked", metadata={"added": True})
+    #: 2.9.2, optional ruling for disabling hazards (tear gas): in a turn its Damage beats the unit's
+    #: Defense the unit cannot act ("cannot act") or acts at Disadvantage ("disadvantage") ...
+    disabling_hazard: Literal["cannot act", "disadvantage"] = field(default="cannot act", metadata={"added": True})
+    #: ... and its Movement is halved ("may slow any affected unit's movement").
+    disabling_hazard_slows: bool = field(default=True, metadata={"added": True})
     #: 2.9.1 Proposal: the die for a falling object with a static Defense.
     fall_die_sides: int = 8
+    #: 4, 2.9.1: an aircraft that loses its operator crashes; the table does not track altitude, so
+    #: this is the fall before impact (10": one die of its Defense type, the rule's minimum).
+    crash_fall_in: float = field(default=10.0, metadata={"added": True})
     #: 2.6.5 Proposal: suppressing spends Ammunition like an attack.
     suppression_uses_ammunition: bool = True
     #: 5.1.1 Proposal: how far the voice of a unit with unlimited Movement carries.

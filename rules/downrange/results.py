@@ -9,8 +9,8 @@ import enum
 from dataclasses import dataclass
 
 from rules.downrange.declarations import AttackMode
+from rules.downrange.pieces import Area
 from rules.downrange.rolls import DamageRoll, SkillRoll
-from rules.downrange.state import Area
 
 
 class ShotOutcome(str, enum.Enum):

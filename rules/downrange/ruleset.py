@@ -21,7 +21,7 @@ from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
-from rules.downrange.environment import resolve_burning
+from rules.downrange.environment import resolve_burning, resolve_crashes
 from rules.downrange.narration import narrate_attack, narrate_damage, narrate_initiative, narrate_treatment
 from rules.downrange.results import AttackResult, DamageResult, InitiativeResult, TreatmentResult
 from rules.downrange.rolls import can_damage
@@ -271,7 +271,8 @@ class DownRange:
                               pending=f"{result.miss.chooser} chooses a landing point within "
                                       f"{result.miss.miss_radius_in:g}\" of ({result.miss.intended_x_in:.1f}, "
                                       f"{result.miss.intended_y_in:.1f}); resolve again with landing_point")
-        return Resolution(result, sentences, state.apply(A.RecordAttack(result)))
+        after, crashes = resolve_crashes(state.apply(A.RecordAttack(result)), dice)
+        return Resolution(result, sentences + tuple(line for c in crashes for line in narrate_damage(c)), after)
 
     # -- turns ----------------------------------------------------------------------------------
 
@@ -284,7 +285,8 @@ class DownRange:
 
     def start_turn(self, state: GameState, dice: DiceSource) -> Resolution:
         """The next player's turn: tokens that end now are removed, then burning units of that player
-        take their 1d6 fire Damage (proposal: at the start of the owner's turn)."""
+        take their 1d6 fire Damage (proposal: at the start of the owner's turn), and aircraft that have
+        lost their operator crash (4)."""
         state = state.apply(A.StartTurn())
         side = state.active_side
         results = []
@@ -295,6 +297,10 @@ class DownRange:
                 results.append(r)
                 lines += narrate_damage(r)
                 state = state.apply(A.RecordDamage(r))
+        # An aircraft whose operator was lost some other way (a hand edit, a fire) comes down now.
+        state, crashes = resolve_crashes(state, dice)
+        results += crashes
+        lines += [line for c in crashes for line in narrate_damage(c)]
         return Resolution(tuple(results), tuple(lines), state)
 
     def end_turn(self, state: GameState) -> GameState:

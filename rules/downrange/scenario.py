@@ -276,8 +276,10 @@ def load_scenario_file(path: str | Path) -> GameState:
     return load_scenario_with(game_from_scenario, path)
 
 
+#: The scenario of the in-depth example (5.2), shipped with the rules.
+IN_DEPTH_SCENARIO = Path(__file__).parent / "examples" / "in_depth.toml"
+
+
 def demo_state() -> GameState:
     """The in-depth example's forces at the start (handy in examples and tests)."""
-    from rules.downrange.examples.in_depth import initial_state
-
-    return initial_state()
+    return load_scenario_file(IN_DEPTH_SCENARIO)

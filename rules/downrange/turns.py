@@ -16,62 +16,30 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource, RollRequest
+from rules.downrange.acting import spend_action  # noqa: F401 - used here and by the action modules
 from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose,
                                      Sprint, StartRound, StartTurn, TakeAction)
 from rules.downrange.modifiers import Modifiers, unit_modifiers
+from rules.downrange.narration import initiative_rolls, narrate_task, skill_record
+from rules.downrange.operators import operator_problem
+from rules.downrange.pieces import Status, Unit, UnitKind, possessive
 from rules.downrange.results import InitiativeResult, SideRoll, TaskResult
 from rules.downrange.rolls import roll_skill
-from rules.downrange.state import GameState, Status, Unit, UnitKind, possessive
+from rules.downrange.unmanned import apply_jamming_to_rpvs, release_uncontrolled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, gap_in
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: Proposal: units "touching" (medicine, carrying) may have this much gap between their bases.
 TOUCH_IN = 0.5
 
 # -- Actions and Focus ---------------------------------------------------------------------------
-
-def spend_action(state: GameState, unit: Unit, what: str, *, reaction: bool = False, needs_focus: bool = False) -> Unit:
-    """The unit after using its Action (or its ready Reaction) on ``what``; refused when the rules
-    forbid it (the unit is down, already acted, it is not its turn, it moved and ``what`` needs Focus)."""
-    strict = state.options.strict
-    if unit.status is not Status.ACTIVE:
-        raise state.illegal(f"{unit.name} is {'destroyed' if unit.is_vehicle and unit.status is Status.DOWN else unit.status.value}: it cannot {what}")
-    if strict and (unit.carrying is not None or unit.carried_by is not None):
-        raise state.illegal(f"{unit.name} is {'carrying a unit' if unit.carrying is not None else 'being carried'}: "
-                            f"neither may act (2.3.1); put the unit down first")
-    if strict and unit.disabled:
-        raise state.illegal(f"{unit.name} is disabled by a hazard this turn and cannot act")
-    if needs_focus and strict and unit.moved_in > EPS:
-        raise state.illegal(f"{unit.name} moved {unit.moved_in:.1f}\" this turn: to {what} it must Focus, and a "
-                            "Focusing unit must not move at all during the turn")
-    if reaction:
-        if strict and not unit.reaction_ready:
-            raise state.illegal(f"{unit.name} has no Reaction ready: a unit readies one by not using its Action in its turn")
-        changes: dict[str, object] = {"reaction_ready": False, "action_used": f"{what} (Reaction)"}
-        if needs_focus and state.active_side != unit.side:
-            changes["focus_until_own_turn"] = True
-        return replace(unit, **changes)  # type: ignore[arg-type]
-    if state.in_turn and strict:
-        if state.active_side != unit.side:
-            raise state.illegal(f"it is {possessive(state.active_side or '')} turn: {unit.name} can only act in its own player's "
-                                "turn, or with a ready Reaction")
-        if unit.action_used is not None:
-            raise state.illegal(f"{unit.name} already used its Action this turn ({unit.action_used}): one Action per turn")
-        if unit.reaction_ready:
-            raise state.illegal(f"{unit.name} saved its Action as a Reaction this turn: use it as a Reaction")
-        if unit.is_vehicle and unit.crew > 1:
-            # A crewed vehicle acts with each crew member once a turn (4.1).
-            used = unit.crew_actions_used + 1
-            if used > unit.crew:
-                raise state.illegal(f"all {unit.crew} crew of {unit.name} have acted this turn")
-            return replace(unit, crew_actions_used=used, action_used=what if used >= unit.crew else None)
-    if unit.is_vehicle and unit.crew > 1:
-        return replace(unit, crew_actions_used=unit.crew_actions_used + 1)
-    return replace(unit, action_used=what)
-
 
 def apply_focus(state: GameState, action: Focus) -> GameState:
     unit = state.unit(action.unit_id)
@@ -169,6 +137,8 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
             warnings.append(f"{unit.name} moved while units got in or out the non-standard way: it must stay still this turn")
         if unit.carried_by is not None:
             warnings.append(f"{unit.name} is being carried and cannot move on its own")
+        if no_operator := operator_problem(state, unit):
+            warnings.append(f"{unit.name} moved with no living operator ({no_operator}): it does not move (4)")
         if total > allowance + 0.05 and unit.moved_in <= allowance + 0.05:
             warnings.append(f"{unit.name} has moved {total:.1f}\" this turn, more than its Movement of {allowance:g}\"")
     if moved > EPS and unit.status is not Status.ACTIVE and unit.carried_by is None:
@@ -181,7 +151,6 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
     if unit.carrying is not None:
         state = state.update_unit(unit.carrying, x_in=action.x_in, y_in=action.y_in)
     if unit.is_remote:
-        from rules.downrange.unmanned import apply_jamming_to_rpvs
 
         state, effects = apply_jamming_to_rpvs(state)
         warnings += effects
@@ -203,6 +172,8 @@ def apply_move(state: GameState, action: MoveUnit) -> GameState:
             raise state.illegal(f"{unit.name} is Focusing ({unit.focused or 'a Reaction'}) and must not move this turn")
         if unit.stay_still:
             raise state.illegal(f"{unit.name} must stay still this turn (units got in or out the non-standard way)")
+        if no_operator := operator_problem(state, unit):
+            raise state.illegal(f"{unit.name} has no living operator ({no_operator}): it does not move (4)")
         if cost > left + EPS:
             raise state.illegal(f"{unit.name} needs {cost:g}\" of Movement for that move but has {left:g}\" left "
                                 f"(Movement {movement_allowance_in(state, unit):g}\"): move less far")
@@ -292,7 +263,6 @@ def roll_initiative(state: GameState, dice: DiceSource) -> InitiativeResult:
 
 
 def apply_start_round(state: GameState, action: StartRound) -> GameState:
-    from rules.downrange.narration import initiative_rolls
 
     result = action.initiative
     if state.in_turn:
@@ -366,7 +336,6 @@ def apply_end_turn(state: GameState, action: EndTurn) -> GameState:
             areas.append(a)
     state = replace(state, units=tuple(units), areas=tuple(areas), in_turn=False)
     state = state.with_side(replace(state.side(side), main_efforts_this_turn=0))
-    from rules.downrange.unmanned import release_uncontrolled
 
     state, released = release_uncontrolled(state, side)
     extra = (f" {', '.join(lifted)} lifts." if lifted else "") + (" " + " ".join(released) if released else "")
@@ -427,10 +396,9 @@ def apply_task(state: GameState, action: RecordTask) -> GameState:
     if needs_focus:
         unit = replace(unit, focused=result.task)
     state = state.with_units([unit, *helpers])
-    from rules.downrange.narration import _skill_record, narrate_task
 
     return state.log("task", " ".join(narrate_task(result)), inputs={"task": result.task},
-                     outcome=to_jsonable(result), rolls=(_skill_record(result.skill),))
+                     outcome=to_jsonable(result), rolls=(skill_record(result.skill),))
 
 
 __all__ = ["IllegalActionError", "roll_initiative", "resolve_task", "movement_cost_in", "max_impaired_in",

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from rules.downrange.acting import spend_action
 from rules.downrange.actions import ControlRpv, ReleaseRpv
-from rules.downrange.state import GameState, Status, Unit
+from rules.downrange.pieces import Emission, Status, Unit
+from rules.downrange.radio import is_jammed, require_radio
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 #: The operator's task while piloting (its Focus) and the purpose of its emission.
 PILOTING = "piloting an RPV"
@@ -32,10 +38,6 @@ def is_controlled(state: GameState, rpv: Unit) -> bool:
 
 
 def apply_control(state: GameState, action: ControlRpv) -> GameState:
-    from rules.downrange.command import _require_radio, is_jammed
-    from rules.downrange.state import Emission
-    from rules.downrange.turns import spend_action
-
     op = state.unit(action.operator_id)
     rpv = state.unit(action.rpv_id)
     if not rpv.is_remote:
@@ -46,7 +48,7 @@ def apply_control(state: GameState, action: ControlRpv) -> GameState:
         raise state.illegal(f"{rpv.name} is {rpv.status.value}")
     if rpv.operator is not None and rpv.operator != op.unit_id and is_controlled(state, rpv):
         raise state.illegal(f"{rpv.name} is already piloted by {state.unit(rpv.operator).name}")
-    _require_radio(state, op, "pilot an RPV")
+    require_radio(state, op, "pilot an RPV")
     op = spend_action(state, op, PILOTING, needs_focus=True)
     op = replace(op, focused=PILOTING, emission=Emission("rpv control", op.side))
     changes: dict[str, object] = {"operator": op.unit_id}
@@ -103,8 +105,6 @@ def release_uncontrolled(state: GameState, side: str) -> tuple[GameState, list[s
 
 def apply_jamming_to_rpvs(state: GameState) -> tuple[GameState, list[str]]:
     """Remote systems inside an enemy jamming radius: flying ones crash, ground ones stop."""
-    from rules.downrange.command import is_jammed
-
     effects = []
     for u in state.units:
         if not (u.is_remote and u.status is Status.ACTIVE and u.on_table and u.aboard is None):

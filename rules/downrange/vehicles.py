@@ -3,18 +3,22 @@
 Crew and weapons are handled where they act: a crewed vehicle takes one Action per crew member per
 turn and fires each weapon at most once (:func:`rules.downrange.turns.spend_action`,
 :mod:`rules.downrange.attack`); linked weapons make one full attack each in one Action; occupants
-die with their vehicle unless a Reaction to bail out was ready (:func:`rules.downrange.attack._casualties`);
+die with their vehicle unless a Reaction to bail out was ready (:func:`rules.downrange.attack.casualties_of`);
 occupants of open compartments can be attacked at Disadvantage, exposed ones normally, enclosed ones not.
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rules.downrange.actions import BailOut, Board, Disembark
-from rules.downrange.state import GameState, Status, Unit
+from rules.downrange.pieces import Status, Unit
 from rules.downrange.turns import TOUCH_IN, spend_action
 from rules.geometry import EPS, gap_in
 from rules.serialize import to_jsonable
+
+if TYPE_CHECKING:
+    from rules.downrange.state import GameState
 
 
 def passengers_of(state: GameState, vehicle: Unit) -> tuple[Unit, ...]:

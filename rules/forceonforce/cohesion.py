@@ -16,10 +16,15 @@
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from rules.forceonforce.state import Figure, FofState, Team, TroopType
+from rules.forceonforce.pieces import Figure, Team, TroopType
 from rules.geometry import EPS, Cluster, cluster, gap_in
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 def cohesion_distance_in(state: FofState, team: Team) -> float:
@@ -66,9 +71,14 @@ def merged_ratings(parts: Sequence[tuple[int, int, int]]) -> tuple[int, int]:
     return majority([(q, n) for q, _, n in parts]), majority([(m, n) for _, m, n in parts])
 
 
-def merge_problems(state: FofState, first: Team, second: Team) -> list[str]:
-    """Why two units may not merge now (empty when they may)."""
+def merge_problems(state: FofState, first: Team, second: Team, *, at_hot_spot: int | None = None) -> list[str]:
+    """Why two units may not merge now (empty when they may). ``at_hot_spot``: reinforcements arriving
+    at a Hot Spot a friendly unit occupies "may merge with that unit automatically" (A.4.4): neither
+    need be at half strength, and they arrive at the beginning of the turn; both must be at the Hot
+    Spot (a figure within the placement distance of its counter)."""
     problems = []
+    if at_hot_spot is not None:
+        problems += _hot_spot_problems(state, (first, second), at_hot_spot)
     if first.name == second.name:
         problems.append("a unit cannot merge with itself")
     if first.side != second.side:
@@ -76,9 +86,11 @@ def merge_problems(state: FofState, first: Team, second: Team) -> list[str]:
     if first.troop_type is not second.troop_type:
         problems.append("Irregular units may not merge with Regulars (A.5.3)")
     single = any(len([f for f in state.members(t) if f.status.value == "active"]) == 1 for t in (first, second))
-    if not single and not (at_half_strength_or_less(state, first) or at_half_strength_or_less(state, second)):
+    automatic = at_hot_spot is not None
+    if not automatic and not single and not (at_half_strength_or_less(state, first)
+                                             or at_half_strength_or_less(state, second)):
         problems.append("neither unit is at half strength or less, and neither is a single figure (A.5.3)")
-    if any(t.activated for t in state.teams):
+    if not automatic and any(t.activated for t in state.teams):
         problems.append("units merge at the beginning of a turn, before any unit has activated (A.5.3)")
     figures = state.in_play_members(first) + state.in_play_members(second)
     joined = cluster([(f.figure_id, f.footprint) for f in figures],
@@ -87,3 +99,15 @@ def merge_problems(state: FofState, first: Team, second: Team) -> list[str]:
         far = ", ".join(state.figure(i).name for i in sorted(joined.stragglers))
         problems.append(f"not every figure is within cohesion distance ({far} too far)")
     return problems
+
+
+def _hot_spot_problems(state: FofState, teams: tuple[Team, Team], number: int) -> list[str]:
+    spot = next((h for h in state.hot_spots if h.number == number), None)
+    if spot is None:
+        return [f"there is no Hot Spot {number}: the Hot Spots are "
+                f"{', '.join(str(h.number) for h in state.hot_spots) or 'none'}"]
+    reach = state.data.hot_spots.placement_in + state.data.hot_spots.counter_radius_in
+    away = [t.name for t in teams
+            if not any(math.hypot(f.x_in - spot.x_in, f.y_in - spot.y_in) <= reach + EPS
+                       for f in state.in_play_members(t))]
+    return [f"{name} is not at Hot Spot {number} (no figure within {reach:g}\" of it)" for name in away]

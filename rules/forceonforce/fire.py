@@ -29,9 +29,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rules.forceonforce.state import Figure, FofState, Team, TroopType
+from rules.forceonforce.pieces import Figure, Team, TroopType
 from rules.geometry import Corridor
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
-from rules.forceonforce.state import FofState, Team, TroopType
+from rules.forceonforce.pieces import Team, TroopType
 from rules.geometry import Circle, gap_in
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 @dataclass(frozen=True)

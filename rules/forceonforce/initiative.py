@@ -23,12 +23,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
 from rules.distributions import successes_pmf
 from rules.errors import RulesError
 from rules.forceonforce.catalog import FofData, load_data
-from rules.forceonforce.state import FofState, TeamKind, TroopType
+from rules.forceonforce.pieces import TeamKind, TroopType
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,13 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.forceonforce.cohesion import within_cohesion
-from rules.forceonforce.state import Figure, FofState, Team, TroopType
+from rules.forceonforce.pieces import Figure, Team, TroopType
+
+if TYPE_CHECKING:
+    from rules.forceonforce.state import FofState
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
 from rules.generic.catalog import compass_bearing_deg
+from rules.generic.pieces import Unit
 from rules.generic.ranged import plan_shot
-from rules.generic.state import GenericState, Unit
 from rules.geometry import EPS, bearing_deg, gap_in
+
+if TYPE_CHECKING:
+    from rules.generic.state import GenericState
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
-from rules.generic.state import GenericState, Unit
+from rules.generic.pieces import Unit
 from rules.geometry import EPS, gap_in
+
+if TYPE_CHECKING:
+    from rules.generic.state import GenericState
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules.events import RollRecord
 from rules.generic.automation import AutomationResult
 from rules.generic.close_combat import CloseCombatResult
-from rules.generic.ranged import DamageResult, ShotResult
+from rules.generic.ranged import DamageResult, ShotPlan, ShotResult
 
 
 def describe_damage(d: DamageResult) -> str:
@@ -22,12 +22,20 @@ def describe_damage(d: DamageResult) -> str:
             f"rolls {rolls}: {verdict}.{end}")
 
 
+def _band_words(p: ShotPlan) -> str:
+    """The band, and with a range shift the measured one too ("Medium, shifted +3: beyond Very Long")."""
+    if not p.range_shift:
+        return f"{p.band}"
+    measured = f"{p.measured_band}, " if p.measured_band else ""
+    return f"{measured}shifted {p.range_shift:+d}: {p.band or 'beyond Very Long'}"
+
+
 def narrate_shot(r: ShotResult) -> list[str]:
     p = r.plan
     what = p.target_name if p.target_name is not None else f"the point ({p.intended_x_in:.1f}, {p.intended_y_in:.1f})"
     lines = [f"{p.attacker_name} fires the {p.weapon} at {what}, {p.distance_in:.1f}\" away: "
              + ("adjacent, an automatic hit." if p.adjacent else
-                f"{p.band}" + (f" (shifted {p.range_shift:+d})" if p.range_shift else "") + f", hits on {p.to_hit}+.")]
+                _band_words(p) + f", hits on {p.to_hit}+.")]
     if not p.allowed:
         return lines + [f"Not allowed: {p.reason}."]
     if r.dummy_removed:

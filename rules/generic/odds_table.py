@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.errors import RulesError
 from rules.generic.catalog import load_data
-from rules.generic.ranged import p_point_applies
+from rules.generic.ranged import p_point_applies, shifted_beyond_very_long
 
 
 def shot_table(delivery: str, distance_in: float, *, damage: int, defence: int, status: str | None = None,
@@ -26,10 +26,13 @@ def shot_table(delivery: str, distance_in: float, *, damage: int, defence: int, 
         band_name = "Adjacent"
     else:
         band = data.band(d, distance_in)
-        if band is not None and range_shift:
-            band = data.shifted(d, band, range_shift)
         if band is None:
             raise RulesError(f"{distance_in:g}\" is beyond Very Long for a {d.name} ({d.very_long_in:g}\"): no fire")
+        if range_shift:
+            measured = band.name
+            band = data.shifted(d, band, range_shift)
+            if band is None:
+                raise RulesError(shifted_beyond_very_long(distance_in, measured, range_shift, d.name))
         level, band_name = band.level, band.name
     p_hit = Fraction(7 - level.to_hit, 6) if level.to_hit > 1 else Fraction(1)
     start = data.status_index(status or data.status_ladder[0])

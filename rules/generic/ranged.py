@@ -20,15 +20,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from rules.dice import DiceSource, RollRequest
 from rules.generic.catalog import Band, compass_bearing_deg
-from rules.generic.state import GenericState, Unit
+from rules.generic.pieces import Unit
 from rules.geometry import EPS, Circle, bearing_deg, distance_to_point_in, gap_in
+
+if TYPE_CHECKING:
+    from rules.generic.state import GenericState
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class ShotPlan:
     max_scatter_in: float
     allowed: bool
     reason: str = ""
+    #: The band the measured distance falls in, when a range shift moved it (``band`` is the shifted one).
+    measured_band: str | None = field(default=None, metadata={"added": True})
 
     @property
     def p_hit(self) -> Fraction:
@@ -153,6 +159,17 @@ def p_at_least_levels(points: int, defence: int, levels: int) -> Fraction:
                Fraction(0))
 
 
+def shifted_beyond_very_long(distance_in: float, measured_band: str, range_shift: int, delivery: str) -> str:
+    """Why a shot a range shift pushed past Very Long may not fire, naming the measured distance and
+    band apart from the shift (the measured distance itself is in range).
+
+    >>> shifted_beyond_very_long(9.2, "Medium", 3, "Rifle")
+    '9.2" measured is Medium for a Rifle; shifted +3 levels it is beyond Very Long: no fire'
+    """
+    return (f"{distance_in:.1f}\" measured is {measured_band} for a {delivery}; shifted {range_shift:+d} level"
+            f"{'s' if abs(range_shift) != 1 else ''} it is beyond Very Long: no fire")
+
+
 def plan_shot(state: GenericState, attacker_id: int, *, target_id: int | None = None,
               aim_point: tuple[float, float] | None = None, range_shift: int = 0) -> ShotPlan:
     """Plan a shot at a unit or (area-of-effect weapons) at a point; ``allowed`` and ``reason`` say
@@ -174,6 +191,7 @@ def plan_shot(state: GenericState, attacker_id: int, *, target_id: int | None = 
         raise ValueError("plan_shot needs a target unit or an aim point")
     adjacent = target is not None and distance <= state.options.adjacent_in + EPS
     band: Band | None = None
+    measured_band: str | None = None
     to_hit = 7
     if not rec.has_ranged_attack or rec.delivery is None:
         reasons.append(f"{a.short_id} has no ranged attack")
@@ -184,9 +202,10 @@ def plan_shot(state: GenericState, attacker_id: int, *, target_id: int | None = 
         if band is None:
             reasons.append(f"{distance:.1f}\" is beyond Very Long for a {rec.delivery} ({data.delivery(rec.delivery).very_long_in:g}\")")
         elif range_shift:
+            measured_band = band.name
             band = data.shifted(rec.delivery, band, range_shift)
             if band is None:
-                reasons.append(f"the adjusted range is beyond Very Long ({range_shift:+d} levels)")
+                reasons.append(shifted_beyond_very_long(distance, measured_band, range_shift, rec.delivery))
         if band is not None:
             to_hit = band.level.to_hit
     if rec.has_ranged_attack:
@@ -206,7 +225,8 @@ def plan_shot(state: GenericState, attacker_id: int, *, target_id: int | None = 
     return ShotPlan(a.unit_id, a.short_id, a.side, rec.weapon, target.unit_id if target else None,
                     target.short_id if target else None, ix, iy, round(distance, 6), adjacent,
                     "Adjacent" if adjacent else (band.name if band else None), range_shift, to_hit,
-                    rec.damage, rec.aoe_in, min(float(state.data.distance_die), cap), not reasons, "; ".join(reasons))
+                    rec.damage, rec.aoe_in, min(float(state.data.distance_die), cap), not reasons, "; ".join(reasons),
+                    measured_band)
 
 
 def _north_deg(state: GenericState, plan: ShotPlan) -> float:

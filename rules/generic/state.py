@@ -6,111 +6,21 @@ The state changes only through ``state.apply(action)`` (:mod:`rules.generic.acti
 """
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
-from rules.generic.catalog import GenericData, UnitRecord, load_data
+from rules.generic.catalog import GenericData, load_data
+from rules.generic.dispatch import apply_action
 from rules.generic.options import GenericOptions
-from rules.geometry import Footprint, footprint_from
+# The pieces are re-exported: code that reads a game state finds them beside it.
+from rules.generic.pieces import RULESET_NAME, STATE_FORMAT, STATE_VERSION, Impact, Presence, SideState, Unit
 from rules.ruleset_state import RulesetState
 
 if TYPE_CHECKING:
     from rules.generic.actions import Action
-
-STATE_FORMAT = "sandtable-generic-state"
-STATE_VERSION = 1
-RULESET_NAME = "generic"
-
-
-class Presence(str, enum.Enum):
-    """On the table and in the fight, destroyed (the last status level), or removed (a dummy found out)."""
-
-    ACTIVE = "active"
-    DESTROYED = "down"
-    REMOVED = "removed"
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One unit: its counter on the table, its record (B.9) and what has happened to it.
-
-    ``status_level`` indexes the status ladder (0 = Undamaged). ``hidden`` units are anonymous until
-    ``identified``; a ``dummy`` is a fake counter, removed when identified (B.6).
-    """
-
-    unit_id: int
-    name: str
-    side: str
-    record: UnitRecord
-    x_in: float = 0.0
-    y_in: float = 0.0
-    heading_deg: float = 90.0
-    radius_in: float = 0.5
-    length_in: float | None = None
-    width_in: float | None = None
-    on_table: bool = True
-    status_level: int = 0
-    presence: Presence = Presence.ACTIVE
-    shots_left: int | None = None
-    hidden: bool = False
-    identified: bool = True
-    dummy: bool = False
-    moved_in: float = 0.0
-    fired: bool = False
-    initiated_close_combat: bool = False
-
-    @property
-    def footprint(self) -> Footprint:
-        return footprint_from(self.x_in, self.y_in, self.heading_deg, radius_in=self.radius_in,
-                              length_in=self.length_in, width_in=self.width_in)
-
-    @property
-    def short_id(self) -> str:
-        """What the counter shows (the record's Unit name), the unit's name when it has none."""
-        return self.record.unit_name or self.name
-
-    @property
-    def is_active(self) -> bool:
-        return self.presence is Presence.ACTIVE
-
-    @property
-    def anonymous(self) -> bool:
-        return self.hidden and not self.identified
-
-    @property
-    def in_play(self) -> bool:
-        return self.on_table and self.is_active
-
-
-@dataclass(frozen=True)
-class SideState:
-    """A player: colour, whether the automation tables play it (B.8), and where it heads."""
-
-    name: str
-    color: str | None = None
-    automated: bool = False
-    objective_x_in: float | None = None
-    objective_y_in: float | None = None
-
-
-@dataclass(frozen=True)
-class Impact:
-    """Where an area-of-effect shot came down this turn (kept for the overlays until the turn ends)."""
-
-    firer: int
-    side: str
-    weapon: str
-    intended_x_in: float
-    intended_y_in: float
-    landing_x_in: float | None
-    landing_y_in: float | None
-    aoe_in: float
-    hit: bool
-    dud: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +73,6 @@ class GenericState(RulesetState[SideState]):
         return len(self.data.status_ladder) - 1 - unit.status_level
 
     def apply(self, action: "Action") -> "GenericState":
-        from rules.generic.actions import apply_action
 
         return apply_action(self, action)
 

@@ -151,6 +151,12 @@ def test_a_force_on_force_fire_is_debriefed_with_its_test_and_the_odds_in_its_wo
     assert (c.tag_id, c.change, c.cause, c.t_s) == (34, "down", "set by hand (casualty)", 7.0)
     row = next(r for r in report_rows(tmp_path / "report.html", "engagements") if "Alpha" in " ".join(r))
     assert "wins 50%" in row and "won the test" in row
+    # Every roll has its odds in Force on Force too: Alpha's D8 against Cell 1's D6.
+    rolls = report_rows(tmp_path / "report.html", "rolls")
+    alpha = next(r for r in rolls if "Alpha fires at Cell 1: Troop Quality of Alpha" in " ".join(r))
+    cell = next(r for r in rolls if "Alpha fires at Cell 1: Troop Quality of Cell 1" in " ".join(r))
+    assert "50.0% (1/2) wins the opposed test" in alpha and alpha[-1] == "wins"
+    assert "25.0% (1/4) wins the opposed test" in cell and cell[-1] == "loses"
 
 
 def test_generic_shots_are_debriefed_per_unit_they_reached_with_caught_and_destroyed(tmp_path):
@@ -176,6 +182,9 @@ def test_generic_shots_are_debriefed_per_unit_they_reached_with_caught_and_destr
     assert g1.impact_in == pytest.approx((35.0, 36.0)) and g1.radius_in == pytest.approx(3.0)
     rows = report_rows(tmp_path / "report.html", "engagements")
     assert any("G1" in " ".join(r) and g1.odds_text() in r for r in rows)
+    # Every roll has its odds in the generic rules too: the to-hit roll missed at 1 in 6 (Very Long).
+    to_hit = next(r for r in report_rows(tmp_path / "report.html", "rolls") if "to hit T1" in " ".join(r))
+    assert "16.7% (1/6)" in to_hit and to_hit[-1] == "miss"
 
 
 def test_units_a_generic_shot_destroys_are_the_debriefs_casualties(tmp_path):

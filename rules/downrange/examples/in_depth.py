@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rules import scripted_game as scripted
@@ -23,15 +22,14 @@ from rules.downrange.declarations import AttackSetup, Level, TargetSpec
 from rules.downrange.medicine import resolve_treatment
 from rules.downrange.narration import narrate_attack, narrate_initiative, narrate_treatment
 from rules.downrange.results import AttackResult, InitiativeResult, TreatmentResult
-from rules.downrange.scenario import game_from_scenario
+from rules.downrange.scenario import IN_DEPTH_SCENARIO, demo_state
 from rules.downrange.state import GameState
 from rules.downrange.turns import roll_initiative
 from rules.record_fields import read_toml_file
 from rules.ruleset import TargetOdds
-from rules.scenario_reading import load_scenario_with
 from rules.scripted_game import Pose
 
-SCENARIO_PATH = Path(__file__).with_name("in_depth.toml")
+SCENARIO_PATH = IN_DEPTH_SCENARIO
 
 MARINES, PLA = "Marines", "PLA Marine Corps"
 SERGEANT, GUNNER, ASSISTANT, MAAWS, CORPSMAN, UTV, HORNET = 10, 11, 12, 13, 14, 15, 16
@@ -228,7 +226,7 @@ def load_scenario() -> dict[str, Any]:
 
 def initial_state() -> GameState:
     """The forces at the start of the example."""
-    return load_scenario_with(game_from_scenario, SCENARIO_PATH)
+    return demo_state()
 
 
 def _odds_line(o: TargetOdds) -> str:

@@ -1,4 +1,4 @@
-"""Every numbered example of the Down Range rulebook (2.1-2.6, 3.1-3.3, 4.1, 5.1-5.3), as one table.
+"""Every numbered example of the Down Range rulebook (2.1-2.6, 2.9.1, 3.1-3.3, 4.1, 5.1-5.3), as one table.
 
 Each row plays the example with the dice the text states and reports what a player would check; the
 expected values are what the text says happens (where the text contradicts itself, the row's note
@@ -18,6 +18,7 @@ from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, plan_attack, resolve_attack
 from rules.downrange.command import information_reaches
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
+from rules.downrange.environment import resolve_fall
 from rules.downrange.medicine import resolve_treatment
 from rules.downrange.results import MedicalOutcome, ShotOutcome
 from rules.downrange.state import Status
@@ -158,8 +159,20 @@ def example_2_6() -> dict[str, Any]:
         impossible = str(exc)
     b = resolve_treatment(s3, 10, 12, EnteredDice([8]), assistants=(11,))
     return {"a: Table 2-2": a.outcome, "a: injured token": injured, "a: half Move": s2.movement_in(s2.unit(12)),
-            "b: a 10 on the d8 is refused": "a d8 shows 1 to 8" in impossible,
+            "b: the text's 10 on the d8 is refused": "a d8 shows 1 to 8" in impossible,
             "b: 9+ on an injured unit": b.outcome}
+
+
+# -- 2.9.1 Falls and crashes ----------------------------------------------------------------------
+
+def example_2_9_1() -> dict[str, Any]:
+    s = game(unit(10, "Truck", "Blue", 0, 0, "Military truck", defense="1d8"), unit(11, "Person", "Blue", 10, 0))
+    truck = resolve_fall(s, 10, 16, EnteredDice([8, 8, 1]))
+    person = resolve_fall(s, 11, 8, EnteredDice([5]))
+    return {"truck, Defense 1d8, 16\": Damage": str(truck.damages[0].roll.damage),
+            "person, Defense 4, 8\": Damage (the text prints 2d8; its own rule gives one die)":
+                str(person.damages[0].roll.damage),
+            "person killed by 5 vs 4": person.damages[0].roll.killed}
 
 
 # -- 3.1 Automatic weapons ----------------------------------------------------------------------------
@@ -306,8 +319,15 @@ CASES = [
           "d: p_hit with +1": Fraction(1, 3), "e: sniper hits": True, "e: UGV destroyed": False}),
     Case("2.6", "A specialist medic treats a downed soldier twice", example_2_6,
          {"a: Table 2-2": MedicalOutcome.INJURED, "a: injured token": True, "a: half Move": 4.0,
-          "b: a 10 on the d8 is refused": True, "b: 9+ on an injured unit": MedicalOutcome.INJURED},
-         "The printed 10 is impossible on a d8: the test enters 8 + 1 assistant = 9."),
+          "b: the text's 10 on the d8 is refused": True, "b: 9+ on an injured unit": MedicalOutcome.INJURED},
+         "The text contradicts itself: the specialist medic's Skill is a d8, yet it 'rolls a 10'. The engine keeps "
+         "the dice (an entered 10 is refused); the test enters 8 + 1 assistant = 9, the total the text goes on to use."),
+    Case("2.9.1", "A truck falls 16\", a person 8\"", example_2_9_1,
+         {"truck, Defense 1d8, 16\": Damage": "2d8",
+          "person, Defense 4, 8\": Damage (the text prints 2d8; its own rule gives one die)": "1d8",
+          "person killed by 5 vs 4": True},
+         "The text contradicts itself: one die per 10\" rounded up gives the truck's 2d8 for 16\" but 1d8, not the "
+         "printed 2d8, for the person's 8\". The engine keeps the rule (docs/rules-down-range.md)."),
     Case("3.1", "An M240 team and three targets, one outside the cone; or suppression", example_3_1,
          {"all three in one cone": False, "p_hit each": [Fraction(1, 2), Fraction(1, 2)],
           "skill rolls (one per attack)": 4, "suppressed by one roll of 4 + 1": [20, 21],

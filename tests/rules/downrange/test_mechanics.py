@@ -390,13 +390,22 @@ def test_main_effort_beyond_the_voice_chain_needs_a_radio_signal() -> None:
         start(quiet, 9, 1).apply(A.DesignateMainEffort(10, 11))
 
 
-def test_one_main_effort_per_player_is_an_option() -> None:
+@pytest.mark.parametrize("rules", [{}, {"main_effort_limit": "per player"}])
+def test_one_main_effort_per_player_per_turn_by_default(rules: dict) -> None:
     s = game(unit(10, "Captain", "Blue", 0, 0, commander=1), unit(11, "Lieutenant", "Blue", 2, 0, commander=2),
              unit(12, "A", "Blue", 4, 0), unit(13, "B", "Blue", 6, 0), unit(20, "Bo", "Red", 60, 30),
-             rules={"main_effort_limit": "per player"})
+             rules=rules)
     s = start(s, 9, 1).apply(A.DesignateMainEffort(10, 12))
     with pytest.raises(IllegalActionError, match="per player"):
         s.apply(A.DesignateMainEffort(11, 13))
+
+
+def test_one_main_effort_per_commander_per_turn_is_an_option() -> None:
+    s = game(unit(10, "Captain", "Blue", 0, 0, commander=1), unit(11, "Lieutenant", "Blue", 2, 0, commander=2),
+             unit(12, "A", "Blue", 4, 0), unit(13, "B", "Blue", 6, 0), unit(20, "Bo", "Red", 60, 30),
+             rules={"main_effort_limit": "per commander"})
+    s = start(s, 9, 1).apply(A.DesignateMainEffort(10, 12)).apply(A.DesignateMainEffort(11, 13))
+    assert s.unit(12).main_effort and s.unit(13).main_effort
 
 
 def test_situational_awareness_needs_an_indirect_weapon_for_unseen_targets() -> None:

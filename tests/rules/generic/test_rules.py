@@ -44,7 +44,7 @@ def test_range_shifts_move_whole_levels_and_beyond_very_long_forbids_the_shot() 
     assert plan_shot(state, 10, target_id=20, range_shift=1).band == "Long"
     assert plan_shot(state, 10, target_id=20, range_shift=-5).band == "Point Blank"
     far = plan_shot(state, 10, target_id=20, range_shift=3)
-    assert not far.allowed and "adjusted range is beyond Very Long" in far.reason
+    assert not far.allowed and "measured is Medium" in far.reason and "shifted +3 levels it is beyond Very Long" in far.reason
 
 
 def test_limited_shots_run_out() -> None:
