@@ -138,6 +138,8 @@ class Snapshot:
     analysis: "AttackAnalysis"
     miss: MissMarker | None
     t_s: float
+    #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
+    ground: Any = None
 
     @property
     def proposals(self) -> tuple[TargetProposal, ...]:
@@ -267,6 +269,7 @@ class SnapshotInputs:
     analysis: AttackAnalysis
     miss: MissMarker | None
     t_s: float
+    ground: Any = None
 
     def build(self) -> Snapshot:
         """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
@@ -307,7 +310,7 @@ class SnapshotInputs:
         return Snapshot(
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s)
+            self.analysis, self.miss, self.t_s, ground=self.ground)
 
 
 class _NeedDice(Exception):
@@ -383,6 +386,8 @@ class GameSession:
         self.radio_units = frozenset(int(u["tag_id"]) for u in self.scenario.get("units", [])
                                      if any("radio" in str(e).lower() for e in u.get("equipment", ())))
         self.dice: DiceSource = dice or SeededDice()
+        #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
+        self.ground: Any = None
         self._clock = clock or _default_clock()
         self._tracked_t_s: float | None = None
         self.changed = Signal()
@@ -501,7 +506,7 @@ class GameSession:
         units = cached[1] if cached is not None and cached[0] is self._state else None
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
                               dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s())
+                              self._tape, self._draft, self._analysis, self._miss, self.now_s(), ground=self.ground)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the
@@ -517,6 +522,11 @@ class GameSession:
     def _touch(self, kind: str) -> None:
         self._version += 1
         self.changed.emit(kind)
+
+    def set_ground(self, ground: Any) -> None:
+        """The ground's heights (a rules.terrain_sight.Ground, e.g. from the relief scan), or None."""
+        self.ground = ground
+        self._touch("ground")
 
     def set_state(self, state: Any, *, kind: str = "state") -> None:
         """Replace the game state (replay, loading a saved game)."""

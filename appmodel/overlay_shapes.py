@@ -443,20 +443,53 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     ruled = [o for o in snap.overlays if o.kind == "line of sight" and hasattr(o.shape, "ax_in")]
     if ruled:
         z = _ends(*draft_heights(snap))
-        return [memo.get(("ruled sight", o, snap.color_of(o.side), z), lambda: _ruled_sight_now(o, z)) for o in ruled]
+        items = [memo.get(("ruled sight", o, snap.color_of(o.side), z), lambda: _ruled_sight_now(o, z)) for o in ruled]
+        ground = getattr(snap, "ground", None)
+        for o in ruled if ground is not None else ():
+            seg = o.shape
+            items += memo.get(("blocked sight", id(ground), seg), lambda: blocked_sight_items(ground, (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in), ()))
+        return items
     a = snap.unit(d.attacker_id)
     if a is None or not a.on_table:
         return []
     out = []
+    ground = getattr(snap, "ground", None)
     for uid in d.target_ids:
         t = snap.unit(uid)
         if t is not None and t.on_table:
             out.append(DrawItem("sight", ("sight", a.x_in, a.y_in, t.x_in, t.y_in), _pts([(a.x_in, a.y_in), (t.x_in, t.y_in)]),
                                 "#ffffff", width_px=1.5, dashed=True, units=(a.unit_id, uid),
                                 z_in=_ends(height_of(a), height_of(t))))
+            if ground is not None:
+                ends = ((a.x_in, a.y_in), (t.x_in, t.y_in))
+                out += memo.get(("blocked sight", id(ground), ends, uid), lambda: blocked_sight_items(ground, *ends, (a.unit_id, uid)))
     if d.aim_point is not None:
         out.append(DrawItem("sight", ("aimline", a.x_in, a.y_in, d.aim_point), _pts([(a.x_in, a.y_in), d.aim_point]),
                             "#ff8c1a", width_px=1.5, dashed=True, units=(a.unit_id,), z_in=_ends(height_of(a), 0.0)))
+    return out
+
+
+#: Eye height over the ground for the sight line drawn over the relief, inches (a standing figure).
+EYE_HEIGHT_IN = 1.0
+
+
+def blocked_sight_items(ground: Any, a_xy: tuple[float, float], b_xy: tuple[float, float], units: tuple[int, ...]) -> list[DrawItem]:
+    """The parts of the sight line from ``a`` to ``b`` that the ground hides (rules.terrain_sight), in
+    red and thick, drawn at the sight line's own height where they are."""
+    from rules.terrain_sight import sight_over_ground
+
+    za = float(ground.height_at(*a_xy)) + EYE_HEIGHT_IN
+    zb = float(ground.height_at(*b_xy)) + EYE_HEIGHT_IN
+    sight = sight_over_ground(ground, a_xy, za, b_xy, zb)
+    out = []
+    length = sight.length_in or 1.0
+    for k, ((x0, y0), (x1, y1)) in enumerate(sight.blocked_segments_xy()):
+        s0, s1 = sight.blocked_spans_in[k]
+        z = (za + (zb - za) * s0 / length, za + (zb - za) * s1 / length)
+        out.append(DrawItem("sight", ("blocked", a_xy, b_xy, k), _pts([(x0, y0), (x1, y1)]), "#ff3b30", width_px=4.0,
+                            units=units, z_in=z, label="ground blocks" if k == 0 else "",
+                            text_in=((x0 + x1) / 2, (y0 + y1) / 2 + 0.8) if k == 0 else None, text_color="#ff3b30",
+                            anchor_in=((x0 + x1) / 2, (y0 + y1) / 2) if k == 0 else None))
     return out
 
 

@@ -144,7 +144,11 @@ class ProjectorTransform:
     homography of the table plane: straight lines stay straight)."""
 
     calibration: Any
-    affine = True
+
+    @property
+    def affine(self) -> bool:
+        # a plane homography keeps lines straight; the 3-D model on relief (GroundProjection) does not
+        return bool(getattr(self.calibration, "affine", True))
 
     def device_from_table(self, points_in: np.ndarray, *, z_in: float | np.ndarray = 0.0) -> np.ndarray:
         # z_in is ignored: the light lands on the ground at (x, y), wherever it stands (module docstring).

@@ -38,6 +38,8 @@ _REDO = {
     CAMERA_FORMAT: "run `sandtable calibrate camera PHOTO... --out FILE` again",
     TABLE_FORMAT: "run `sandtable calibrate table ... --out FILE` again",
     PROJECTOR_FORMAT: "run `sandtable calibrate projector` again",
+    "sandtable-projector-model": "run `sandtable scan --calibrate-projector` again",
+    "sandtable-relief": "run `sandtable scan` again",
 }
 
 

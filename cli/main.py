@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from appmodel.errors import user_error_types
 
-COMMANDS: tuple[str, ...] = ("odds", "roll", "resolve", "demo", "board", "tags", "detect", "track", "calibrate", "simulate", "debrief", "scenarios", "gui", "replay", "run")
+COMMANDS: tuple[str, ...] = ("odds", "roll", "resolve", "demo", "board", "tags", "detect", "track", "calibrate", "simulate", "scan", "debrief", "scenarios", "gui", "replay", "run")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,9 +32,10 @@ def create_application() -> Any:
 
 
 def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,
-                     scenario_path: str | None) -> tuple[Any, Any]:
+                     scenario_path: str | None, terrain: Any | None = None) -> tuple[Any, Any]:
     """(live loop, table calibration): a tracked camera/video when ``source`` is given, else the
-    synthetic table rendering the game (its exact calibration)."""
+    synthetic table rendering the game (its exact calibration). ``terrain`` (the scanned relief): units
+    stand on it, so their parallax needs no typed heights."""
     from appmodel.live_tracking import LiveTracking, SyntheticLive
     from appmodel.synthetic_feed import SyntheticFeed
 
@@ -52,7 +53,7 @@ def open_live_source(session: Any, *, source: str | None, calibration_path: str 
                          "rules cannot measure (sandtable calibrate table makes one)")
     roster = load_roster(scenario_path) if scenario_path else None
     frames = open_source(source)
-    tracker = Tracker(roster=roster, calibration=calibration)
+    tracker = Tracker(roster=roster, calibration=calibration, terrain=terrain)
     return LiveTracking(frames, tracker).start(), calibration
 
 

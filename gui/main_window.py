@@ -55,6 +55,10 @@ class MainWindow(QMainWindow):
         self.live = live
         self.replay = replay
         self.projector: ProjectorWindow | None = None
+        #: compares camera frames with the relief scan's view of the sand (calibration.sand_change)
+        self.sand_watch: Any | None = None
+        self.sand_notice = ""
+        self._sand_frames = 0
         self._calibration_run: dict[str, Any] | None = None
         #: How long the calibration pattern settles before a frame is taken (tests shorten it).
         self.pattern_settle_ms = PATTERN_SETTLE_MS
@@ -435,12 +439,42 @@ class MainWindow(QMainWindow):
             self.view.set_frame(update.frame_bgr)
             if self.projector is not None:
                 self.projector.set_frame(update.frame_bgr)
+            self._sand_frames += 1
+            if self.sand_watch is not None and self._sand_frames % 10 == 0:  # a look every 10 frames is plenty
+                self.check_sand(update.frame_bgr)
         if update.tracked is not None:
             self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
         for event in update.events:
             self.session.on_tracker_event(event)
         if update.error:
             self.statusBar().showMessage(update.error, 15000)
+
+    def check_sand(self, frame_bgr: Any) -> bool:
+        """Compare a camera frame with the scan's view of the sand (units left out); once the sand has
+        changed, say so in the status bar until it is rescanned. Returns whether it changed."""
+        import cv2
+        import numpy as np
+
+        if self.sand_watch is None or self.calibration is None:
+            return False
+        ignore = np.zeros(frame_bgr.shape[:2], np.uint8)
+        for u in self.session.snapshot().units:
+            if u.on_table:
+                ring = np.array([[u.x_in + 2.0 * np.cos(a), u.y_in + 2.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
+                px = self.calibration.camera_from_table(ring, z_in=u.z_in)
+                if np.all(np.isfinite(px)):
+                    cv2.fillPoly(ignore, [np.rint(px).astype(np.int32)], 1)
+        verdict = self.sand_watch.check(frame_bgr, ignore=ignore.astype(bool))
+        if verdict.changed and not self.sand_notice:
+            where = ""
+            if verdict.centre_px is not None:
+                x, y = self.calibration.table_from_camera(np.array([verdict.centre_px]), z_in=0.0)[0]
+                where = f' around ({x:.0f}", {y:.0f}")' if np.isfinite(x) else ""
+            self.sand_notice = (f"The sand has changed since the last scan{where}: heights and line of sight over the "
+                                "ground are out of date; rescan (sandtable scan --quick)")
+        if self.sand_notice:
+            self.statusBar().showMessage(self.sand_notice)
+        return verdict.changed
 
     def _turn_started(self) -> None:
         if self.live is not None and hasattr(self.live, "start_turn"):

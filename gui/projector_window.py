@@ -21,8 +21,11 @@ class ProjectorWindow(QWidget):
     """``mode`` "projector" (needs ``projector_calibration``) or "presenter"."""
 
     def __init__(self, session: Any, *, projector_calibration: Any | None = None, toggles: OverlayToggles | None = None,
-                 mode: str = "projector", calibration: Any | None = None, parent: QWidget | None = None) -> None:
+                 mode: str = "projector", calibration: Any | None = None, parent: QWidget | None = None,
+                 mask_tags: bool = True) -> None:
         super().__init__(parent)
+        #: keep the picture dark over every unit's tag, so projected light never costs tracking
+        self.mask_tags = mask_tags
         self.session = session
         self.projector_calibration = projector_calibration
         self.calibration = calibration
@@ -113,6 +116,31 @@ class ProjectorWindow(QWidget):
         self.compositor.paint(p, self.session.snapshot(), transform, self.toggles, size,
                               frame_bgr=self.frame_bgr if self.mode == "presenter" else None,
                               calibration=self.calibration, black=self.mode == "projector")
+        self._paint_tag_mask(p)
+
+    def tag_mask_polygons(self) -> list[np.ndarray]:
+        """Projector-pixel polygons over every unit's tag on the table (its card plus a margin, at the
+        ground under it plus a typical base), where the picture is kept black."""
+        if self.mode != "projector" or not self.mask_tags:
+            return []
+        from calibration.projector_mask import TagSpot, tag_mask_polygons
+        from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
+
+        spots = [TagSpot(u.x_in, u.y_in, u.z_in + 1.0, DEFAULT_UNIT_TAG_SIZE_IN, u.heading_deg)
+                 for u in self.session.snapshot().units if u.on_table]
+        return tag_mask_polygons(self.projector_calibration, spots)
+
+    def _paint_tag_mask(self, p: QPainter) -> None:
+        from PySide6.QtCore import QPointF
+        from PySide6.QtGui import QPolygonF
+
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # the same pixels on screen and in render_image
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(Qt.GlobalColor.black)
+        for poly in self.tag_mask_polygons():
+            p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+        p.restore()
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
         p = QPainter(self)
@@ -121,5 +149,6 @@ class ProjectorWindow(QWidget):
                 self._paint(p, (self.width(), self.height()))
             else:
                 self.renderer.paint(p)
+                self._paint_tag_mask(p)
         finally:
             p.end()

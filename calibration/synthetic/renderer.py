@@ -279,6 +279,7 @@ class SyntheticTable:
         lut[1], lut[2] = PAPER_BGR, INK_BGR
         for k, (nx, ny) in enumerate(((ca, sa), (-ca, -sa), (-sa, ca), (sa, -ca))):
             lut[3 + k] = BODY_BGR * float(shading(nx, ny, 0.0))
+        lut_unlit = lut.copy()
         lut *= np.float32(block.light)
         with np.errstate(divide="ignore", invalid="ignore"):
             inv_u, inv_v, inv_z = 1.0 / du, 1.0 / dv, 1.0 / dirs[..., 2]
@@ -310,6 +311,15 @@ class SyntheticTable:
                 white[in_tag] = bits[row[in_tag], col[in_tag]]
                 kind.ravel()[ti] = np.where(white, 1, 2)
             colour = lut[kind]
+            if self.projector is not None and len(ti):
+                # the projector's light on the card, sample by sample: an overlay's edge across a tag
+                # is what the camera sees (the sides keep the light at the block's centre)
+                hx = cam[0] + tt * dirs[..., 0].ravel()[ti]
+                hy = cam[1] + tt * dirs[..., 1].ravel()[ti]
+                pts = np.column_stack([hx, hy, np.full(len(ti), block.z_top_in)]).astype(np.float32)
+                gain = self.projector.room_light + self.projector.brightness * _projector_light(self.projector, pts[None])[0]
+                flat = colour.reshape(-1, 3)
+                flat[ti] = lut_unlit[kind.ravel()[ti]] * gain
         patch = _downsample(box, colour, hit.astype(np.float32), n)
         if patch is None or smear_in == (0.0, 0.0):
             return patch
@@ -355,7 +365,12 @@ class SyntheticTable:
             colour = look.sample(x, y)
             colour *= shade[..., None]
             if self.projector is not None:
-                light = _projector_light(self.projector, np.stack([x, y, z], axis=-1))
+                pts = np.stack([x, y, z], axis=-1)
+                light = _projector_light(self.projector, pts)
+                if not self.terrain.is_flat:  # behind a hill, as the projector sees it, no light falls
+                    from calibration.synthetic.projected_light import shadowed
+
+                    light[shadowed(pts, self.projector.pose.camera_position_in, self.terrain)] = 0.0
                 colour *= self.projector.room_light + self.projector.brightness * light
             colour[~valid] = SKY_BGR
             out[y0:y1] = cv2.resize(colour, (w, y1 - y0), interpolation=cv2.INTER_AREA)
@@ -402,9 +417,15 @@ def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain) -> tuple[n
 
 def _near_terrain(terrain: Terrain, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
     """Rays whose path between the terrain's top and the table plane may touch a hill or the grid."""
+    m = np.zeros(np.shape(x0), bool)
     if terrain.grid is not None:
-        return np.ones(x0.shape, bool)
-    m = np.zeros(x0.shape, bool)
+        # only where the grid rises off the table (a board on blocks fills a corner of it)
+        g = terrain.grid
+        rows, cols = np.nonzero(g.heights_in > 0)
+        if len(rows):
+            gx0, gx1 = (cols.min() - 1) * g.cell_in, (cols.max() + 1) * g.cell_in
+            gy0, gy1 = (rows.min() - 1) * g.cell_in, (rows.max() + 1) * g.cell_in
+            m |= (x1 >= gx0) & (x0 <= gx1) & (y1 >= gy0) & (y0 <= gy1)
     for hill in terrain.hills:
         if hill.height_in <= 0:
             continue

@@ -12,7 +12,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", metavar="SPEC", help="camera index, stream URL, video file or image folder to track "
                         "(default: the synthetic table renders the game as the rules state has it)")
     parser.add_argument("--calibration", metavar="FILE", help="table calibration JSON (sandtable calibrate table)")
-    parser.add_argument("--projector", metavar="FILE", help="projector calibration JSON (sandtable calibrate projector)")
+    parser.add_argument("--projector", metavar="FILE", help="projector calibration JSON (sandtable calibrate projector, "
+                        "or the 3-D model from sandtable scan --calibrate-projector)")
+    parser.add_argument("--relief", metavar="FILE", help="the sand's relief (relief.json from sandtable scan): line of sight "
+                        "over the ground, overlays lit on the hillsides, a notice when the sand is reshaped")
     parser.add_argument("--settings", metavar="FILE", help="keep settings in this INI file instead of the user's settings")
     parser.add_argument("--seed", type=int, help="seed of the virtual dice (reproducible games)")
     parser.add_argument("--view", choices=("camera", "table"), help="start in the camera or the top-down view")
@@ -58,18 +61,26 @@ def run(args: argparse.Namespace) -> int:
     settings = replace(settings, scenario_path=str(Path(scenario).resolve()))
     if args.view:
         settings = replace(settings, view_mode=args.view)
+    terrain = relief = None
+    if args.relief:
+        from calibration.relief_scan import load_relief
+        from rules.terrain_sight import Ground
+
+        relief = load_relief(args.relief)
+        terrain = relief.terrain()
+        session.set_ground(Ground(terrain.grid.heights_in, terrain.grid.cell_in))
     calibration_path = args.calibration or (settings.calibration_path if args.source else None)
     live, calibration = open_live_source(session, source=args.source, calibration_path=calibration_path,
-                                         scenario_path=scenario)
+                                         scenario_path=scenario, terrain=terrain)
     if calibration_path:
         settings = replace(settings, calibration_path=str(Path(calibration_path).resolve()))
     projector = None
     projector_path = args.projector or settings.projector_calibration_path or None
     if projector_path:
-        from calibration.projector import load_projector_calibration
+        from calibration.ground_projection import load_projector_for_ground
 
         if args.projector or Path(projector_path).is_file():
-            projector = load_projector_calibration(projector_path)
+            projector = load_projector_for_ground(projector_path, terrain)
             settings = replace(settings, projector_calibration_path=str(Path(projector_path).resolve()))
     if args.source:
         settings = replace(settings, camera=args.source)
@@ -77,6 +88,13 @@ def run(args: argparse.Namespace) -> int:
         session.select_unit(args.select)
     window = MainWindow(session, settings=settings, store=store, calibration=calibration,
                         projector_calibration=projector, live=live)
+    if relief is not None and calibration is not None:
+        from calibration.relief_scan import load_relief_reference
+        from calibration.sand_change import SandChangeWatch, sand_mask
+
+        reference = load_relief_reference(args.relief)
+        if reference is not None and reference.shape[:2] == (calibration.model.height_px, calibration.model.width_px):
+            window.sand_watch = SandChangeWatch(reference, sand=sand_mask(calibration, reference.shape[:2]))
     if args.screenshot:
         path = take_screenshot(window, args.screenshot, size=size, live=live)
         print(f"saved {path}")

@@ -49,6 +49,12 @@ class AttackPanel(AttackPanelBase):
         self.assistants.setPlaceholderText("tag ids, e.g. 12")
         self.reaction = QCheckBox("Use the ready Reaction")
         self.untrained = QCheckBox("Not trained on the weapon")
+        #: with the relief known: line of sight and partial cover proposed from the ground (untick to judge by eye)
+        self.from_ground = QCheckBox("Sight from the ground")
+        self.from_ground.setToolTip("The scanned relief proposes each target's line of sight and partial cover; "
+                                    "untick to judge them by eye")
+        self.from_ground.setChecked(True)
+        self._ground_sight: dict[int, Any] = {}
         self.show_all.setToolTip("Off: only units the geometry allows as targets (and those ticked)")
         self.targets = read_only_table(TARGET_COLUMNS, row_px=28, stretch=(COL_WHY,), min_px=150)
         header = self.targets.horizontalHeader()
@@ -77,6 +83,7 @@ class AttackPanel(AttackPanelBase):
         targets_head = QHBoxLayout()
         targets_head.addWidget(QLabel("<b>Targets</b> — tick to attack; hit and kill are the exact odds"))
         targets_head.addStretch(1)
+        targets_head.addWidget(self.from_ground)
         targets_head.addWidget(self.show_all)
         self.lay_out(setup, targets_head, (self.targets, 4),
                      QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"), (self.odds, 2), spacing=6)
@@ -88,6 +95,7 @@ class AttackPanel(AttackPanelBase):
         self.reaction.toggled.connect(lambda _: self._setup_changed())
         self.untrained.toggled.connect(lambda _: self._setup_changed())
         self.show_all.toggled.connect(self._show_all_changed)
+        self.from_ground.toggled.connect(lambda _: self._setup_changed())
         self.targets.setColumnHidden(COL_WHY, True)  # only targets that can be hit are listed: all "can be hit"
         self.start()
 
@@ -195,6 +203,9 @@ class AttackPanel(AttackPanelBase):
                 unaware = QCheckBox()
                 self.targets.setCellWidget(row, COL_UNAWARE, unaware)
                 old = keep_decl.get(p.unit_id)
+                proposal = self._ground_proposal(p.unit_id)
+                if old is None and proposal is not None and proposal.partly_hidden:
+                    self.targets.cellWidget(row, COL_COVER).setCurrentText("partial")
                 if old is not None:
                     shots.setValue(old["shots"])
                     self.targets.cellWidget(row, COL_COVER).setCurrentText(old["cover"])
@@ -207,7 +218,34 @@ class AttackPanel(AttackPanelBase):
                 unaware.toggled.connect(lambda _: self._setup_changed())
         self._show_odds()
 
+    def _ground_proposal(self, unit_id: int) -> Any:
+        """What the ground says about the selected attacker seeing ``unit_id`` (None without a relief)."""
+        ground = getattr(self.session, "ground", None)
+        attacker = self.attacker.currentData()
+        if ground is None or attacker is None or not self.from_ground.isChecked():
+            return None
+        from rules.terrain_sight import propose_sight
+
+        try:
+            a, t = self.session.unit(int(attacker)), self.session.unit(unit_id)
+        except (KeyError, LookupError, ValueError, UsageError):
+            return None
+        if a is None or t is None:
+            return None
+        proposal = propose_sight(ground, (a.x_in, a.y_in), (t.x_in, t.y_in))
+        self._ground_sight[unit_id] = proposal
+        box = self.targets.cellWidget(self._rows.index(unit_id), COL_TARGET) if unit_id in self._rows else None
+        if box is not None:
+            box.setToolTip(f"{box.toolTip()}\nfrom the ground: {proposal.reason}".strip())
+        return proposal
+
     def _row_declarations(self, row: int) -> dict[str, Any]:
+        ground = self._ground_sight.get(self._rows[row]) if row < len(self._rows) and self.from_ground.isChecked() else None
+        if ground is not None and not ground.line_of_sight:
+            return {**self._row_core(row), "line_of_sight": False}
+        return self._row_core(row)
+
+    def _row_core(self, row: int) -> dict[str, Any]:
         return {"shots": self.targets.cellWidget(row, COL_SHOTS).value(),
                 "cover": self.targets.cellWidget(row, COL_COVER).currentText(),
                 "concealment": self.targets.cellWidget(row, COL_CONCEAL).currentText(),

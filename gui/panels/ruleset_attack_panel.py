@@ -211,10 +211,35 @@ class RulesetAttackPanel(AttackPanelBase):
                         if uid != unit_id and isinstance(box, QCheckBox) and box.isChecked():
                             box.setChecked(False)
             self._focus = unit_id
+            self._ground_note = ""
+            if unit_id not in self._target_decl:
+                self._propose_from_ground(unit_id)
         elif self._focus == unit_id:
             self._focus = next(iter(self.ticked()), None)
         self._show_target_box()
         self._setup_changed()
+        if on and getattr(self, "_ground_note", ""):
+            self.message.setText(self._ground_note)  # after the refresh, which clears the message line
+
+    def _propose_from_ground(self, unit_id: int) -> None:
+        """With the relief known, a newly ticked target's line-of-sight declarations start at what the
+        ground says (players confirm or change them in the form); the reason goes in the status line."""
+        ground = getattr(self.session, "ground", None)
+        ruleset = self.session.ruleset
+        attacker = self.attacker.currentData()
+        if ground is None or attacker is None or not hasattr(ruleset, "propose_from_ground"):
+            return
+        from appmodel.game_session import AttackDraft
+
+        try:
+            proposal = ruleset.propose_from_ground(self.session.state, AttackDraft(int(attacker), "", (unit_id,)).request(), ground)
+        except (KeyError, ValueError, LookupError):
+            return
+        keys = {d.key for d in self.target_form.declarations}
+        values = {k: v for k, v in proposal.targets.get(unit_id, {}).items() if k in keys}
+        if values:
+            self._target_decl[unit_id] = values
+            self._ground_note = f"From the ground: {proposal.reasons.get(unit_id, '')} (proposed; change it if the table says otherwise)"
 
     def _show_target_box(self) -> None:
         on = bool(self.target_form.declarations) and self._focus is not None

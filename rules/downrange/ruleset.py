@@ -255,6 +255,12 @@ class DownRange:
             out.append(TargetProposal(u.unit_id, u.name, u.side, d, in_range, in_cone, in_blast, dmg, eligible, reason))
         return tuple(sorted(out, key=lambda p: (not p.eligible, p.distance_in)))
 
+    def propose_from_ground(self, state: GameState, request: AttackRequest, ground):
+        """The relief's proposal for the request's line-of-sight declarations (see rules/terrain_sight.py)."""
+        from rules.downrange.ground_sight import propose_from_ground
+
+        return propose_from_ground(state, request.attacker_id, request.target_ids, ground)
+
     def attack_odds(self, state: GameState, request: AttackRequest) -> tuple[TargetOdds, ...]:
         return attack_odds(state, setup_from_request(request))
 

@@ -294,6 +294,12 @@ class ForceOnForce:
                                       tuple(f.figure_id for f in state.members(t))))
         return tuple(sorted(out, key=lambda p: (not p.eligible, p.distance_in)))
 
+    def propose_from_ground(self, state: FofState, request: AttackRequest, ground):
+        """The relief's proposal for the request's line-of-sight declarations (see rules/terrain_sight.py)."""
+        from rules.forceonforce.ground_sight import propose_from_ground
+
+        return propose_from_ground(state, request.attacker_id, request.target_ids, ground)
+
     def attack_odds(self, state: FofState, request: AttackRequest) -> tuple[TargetOdds, ...]:
         firer, target, check, d, td = self._check(state, request)
         a, b, test = self._sides(state, firer, target, d, td)

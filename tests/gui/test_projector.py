@@ -43,7 +43,14 @@ def test_projector_window_draws_the_range_ring_where_the_projector_lights_the_ta
     px, px_in = cal.projector_from_table(np.array(ring)), cal.projector_from_table(np.array(inner))
     shown = [(p, q) for p, q in zip(px, px_in) if 3 < p[0] < 1277 and 3 < p[1] < 797]
     assert len(shown) >= 8
-    assert all(lit(img, p) for p, _ in shown)
+    # where the ring crosses a unit's tag the picture stays black (projection never costs tracking)
+    import cv2
+
+    masks = [m.astype(np.float32) for m in window.tag_mask_polygons()]
+    under_tag = [any(cv2.pointPolygonTest(m, (float(p[0]), float(p[1])), True) > -4 for m in masks) for p, _ in shown]
+    assert all(lit(img, p) for (p, _), hidden in zip(shown, under_tag) if not hidden)
+    assert not any(lit(img, p, r=0) for (p, _), hidden in zip(shown, under_tag)
+                   if hidden and any(cv2.pointPolygonTest(m, (float(p[0]), float(p[1])), True) > 2 for m in masks))
     # nothing 2" inside the ring, except where the ring's own label was placed
     labels = window.compositor.painter.placed_labels
     assert labels and labels[0].text.startswith("Carl Gustaf")

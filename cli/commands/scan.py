@@ -1,0 +1,204 @@
+"""`sandtable scan`: measure the sand's relief with the projector and the camera (structured light).
+
+    sandtable scan --write-patterns patterns/ --size 1280x800             # the images to project, in order
+    sandtable scan --frames shots/ --calibration table.json --projector projector3d.json --out relief.json
+    sandtable scan --camera 0 --screen 1 --calibration table.json --projector projector3d.json --out relief.json
+    sandtable scan --quick ...                                               # half the patterns, after reshaping
+    sandtable scan --calibrate-projector --frames flat/ --board-frames board/ --board-height-in 4 \\
+                   --calibration table.json --size 1280x800 --out projector3d.json
+
+The relief is written as ``relief.json`` (its figures and the unseen area), ``relief.heights.csv`` (the
+height grid a scenario's ``[terrain] height_map`` reads, with ``cell_in``) and ``relief.reference.png``
+(the sand as the camera saw it, to notice later that it was reshaped).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from appmodel.errors import UsageError
+
+NAME = "scan"
+HELP = "Scan the sand's relief with the projector and camera (Gray code + phase shift), or calibrate the projector in 3-D."
+
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--write-patterns", metavar="DIR", help="write the scan's pattern images (numbered, in order) and stop")
+    parser.add_argument("--size", metavar="WxH", help="projector resolution, e.g. 1280x800 (default: the projector calibration's)")
+    parser.add_argument("--quick", action="store_true", help="a quick rescan: one projector axis only (about half the patterns)")
+    parser.add_argument("--frames", metavar="DIR", help="camera frames of the patterns, one per pattern, in name order")
+    parser.add_argument("--camera", type=int, metavar="INDEX", help="show the patterns and film them live (needs a display)")
+    parser.add_argument("--screen", type=int, default=-1, metavar="N", help="with --camera: the projector's screen (default: the last)")
+    parser.add_argument("--calibration", metavar="JSON", help="the table calibration of the camera")
+    parser.add_argument("--projector", metavar="JSON", help="the projector's 3-D calibration (from --calibrate-projector)")
+    parser.add_argument("--cell-in", type=float, default=0.25, metavar="IN", help="height grid cell, inches (default 0.25)")
+    parser.add_argument("--out", metavar="JSON", help="where to write the relief (or, with --calibrate-projector, the projector)")
+    parser.add_argument("--calibrate-projector", action="store_true",
+                        help="calibrate the projector as an inverse camera from a scan of the flat table (--frames) and "
+                             "of a flat board on blocks (--board-frames, --board-height-in)")
+    parser.add_argument("--board-frames", metavar="DIR", action="append", default=[], help="frames with the board laid down (repeatable)")
+    parser.add_argument("--board-height-in", type=float, action="append", default=[], metavar="IN",
+                        help="the board's height over the table, inches (one per --board-frames)")
+
+
+def _size(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts) or min(int(p) for p in parts) < 64:
+        raise UsageError(f"--size {text!r}: write WIDTHxHEIGHT in pixels, e.g. 1280x800")
+    return int(parts[0]), int(parts[1])
+
+
+def _read_frames(folder: str, count: int) -> list:
+    import cv2
+
+    d = Path(folder)
+    if not d.is_dir():
+        raise UsageError(f"{folder!r}: no such folder of camera frames")
+    files = sorted(p for p in d.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES)
+    if len(files) != count:
+        raise UsageError(f"{folder!r} holds {len(files)} images; the scan has {count} patterns (one frame per pattern, "
+                         "in the order `--write-patterns` numbers them)")
+    frames = []
+    for p in files:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            raise UsageError(f"{str(p)!r} is not an image OpenCV can read")
+        frames.append(img)
+    return frames
+
+
+def _patterns(size: tuple[int, int], axes: tuple[str, ...] = ("columns", "rows")):
+    from calibration.structured_light import ScanPatterns
+
+    return ScanPatterns(size[0], size[1], axes=axes)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.files import load_table_calibration
+
+    if args.write_patterns:
+        if not args.size:
+            raise UsageError("give the projector's --size WxH with --write-patterns")
+        pattern = _patterns(_size(args.size))
+        out = Path(args.write_patterns)
+        out.mkdir(parents=True, exist_ok=True)
+        for k, img in enumerate(pattern.images()):
+            cv2.imwrite(str(out / f"pattern-{k:03d}.png"), img)
+        print(f"wrote {pattern.frame_count} patterns to {out}/ (pattern-000.png ...); show each full-screen on the "
+              "projector in a dim room, take one camera frame of each, and give the frames with --frames")
+        return 0
+    if not args.calibration or not args.out:
+        raise UsageError("give --calibration table.json (the camera's) and --out FILE")
+    if not 0 < args.cell_in <= 1.0:
+        raise UsageError(f"--cell-in {args.cell_in}: give a cell of at most 1 inch (0.25 is the default)")
+    table = load_table_calibration(args.calibration)
+    if not table.height_aware:
+        raise UsageError(f"{args.calibration} is a flat homography calibration; calibrate the table with a camera model "
+                         "(`sandtable calibrate table ... --camera-model camera.json`) to measure heights")
+    if args.calibrate_projector:
+        return _calibrate_projector(args, table)
+    return _scan(args, table)
+
+
+def _calibrate_projector(args: argparse.Namespace, table) -> int:
+    from calibration.projector_model import calibrate_projector_3d, save_projector_model
+
+    if not args.size:
+        raise UsageError("give the projector's --size WxH")
+    if not args.frames or not args.board_frames:
+        raise UsageError("give --frames (the flat table) and --board-frames with --board-height-in (the board on blocks)")
+    if len(args.board_frames) != len(args.board_height_in):
+        raise UsageError("give one --board-height-in per --board-frames")
+    if any(not h > 0 for h in args.board_height_in):
+        raise UsageError("--board-height-in: the board's height over the table, in inches (> 0)")
+    size = _size(args.size)
+    pattern = _patterns(size)
+    flat = pattern.decode(_read_frames(args.frames, pattern.frame_count))
+    raised = [(pattern.decode(_read_frames(d, pattern.frame_count)), h) for d, h in zip(args.board_frames, args.board_height_in)]
+    cal = calibrate_projector_3d(flat, raised, table, size[0], size[1])
+    save_projector_model(cal, args.out)
+    print(cal.summary())
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _scan(args: argparse.Namespace, table) -> int:
+    from calibration.projector_model import load_projector_model
+    from calibration.relief_scan import quick_scan_axis, save_relief, scan_relief
+
+    if not args.projector:
+        raise UsageError("give --projector projector3d.json (from `sandtable scan --calibrate-projector`)")
+    projector = load_projector_model(args.projector)
+    size = (projector.width_px, projector.height_px)
+    if args.size and _size(args.size) != size:
+        raise UsageError(f"--size {args.size} but {args.projector} was calibrated at {size[0]}x{size[1]}")
+    axes = (quick_scan_axis(table, projector),) if args.quick else ("columns", "rows")
+    pattern = _patterns(size, axes)
+    if (args.frames is None) == (args.camera is None):
+        raise UsageError("give the camera frames of the patterns as --frames DIR, or film them live with --camera INDEX")
+    frames = _read_frames(args.frames, pattern.frame_count) if args.frames else _show_and_film(pattern, args.camera, args.screen)
+    w, h = table.model.width_px, table.model.height_px
+    if frames[0].shape[:2] != (h, w):
+        raise UsageError(f"the frames are {frames[0].shape[1]}x{frames[0].shape[0]}, the camera was calibrated at {w}x{h}")
+    decoded = pattern.decode(frames)
+    relief = scan_relief(decoded, table, projector, cell_in=args.cell_in)
+    csv = save_relief(relief, args.out, reference_bgr=frames[1])
+    print(relief.summary())
+    print(f"wrote {args.out} and {csv.name} (a scenario's [terrain]: height_map = \"{csv.name}\", cell_in = {relief.cell_in:g})")
+    return 0
+
+
+def _show_and_film(pattern, camera_index: int, screen_index: int) -> list:
+    """Show each pattern full-screen on the projector's screen and grab one camera frame of it."""
+    import cv2
+    from PySide6.QtCore import QEventLoop, QTimer, Qt
+    from PySide6.QtGui import QImage, QPixmap
+    from PySide6.QtWidgets import QLabel
+
+    from cli.commands.calibrate import _screen, _screen_size
+    from tracker.sources import quiet_opencv_warnings
+
+    quiet_opencv_warnings()
+    screen = _screen(screen_index)
+    geometry = screen.geometry()
+    width, height = _screen_size(screen_index)
+    if (width, height) != (pattern.width_px, pattern.height_px):
+        raise UsageError(f"the projector screen is {width}x{height}, the projector calibration {pattern.width_px}x{pattern.height_px}")
+    capture = cv2.VideoCapture(camera_index)
+    if not capture.isOpened():
+        raise UsageError(f"--camera {camera_index}: no camera there; check the index (0 is the first camera)")
+    label = QLabel()
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setStyleSheet("background: black")
+    label.setGeometry(geometry)
+    label.showFullScreen()
+    frames = []
+    try:
+        images = pattern.images()
+        for k, img in enumerate(images):
+            qimage = QImage(img.data, img.shape[1], img.shape[0], img.strides[0], QImage.Format.Format_Grayscale8)
+            pixmap = QPixmap.fromImage(qimage)
+            pixmap.setDevicePixelRatio(screen.devicePixelRatio())
+            label.setPixmap(pixmap)
+            loop = QEventLoop()
+            QTimer.singleShot(250, loop.quit)  # the projector's frame and the camera's exposure catch up
+            loop.exec()
+            frame = None
+            for _ in range(3):  # drop frames the camera buffered before the pattern changed
+                ok, grabbed = capture.read()
+                if ok:
+                    frame = grabbed
+            if frame is None:
+                raise UsageError(f"--camera {camera_index} gave no picture; is another program using it?")
+            frames.append(frame)
+            print(f"\rscanning: pattern {k + 1}/{len(images)}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    finally:
+        capture.release()
+        label.close()
+    return frames
