@@ -39,6 +39,7 @@ from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
 from rules.ruleset import HIT_AND_KILL, AttackRequest, DraftOverlays, GroupedRuleset, GroupView, OddsLegend, Overlay, \
     Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, WeaponView, get_ruleset, odds_legend
 from rules.ruleset import GroupHandEdits, HandEdits, pose_options
+from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 XY = tuple[float, float]
 Entry = int | Sequence[int]
@@ -875,7 +876,7 @@ class GameSession:
         self.log.append(entry)
         if self.recorder is not None:
             # The log as it was shown, so a replay shows the same lines at the same moments.
-            self.recorder.record_rules_event(entry.t_s, "log", {"kind": entry.kind, "text": entry.text, "round": entry.round})
+            self.recorder.record_rules_event(entry.t_s, LOG_KIND, {"kind": entry.kind, "text": entry.text, "round": entry.round})
         self.changed.emit("log")
 
     def note(self, text: str) -> None:
@@ -949,12 +950,12 @@ class GameSession:
             return
         to_json = getattr(self._state, "to_json", None)
         payload = {"state": to_json() if to_json else None, "sentences": list(sentences)}
-        self.recorder.record_rules_event(self.now_s(), f"state:{kind}", payload)
+        self.recorder.record_rules_event(self.now_s(), f"{STATE_KIND_PREFIX}{kind}", payload)
 
     def _record_view(self) -> None:
         if self.recorder is None:
             return
-        self.recorder.record_rules_event(self.now_s(), "view", {
+        self.recorder.record_rules_event(self.now_s(), VIEW_KIND, {
             "selected_unit": self._selected, "selected_weapon": self._weapon,
             "blast_point": list(self._blast_point) if self._blast_point else None})
 

@@ -11,7 +11,9 @@ exactly as it was drawn. Qt-free.
 from __future__ import annotations
 
 import bisect
+import math
 import tomllib
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ import numpy as np
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession, LogEntry, _sharing_spot, set_tracked_pose
+from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 
 @dataclass(frozen=True)
@@ -35,27 +38,31 @@ class ReplayModel:
     """A recording opened for replay (``close()`` it)."""
 
     def __init__(self, path: str | Path) -> None:
-        from tracker.replay import RecordingReader
+        from tracker.recording import open_recording
 
         self.path = Path(path)
-        self.reader = RecordingReader(self.path)
-        self.problems = list(self.reader.problems)
-        toml = self.reader.meta.get("scenario_toml", "")
-        if not toml:
-            self.reader.close()
-            raise UsageError(f"recording {str(self.path)!r} holds no scenario; only recordings made with a scenario "
-                             "(sandtable gui --scenario, sandtable track --scenario) can be replayed with the rules")
+        self._opened = ExitStack()
+        self.reader = self._opened.enter_context(open_recording(self.path))  # a damaged file is rescued, as debrief does
         try:
-            scenario = tomllib.loads(toml)
-        except tomllib.TOMLDecodeError as exc:
-            self.reader.close()
-            raise UsageError(f"the scenario stored in {str(self.path)!r} is damaged ({exc})") from None
-        source = self.reader.meta.get("scenario_path", "<recording>")
-        base_dir = str(Path(source).parent) if source != "<recording>" else None
-        self.session = GameSession.from_scenario(scenario, source=source, base_dir=base_dir)
+            self.problems = list(self.reader.problems)
+            toml = self.reader.meta.get("scenario_toml", "")
+            if not toml:
+                raise UsageError(f"recording {str(self.path)!r} holds no scenario; only recordings made with a scenario "
+                                 "(sandtable gui --scenario, sandtable track --scenario) can be replayed with the rules")
+            try:
+                scenario = tomllib.loads(toml)
+            except tomllib.TOMLDecodeError as exc:
+                raise UsageError(f"the scenario stored in {str(self.path)!r} is damaged ({exc}); "
+                                 "write its debrief instead (sandtable debrief)") from None
+            source = self.reader.meta.get("scenario_path", "<recording>")
+            base_dir = str(Path(source).parent) if source != "<recording>" else None
+            self.session = GameSession.from_scenario(scenario, source=source, base_dir=base_dir)
+        except BaseException:
+            self._opened.close()
+            raise
         self.session.scenario_path = None
         self._initial = self.session.state
-        records = self.reader.rules_events()
+        records = self.reader.iter_rules_events()  # streamed: only what the replay keeps stays in memory
         self._state_times: list[float] = []
         self._state_data: list[Any] = []
         self._states: dict[int, Any] = {}
@@ -63,13 +70,13 @@ class ReplayModel:
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
         for r in records:
-            if r.kind.startswith("state:") and r.payload.get("state") is not None:
+            if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
                 self._state_times.append(r.t_s)
                 self._state_data.append(r.payload["state"])
-            elif r.kind == "log":
+            elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
                                           r.payload.get("round")))
-            elif r.kind == "view":
+            elif r.kind == VIEW_KIND:
                 self._view_times.append(r.t_s)
                 self._views.append(dict(r.payload))
         self._log_times = [e.t_s for e in self._log]
@@ -142,7 +149,7 @@ class ReplayModel:
 
     def seek(self, t_s: float) -> None:
         """Show time ``t_s``: state, log and selection as they were."""
-        t = float(min(max(0.0, t_s), self.duration_s))
+        t = float(min(max(0.0, t_s), self.duration_s)) if math.isfinite(t_s) else 0.0
         self.t_s = t
         s = self.session
         s.set_time(t)
@@ -155,4 +162,4 @@ class ReplayModel:
     def close(self) -> None:
         if self._source is not None:
             self._source.close()
-        self.reader.close()
+        self._opened.close()

@@ -16,6 +16,12 @@ from calibration.errors import CalibrationError
 DEFAULT_HFOV_DEG = 70.0
 
 
+#: Bounds no real camera reaches: beyond them a file is corrupt, and OpenCV would overflow or fail.
+MAX_SIDE_PX = 100_000
+MAX_FOCAL_PX = 1e7
+MAX_DIST_COEFF = 1e4
+
+
 @dataclass(frozen=True)
 class CameraModel:
     """Intrinsics of one camera at one resolution.
@@ -43,6 +49,17 @@ class CameraModel:
             raise CalibrationError(
                 f"{len(self.dist_coeffs)} distortion coefficients; OpenCV expects 4, 5, 8, 12 or 14"
             )
+        if self.width_px > MAX_SIDE_PX or self.height_px > MAX_SIDE_PX:
+            raise CalibrationError(f"camera size {self.width_px}x{self.height_px} px: no camera is wider than {MAX_SIDE_PX} px")
+        if not (self.fx_px <= MAX_FOCAL_PX and self.fy_px <= MAX_FOCAL_PX):
+            raise CalibrationError(f"focal lengths fx={self.fx_px:g}, fy={self.fy_px:g} px: more than {MAX_FOCAL_PX:g} px; "
+                                   "calibrate the camera again")
+        if not all(math.isfinite(v) and abs(v) <= MAX_SIDE_PX * 10 for v in (self.cx_px, self.cy_px)):
+            raise CalibrationError(f"principal point ({self.cx_px:g}, {self.cy_px:g}) px is far outside the image; "
+                                   "calibrate the camera again")
+        if not all(math.isfinite(k) and abs(k) <= MAX_DIST_COEFF for k in self.dist_coeffs):
+            raise CalibrationError(f"lens distortion coefficients {list(self.dist_coeffs)}: each must be a number within "
+                                   f"+-{MAX_DIST_COEFF:g} (real lenses stay far below); calibrate the camera again")
 
     @property
     def matrix(self) -> np.ndarray:

@@ -142,6 +142,8 @@ def read_calibration_json(path: str | Path, expected_format: str) -> Fields:
         raise CalibrationFileError(f"calibration file {str(p)!r} is not text (corrupt?); {redo}") from None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise CalibrationFileError(f"calibration file {str(p)!r} is nested too deeply to be a calibration; {redo}") from None
     except json.JSONDecodeError as exc:
         what = "is empty" if not text.strip() else f"is corrupt or truncated (bad JSON at line {exc.lineno}, column {exc.colno})"
         raise CalibrationFileError(f"calibration file {str(p)!r} {what}; {redo}") from None

@@ -63,7 +63,30 @@ class TableCalibration:
             h = np.asarray(self.homography, dtype=np.float64)
             if h.shape != (3, 3) or not np.all(np.isfinite(h)):
                 raise CalibrationError(f"homography must be a finite 3x3 matrix, got shape {h.shape}")
+            scale = float(np.abs(h).max())
+            if scale == 0.0 or abs(float(np.linalg.det(h / scale))) < 1e-12:
+                raise CalibrationError("the homography is singular (all zero, or it folds the table onto a line); "
+                                       "calibrate the table again")
             object.__setattr__(self, "homography", h)
+        if self.method == "pnp":
+            self._check_pose()
+
+    def _check_pose(self) -> None:
+        """A pose the camera could have: rotation and translation sensible, the table in front of it
+        (rvec and tvec swapped, or signs flipped, fail here instead of mapping units to nonsense)."""
+        rvec, tvec = np.asarray(self.pose.rvec, dtype=np.float64), np.asarray(self.pose.tvec_in, dtype=np.float64)
+        if not (np.all(np.isfinite(rvec)) and np.all(np.isfinite(tvec))):
+            raise CalibrationError("the camera pose (rvec, tvec_in) must be finite numbers; calibrate the table again")
+        if float(np.linalg.norm(rvec)) > 2 * math.pi + 1e-6:
+            raise CalibrationError(f"the camera rotation rvec {rvec.tolist()} turns more than a full turn: it is no "
+                                   "rotation vector (rvec and tvec_in swapped?); calibrate the table again")
+        if float(np.linalg.norm(tvec)) > 100 * max(self.layout.width_in, self.layout.depth_in, 1.0):
+            raise CalibrationError(f"the camera is {float(np.linalg.norm(tvec)):g} in from the table, far beyond "
+                                   "any room; calibrate the table again")
+        centre = np.array([self.layout.width_in / 2, self.layout.depth_in / 2, self.plane_z_in], dtype=np.float64)
+        if float((self.pose.rotation @ centre + tvec)[2]) <= 0:
+            raise CalibrationError("the camera pose puts the table behind the camera (rvec and tvec_in swapped?); "
+                                   "calibrate the table again")
 
     # ------------------------------------------------------------------ mapping
     @property

@@ -25,6 +25,8 @@ TAG_FAMILY = "tag36h11"
 FIRST_UNIT_TAG_ID = 10
 MAX_ANCHOR_TAG_ID = 9
 DEFAULT_TABLE_IN = (72.0, 48.0)
+#: The longest table side read (about 250 m): beyond it a file is wrong, and areas would overflow.
+MAX_TABLE_IN = 10_000.0
 DEFAULT_ANCHOR_SIZE_IN = 2.0
 DEFAULT_ANCHOR_INSET_IN = 1.5
 DEFAULT_UNIT_TAG_SIZE_IN = 1.0
@@ -59,10 +61,16 @@ class TableLayout:
     def __post_init__(self) -> None:
         if not (self.width_in > 0 and self.depth_in > 0):
             raise CalibrationError(f"table size {self.width_in}x{self.depth_in} in: both must be positive")
+        if not (self.width_in <= MAX_TABLE_IN and self.depth_in <= MAX_TABLE_IN):
+            raise CalibrationError(f"table size {self.width_in:g}x{self.depth_in:g} in: at most {MAX_TABLE_IN:g} in a side; "
+                                   "give the table's size in inches")
         ids = [a.tag_id for a in self.anchors]
         if len(set(ids)) != len(ids):
             raise CalibrationError(f"anchor ids repeat in the layout: {sorted(ids)}; give each anchor its own id")
         for a in self.anchors:
+            if not all(math.isfinite(v) and abs(v) <= 2 * MAX_TABLE_IN for v in (a.x_in, a.y_in, a.z_in, a.size_in, a.heading_deg)):
+                raise CalibrationError(f"anchor {a.tag_id} at ({a.x_in:g}, {a.y_in:g}, {a.z_in:g}) in, size {a.size_in:g} in, "
+                                       f"heading {a.heading_deg:g} deg: every number must lie within +-{2 * MAX_TABLE_IN:g}")
             if not 0 <= a.tag_id <= MAX_ANCHOR_TAG_ID:
                 raise CalibrationError(
                     f"anchor id {a.tag_id} is outside 0-{MAX_ANCHOR_TAG_ID}; unit tags start at {FIRST_UNIT_TAG_ID}"

@@ -35,6 +35,7 @@ from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
 from rules.events import RulesEvent
 from rules.ruleset import DEFAULT_RULESET, DebriefedEvents, front_end
+from tracker.recording.schema import is_bookkeeping
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
 FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
@@ -254,49 +255,24 @@ class DebriefFacts:
         return tuple(r for r in self.rules if r.t_s <= t_s)
 
 
+#: A trail keeps one pose per this many seconds (and every lift): a three-hour game of 40 units is then
+#: a few million points, not 13 million, and a trail drawn at the report's size looks the same.
+TRAIL_STEP_S = 0.5
+
+
 # ------------------------------------------------------------------------------------------ reading
 def read_debrief_facts(path: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
-    """The facts of the recording at ``path`` (``tracker.errors.RecordingError`` if it is no recording)."""
-    from tracker.errors import RecordingError
-    from tracker.replay import RecordingReader
+    """The facts of the recording at ``path`` (``tracker.errors.RecordingError`` if it is no recording;
+    a damaged file is rescued as every command rescues it, with a note of what was lost)."""
+    from tracker.recording import open_recording
 
-    try:
-        reader = RecordingReader(path)
-    except RecordingError as refused:
-        return _facts_of_rescued(path, refused, progress)
-    with reader:
+    with open_recording(path) as reader:
         return facts_from_reader(reader, progress=progress)
-
-
-def _facts_of_rescued(path: str | Path, refused: Exception, progress: Progress | None) -> DebriefFacts:
-    """A file SQLite cannot open (cut short): report what its intact pages hold, or the original refusal."""
-    from dataclasses import replace
-
-    from tracker.errors import RecordingError
-    from tracker.replay import RecordingReader
-    from tracker.salvage import copy_of, remove_copy, salvage_recording
-
-    if "damaged" not in str(refused):
-        raise refused
-    copy = copy_of(path)
-    try:
-        try:
-            rescued = salvage_recording(path, copy)
-            reader = RecordingReader(copy)
-        except RecordingError:
-            raise refused from None
-        with reader:
-            facts = facts_from_reader(reader, progress=progress)
-    finally:
-        remove_copy(copy)
-    lost = rescued.notes() or ("the end of the file",)
-    note = f"the file is damaged ({refused}); this report shows what could be rescued: {'; '.join(lost)}"
-    problems = tuple(p for p in facts.problems if "not closed cleanly" not in p or "ended_utc" in p)
-    return replace(facts, path=str(path), problems=(note, *problems))
 
 
 def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> DebriefFacts:
     problems: list[str] = list(reader.problems)
+    opened_with = len(problems)
     report = progress or (lambda stage, done, total: None)
 
     def safely(what: str, read: Callable[[], Any], default: Any) -> Any:
@@ -333,7 +309,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     trails: dict[int, Trail] = {}
     unit_ids = sorted(recorded_units)
     for i, tag_id in enumerate(unit_ids):
-        track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag), None)
+        track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag, step_s=TRAIL_STEP_S), None)
         if track is not None and len(track):
             lifts = [e.t_s for e in tracker_events if e.tag_id == tag_id and e.kind.value == "lifted"]
             trail = _trail(tag_id, track, lifts)
@@ -341,7 +317,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
                 trails[tag_id] = trail
         report("poses", i + 1, len(unit_ids))
 
-    records = [r for r in safely("rules events", reader.rules_events, []) if not _bookkeeping(r.kind)]
+    records = [r for r in safely("rules events", reader.rules_events, []) if not is_bookkeeping(r.kind)]
     ruleset = _ruleset(ruleset_name)
     options = getattr(game, "options", None)
     catalog = _catalog(game)
@@ -361,6 +337,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
+    problems += [p for p in reader.problems[opened_with:] if p not in problems]  # what reading the rows found damaged
     return DebriefFacts(
         path=str(reader.path),
         title=str(scenario.get("name") or Path(reader.path).stem),
@@ -490,11 +467,6 @@ def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
             else:
                 break
     return best
-
-
-def _bookkeeping(kind: str) -> bool:
-    """Records a front end keeps for its own replay (shown log lines, the selection, state snapshots)."""
-    return kind in ("log", "view") or kind.startswith("state:")
 
 
 def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_odds: bool = True) -> RulesFact:

@@ -32,6 +32,10 @@ def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg", force=True)  # files only; never opens a window, works without a display
+    # Unit names and notes are the players' text, never mathematics: "$5 bounty$" must not be parsed
+    # as TeX (an unbalanced "$" stops the whole report).
+    matplotlib.rcParams["text.parse_math"] = False
+    matplotlib.rcParams["text.usetex"] = False
     import matplotlib.pyplot as plt
 
     return plt

@@ -28,7 +28,31 @@ def create_application() -> Any:
                             (QPalette.ColorRole.ToolTipText, "#e8e8e8")):
             palette.setColor(role, QColor(color))
         app.setPalette(palette)
+        _close_on_signals(app)
     return app
+
+
+def _close_on_signals(app: Any) -> None:
+    """SIGTERM or SIGINT (a service manager, ``kill``, Ctrl+C in the terminal) close the windows as the
+    user would, so a recording in progress is closed cleanly and checkpointed. Python runs signal
+    handlers only between bytecodes, so a timer wakes it while Qt's event loop waits."""
+    import signal
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def close(signum: int, frame: object) -> None:
+        app.closeAllWindows()
+        app.quit()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, close)
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
 
 
 def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,

@@ -64,8 +64,18 @@ class PdfCanvas:
         out = Path(path)
         if out.parent and not out.parent.exists():
             raise UsageError(f"cannot write {str(out)!r}: folder {str(out.parent)!r} does not exist; create it first")
+        if out.exists() and not out.is_file():
+            raise UsageError(f"cannot write {str(out)!r}: it is not a file; give a .pdf file name")
+        # Drawn into a new file next to the target and moved over it at the end: a target that cannot
+        # really be written (/proc/version, a read-only folder) fails here, not silently after "wrote".
+        self._final = out
+        self._tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        try:
+            os.close(os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except OSError as exc:
+            raise UsageError(f"cannot write {str(out)!r} ({exc.strerror}); choose a writable folder") from None
         self.page = page
-        self._writer = QPdfWriter(str(out))
+        self._writer = QPdfWriter(str(self._tmp))
         self._writer.setResolution(DPI)
         self._writer.setTitle(title)
         self._writer.setCreator("Sandtable Companion")
@@ -74,6 +84,7 @@ class PdfCanvas:
         self._writer.setPageLayout(layout)
         self._painter = QPainter()
         if not self._painter.begin(self._writer):
+            self._tmp.unlink(missing_ok=True)
             raise UsageError(f"cannot write {str(out)!r}; check that the folder is writable")
         self._painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         self.pages = 1
@@ -87,7 +98,15 @@ class PdfCanvas:
         self.pages += 1
 
     def finish(self) -> None:
+        """End the PDF and put it in place; ``UsageError`` if it could not be written whole."""
         self._painter.end()
+        try:
+            if self._tmp.stat().st_size == 0:
+                raise OSError(0, "nothing was written (disk full?)")
+            os.replace(self._tmp, self._final)
+        except OSError as exc:
+            self._tmp.unlink(missing_ok=True)
+            raise UsageError(f"cannot write {str(self._final)!r} ({exc.strerror}); choose a writable folder with free space") from None
 
     # ------------------------------------------------------------------ drawing
     def tag(self, tag_id: int, left_in: float, top_in: float, size_in: float) -> None:

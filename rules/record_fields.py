@@ -177,6 +177,10 @@ def read_toml_file(path: str | Path, *, error: type[RulesError] = DataFileError,
         raise error(f"{p}: {what} not found; check the path") from None
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{p}: not valid TOML ({exc}); fix the line it names") from None
+    except UnicodeDecodeError:
+        raise error(f"{p}: not a text file (a binary file?); give the {what} as TOML text") from None
+    except RecursionError:
+        raise error(f"{p}: nested too deeply to read; give a plain TOML {what}") from None
     except OSError as exc:
         raise error(f"{p}: cannot be read ({exc.strerror})") from None
 

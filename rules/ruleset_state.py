@@ -157,6 +157,8 @@ class RulesetState(Generic[SideT]):
     def loads(cls: type[S], text: str) -> S:
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise SaveFileError("the saved game is nested too deeply to be a game state; the file is damaged") from None
         except json.JSONDecodeError as exc:
             raise SaveFileError(f"the saved game is not valid JSON ({exc.msg} at line {exc.lineno}); the file is damaged") from None
         return cls.from_json(data)

@@ -119,7 +119,7 @@ def check_tracking(story: Any, recording: Path, *, crowded: dict[int, list[float
     how many sightings each kind of check covered, per tag. ``crowded``: when each tag counts as crowded
     (by default :func:`crowded_times`, cards that actually overlap)."""
     from gui.demo.headless import RECOVER_S, STILL_AFTER_S
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     crowded = crowded_times(story) if crowded is None else crowded
     fps = story.timing.fps

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from tracker.image_files import tag_search_possible
+
 #: pupil-apriltags coordinate minus OpenCV coordinate of the same point, in pixels.
 PUPIL_TO_OPENCV_OFFSET_PX = 0.5
 
@@ -149,6 +151,8 @@ def detect_tags(
 ) -> TagDetections:
     """Run the detector on a whole grey frame (uint8, C-contiguous)."""
     img = np.ascontiguousarray(gray, dtype=np.uint8)
+    if not tag_search_possible(img):  # the detector crashes the process on a 1-pixel-thin image
+        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]))
     raw = detector.detect(img)
     return detections_from_pupil(
         raw, frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]), max_hamming=max_hamming
@@ -190,6 +194,8 @@ def detect_tags_in_region(
     searched.
     """
     img = np.ascontiguousarray(gray_region, dtype=np.uint8)
+    if not tag_search_possible(img):  # a sliver at the frame's edge: no tag fits, and the detector would crash
+        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
     raw = detector.detect(img)
     return detections_from_pupil(
         raw,

@@ -129,8 +129,59 @@ def _read_sides(raw: Any, source: str) -> tuple[str, ...]:
     for number, entry in enumerate(raw, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
             raise ScenarioError(f"{source}: sides #{number}: field 'name' is missing; give each side a name")
+        _check_name(entry["name"], f"{source}: sides #{number}")
+        color = entry.get("color")
+        if color is not None and not is_color(color):
+            raise ScenarioError(f"{source}: sides #{number} ({entry['name']!r}): field 'color' = {_short(color)} is not a "
+                                'colour; give "#rrggbb" (e.g. "#1f77b4") or a CSS colour name such as "steelblue"')
         names.append(entry["name"])
     return tuple(names)
+
+
+#: Longest unit or side name: a label on the table and in the log, not a paragraph.
+MAX_NAME_CHARS = 80
+
+_CSS_COLORS = frozenset("""aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet
+brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan
+darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred
+darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue
+dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray grey
+green greenyellow honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon
+lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon
+lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta
+maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen
+mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab
+orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum
+powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver
+skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white
+whitesmoke yellow yellowgreen""".split())
+
+
+def is_color(value: Any) -> bool:
+    """A colour every front end draws the same: ``#rgb``, ``#rrggbb`` or a CSS colour name.
+
+    >>> is_color("#1f77b4"), is_color("SteelBlue"), is_color("not-a-color"), is_color("#12345")
+    (True, True, False, False)
+    """
+    if not isinstance(value, str):
+        return False
+    text = value.strip().lower()
+    if text.startswith("#"):
+        return len(text) in (4, 7) and all(c in "0123456789abcdef" for c in text[1:])
+    return text in _CSS_COLORS
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "...'"
+
+
+def _check_name(name: str, where: str) -> None:
+    if len(name) > MAX_NAME_CHARS:
+        raise ScenarioError(f"{where}: field 'name' is {len(name)} characters long; keep a name to {MAX_NAME_CHARS} "
+                            "(it is a label on the table)")
+    if any(ord(c) < 32 for c in name):
+        raise ScenarioError(f"{where}: field 'name' = {_short(name)} holds control characters; use plain text")
 
 
 def _read_unit(entry: Any, number: int, source: str, sides: tuple[str, ...]) -> UnitSpec:
@@ -138,7 +189,7 @@ def _read_unit(entry: Any, number: int, source: str, sides: tuple[str, ...]) -> 
     if not isinstance(entry, dict):
         raise ScenarioError(f"{where}: expected a [[units]] table")
     if isinstance(entry.get("name"), str):
-        where += f" ({entry['name']!r})"
+        where += f" ({_short(entry['name'])})"
     for key in entry:
         if key in ROSTER_KEYS or key in OTHER_LAYER_KEYS:
             continue
@@ -156,7 +207,8 @@ def _read_unit(entry: Any, number: int, source: str, sides: tuple[str, ...]) -> 
         )
     name = entry.get("name", f"tag {tag_id}")
     if not isinstance(name, str) or not name.strip():
-        raise ScenarioError(f"{where}: field 'name' = {name!r} must be a non-empty string")
+        raise ScenarioError(f"{where}: field 'name' = {_short(name)} must be a non-empty string")
+    _check_name(name, where)
     side = entry.get("side", "")
     if not isinstance(side, str):
         raise ScenarioError(f"{where}: field 'side' = {side!r} must be a string")

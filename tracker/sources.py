@@ -26,6 +26,7 @@ import numpy as np
 
 from tracker.errors import SourceError
 from tracker.frames import Frame
+from tracker.image_files import read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 RECORDING_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".sandtable")
@@ -334,14 +335,13 @@ class ImageFolderSource(_ReadAheadSource):
         self._start()
 
     def _frames(self) -> Any:
-        import cv2
-
         for index, file in enumerate(self.files):
             if self._stop.is_set():
                 return
-            image = cv2.imread(str(file), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SourceError(f"cannot read image '{file}'; remove it from the folder or replace it")
+            try:
+                image = read_image(file)
+            except SourceError as exc:
+                raise SourceError(f"{exc}; or remove it from the folder") from None
             yield Frame(image_bgr=image, index=index, t_s=index / self.fps)
 
 
@@ -420,9 +420,5 @@ def open_source(spec: str | int, *, fps: float | None = None) -> Any:
 
 
 def _single_image(path: Path) -> ArraySource:
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise SourceError(f"cannot read image '{path}'; is it a PNG or JPEG?")
+    image = read_image(path)
     return ArraySource([image], name=str(path))

@@ -24,6 +24,8 @@ from calibration.terrain import Terrain
 from calibration.toml_fields import Fields
 
 DEFAULT_BASE_HEIGHT_IN = 1.0
+#: The longest clip a scenario may ask for (a day): a longer one is a typo, and would render for weeks.
+MAX_DURATION_S = 86_400.0
 #: Heading of a unit whose first keyframe gives none: facing +y, away from the near edge.
 DEFAULT_HEADING_DEG = 90.0
 
@@ -154,7 +156,7 @@ def load_synthetic_scenario(path: str | Path, *, width_px: int | None = None, he
     sim = top.table("simulation") or Fields({}, f"{p.name} [simulation]", error=ScenarioFileError)
     sim.refuse_unknown({"fps", "duration_s", "width_px", "height_px", "seed", "camera", "faults", "hands", "texture_seed"})
     fps = sim.number("fps", 30.0, positive=True, maximum=240)
-    duration = sim.number("duration_s", 10.0, positive=True)
+    duration = sim.number("duration_s", 10.0, positive=True, maximum=MAX_DURATION_S)
     w = width_px if width_px is not None else sim.integer("width_px", 1280, minimum=64, maximum=8192)
     h = height_px if height_px is not None else sim.integer("height_px", 720, minimum=64, maximum=8192)
     seed = sim.integer("seed", 0, minimum=0)

@@ -57,15 +57,9 @@ def run(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------------- helpers
 def _read_image(path: str):
-    import cv2
+    from tracker.image_files import read_image
 
-    p = Path(path)
-    if not p.is_file():
-        raise UsageError(f"{path!r}: no such image file")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"{path!r} is not an image OpenCV can read (PNG, JPEG, ...)")
-    return image
+    return read_image(path)
 
 
 def _grab(index: int):
@@ -250,7 +244,9 @@ def _projector(args: argparse.Namespace) -> int:
     terrain = None
     if args.scenario:
         from calibration.table_setup import load_table_setup
+        from appmodel.scenarios.check import check_scenario
 
+        check_scenario(args.scenario)
         terrain = load_table_setup(args.scenario).terrain
     found = _detect(image)
     cal = calibrate_projector(pattern, found.tag_ids, found.corners_px, table, terrain=terrain)

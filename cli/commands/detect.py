@@ -40,14 +40,16 @@ def run(args: argparse.Namespace) -> int:
     from tracker.roster import Roster, load_roster
     from tracker.unit_pose import table_poses
 
+    from tracker.image_files import read_image
+
     path = Path(args.image)
-    if not path.is_file():
-        raise UsageError(f"no image at '{path}'; check the path")
-    image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-    if image is None:
-        raise UsageError(f"cannot read '{path}' as an image; give a PNG or JPEG")
+    image = read_image(path, grayscale=True)
     if args.height_in is not None and not 0 <= args.height_in <= 48:
         raise UsageError(f"--height-in {args.height_in}: give the tags' height above the table in inches (0-48)")
+    if args.scenario:
+        from appmodel.scenarios.check import check_scenario
+
+        check_scenario(args.scenario)
     roster = load_roster(args.scenario) if args.scenario else Roster()
     cal = _calibration(args.calibration, image.shape[1], image.shape[0]) if args.calibration else None
     anchor_ids = set(cal.layout.anchor_ids) if cal is not None and cal.layout.anchors else set(range(10))

@@ -47,6 +47,12 @@ def run(args: argparse.Namespace) -> int:
     from gui.settings import load_settings, open_store
 
     size = _size(args.size)
+    if args.calibration:
+        # Checked even without --source: it is saved in the settings, and a broken file found only at
+        # the next `gui --source` would be a surprise there.
+        from calibration.files import load_table_calibration
+
+        load_table_calibration(args.calibration)
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
@@ -57,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
         scenario = str(SCENARIO_PATH)
     if not Path(scenario).is_file():
         raise UsageError(f"--scenario {scenario!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+    from appmodel.scenarios.check import check_scenario
+
+    check_scenario(scenario)  # the same checks as `scenarios --check`, before the window opens
     session = GameSession.from_scenario_file(scenario, seed=args.seed if args.seed is not None else settings.dice_seed)
     settings = replace(settings, scenario_path=str(Path(scenario).resolve()))
     if args.view:

@@ -117,6 +117,8 @@ def _other_ruleset(args: argparse.Namespace) -> int:
         try:
             damage = int(args.damage or 1)
             defence = int(args.defense or 0)
+            if not (0 <= defence <= 6 and 0 <= damage <= 1000):
+                raise ValueError
         except ValueError:
             raise UsageError(f"--damage {args.damage} / --defense {args.defense}: the generic rules use whole numbers "
                              "of damage points and a ranged defence 0-6") from None
@@ -169,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise UsageError("give --damage (e.g. 1d6), or a --weapon to take it from")
     if args.defense is not None:
+        if args.defense.strip().startswith("-"):
+            raise UsageError(f"--defense {args.defense}: a Defense cannot be negative; give 0 or more, or dice such as 2d6")
         defense = Dice.parse(args.defense, allowed_sides=SIDES)
     elif args.target:
         if catalog.is_vehicle(args.target):

@@ -52,9 +52,14 @@ def _read_attack(path: str) -> dict[str, Any]:
         p = Path(path)
         if not p.is_file():
             raise UsageError(f"{path}: no such file; give the attack's JSON file, or - to read stdin")
-        text, name = p.read_text(encoding="utf-8"), path
+        try:
+            text, name = p.read_text(encoding="utf-8"), path
+        except UnicodeDecodeError:
+            raise UsageError(f"{path}: not a text file (a binary file?); give the attack as JSON") from None
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise UsageError(f"{name}: nested too deeply to be an attack; give a JSON object with \"attacker\", \"weapon\" and \"targets\"") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); fix the file") from None
     if not isinstance(doc, dict):
@@ -222,6 +227,9 @@ def run(args: argparse.Namespace) -> int:
         state = GameState.loads(p.read_text(encoding="utf-8"))
         attack = doc
     elif args.scenario:
+        from appmodel.scenarios.check import check_scenario
+
+        check_scenario(args.scenario)
         state = load_scenario_file(args.scenario)
         attack = doc
     else:

@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
         size = (int(parts[0]), int(parts[1]))
     if args.max_frames is not None and args.max_frames < 1:
         raise UsageError(f"--max-frames {args.max_frames}: give 1 or more")
+    from appmodel.scenarios.check import check_scenario
+
+    check_scenario(args.scenario)  # the same checks as `scenarios --check`, before a frame is rendered
     scenario = load_synthetic_scenario(args.scenario, width_px=size[0] if size else None, height_px=size[1] if size else None)
     table = scenario.table
     w, h = table.size_px

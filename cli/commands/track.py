@@ -61,6 +61,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--video keeps the camera video next to a recording; add --record FILE")
     if args.fps is not None and not 0 < args.fps <= 1000:
         raise UsageError(f"--fps {args.fps}: give frames per second between 0 and 1000")
+    from appmodel.scenarios.check import check_scenario
+
+    for scenario in {args.scenario, args.source if str(args.source).lower().endswith(".toml") else None} - {None}:
+        check_scenario(scenario)  # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens
     roster = load_roster(args.scenario) if args.scenario else Roster()
     terrain = _terrain(args.scenario) if args.scenario else None
     calibration = None

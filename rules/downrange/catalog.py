@@ -27,6 +27,7 @@ from typing import Any, Literal, TypeVar
 from rules.dice import Dice
 from rules.downrange.options import VARIANTS
 from rules.errors import DataFileError, DiceError, UnknownNameError
+from rules.record_fields import read_toml_file
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BUILTIN_FILES = ("weapons.toml", "units.toml", "vehicles.toml", "equipment.toml", "tables.toml")
@@ -487,15 +488,7 @@ def _read_equipment(e: _Entry) -> Equipment:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: data file not found; check the path") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path}: not valid TOML ({exc}); fix the line it names") from None
-    except OSError as exc:
-        raise DataFileError(f"{path}: cannot be read ({exc.strerror})") from None
+    return read_toml_file(path, error=DataFileError)
 
 
 _TABLES = ("weapon", "unit_type", "vehicle", "equipment", "difficulty", "medical", "hazard", "payload",

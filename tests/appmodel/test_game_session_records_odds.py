@@ -13,7 +13,7 @@ from appmodel.game_session import AttackDraft, GameSession
 from rules.dice import SeededDice
 from rules.downrange.examples import in_depth
 from rules.ruleset import get_ruleset
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 
 ZBL, UTV, GUNNER = 40, 15, 11
 #: The players' dice of section 6.5.1, as the attack panel's form takes them.

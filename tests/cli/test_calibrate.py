@@ -79,7 +79,7 @@ def test_calibrate_table_mistakes_are_one_line(tmp_path, capsys):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((360, 640, 3), 128, np.uint8))
     one_line_error(capsys, ["calibrate", "table", str(blank), "--out", str(tmp_path / "t.json")], "only anchor(s) none of 0, 1, 2, 3 usable")
-    one_line_error(capsys, ["calibrate", "table", str(tmp_path / "nope.png"), "--out", str(tmp_path / "t.json")], "no such image file")
+    one_line_error(capsys, ["calibrate", "table", str(tmp_path / "nope.png"), "--out", str(tmp_path / "t.json")], "no image at")
     one_line_error(capsys, ["calibrate", "table", str(blank), "--table", "72by48", "--out", str(tmp_path / "t.json")], "write it as WIDTHxDEPTH")
     broken = tmp_path / "camera.json"
     broken.write_text('{"format": "sandtable-camera-model", "version": 1, "width_px": 6')
@@ -117,8 +117,8 @@ def test_calibrate_projector_headless_from_a_photo_of_the_pattern(tmp_path, caps
 def test_simulate_writes_video_ground_truth_and_the_true_calibration(tmp_path, capsys):
     scenario = tmp_path / "walk.toml"
     scenario.write_text(
-        'format = "sandtable-scenario"\nversion = 1\n'
-        "[[units]]\ntag_id = 10\n  [[units.path]]\n  t_s = 0\n  x_in = 20\n  y_in = 20\n"
+        'format = "sandtable-scenario"\nversion = 1\n[[sides]]\nname = "Blue"\n'
+        '[[units]]\ntag_id = 10\nside = "Blue"\n  [[units.path]]\n  t_s = 0\n  x_in = 20\n  y_in = 20\n'
         "  [[units.path]]\n  t_s = 1\n  x_in = 30\n  y_in = 20\n"
         "[simulation]\nfps = 10\nduration_s = 1.0\nwidth_px = 320\nheight_px = 180\n",
         encoding="utf-8",
@@ -141,4 +141,4 @@ def test_simulate_writes_video_ground_truth_and_the_true_calibration(tmp_path, c
     cal = load_table_calibration(tmp_path / "walk.table.json")
     assert np.allclose(cal.camera_from_table(np.array([[29.0, 20.0]]), z_in=1.0), [unit_last["center_px"]], atol=1e-6)
     one_line_error(capsys, ["simulate", str(scenario), "--out", str(tmp_path / "walk.gif")], "write a .mp4 or .avi video")
-    one_line_error(capsys, ["simulate", str(tmp_path / "none.toml"), "--out", str(video)], "does not exist")
+    one_line_error(capsys, ["simulate", str(tmp_path / "none.toml"), "--out", str(video)], "no scenario file at")

@@ -9,7 +9,7 @@ from debrief.report import write_debrief_report
 from tracker.errors import RecordingError
 from tracker.events import EventKind, TrackerEvent
 from tracker.recording import Recorder
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 from tracker.unit_pose import UnitPose, UnitState
 
 

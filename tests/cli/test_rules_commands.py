@@ -52,7 +52,7 @@ def test_odds_for_a_fan_over_several_shots(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("argv, fragment", [
     (["odds", "--skill", "d7", "--difficulty", "3", "--damage", "1d6", "--defense", "4"], "'d7' is not a die"),
     (["odds", "--weapon", "M4/M61", "--target", "average combatant"], "unknown weapon 'M4/M61': did you mean 'M4/M16'"),
-    (["odds", "--weapon", "M4/M16", "--target", "average combatant", "--assist", "-1"], "--assist -1"),
+    (["odds", "--weapon", "M4/M16", "--target", "average combatant", "--assist", "-1"], "argument --assist: -1 is negative"),
     (["odds", "--weapon", "M4/M16", "--target", "average combatant", "--assist", "1"], "at most 0 assistants"),
     (["odds", "--weapon", "M4/M16", "--target", "elf"], "unknown unit type 'elf'"),
     (["odds", "--skill", "2d6", "--difficulty", "3", "--damage", "1d6", "--defense", "4"], "a Skill is one die"),

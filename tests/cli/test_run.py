@@ -17,7 +17,7 @@ from calibration.table_calibration import TableCalibration  # noqa: E402
 from cli.main import main  # noqa: E402
 from appmodel.scenarios import find_shipped  # noqa: E402
 from tuio_helpers import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
-from tracker.replay import RecordingReader  # noqa: E402
+from tracker.recording import RecordingReader  # noqa: E402
 
 STARTER = find_shipped("starter-skirmish").path
 

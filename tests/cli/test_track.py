@@ -11,7 +11,7 @@ from calibration.files import save_table_calibration
 from calibration.synthetic import load_synthetic_scenario
 from calibration.table_calibration import TableCalibration
 from cli.main import main
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 
 SCENARIO = Path(__file__).parents[1] / "data" / "tracker_occlusion.toml"
 

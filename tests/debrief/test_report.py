@@ -13,7 +13,7 @@ from debrief.example_recording import record_in_depth_example
 from debrief.facts import EngagementOutcome, read_debrief_facts
 from debrief.report import SECTIONS, write_debrief_report
 from tracker.recording import Recorder
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 
 from debrief_helpers import ReportParser, parse  # noqa: F401
 

@@ -52,7 +52,7 @@ def test_the_patrol_runs_headless_and_writes_video_recording_and_report(patrol):
 
 def test_every_figure_the_script_moves_is_tracked_to_within_a_tenth_of_an_inch_of_where_it_was_put(patrol, replay):
     _, out, _, _, story = patrol
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     moved = sorted({m.tag_id for m in story.moves})
     assert moved == [14, 15, 16, 17, HALE, 41, 42, 43]  # Bravo, Sgt. Hale, Cell 3 (reinforcements)
@@ -82,7 +82,7 @@ def test_standing_figures_clear_of_others_are_seen_within_a_tenth_and_moving_one
 
 def test_the_rooftop_gunner_is_measured_three_inches_up_and_the_rules_know_it(patrol, replay):
     _, out, _, _, story = patrol
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     with RecordingReader(out / "demo.sqlite") as reader:
         pose = {p.tag_id: p for p in reader.poses_at(story.duration_s)}[RPG_GUNNER]

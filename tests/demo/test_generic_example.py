@@ -55,7 +55,7 @@ def test_the_solo_game_runs_headless_and_writes_video_recording_and_report(solo)
 
 def test_the_counters_the_tables_moved_are_tracked_to_within_a_tenth_of_an_inch_of_where_they_were_put(solo, replay):
     _, out, _, _, story = solo
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     assert sorted({m.tag_id for m in story.moves}) == [T1, R1, R5]
     with RecordingReader(out / "demo.sqlite") as reader:

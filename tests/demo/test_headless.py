@@ -22,7 +22,7 @@ from gui.demo.headless import CROWDED, prepare_output_folder  # noqa: E402
 from demo.story import DemoTiming, build_story  # noqa: E402
 from appmodel.errors import UsageError  # noqa: E402
 from demo_example_runs import check_demo_video, check_tracking, run_once  # noqa: E402
-from tracker.replay import RecordingReader  # noqa: E402
+from tracker.recording import RecordingReader  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -109,7 +109,7 @@ def test_recording_from_the_window_and_turns_restart_movement(window, tmp_path):
     assert window.session.recorder is None
     files = list(tmp_path.glob("game-*.sqlite"))
     assert len(files) == 1
-    from tracker.replay import RecordingReader
+    from tracker.recording import RecordingReader
 
     with RecordingReader(files[0]) as reader:
         kinds = {r.kind for r in reader.rules_events()}

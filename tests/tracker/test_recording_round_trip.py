@@ -15,7 +15,7 @@ import pytest
 from tracker.errors import RecordingError
 from tracker.events import EventBus, EventKind, TrackerEvent
 from tracker.recording import Recorder
-from tracker.replay import RecordingReader
+from tracker.recording import RecordingReader
 from tracker.roster import Roster, UnitSpec
 from tracker.unit_pose import UnitPose, UnitState
 

@@ -86,7 +86,7 @@ def test_a_video_file_gives_every_frame_in_order_with_times(tmp_path):
 
 def test_a_folder_of_images_is_read_in_natural_order(tmp_path):
     for i in (1, 2, 10):
-        cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((8, 8, 3), i, np.uint8))
+        cv2.imwrite(str(tmp_path / f"frame{i}.png"), np.full((32, 32, 3), i, np.uint8))
     (tmp_path / "notes.txt").write_text("not an image")
     with ImageFolderSource(tmp_path, fps=10) as source:
         values = []

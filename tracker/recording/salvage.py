@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tracker.errors import RecordingError
-from tracker.recording import SCHEMA
+from tracker.recording.schema import SCHEMA, TABLES
 
-_TABLES = ("meta", "units", "frames", "poses", "events", "rules_events", "bookmarks")
+
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def salvage_recording(src: str | Path, dst: str | Path) -> SalvageResult:
         damaged: list[str] = []
         try:
             target.executescript(SCHEMA)
-            for table in _TABLES:
+            for table in TABLES:
                 count, complete = _copy_table(source, target, table)
                 rows[table] = count
                 if not complete:

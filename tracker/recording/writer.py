@@ -1,11 +1,21 @@
 """Recording a session to SQLite for the debrief: poses over time, events, rule resolutions, bookmarks.
 
-The format (version 1) is documented field by field in docs/recording-format.md; reading is in
-``tracker/replay.py``.
+The format (version 1) is ``tracker/recording/schema.py``, documented field by field in
+docs/recording-format.md; reading is ``tracker/recording/reader.py``.
+
+Creation is atomic: the file is created with O_EXCL, so of two recorders started at once with the same
+new name one is refused; a start that fails (a full disk, a read-only folder) removes every file it
+made, so the name stays free.
 
 Crash safety: the file is in WAL mode and a writer thread commits at least every
 ``commit_interval_s`` (0.5 s), so killing the process mid-game leaves a readable file that misses at
-most the last commit interval. The tracking thread never waits on the disk: it hands rows to the
+most the last commit interval; every ``checkpoint_interval_s`` (2 s), on ``close()`` and on
+SIGTERM/SIGINT (the command line turns them into a normal stop) the WAL is copied into the ``.sqlite``
+file, so the ``.sqlite`` alone - copied without its ``-wal`` - holds all but the last seconds.
+
+A full disk: room for the closing note is reserved up front (``<name>.sqlite-reserve``, removed on a
+clean close); when a write fails the reserve is released, the reason is written to ``meta.stop_reason``
+and the file checkpointed, so every frame committed before the failure and the reason are kept. The tracking thread never waits on the disk: it hands rows to the
 writer through a bounded queue (it blocks only if the disk falls seconds behind; nothing is ever
 dropped), and ``close()`` sends a sentinel, waits for the writer to drain the queue and marks the
 session as ended.
@@ -20,6 +30,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import os
 import queue
 import sqlite3
 import threading
@@ -33,42 +44,19 @@ import numpy as np
 
 from tracker.errors import RecordingError
 from tracker.events import EventBus, TrackerEvent
+from tracker.recording.schema import POSE_COLUMNS, RECORDING_FORMAT, RECORDING_VERSION, SCHEMA, VIDEO_SUFFIX
 from tracker.roster import Roster
 from tracker.unit_pose import UnitPose
-
-RECORDING_FORMAT = "sandtable-recording"
-RECORDING_VERSION = 1
-VIDEO_SUFFIX = ".avi"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS units (
-    tag_id INTEGER PRIMARY KEY, name TEXT NOT NULL, side TEXT NOT NULL, spec_json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS frames (
-    frame_index INTEGER PRIMARY KEY, t_s REAL NOT NULL, video_frame INTEGER);
-CREATE TABLE IF NOT EXISTS poses (
-    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, frame_index INTEGER NOT NULL, tag_id INTEGER NOT NULL,
-    name TEXT NOT NULL, side TEXT NOT NULL, state TEXT NOT NULL,
-    x_in REAL, y_in REAL, z_in REAL, heading_deg REAL NOT NULL, center_x_px REAL, center_y_px REAL,
-    moved_this_turn_in REAL, turned_this_turn_deg REAL NOT NULL, moving INTEGER NOT NULL,
-    conflict INTEGER NOT NULL, last_seen_t_s REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS poses_by_tag_time ON poses (tag_id, t_s);
-CREATE INDEX IF NOT EXISTS poses_by_time ON poses (t_s);
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, frame_index INTEGER NOT NULL, kind TEXT NOT NULL,
-    tag_id INTEGER, name TEXT NOT NULL, payload_json TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_by_time ON events (t_s);
-CREATE TABLE IF NOT EXISTS rules_events (
-    id INTEGER PRIMARY KEY, t_s REAL NOT NULL, kind TEXT NOT NULL, payload_json TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS rules_events_by_time ON rules_events (t_s);
-CREATE TABLE IF NOT EXISTS bookmarks (id INTEGER PRIMARY KEY, t_s REAL NOT NULL, note TEXT NOT NULL);
-"""
 
 _STOP = object()
 #: A pose is written again only when it changed by more than this (inches, or pixels uncalibrated) ...
 POSITION_EPS = 1e-3
 #: ... or this many degrees, or its state or flags changed.
 HEADING_EPS_DEG = 0.01
+#: Room kept free for the closing note and checkpoint after a disk fills (see the module's docstring).
+RESERVE_BYTES = 256 * 1024
+RESERVE_SUFFIX = "-reserve"
+_INSERT_POSE = f"INSERT INTO poses ({', '.join(POSE_COLUMNS)}) VALUES ({', '.join('?' * len(POSE_COLUMNS))})"
 
 
 def video_path_for(path: str | Path) -> Path:
@@ -120,16 +108,32 @@ class Recorder:
         commit_interval_s: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         max_size_bytes: int | None = None,
+        checkpoint_interval_s: float = 2.0,
+        reserve_bytes: int = RESERVE_BYTES,
     ) -> None:
         self.path = Path(path)
-        if self.path.exists() and not overwrite:
-            raise RecordingError(f"'{self.path}' already exists; choose another file name (a recording is never overwritten)")
-        if not self.path.parent.exists():
+        if not self.path.parent.is_dir():
             raise RecordingError(f"cannot record to '{self.path}': folder '{self.path.parent}' does not exist; create it first")
         if overwrite:
-            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), video_path_for(self.path)):
+            for p in self._files():
                 p.unlink(missing_ok=True)
         try:
+            # O_EXCL: exactly one of two recorders started at once with this new name gets it.
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            raise RecordingError(f"'{self.path}' already exists; choose another file name (a recording is never overwritten)") from None
+        except OSError as exc:
+            raise RecordingError(f"cannot record to '{self.path}' ({exc.strerror}); check the folder is writable") from None
+        self._reserve = Path(f"{self.path}{RESERVE_SUFFIX}")
+        db = None
+        try:
+            for stale in (Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), Path(f"{self.path}-journal")):
+                stale.unlink(missing_ok=True)  # left by an earlier file of this name: not ours to replay
+            if reserve_bytes > 0:
+                with open(self._reserve, "wb") as fh:
+                    fh.write(b"\0" * int(reserve_bytes))
+                    fh.flush()
+                    os.fsync(fh.fileno())
             db = sqlite3.connect(str(self.path), check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -153,9 +157,16 @@ class Recorder:
                     (spec.tag_id, spec.name, spec.side, _json(asdict(spec))),
                 )
             db.commit()
-        except sqlite3.Error as exc:
-            raise RecordingError(f"cannot record to '{self.path}': {exc}; check the folder is writable and the disk not full") from None
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except (sqlite3.Error, OSError) as exc:
+            if db is not None:
+                db.close()
+            for p in self._files():  # a refused start leaves nothing behind: the name stays free
+                p.unlink(missing_ok=True)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RecordingError(f"cannot record to '{self.path}': {reason}; check the folder is writable and the disk not full") from None
         self._db = db
+        self._checkpoint_interval_s = float(checkpoint_interval_s)
         self._video = video
         self._video_fps = float(video_fps)
         self._writer_video: Any = None
@@ -254,6 +265,13 @@ class Recorder:
         self.close()
 
     # -- internals ---------------------------------------------------------------------------
+    def _files(self) -> tuple[Path, ...]:
+        return (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), Path(f"{self.path}-journal"),
+                Path(f"{self.path}{RESERVE_SUFFIX}"), video_path_for(self.path))
+
+    def _release_reserve(self) -> None:
+        self._reserve.unlink(missing_ok=True)
+
     def _check(self) -> None:
         if self._error is not None:
             raise RecordingError(
@@ -281,8 +299,9 @@ class Recorder:
 
     def _write_loop(self) -> None:
         db = self._db
-        last_commit = self._clock()
+        last_commit = last_checkpoint = self._clock()
         dirty = False
+        pending: list[Any] = []  # applied since the last commit: re-applied once if a commit fails
         while True:
             try:
                 item = self._queue.get(timeout=self._commit_interval_s / 2)
@@ -291,11 +310,11 @@ class Recorder:
             try:
                 if item is _STOP:
                     if self._error is not None:
-                        self._mark_stopped(db)
-                        break
+                        break  # the reason was written when the error happened
                     db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('ended_utc', ?)", (_utc_now(),))
                     db.commit()
                     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    self._release_reserve()
                     break
                 if item is not None and self._error is not None:
                     if item[0] == "flush":  # nothing more will be written: do not keep the caller waiting
@@ -304,18 +323,25 @@ class Recorder:
                 if item is not None:
                     if item[0] == "flush":
                         db.commit()
+                        pending.clear()
                         self._committed_t_s = self._applied_t_s
                         dirty = False
                         last_commit = self._clock()
                         item[1].set()
                         continue
                     self._apply(db, item)
+                    pending.append(item)
                     dirty = True
                 if dirty and self._clock() - last_commit >= self._commit_interval_s:
                     db.commit()
+                    pending.clear()
                     self._committed_t_s = self._applied_t_s
                     dirty = False
                     last_commit = self._clock()
+                if not dirty and self._clock() - last_checkpoint >= self._checkpoint_interval_s:
+                    # The .sqlite alone (copied without its -wal) then misses at most these seconds.
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    last_checkpoint = self._clock()
             except Exception as exc:  # disk full, file removed: keep what was committed, report on next call
                 if self._error is None:
                     self._error = exc
@@ -324,6 +350,10 @@ class Recorder:
                         db.rollback()  # the failed transaction; everything committed before stays
                     except sqlite3.Error:
                         pass
+                    if item is not None and item is not _STOP and item[0] != "flush" and item not in pending:
+                        pending.append(item)
+                    self._mark_stopped(db, pending)  # now, not at close: the process may not live that long
+                    pending.clear()
                 if item is _STOP:
                     break
                 if item is not None and item[0] == "flush":
@@ -331,19 +361,32 @@ class Recorder:
         self._finish_video()
         db.close()
 
-    def _mark_stopped(self, db: sqlite3.Connection) -> None:
-        """After a write error: say in the file why and when it stopped (best effort: the disk may be full)."""
-        reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
-        try:
-            db.execute("PRAGMA max_page_count = 2147483646")  # a size cap, not a full disk: room for the note
-            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                           (("stopped_utc", _utc_now()), ("stop_reason", reason)))
-            db.commit()
-        except sqlite3.Error:
+    def _mark_stopped(self, db: sqlite3.Connection, pending: list[Any]) -> None:
+        """After a write error: keep the rows of the failed transaction if the reserved room holds them,
+        and say in the file why and when it stopped (best effort: the disk may be full)."""
+        self._release_reserve()  # the room kept for exactly this
+        db.execute("PRAGMA max_page_count = 2147483646")  # a size cap, not a full disk: room for the note
+        for rows in (pending, []):  # the lost half second and the note; else the note alone
             try:
-                db.rollback()
+                for item in rows:
+                    self._apply(db, item if item[0] != "frame" else (*item[:3], None))  # the video is not retried
+                if rows:
+                    self._failed_after_t_s = self._applied_t_s
+                reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
+                db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                               (("stopped_utc", _utc_now()), ("stop_reason", reason)))
+                db.commit()
+                self._committed_t_s = self._failed_after_t_s
+                break
             except sqlite3.Error:
-                pass
+                try:
+                    db.rollback()
+                except sqlite3.Error:
+                    pass
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # the note and the frames stay in the -wal file, which the reader applies
 
     def _apply(self, db: sqlite3.Connection, item: tuple[Any, ...]) -> None:
         kind = item[0]
@@ -354,12 +397,7 @@ class Recorder:
             video_frame = self._write_video(image) if image is not None else None
             db.execute("INSERT OR REPLACE INTO frames (frame_index, t_s, video_frame) VALUES (?, ?, ?)", (frame_index, t_s, video_frame))
             if rows:
-                db.executemany(
-                    "INSERT INTO poses (t_s, frame_index, tag_id, name, side, state, x_in, y_in, z_in, heading_deg, "
-                    "center_x_px, center_y_px, moved_this_turn_in, turned_this_turn_deg, moving, conflict, last_seen_t_s) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rows,
-                )
+                db.executemany(_INSERT_POSE, rows)
         elif kind == "event":
             db.execute("INSERT INTO events (t_s, frame_index, kind, tag_id, name, payload_json) VALUES (?, ?, ?, ?, ?, ?)", item[1])
         elif kind == "rules":
