@@ -4,9 +4,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean browser
+
+# The class view's browser tests drive Debian's chromium through chromium-driver (a browser cannot be
+# downloaded at install time): installed here when root and apt are available, else one line says so.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium and chromium-driver for the class view's browser tests"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 \
+		|| echo "could not install chromium and chromium-driver: the class view's browser tests will be skipped"; \
+	else echo "chromium and chromium-driver are missing (apt-get install chromium chromium-driver as root): the class view's browser tests will be skipped"; fi
 
 $(STAMP): pyproject.toml
+	@echo "Setting up $(VENV): Python packages (OpenCV, Qt, AprilTags...), about a minute on a fresh machine"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
@@ -15,7 +26,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/sandtable demo
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)

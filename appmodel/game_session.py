@@ -139,6 +139,8 @@ class Snapshot:
     analysis: "AttackAnalysis"
     miss: MissMarker | None
     t_s: float
+    #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
+    templates: Any = None
     #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
     ground: Any = None
 
@@ -270,6 +272,7 @@ class SnapshotInputs:
     analysis: AttackAnalysis
     miss: MissMarker | None
     t_s: float
+    templates: Any = None
     ground: Any = None
 
     def build(self) -> Snapshot:
@@ -293,6 +296,12 @@ class SnapshotInputs:
             if u.on_table and u.status == "active" and u.side not in shown_sides:
                 shown_sides.add(u.side)
                 overlays += [o for o in ruleset.overlays(state, u.unit_id) if o.kind not in per_unit]
+        draft = self.draft
+        if draft is not None and draft.attacker_id in on_table and (draft.attacker_id, draft.weapon) != (sel, self.selected_weapon):
+            # The attack panel's templates stand on their own: the attacker's range, fan and blast reach
+            # stay drawn whatever is selected on the map (a click on empty table clears only the selection).
+            overlays += [o for o in ruleset.overlays(state, draft.attacker_id, weapon=draft.weapon)
+                         if o.kind in ("range", "fan", "blast reach")]
         if self.draft is not None and isinstance(ruleset, DraftOverlays):
             # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
             try:
@@ -305,13 +314,17 @@ class SnapshotInputs:
         w = next((x for x in weapons if x.name == self.selected_weapon), None)
         if self.blast_point is not None:
             radius = w.radius_in if w is not None and w.radius_in else None
+            if not radius and draft is not None and draft.aim_point is not None:
+                # The aim point's blast comes from the attack set up, not from what the map has selected.
+                dw = next((x for x in ruleset.weapons(state, draft.attacker_id) if x.name == draft.weapon), None)
+                radius = dw.radius_in if dw is not None and dw.radius_in else None
             if radius:
                 caught = units_in_blast(self.blast_point, radius,
                                         {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
         return Snapshot(
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s, ground=self.ground)
+            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground)
 
 
 class _NeedDice(Exception):
@@ -399,6 +412,8 @@ class GameSession:
         self._weapon: str | None = None
         self._blast_point: XY | None = None
         self._tape: TapeMeasure | None = None
+        #: Templates players placed and keep (appmodel.placed_templates.TemplateBoard); see set_templates.
+        self.templates: Any = None
         self._draft: AttackDraft | None = None
         self._pending: PendingLanding | None = None
         self._miss: MissMarker | None = None
@@ -507,7 +522,8 @@ class GameSession:
         units = cached[1] if cached is not None and cached[0] is self._state else None
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
                               dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s(), ground=self.ground)
+                              self._tape, self._draft, self._analysis, self._miss, self.now_s(),
+                              templates=self.templates, ground=self.ground)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the
@@ -581,6 +597,11 @@ class GameSession:
 
     def clear_tape(self) -> None:
         self._tape = None
+        self._touch("selection")
+
+    def set_templates(self, board: Any) -> None:
+        """The placed templates now (a new TemplateBoard after every drop, drag, turn, pin or removal)."""
+        self.templates = board
         self._touch("selection")
 
     # -- tracking -------------------------------------------------------------------------------

@@ -34,6 +34,10 @@ class LiveUpdate:
     events: tuple[Any, ...]
     error: str | None = None
     finished: bool = False
+    #: When the newest result was ready (time.monotonic) and how long tracking its frame took: the
+    #: window's tracking status shows the delay from frame to screen.
+    ready_at: float | None = None
+    tracked_in_s: float | None = None
 
 
 class LiveTracking:
@@ -56,6 +60,7 @@ class LiveTracking:
         self._stop = threading.Event()
         self._recorder: Any | None = None
         self._record_video = False
+        self._timing: tuple[float | None, float | None] = (None, None)
         self._error: str | None = None
         self._finished = False
         self.frames_processed = 0
@@ -84,8 +89,11 @@ class LiveTracking:
 
     # -- the UI's poll --------------------------------------------------------------------------
     def poll(self) -> LiveUpdate:
+        timing = self._timing
         frame, tracked, events = self._take()
-        return LiveUpdate(frame, tracked, events, self._error, self._finished)
+        if tracked is None:
+            timing = (None, None)
+        return LiveUpdate(frame, tracked, events, self._error, self._finished, *timing)
 
     def _take(self) -> tuple[np.ndarray | None, Any | None, tuple[Any, ...]]:
         """The newest frame and tracking result (None if nothing new) and every event since last time."""
@@ -147,6 +155,7 @@ class LiveTracking:
 
     def _track(self, frame: Any) -> Any:
         """Track one frame (on the tracking thread): recorded if recording, kept as the newest."""
+        started = time.monotonic()
         result = self.tracker.process(frame)
         self.frames_processed += 1
         recorder = self._recorder
@@ -155,6 +164,8 @@ class LiveTracking:
                                   frame.image_bgr if self._record_video else None)
         with self._lock:
             self._latest = (frame.image_bgr, result)
+            done = time.monotonic()
+            self._timing = (done, done - started)
         return result
 
 

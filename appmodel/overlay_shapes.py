@@ -28,6 +28,7 @@ they describe (``anchor_in``) and a short form; :mod:`appmodel.label_placement` 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,11 +128,34 @@ def _unit_now(u: Any, color: str, selected: bool, radio: bool, memo: Any) -> lis
     return out
 
 
+def tenths(text: str) -> str:
+    """Distances in a label (a number of inches) to a tenth, as the unit's own "(move left 8.0")" gives them.
+
+    >>> tenths('Move left 46.4853"'), tenths('Move left 8"'), tenths('Move left 2.5" of 8"')
+    ('Move left 46.5"', 'Move left 8.0"', 'Move left 2.5" of 8.0"')
+    """
+    return re.sub(r'(\d+(?:\.\d+)?)"', lambda m: f'{float(m[1]):.1f}"', text)
+
+
+def abbreviated(name: str) -> str:
+    """A unit's name in fewer letters, still readable where the full name does not fit: every word but
+    the last cut to four letters and a full stop; numbers, short words and the last word kept.
+
+    >>> abbreviated("Automatic rifleman"), abbreviated("Mortar gunner"), abbreviated("Rifleman 3")
+    ('Auto. rifleman', 'Mort. gunner', 'Rifl. 3')
+    >>> abbreviated("Sgt. Reyes"), abbreviated("ZBL-09"), abbreviated("Assistant gunner")
+    ('Sgt. Reyes', 'ZBL-09', 'Assi. gunner')
+    """
+    words = name.split()
+    out = [w[:4] + "." if (len(w) > 5 and w.isalpha() and i < len(words) - 1) else w for i, w in enumerate(words)]
+    return " ".join(out)
+
+
 def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
     selected unit also shows its Move left. Figures of a unit of several figures (a Force on Force
     fireteam) share one label with the unit's name, under the unit; the selected figure keeps its
-    own. Short form: the tag ids (a fireteam's: its name)."""
+    own. Short form: the names abbreviated (a fireteam's: its name), never bare tag numbers."""
     spots: dict[tuple[float, float], list[Any]] = {}
     teams: dict[tuple[str, str], list[Any]] = {}
     sel = snap.selected_unit
@@ -176,7 +200,7 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
                     priority=LABEL_PRIORITY["selected"] if selected else LABEL_PRIORITY["units"],
-                    short_label="+".join(str(u.unit_id) for u in units), units=tuple(u.unit_id for u in units),
+                    short_label=" + ".join(abbreviated(u.name) for u in units), units=tuple(u.unit_id for u in units),
                     z_in=height_of(units[0]))
 
 
@@ -243,7 +267,7 @@ def movement_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
             pts = outline(o.shape, RING_SEGMENTS, memo)
             if len(pts):
                 out.append(DrawItem("movement", ("move", o.shape), pts, "#7be3a0", closed=True, width_px=2.0, dashed=True,
-                                    label=o.label, text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
+                                    label=tenths(o.label), text_in=(float(pts[:, 0].mean()), float(pts[:, 1].min()) - 0.2),
                                     units=o.unit_ids, label_on_outline=True))
     return out
 
@@ -433,6 +457,42 @@ def tape_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
                      units=tuple(u for u in (t.start_unit, t.end_unit) if u is not None))]
 
 
+TEMPLATE_COLOR = "#b388ff"
+
+
+def template_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+    """Templates players placed (appmodel.placed_templates): circles and fans drawn from the rules'
+    Circle and Cone with the units they touch ringed, lines and a tape's legs with their length; a
+    pinned one is drawn solid, a free one dashed."""
+    board = getattr(snap, "templates", None)
+    if board is None or not board.templates:
+        return []
+    footprints = {u.unit_id: u.footprint for u in snap.units if u.on_table and u.status == "active"}
+    out = []
+    for t in board.templates:
+        shapes = t.shapes()
+        for k, shape in enumerate(shapes):
+            pts = outline(shape, RING_SEGMENTS if t.kind == "circle" else 64, memo)
+            closed = t.kind in ("circle", "fan")
+            out.append(DrawItem("templates", ("template", t.template_id, k, shape, t.pinned), pts, TEMPLATE_COLOR,
+                                closed=closed, width_px=2.5, dashed=not t.pinned, fill=22 if closed else 0))
+        for px, py in (t.points_in if t.kind == "tape" else t.points_in[:1]):
+            out.append(DrawItem("templates", ("template point", t.template_id, px, py), _pts([(px, py)]), TEMPLATE_COLOR,
+                                marker="x", width_px=2.5))
+        pts = np.array([p for s in shapes for p in outline(s, 32, memo)]) if shapes else np.zeros((0, 2))
+        if len(pts):
+            at = (float(pts[:, 0].mean()), float(pts[:, 1].max()) + 0.8)
+            covered = t.covers(footprints)
+            label = t.label + (f": {len(covered)} inside" if t.kind in ("circle", "fan") else "")
+            out.append(DrawItem("templates", ("template label", t.template_id, label, at), np.zeros((0, 2)),
+                                TEMPLATE_COLOR, label=label, text_in=at, text_color="#e0d0ff", units=None))
+            for uid in covered:
+                u = snap.unit(uid)
+                if u is not None:
+                    out.append(ring_around(u, "templates", TEMPLATE_COLOR, memo))
+    return out
+
+
 def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Lines of sight of the attack being set up: the rules' own when the ruleset draws them (Force on
     Force: rough centre to rough centre; the generic rules: to the target or aim point, with the
@@ -511,6 +571,10 @@ def _ruled_sight_now(o: Any, z: float | tuple[float, float] = 0.0) -> DrawItem:
                     if o.label.endswith('"') else "", units=o.unit_ids, z_in=z)
 
 
+#: Odds labels of targets the rules refuse: a muted red, apart from the yellow of real odds.
+REFUSED_COLOR = "#ff9e80"
+
+
 def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Each target's odds while an attack is being set up, in the ruleset's words (``snap.odds_legend``:
     "hit 33%  kill 12%" in Down Range, "wins 50%" in Force on Force, "caught 66%  destroyed 2%" in the
@@ -523,9 +587,14 @@ def odds_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         if not figures:
             continue
         x, y = sum(f.x_in for f in figures) / len(figures), sum(f.y_in for f in figures) / len(figures)
-        text, short = legend.label(o), legend.short(o)
-        out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), "#ffe14d", label=text,
-                            text_in=(x, y + 1.6), text_color="#ffe14d", anchor_in=(x, y),
+        if o.allowed:
+            text, short, color = legend.label(o), legend.short(o), "#ffe14d"
+        else:
+            # A refusal is a short marker by the unit ("no shot"); its reason is in the attack panel, where
+            # it fits, not painted across the map and cut off at the view's edge.
+            text, short, color = legend.short(o), "\u2715", REFUSED_COLOR
+        out.append(DrawItem("odds", ("odds", o.unit_id, text), np.zeros((0, 2)), color, label=text,
+                            text_in=(x, y + 1.6), text_color=color, anchor_in=(x, y),
                             short_label=short, units=None, z_in=sum(height_of(f) for f in figures) / len(figures)))
     return out
 
@@ -586,6 +655,7 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, (DOWN_RANGE,)),
     OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, (DOWN_RANGE,)),
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
+    OverlaySpec("templates", "Placed templates", "Alt+K", template_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
     OverlaySpec("odds", "Odds per target", "Alt+O", odds_items),
     OverlaySpec("other", "Other shapes of the ruleset", "Alt+X", other_items),
@@ -593,8 +663,8 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
 
 #: Drawing order, bottom to top: areas under everything, labels on top.
 DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "movement", "command", "range", "bands",
-              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "tape",
-              "labels", "odds")
+              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "templates",
+              "tape", "labels", "odds")
 
 
 def overlays_for(ruleset: str | None) -> tuple[OverlaySpec, ...]:

@@ -23,8 +23,10 @@ sightings (``--list-misses`` lists each: tag, frame, moving or still, speed, whe
 the pipeline's position error and the jitter of still units (peak-to-peak of the reported pose; a
 still unit should read the same every frame).
 
-Targets (issue 4): pipeline time <= 0.4x the bare detector's at 1080p and <= 0.15x at 4K, recall no
-lower than the bare detector's.
+Targets: pipeline time <= 0.10x the bare detector's at 1080p and <= 0.05x at 4K, recall no lower than
+the bare detector's, and the frames per second the pipeline reaches (1000 / its ms per frame; the
+rendering of the synthetic frames is not counted, a camera's decoding would be). The machine's other
+load slows both sides alike but makes the fps figure a floor: the bench prints the load average.
 
     .venv/bin/python bench/tracking.py [--frames-1080 150] [--frames-4k 90] [--speed 1 4]
                                        [--list-misses] [--save-frame DIR]
@@ -164,8 +166,17 @@ class Sighting:
         return f"frame {self.frame:3d}  tag {self.tag_id}  {motion:<17} at {where:<18} {'crowded' if self.crowded else 'clear':<8} {who}"
 
 
-def run_video(width: int, height: int, count: int, units: list[dict], *, save_frame: Path | None = None) -> dict:
-    """Render ``count`` frames and give each to the bare detector and to the pipeline (alternating order)."""
+def run_video(width: int, height: int, count: int, units: list[dict], *, save_frame: Path | None = None, webcam: bool = False) -> dict:
+    """Render ``count`` frames and give each to the bare detector and to the pipeline (alternating order).
+
+    ``webcam``: each frame also goes through a cheap webcam's faults (calibration.synthetic.faults):
+    auto-exposure drift, MJPEG at quality 60, and a camera bump of (20, -12) px for 3 frames a third of the
+    way in; detections are shifted back before they are compared with the truth, and still units'
+    error and jitter are not measured from the bump until 15 frames after it.
+    """
+    from calibration.synthetic.faults import bump_shift_px, camera_bumped, webcam_frame
+
+    bump_start = count // 3
     table = make_table(width, height)
     bare = make_detector(quad_decimate=1.0, nthreads=2)
     roster = Roster(tuple(UnitSpec(u["tag_id"], f"unit {u['tag_id']}", base_height_in=BASE_HEIGHT_IN) for u in units))
@@ -184,7 +195,12 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
             t = i / FPS
             placements = placements_at(units, t)
             rendered = table.render(placements, faults=FAULTS, rng=np.random.default_rng([3, i]), t_s=t, frame_index=i)
-            frame = Frame(rendered.image_bgr, i, t, truth=rendered.truth)
+            shift = np.zeros(2)
+            image = rendered.image_bgr
+            if webcam:
+                shift = np.array(bump_shift_px(i, start=bump_start, frames=3, shift_px=(20.0, -12.0)))
+                image = webcam_frame(camera_bumped(image, tuple(shift)), t_s=t, jpeg_quality=60)
+            frame = Frame(image, i, t, truth=rendered.truth)
             if i == 0:
                 edges = [float(np.linalg.norm(tr.corners_px[0] - tr.corners_px[1])) for tr in frame.truth if tr.tag_id >= 10]
                 if save_frame is not None:
@@ -211,8 +227,8 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
                 result = time_pipeline()
                 bare_ids, bare_centers = time_bare()
 
-            by_bare = found_mask(frame, bare_ids, bare_centers)
-            by_pipe = found_mask(frame, result.detections.tag_ids, result.detections.centers_px)
+            by_bare = found_mask(frame, bare_ids, bare_centers - shift)
+            by_pipe = found_mask(frame, result.detections.tag_ids, result.detections.centers_px - shift)
             crowded = crowded_ids(placements)
             for truth in frame.truth:
                 if truth.tag_id in by_bare:
@@ -222,8 +238,9 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
                     )
             if result.work is not None and i > 0:
                 searched.append(result.work.searched_share)
+            near_bump = webcam and bump_start <= i < bump_start + 18
             for pose in result.poses:
-                if pose.tag_id in still and pose.state.value == "seen":
+                if pose.tag_id in still and pose.state.value == "seen" and not near_bump:
                     u = still[pose.tag_id]
                     errors.append(math.hypot(pose.x_in - u["x"], pose.y_in - u["y"]))
                     if i >= 10:  # after the filter's first settling
@@ -255,12 +272,19 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
     }
 
 
+def _video(width: int, height: int, r: dict) -> str:
+    return f"{height}p {r['label']}" if "label" in r else f"{width}x{height}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames-1080", type=int, default=150, help="frames of the 1080p video (default 150, 5 s)")
     parser.add_argument("--frames-4k", type=int, default=90, help="frames of the 4K video (default 90, 3 s)")
     parser.add_argument("--speed", type=float, nargs=2, default=(1.0, 4.0), metavar=("MIN", "MAX"),
                         help="speed range of the 16 moving units, in/s (default 1 4)")
+    parser.add_argument("--webcam-frames", type=int, default=60,
+                        help="frames of a third video: 1080p through a webcam's faults (MJPEG q60, exposure drift, "
+                             "a 20 px camera bump); 0 to skip (default 60)")
     parser.add_argument("--list-misses", action="store_true", help="list every sighting either detector missed")
     parser.add_argument("--save-frame", type=Path, default=None, help="write the first frame of each video here as PNG")
     args = parser.parse_args()
@@ -270,18 +294,26 @@ def main() -> int:
     lo, hi = args.speed
     print(f"{UNITS} unit tags of 1\" ({MOVING} moving {lo:g}-{hi:g} in/s), noise 2, blur 0.7, motion blur, JPEG 90, uneven light 0.2")
     rows = []
-    for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.4), ((3840, 2160), args.frames_4k, 0.15)):
+    import os
+
+    load_before = os.getloadavg()[0]
+    for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.10), ((3840, 2160), args.frames_4k, 0.05)):
         rows.append((w, h, target, run_video(w, h, count, units, save_frame=args.save_frame)))
+    if args.webcam_frames:
+        rows.append((1920, 1080, 0.10, run_video(1920, 1080, args.webcam_frames, units, webcam=True)))
+        rows[-1][3]["label"] = "webcam"
 
     print("\nSpeed, per frame after the first (the first frame apart: the pipeline searches it whole)")
     print(f"{'video':>10} | {'frames':>6} | {'tag px':>6} | {'bare ms':>7} | {'pipeline ms':>11} | {'ratio':>5} | "
-          f"{'halves':>9} | {'target':>6} | {'searched':>8} | {'1st frame bare / pipeline ms':>28}")
+          f"{'halves':>9} | {'target':>6} | {'fps':>5} | {'searched':>8} | {'1st frame bare / pipeline ms':>28}")
     for w, h, target, r in rows:
         first = f"{r['bare_first_ms']:.0f} / {r['pipe_first_ms']:.0f}"
         a, b = r["ratio_halves"]
-        print(f"{w:>4}x{h:<5} | {r['frames']:>6} | {r['edge_px']:6.1f} | {r['bare_ms']:7.1f} | {r['pipe_ms']:11.1f} | "
+        print(f"{_video(w, h, r):>10} | {r['frames']:>6} | {r['edge_px']:6.1f} | {r['bare_ms']:7.1f} | {r['pipe_ms']:11.1f} | "
               f"{r['pipe_ms'] / r['bare_ms']:5.2f} | {a:4.2f}/{b:4.2f} | {'<=' + format(target, '.2f'):>6} | "
-              f"{r['searched']:7.1%} | {first:>28}")
+              f"{1000.0 / r['pipe_ms']:5.1f} | {r['searched']:7.1%} | {first:>28}")
+    print(f"(load average on this 2-core machine: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after: "
+          "other programs shared the cores)")
 
     print("\nRecall, every frame (sighting: a visible unit tag in a frame; crowded: its card overlaps another unit's)")
     print(f"{'video':>10} | {'sightings':>9} | {'crowded':>7} | {'bare recall':>11} | {'pipeline recall':>15} | "
@@ -293,13 +325,13 @@ def main() -> int:
         pipe_only = [x for x in s if x.bare and not x.pipeline]
         bare_only = [x for x in s if x.pipeline and not x.bare]
         crowd = lambda xs: f"{len(xs)} ({sum(x.crowded for x in xs)} crowded)"  # noqa: E731
-        print(f"{w:>4}x{h:<5} | {n:>9} | {sum(x.crowded for x in s):>7} | {sum(x.bare for x in s) / n:11.4f} | "
+        print(f"{_video(w, h, r):>10} | {n:>9} | {sum(x.crowded for x in s):>7} | {sum(x.bare for x in s) / n:11.4f} | "
               f"{sum(x.pipeline for x in s) / n:15.4f} | {crowd(both):>14} | {crowd(pipe_only):>13} | {crowd(bare_only):>9}")
     print("('pipeline only': sightings the bare detector found and the pipeline missed; 'bare only' the reverse)")
 
     print(f"\n{'video':>10} | {'median error in':>15} | {'max error in':>12} | {'still jitter in':>15} | {'still jitter deg':>16}")
     for w, h, _, r in rows:
-        print(f"{w:>4}x{h:<5} | {r['err_median_in']:15.4f} | {r['err_max_in']:12.4f} | {r['jitter_in']:15.4f} | {r['jitter_deg']:16.3f}")
+        print(f"{_video(w, h, r):>10} | {r['err_median_in']:15.4f} | {r['err_max_in']:12.4f} | {r['jitter_in']:15.4f} | {r['jitter_deg']:16.3f}")
     print("\n('searched': share of each frame's pixels the pipeline's detector looked at, after the first frame)")
 
     if args.list_misses:

@@ -19,7 +19,17 @@ from collections.abc import Sequence
 
 from appmodel.errors import user_error_types
 
-COMMANDS: tuple[str, ...] = ("odds", "roll", "resolve", "demo", "board", "tags", "detect", "track", "calibrate", "simulate", "scan", "debrief", "scenarios", "gui", "replay", "run")
+COMMANDS: tuple[str, ...] = ("odds", "roll", "resolve", "demo", "board", "tags", "detect", "track", "calibrate", "simulate", "scan", "debrief", "scenarios", "gui", "replay", "run", "camera_node")
+
+
+def _version() -> str:
+    """The installed package's version (a source tree that was never installed says so)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sandtable-companion")
+    except PackageNotFoundError:
+        return "(not installed: run make test or pip install -e .)"
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -34,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sandtable",
         description="Sandtable Companion: camera-tracked measuring, rules and debrief for miniature wargames.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
     sub.required = True
     for name in COMMANDS:

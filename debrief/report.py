@@ -14,16 +14,26 @@ import datetime as _dt
 import html
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
 from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
-SECTIONS = ("summary", "notes", "table", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
+SECTIONS = ("summary", "notes", "table", "timeline", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
-def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
+#: Makes the timeline section's body: ``timeline(recording, facts, progress) -> html`` (the class view's
+#: ``classview.timeline.report_timeline``, which the command line and the demo pass in: the debrief
+#: itself knows no front end).
+Timeline = Callable[[Any, DebriefFacts, Any], str]
+NO_TIMELINE = ("<p>No timeline in this report: <code>sandtable debrief RECORDING --out report.html</code> writes the table "
+               "moment by moment with play, pause and the next engagement.</p>")
+
+
+def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Progress | None = None,
+                         timeline: Timeline | None = None) -> DebriefFacts:
     """Read ``recording`` and write its report to ``out`` (written whole or not at all)."""
     from appmodel.errors import UsageError
 
@@ -32,7 +42,8 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     if not folder.is_dir():
         raise UsageError(f"--out {str(out)!r}: folder {str(folder)!r} does not exist; create it first")
     facts = read_debrief_facts(recording, progress=progress)
-    text = render_report(facts, progress=progress)
+    body = timeline(recording, facts, progress) if timeline is not None else ""
+    text = render_report(facts, progress=progress, timeline=body)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -45,8 +56,8 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     return facts
 
 
-def render_report(facts: DebriefFacts, *, progress: Progress | None = None) -> str:
-    """The report of ``facts`` as one HTML document."""
+def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "") -> str:
+    """The report of ``facts`` as one HTML document (``timeline``: the table's timeline section's body)."""
     report = progress or (lambda stage, done, total: None)
     report("plots", 0, 2)
     table_png = table_map_png(facts)
@@ -60,6 +71,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None) -> s
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
+        _section("timeline", "The game on the table, moment by moment", timeline or NO_TIMELINE),
         _engagements(facts),
         _casualties(facts, casualties_image),
         _rolls(facts),

@@ -216,6 +216,16 @@ class DemoExample:
         """Names of the units out of the fight, from the session's unit views."""
         return [v.name for v in views if v.status not in self.in_the_fight]
 
+    def out_of_fight_sentence(self, views: Sequence[Any]) -> str:
+        """"Out of the fight (3): Bravo 1, Bravo 2 and "Cell 1 e"." -- how many, then the names; a name
+        ending in a lone letter is quoted so that the sentence's full stop does not read as a cut-off word."""
+        down = self.out_of_fight(views)
+        if not down:
+            return "Out of the fight: nobody."
+        names = [f'"{n}"' if len(n.split()[-1]) == 1 and n.split()[-1].isalpha() else n for n in down]
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"Out of the fight ({len(down)}): {listed}."
+
     # -- items --------------------------------------------------------------------------------------
     def role(self, item: Any) -> ItemRole:
         raise NotImplementedError

@@ -78,7 +78,8 @@ class DemoLive(LiveTracking):
             tracked = replace(tracked, poses=tuple(poses_for_session(tracked.poses)))
         elif self._finished and not self.director.finished and self.stop_at_s is None:
             self.director.advance(float("inf"))
-        return LiveUpdate(frame, tracked, events, self._error, self._finished)
+        return LiveUpdate(frame, tracked, events, self._error, self._finished,
+                          *(self._timing if tracked is not None else (None, None)))
 
     def stop(self, timeout_s: float = 5.0) -> None:
         self._stop.set()

@@ -10,25 +10,20 @@ from appmodel.errors import UsageError
 def create_application() -> Any:
     """The QApplication (one per process), with the Fusion style in dark colours: readable on a
     table-side laptop in a dim room, and the same on every platform."""
-    from PySide6.QtGui import QColor, QPalette
     from PySide6.QtWidgets import QApplication
+
+    from gui.theme import apply_theme
 
     app = QApplication.instance()
     if app is None:
         app = QApplication(["sandtable"])
         app.setOrganizationName("Sandtable")
         app.setApplicationName("Sandtable Companion")
-        app.setStyle("Fusion")
-        palette = QPalette()
-        for role, color in ((QPalette.ColorRole.Window, "#23262b"), (QPalette.ColorRole.WindowText, "#e8e8e8"),
-                            (QPalette.ColorRole.Base, "#1b1d21"), (QPalette.ColorRole.AlternateBase, "#2a2d33"),
-                            (QPalette.ColorRole.Text, "#e8e8e8"), (QPalette.ColorRole.Button, "#30343a"),
-                            (QPalette.ColorRole.ButtonText, "#e8e8e8"), (QPalette.ColorRole.Highlight, "#3d6fb6"),
-                            (QPalette.ColorRole.HighlightedText, "#ffffff"), (QPalette.ColorRole.ToolTipBase, "#30343a"),
-                            (QPalette.ColorRole.ToolTipText, "#e8e8e8")):
-            palette.setColor(role, QColor(color))
-        app.setPalette(palette)
         _close_on_signals(app)
+    if isinstance(app, QApplication) and not app.property("sandtable_themed"):
+        # Also when another part (the compositor, PDF printing) created the application first.
+        apply_theme(app)  # dark, WCAG AA contrast, tick boxes that show (gui/theme.py)
+        app.setProperty("sandtable_themed", True)
     return app
 
 

@@ -9,19 +9,24 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from appmodel.errors import UsageError
 from appmodel.overlay_shapes import overlays_for
+from appmodel.tracking_status import TrackingMonitor, roster_names
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
+from gui.panels.recorded_attack_panel import RecordedAttackPanel
 from gui.panels.roster_panel import RosterPanel
 from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
+from gui.panels.tracking_panel import TrackingPanel
 from gui.panels.turn_panel import TurnPanel
 from gui.projector_window import ProjectorWindow
+from gui.result_card_view import ResultCardView
 from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
+from gui.theme import TEXT_COLORS
 from rules.errors import RulesError
 from rules.ruleset import front_end
 
@@ -42,12 +47,24 @@ def default_projector_path() -> str:
     return str(Path(folder) / "projector.json")
 
 
+#: How often a session without a tracked camera records its units' places (4 a second: moves by hand
+#: or by the rules replay smoothly; unchanged poses cost the recorder nothing).
+RULES_FRAME_MS = 250
+
+
+def first_window_size(available: Any) -> tuple[int, int]:
+    """The window's first size: 1600x960 where the screen has room, else what the screen offers (a
+    1366x768 laptop gets its whole work area, so Resolve, the log and the roster are on screen)."""
+    return min(1600, max(800, available.width())), min(960, max(560, available.height()))
+
+
 class MainWindow(QMainWindow):
     def __init__(self, session: Any, *, settings: AppSettings | None = None, store: Any | None = None,
                  calibration: Any | None = None, projector_calibration: Any | None = None, live: Any | None = None,
                  replay: Any | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self.class_view: Any | None = None
         self.settings = settings or AppSettings()
         self.store = store
         self.calibration = calibration
@@ -74,13 +91,19 @@ class MainWindow(QMainWindow):
         shots_and_aim = front_end(session.ruleset).attack_panel == "shots and aim"
         self.attack = AttackPanel(session) if shots_and_aim else RulesetAttackPanel(session)
         self.turn = TurnPanel(session)
+        self.result_card = ResultCardView(self.view)
+        self.attack.on_resolved.append(self.result_card.show_card)
+        self.view.landed.connect(self.attack.landing_resolved)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}
         # The right-hand column runs the full height (the roster sits under the view only): during
         # an attack its targets, odds, dice and Resolve button must be readable without scrolling.
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._dock("Attack", self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
+        # A replay shows the attacks as recorded (what the rules said, the odds shown before the roll),
+        # not the live panel, whose Resolve could change nothing in a recording.
+        self.recorded_attack = RecordedAttackPanel(replay) if replay is not None else None
+        self._dock("Attack", self.recorded_attack or self.attack, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Turn", self.turn, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Roster", self.roster, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -89,9 +112,23 @@ class MainWindow(QMainWindow):
         self.timeline: TimelinePanel | None = None
         if replay is not None:
             self.timeline = TimelinePanel(replay, on_frame=self.view.set_frame)
+            self.timeline.on_seek.append(self.recorded_attack.show_at)
             self._dock("Timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
             self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
             self.docks["Timeline"].raise_()
+        self.tracking_panel: TrackingPanel | None = None
+        self.tracking_monitor: TrackingMonitor | None = None
+        if live is not None and hasattr(live, "tracker"):
+            # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
+            tracker = live.tracker
+            layout = getattr(getattr(tracker, "calibration", None), "layout", None)
+            anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
+            # The units the game has on the table are expected in view (reserves join when first seen).
+            self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)
+            self.tracking_panel = TrackingPanel()
+            self._dock("Tracking", self.tracking_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+            self.tabifyDockWidget(self.docks["Roster"], self.docks["Tracking"])
+            self.docks["Roster"].raise_()
         self.actions_by_name: dict[str, QAction] = {}
         self._build_actions()
         if replay is not None:
@@ -117,23 +154,27 @@ class MainWindow(QMainWindow):
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
         else:
-            self.resize(1600, 960)
+            self.resize(*first_window_size(self.screen().availableGeometry().size()))
         self.fit_docks()
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
         self.statusBar().showMessage("Click a unit to select it; F1 lists every shortcut.")
+        self._build_recording_indicator()
 
     def fit_docks(self) -> None:
-        """Share the window as a table-side screen needs it: the attack/turn column about 40% of the
+        """Share the window as a table-side screen needs it: the attack/turn column about a third of the
         width and most of its height, the log below it, the roster a strip under the view."""
-        w, h = max(self.width(), 800), max(self.height(), 600)
-        self.resizeDocks([self.docks["Attack"]], [int(min(640, max(460, w * 0.4)))], Qt.Orientation.Horizontal)
+        w, h = max(self.width(), 800), max(self.height(), 560)
+        self.resizeDocks([self.docks["Attack"]], [int(min(680, max(430, w * 0.34)))], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [int(h * 0.8), int(h * 0.14)], Qt.Orientation.Vertical)
         bottom = self.docks.get("Timeline") or self.docks["Roster"]
-        self.resizeDocks([bottom], [int(min(230, h * 0.24))], Qt.Orientation.Vertical)
+        self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
+                         Qt.Orientation.Vertical)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
+        if getattr(self, "result_card", None) is not None and self.result_card.showing:
+            self.result_card.place()
         if not self.settings.window_state and not getattr(self, "_docks_fitted", False) and self.isVisible():
             self._docks_fitted = True
             self.fit_docks()
@@ -192,12 +233,26 @@ class MainWindow(QMainWindow):
         a("zoom_out", "Zoom out", "-", lambda: self.view.zoom_by(0.8), menu=view)
         a("zoom_reset", "Fit the table", "0", self.view.reset_zoom, menu=view)
         a("help", "Keyboard shortcuts", "F1", self.toggle_help, menu=view)
+        a("full_screen", "Full screen (Esc leaves it)", "F11", self.toggle_full_screen, menu=view)
         a("select_tool", "Select units (clears the tool)", "Esc", lambda: self._escape(), menu=tools)
         a("tape_tool", "Tape measure (drag)", "T", lambda: self.view.set_tool("tape"), menu=tools)
         a("clear_tape", "Clear the tape", "Shift+T", self.session.clear_tape, menu=tools)
         a("blast_tool", "Blast point (click)", "B", lambda: self.view.set_tool("blast"), menu=tools)
         a("clear_blast", "Clear the blast point", "Shift+B", lambda: self.session.set_blast_point(None), menu=tools)
         a("landing_tool", "Landing point of a missed explosive", "L", lambda: self.view.set_tool("landing"), menu=tools)
+        # Templates players place and keep (appmodel/placed_templates.py), like a VTT's measured templates.
+        a("circle_template", "Place a circle template", "Ctrl+1", lambda: self.view.set_tool("circle"), menu=tools)
+        a("fan_template", "Place a 45° fan template", "Ctrl+2", lambda: self.view.set_tool("fan"), menu=tools)
+        a("line_template", "Place a line template", "Ctrl+3", lambda: self.view.set_tool("line"), menu=tools)
+        a("tape_waypoints", "Tape with waypoints", "Ctrl+4", lambda: self.view.set_tool("waypoints"), menu=tools)
+        a("rotate_template", "Turn the template 15° left", "R", lambda: self.view.change_current_template("rotate+"),
+          menu=tools)
+        a("rotate_template_back", "Turn the template 15° right", "Shift+R",
+          lambda: self.view.change_current_template("rotate-"), menu=tools)
+        a("pin_template", "Pin / unpin the template", "Ctrl+Shift+K", lambda: self.view.change_current_template("pin"),
+          menu=tools)
+        a("remove_template", "Remove the template", "Delete", lambda: self.view.change_current_template("remove"),
+          menu=tools)
         # Only the overlays of this game's rule system (and the shared ones) are offered: a Force on
         # Force table has no fans or voice chains. Every toggle is still kept in the settings.
         offered = overlays_for(getattr(self.session.ruleset, "name", None))
@@ -260,9 +315,19 @@ class MainWindow(QMainWindow):
         self.view.help_text = None if self.view.help_text else "\n".join(self.help_lines())
         self.view.update()
 
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
     def _escape(self) -> None:
         if self.view.help_text:
             self.toggle_help()
+        elif self.result_card.showing:
+            self.result_card.dismiss()
+        elif self.isFullScreen():
+            self.showNormal()
         self.view.set_tool("select")
 
     def _cycle_unit(self, step: int) -> None:
@@ -290,6 +355,23 @@ class MainWindow(QMainWindow):
         self.settings = self.settings.with_projector_overlay(name, on)
         if self.projector is not None and self.projector.mode == "projector":
             self.projector.set_toggles(self.settings.projector_overlays)
+        if self.class_view is not None:  # the class sees what the players see
+            self.class_view.set_toggles(self.settings.projector_overlays)
+
+    # -- class view -----------------------------------------------------------------------------
+    def attach_class_view(self, view: Any) -> None:
+        """Show where the class view (``classview.live.LiveClassView``) is served, with its QR code,
+        and keep it showing what the players see."""
+        from gui.class_view_panel import ClassViewPanel
+
+        self.class_view = view
+        view.set_toggles(self.settings.projector_overlays)
+        self.class_view_panel = ClassViewPanel(view)
+        self._dock("Class view", self.class_view_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        # Beside the attack and turn panels, in front at first: the class scans its code as the game starts.
+        self.tabifyDockWidget(self.docks["Attack"], self.docks["Class view"])
+        self.docks["Class view"].raise_()
+        self.statusBar().showMessage(f"Class view: {view.url}")
 
     # -- projector ------------------------------------------------------------------------------
     def show_projector(self, mode: str) -> ProjectorWindow | None:
@@ -444,10 +526,36 @@ class MainWindow(QMainWindow):
                 self.check_sand(update.frame_bgr)
         if update.tracked is not None:
             self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if self.tracking_monitor is not None:
+                import time
+
+                delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
+                self.tracking_monitor.add(update.tracked, delay_s=delay)
+        self._show_tracking()
         for event in update.events:
             self.session.on_tracker_event(event)
         if update.error:
             self.statusBar().showMessage(update.error, 15000)
+
+    def _show_tracking(self) -> None:
+        """The status strip, the Tracking panel and the view's marks, at most twice a second."""
+        import time
+
+        if self.tracking_monitor is None:
+            return
+        now = time.monotonic()
+        if now - getattr(self, "_tracking_shown_at", 0.0) < 0.5:
+            return
+        self._tracking_shown_at = now
+        status = self.tracking_monitor.status()
+        self.tracking_strip.setText(status.summary())
+        self.tracking_strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
+                                          " padding: 0 8px; }")
+        self.tracking_strip.show()
+        if self.tracking_panel is not None:
+            self.tracking_panel.show_status(status)
+        self.view.tracking = status
+        self.view.update()
 
     def check_sand(self, frame_bgr: Any) -> bool:
         """Compare a camera frame with the scan's view of the sand (units left out); once the sand has
@@ -487,6 +595,62 @@ class MainWindow(QMainWindow):
             self.view.set_tool("landing")
         if kind == "recording":
             self.actions_by_name["record"].setText("Stop recording" if self.session.recorder else "Start recording")
+            self._recording_changed()
+
+    # -- recording: what it holds and that it runs ------------------------------------------------
+    def _build_recording_indicator(self) -> None:
+        """A red "REC m:ss" in the status bar and the title while recording (nothing showed it did)."""
+        self.rec_label = QLabel("")
+        self.rec_label.setObjectName("rec-indicator")
+        self.rec_label.setStyleSheet("QLabel { background: #b3261e; color: #ffffff; font-weight: bold; "
+                                     "padding: 2px 10px; border-radius: 4px; }")
+        self.rec_label.setToolTip("Recording: Ctrl+R stops it")
+        self.rec_label.hide()
+        self.statusBar().addPermanentWidget(self.rec_label)
+        self.tracking_strip = QLabel("")
+        self.tracking_strip.setObjectName("tracking-strip")
+        self.tracking_strip.hide()
+        self.statusBar().addPermanentWidget(self.tracking_strip)
+        self._rec_timer = QTimer(self)
+        self._rec_timer.setInterval(RULES_FRAME_MS)
+        self._rec_timer.timeout.connect(self._recording_tick)
+        self._rec_started = 0.0
+        self._rec_frame = 0
+        self._base_title = self.windowTitle()
+
+    def _records_rules_frames(self) -> bool:
+        """Without a tracked camera (the synthetic table), the units' places come from the game state:
+        the window records them as the recording's frames, or the file holds no units and no poses."""
+        return self.live is None or not hasattr(self.live, "set_recorder")
+
+    def _recording_changed(self) -> None:
+        import time
+
+        if self.session.recorder is not None:
+            self._rec_started, self._rec_frame = time.monotonic(), 0
+            self._rec_timer.start()
+            self._recording_tick()
+        else:
+            self._rec_timer.stop()
+            self.rec_label.hide()
+            self.setWindowTitle(self._base_title)
+
+    def _recording_tick(self) -> None:
+        import time
+
+        recorder = self.session.recorder
+        if recorder is None:
+            return
+        seconds = int(time.monotonic() - self._rec_started)
+        self.rec_label.setText(f"\u25cf REC {seconds // 60}:{seconds % 60:02d}")
+        self.rec_label.show()
+        self.setWindowTitle(f"\u25cf REC — {self._base_title}")
+        if self._records_rules_frames():
+            from appmodel.units_as_poses import poses_from_units
+
+            recorder.record_frame(self._rec_frame, self.session.now_s(), poses_from_units(self.session.units(),
+                                                                                          self.session.now_s()))
+            self._rec_frame += 1
 
     # -- closing --------------------------------------------------------------------------------
     def closeEvent(self, event: Any) -> None:  # noqa: N802

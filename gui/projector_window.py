@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPainter, QPaintEvent
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
@@ -17,8 +17,18 @@ from gui.settings import OverlayToggles
 from appmodel.transforms import ProjectorTransform, TopDownTransform
 
 
+#: Shown over the picture when the window opens and whenever the mouse moves, so that a one-screen
+#: user, whose only screen this window covers, knows the way out.
+KEYS_HINT = "Esc: leave full screen (again: close)  ·  F11: full screen"
+CURSOR_HIDE_MS = 2500
+
+
 class ProjectorWindow(QWidget):
-    """``mode`` "projector" (needs ``projector_calibration``) or "presenter"."""
+    """``mode`` "projector" (needs ``projector_calibration``) or "presenter".
+
+    Full screen with the cursor hidden (it would be projected onto the table); moving the mouse shows
+    the cursor and the keys for a moment. Esc leaves full screen, Esc in a window closes it, F11
+    toggles full screen."""
 
     def __init__(self, session: Any, *, projector_calibration: Any | None = None, toggles: OverlayToggles | None = None,
                  mode: str = "projector", calibration: Any | None = None, parent: QWidget | None = None,
@@ -37,6 +47,12 @@ class ProjectorWindow(QWidget):
         self.setWindowTitle("Sandtable Companion — " + ("projector" if self.mode == "projector" else "presenter"))
         self.setStyleSheet("background: black")
         self.setCursor(Qt.CursorShape.BlankCursor)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.hint_visible = False
+        self._hide_timer = QTimer(self)
+        self._hide_timer.setSingleShot(True)
+        self._hide_timer.timeout.connect(self._hide_cursor_and_hint)
         if self.mode == "projector":
             self.resize(projector_calibration.width_px, projector_calibration.height_px)
         # Drawn like the table view: tracked moves get their overlays on a worker thread, so the
@@ -56,6 +72,60 @@ class ProjectorWindow(QWidget):
         self.setScreen(screen)
         self.setGeometry(screen.geometry())
         self.showFullScreen()
+        self._show_cursor_and_hint()
+
+    # -- keys and mouse: a way out on every screen -----------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape:
+            if self.isFullScreen():
+                self.leave_full_screen()
+            else:
+                self.close()
+        elif event.key() == Qt.Key.Key_F11:
+            if self.isFullScreen():
+                self.leave_full_screen()
+            else:
+                self.showFullScreen()
+                self._show_cursor_and_hint()
+        else:
+            super().keyPressEvent(event)
+
+    def leave_full_screen(self) -> None:
+        """A normal window, two thirds of its screen, centred: easy to move, resize or close."""
+        screen = self.screen().availableGeometry()
+        self.showNormal()
+        w, h = int(screen.width() * 2 / 3), int(screen.height() * 2 / 3)
+        self.setGeometry(screen.x() + (screen.width() - w) // 2, screen.y() + (screen.height() - h) // 2, w, h)
+        self._show_cursor_and_hint()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        self._show_cursor_and_hint()
+        super().mouseMoveEvent(event)
+
+    def _show_cursor_and_hint(self) -> None:
+        self.setCursor(Qt.CursorShape.ArrowCursor)
+        if not self.hint_visible:
+            self.hint_visible = True
+            self.update()
+        self._hide_timer.start(CURSOR_HIDE_MS)
+
+    def _hide_cursor_and_hint(self) -> None:
+        self.setCursor(Qt.CursorShape.BlankCursor)
+        self.hint_visible = False
+        self.update()
+
+    def _paint_hint(self, p: QPainter) -> None:
+        font = QFont()
+        font.setPixelSize(max(14, min(22, self.height() // 40)))
+        p.setFont(font)
+        fm = p.fontMetrics()
+        w, h = fm.horizontalAdvance(KEYS_HINT) + 32, fm.height() + 16
+        box = QRectF((self.width() - w) / 2, 16, w, h)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(10, 12, 16, 230))
+        p.drawRoundedRect(box, 6, 6)
+        p.setPen(QColor("#ffffff"))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, KEYS_HINT)
 
     def view_spec(self) -> ViewSpec:
         """How the window shows the session now: through the projector calibration, 1:1 from the
@@ -150,5 +220,7 @@ class ProjectorWindow(QWidget):
             else:
                 self.renderer.paint(p)
                 self._paint_tag_mask(p)
+                if self.hint_visible:
+                    self._paint_hint(p)
         finally:
             p.end()

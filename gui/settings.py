@@ -40,6 +40,7 @@ class OverlayToggles:
     emissions: bool = True
     areas: bool = True
     tape: bool = True
+    templates: bool = True
     sight: bool = True
     odds: bool = True
     other: bool = True
@@ -73,7 +74,7 @@ class OverlayToggles:
     @classmethod
     def projector_default(cls) -> "OverlayToggles":
         """What the players see on the table by default: no grid (the table is real), no odds."""
-        return cls(grid=False, odds=False, labels=False)
+        return cls(grid=False, odds=False, labels=False, templates=False)  # templates: when the instructor chooses
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,10 @@ def check_anchors(image_bgr: Any, layout: Any) -> AnchorCheck:
 
     from tracker.detections import detect_tags, make_detector
 
-    detections = detect_tags(make_detector(quad_decimate=2.0, nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    # Full resolution, as the registration reads the same frame: a decimated search missed the far anchors
+    # of a 960x540 picture (the walkthrough said anchor 3 was missing while it was plainly in view, and
+    # the next page used it).
+    detections = detect_tags(make_detector(quad_decimate=1.0, nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     wanted = layout.anchor_ids
     corners = {int(i): c for i, c in zip(detections.tag_ids.tolist(), detections.corners_px) if int(i) in wanted}
     found = tuple(sorted(corners))

@@ -23,9 +23,13 @@ from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
 from appmodel.transforms import CameraTransform, TopDownTransform
 
-TOOLS = ("select", "tape", "blast", "landing")
+TOOLS = ("select", "tape", "blast", "landing", "circle", "fan", "line", "waypoints")
 TOOL_HINTS = {
-    "select": "click a unit to select it",
+    "select": "click a unit to select it; drag a placed template to move it",
+    "circle": "click to drop a circle template (snaps to a unit's centre); drag a placed one to move it",
+    "fan": "press at the apex and drag toward where the 45-degree fan points",
+    "line": "press at the start and drag toward where the line points",
+    "waypoints": "click the tape's points one after another (snapped to units); Esc ends the tape",
     "tape": "drag from a unit or point to another to measure",
     "blast": "click a point or a unit: the blast radius of the selected explosive",
     "landing": "click where the missed round lands (inside the red miss radius)",
@@ -36,6 +40,8 @@ class TableView(QWidget):
     """Draws a :class:`~appmodel.game_session.GameSession` through the camera or the top-down transform."""
 
     message = Signal(str)
+    #: The Resolution of a missed explosive once its landing point was clicked.
+    landed = Signal(object)
     toolChanged = Signal(str)
 
     def __init__(self, session: Any, *, calibration: Any | None = None, toggles: OverlayToggles | None = None,
@@ -52,9 +58,15 @@ class TableView(QWidget):
         self.camera_zoom = 1.0
         self.camera_pan = (0.0, 0.0)
         self._drag_start: tuple[float, float] | None = None
+        #: (template id, what the drag does: "move" or "aim", the last point) while a template is dragged.
+        self._template_drag: tuple[int, str, tuple[float, float]] | None = None
+        #: The template last placed or touched: what rotate, pin and remove act on.
+        self.current_template: int | None = None
         self._drag_now: tuple[float, float] | None = None
         self._pan_from: QPointF | None = None
         self.help_text: str | None = None
+        #: The tracking status (appmodel.tracking_status.TrackingStatus) the window last computed, or None.
+        self.tracking: Any | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(480, 320)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -95,9 +107,93 @@ class TableView(QWidget):
     def toggle_mode(self) -> None:
         self.set_mode("table" if self.mode == "camera" else "camera")
 
+    # -- placed templates ------------------------------------------------------------------------
+    def _board(self) -> Any:
+        from appmodel.placed_templates import TemplateBoard
+
+        return self.session.templates if self.session.templates is not None else TemplateBoard()
+
+    def _press_template(self, point: tuple[float, float]) -> bool:
+        """A press that places or grabs a template (True), or one for the other tools (False)."""
+        from appmodel.placed_templates import snapped
+
+        board = self._board()
+        if self.tool in ("circle", "fan", "line"):
+            grabbed = board.at(*point)
+            if grabbed is not None and grabbed.kind == self.tool:
+                self._grab(grabbed.template_id, "move", point)
+                return True
+            at = snapped(point, self.session.units())
+            board = board.add(self.tool, at)
+            self.current_template = board.templates[-1].template_id
+            self.session.set_templates(board)
+            self._template_drag = (self.current_template, "aim" if self.tool != "circle" else "move", at)
+            self.message.emit(f"{board.templates[-1].label} placed; R / Shift+R turn it, Ctrl+Shift+K pins it, "
+                              "Delete removes it")
+            return True
+        if self.tool == "waypoints":
+            at = snapped(point, self.session.units())
+            current = next((t for t in board.templates if t.template_id == self.current_template and t.kind == "tape"),
+                           None)
+            if current is None:
+                board = board.add("tape", at)
+                self.current_template = board.templates[-1].template_id
+            else:
+                board = board.extend_tape(current.template_id, at)
+            self.session.set_templates(board)
+            self.message.emit(board.get(self.current_template).label)
+            return True
+        if self.tool == "select" and self.session.unit_at(*point) is None:
+            grabbed = board.at(*point)
+            if grabbed is not None:
+                self._grab(grabbed.template_id, "move", point)
+                return True
+        return False
+
+    def _grab(self, template_id: int, mode: str, point: tuple[float, float]) -> None:
+        self.current_template = template_id
+        self._template_drag = (template_id, mode, point)
+        t = self._board().get(template_id)
+        self.message.emit(f"{t.label}" + (": pinned, it stays (Ctrl+Shift+K unpins)" if t.pinned else ""))
+
+    def _drag_template(self, point: tuple[float, float]) -> None:
+        template_id, mode, last = self._template_drag
+        board = self._board()
+        if mode == "aim":
+            board = board.aimed(template_id, point)
+        else:
+            board = board.moved(template_id, point[0] - last[0], point[1] - last[1])
+        self._template_drag = (template_id, mode, point)
+        self.session.set_templates(board)
+
+    def change_current_template(self, change: str) -> None:
+        """"rotate+", "rotate-", "pin" (toggles) or "remove" the current template."""
+        board = self._board()
+        if self.current_template is None or all(t.template_id != self.current_template for t in board.templates):
+            self.message.emit("no template chosen: place one, or click one with the select tool")
+            return
+        t = board.get(self.current_template)
+        if change == "rotate+":
+            board = board.rotated(t.template_id, 15.0)
+        elif change == "rotate-":
+            board = board.rotated(t.template_id, -15.0)
+        elif change == "pin":
+            board = board.pinned(t.template_id, not t.pinned)
+        elif change == "remove":
+            board = board.removed(t.template_id)
+            self.current_template = None
+        self.session.set_templates(board)
+        if change == "remove":
+            self.message.emit(f"{t.label} removed")
+        else:
+            self.message.emit(board.get(t.template_id).label)
+
     def set_tool(self, tool: str) -> None:
+        if self.tool == "waypoints" and tool != "waypoints":
+            self.current_template = None if tool != "select" else self.current_template
         self.tool = tool if tool in TOOLS else "select"
         self._drag_start = self._drag_now = None
+        self._template_drag = None
         self.toolChanged.emit(self.tool)
         self.message.emit(TOOL_HINTS[self.tool])
         self.update()
@@ -141,10 +237,46 @@ class TableView(QWidget):
                 p.setPen(QPen(QColor("#ffe14d"), 2, Qt.PenStyle.DashLine))
                 p.drawLine(QPointF(*a), QPointF(*b))
             self._paint_badge(p)
+            self._paint_tracking(p, transform)
             if self.help_text:
                 self._paint_help(p)
         finally:
             p.end()
+
+    def _paint_tracking(self, p: QPainter, transform: Any) -> None:
+        """Where a missing anchor belongs (a red dashed ring and its id), and a notice when the feed stopped."""
+        status = self.tracking
+        if status is None:
+            return
+        font = QFont()
+        font.setPixelSize(14)
+        font.setBold(True)
+        p.setFont(font)
+        for a in status.missing_anchors:
+            x, y = transform.device_from_table(np.array([[a.x_in, a.y_in]]))[0]
+            p.setPen(QPen(QColor("#ff5252"), 3, Qt.PenStyle.DashLine))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawEllipse(QPointF(x, y), 22, 22)
+            text = f"anchor {a.tag_id} missing"
+            w = p.fontMetrics().horizontalAdvance(text) + 12
+            box = QRectF(min(max(4.0, x - w / 2), self.width() - w - 4), min(y + 28, self.height() - 26), w, 22)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0, 190))
+            p.drawRoundedRect(box, 4, 4)
+            p.setPen(QColor("#ff8a80"))
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+        if status.stalled:
+            text = (f"The camera feed stopped {status.seconds_since_frame:.0f} s ago: units are shown where they were "
+                    "last seen")
+            font.setPixelSize(18)
+            p.setFont(font)
+            w = min(self.width() - 20, p.fontMetrics().horizontalAdvance(text) + 32)
+            box = QRectF((self.width() - w) / 2, self.height() / 2 - 24, w, 48)
+            p.setPen(QPen(QColor("#ff5252"), 2))
+            p.setBrush(QColor(20, 0, 0, 220))
+            p.drawRoundedRect(box, 8, 8)
+            p.setPen(QColor("#ffffff"))
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), text)
 
     def _paint_badge(self, p: QPainter) -> None:
         text = ("Camera view" if self.mode == "camera" else "Top-down view") + f"  ·  tool: {self.tool}  (Tab switches view, F1 shortcuts)"
@@ -158,20 +290,35 @@ class TableView(QWidget):
         p.drawText(QRectF(16, 8, self.width(), 24), int(Qt.AlignmentFlag.AlignVCenter), text)
 
     def _paint_help(self, p: QPainter) -> None:
+        """The shortcut list over the view, in as many columns as the view's height needs (a long list
+        on a laptop screen was cut off at the bottom); the font shrinks only when even columns overflow."""
         lines = (self.help_text or "").splitlines()
+        title, body = (lines[0], lines[1:]) if lines else ("", [])
+        while body and not body[0].strip():
+            body = body[1:]
         font = QFont()
-        font.setPixelSize(16)
-        p.setFont(font)
-        fm = p.fontMetrics()
-        w = max(fm.horizontalAdvance(line) for line in lines) + 48
-        h = fm.height() * len(lines) + 40
+        for px in (16, 14, 13, 12, 11, 10):
+            font.setPixelSize(px)
+            p.setFont(font)
+            fm = p.fontMetrics()
+            rows = max(1, int((self.height() - 40 - 40 - 2 * fm.height()) // fm.height()))
+            columns = max(1, -(-len(body) // rows))
+            col_w = max((fm.horizontalAdvance(line) for line in body), default=0) + 28
+            if columns * col_w + 48 <= self.width() - 20:
+                break
+        rows = -(-len(body) // columns) if body else 0
+        w = min(self.width() - 20, max(columns * col_w, fm.horizontalAdvance(title)) + 48)
+        h = fm.height() * (rows + 2) + 40
         box = QRectF((self.width() - w) / 2, max(10, (self.height() - h) / 2), w, h)
         p.setPen(QPen(QColor("#ffe14d"), 2))
-        p.setBrush(QColor(10, 12, 16, 225))
+        p.setBrush(QColor(10, 12, 16, 235))
         p.drawRoundedRect(box, 8, 8)
         p.setPen(QColor("#ffffff"))
-        for i, line in enumerate(lines):
-            p.drawText(QPointF(box.left() + 24, box.top() + 20 + fm.ascent() + i * fm.height()), line)
+        top = box.top() + 20 + fm.ascent()
+        p.drawText(QPointF(box.left() + 24, top), title)
+        for i, line in enumerate(body):
+            c, r = divmod(i, rows)
+            p.drawText(QPointF(box.left() + 24 + c * col_w, top + (r + 2) * fm.height()), line)
 
     # -- mouse ----------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
@@ -182,6 +329,8 @@ class TableView(QWidget):
             return
         point = self.table_point(event.position())
         try:
+            if self._press_template(point):
+                return
             if self.tool == "tape":
                 self._drag_start = self._drag_now = point
             elif self.tool == "blast":
@@ -191,7 +340,7 @@ class TableView(QWidget):
                     point = (u.x_in, u.y_in)
                 self.session.set_blast_point(point)
             elif self.tool == "landing":
-                self.session.choose_landing(point)
+                self.landed.emit(self.session.choose_landing(point))
                 self.set_tool("select")
                 self.message.emit(f"landed at ({point[0]:.1f}, {point[1]:.1f})")
             else:
@@ -209,6 +358,9 @@ class TableView(QWidget):
                 self.camera_pan = (self.camera_pan[0] + d.x(), self.camera_pan[1] + d.y())
             self.update()
             return
+        if self._template_drag is not None:
+            self._drag_template(self.table_point(event.position()))
+            return
         if self._drag_start is not None:
             self._drag_now = self.table_point(event.position())
             self.update()
@@ -216,6 +368,9 @@ class TableView(QWidget):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._pan_from is not None and event.button() in (Qt.MouseButton.RightButton, Qt.MouseButton.MiddleButton):
             self._pan_from = None
+            return
+        if self._template_drag is not None and event.button() == Qt.MouseButton.LeftButton:
+            self._template_drag = None
             return
         if self._drag_start is not None and event.button() == Qt.MouseButton.LeftButton:
             end = self.table_point(event.position())

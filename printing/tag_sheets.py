@@ -6,7 +6,7 @@ is its heading: for units, stick it with the top edge toward the model's front.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from appmodel.errors import UsageError
 from gui.pdf_canvas import PageSize, PdfCanvas
 
 LABEL_STRIP_IN = 0.32
+UNIT_HINT = "The top edge of each tag is the unit's front: stick it with that edge toward where the model faces."
 GAP_IN = 0.18
 
 
@@ -52,26 +53,57 @@ def write_tag_sheets(
     size_in: float,
     paper: str = "letter",
     title: str,
-    hint: str = "The top edge of each tag is the unit's front: stick it with that edge toward where the model faces.",
+    hint: str = UNIT_HINT,
     label_strip_in: float = LABEL_STRIP_IN,
     note_lines: int = 1,
 ) -> SheetSummary:
     """A PDF with every tag of ``labels`` at ``size_in`` (black square), as many pages as it takes."""
-    if not labels:
+    return write_sized_tag_sheets(path, {size_in: labels}, paper=paper, title=lambda _size: title, hint=hint,
+                                  label_strip_in=label_strip_in, note_lines=note_lines)
+
+
+def write_sized_tag_sheets(
+    path: str | Path,
+    groups: Mapping[float, Sequence[TagLabel]],
+    *,
+    paper: str = "letter",
+    title: Callable[[float], str],
+    hint: str = UNIT_HINT,
+    label_strip_in: float = LABEL_STRIP_IN,
+    note_lines: int = 1,
+) -> SheetSummary:
+    """One PDF with each group of tags at its own size (black square's edge in inches), each size
+    starting on a new page under its own title."""
+    if not any(groups.values()):
         raise UsageError("no tags to print; give --ids (e.g. 10-49), --roster FILE or --anchors")
-    if not 0.25 <= size_in <= 7.0:
-        raise UsageError(f"--size-in {size_in:g}: tags from 0.25 to 7 inches fit on a sheet")
+    for size_in in groups:
+        if not 0.25 <= size_in <= 7.0:
+            raise UsageError(f"--size-in {size_in:g}: tags from 0.25 to 7 inches fit on a sheet")
     page = PageSize.named(paper)
-    left, top, right, bottom = page.usable_in
+    canvas = PdfCanvas(path, page, title=title(next(iter(groups))))
+    placed: list[PrintedTag] = []
+    try:
+        for n, (size_in, labels) in enumerate((s, ls) for s, ls in groups.items() if ls):
+            if n:
+                canvas.new_page()
+            placed += _lay_out(canvas, labels, size_in=size_in, paper=paper, title=title(size_in), hint=hint,
+                               label_strip_in=label_strip_in, note_lines=note_lines)
+    finally:
+        canvas.finish()
+    return SheetSummary(canvas.pages, tuple(placed))
+
+
+def _lay_out(canvas: PdfCanvas, labels: Sequence[TagLabel], *, size_in: float, paper: str, title: str, hint: str,
+             label_strip_in: float, note_lines: int) -> list[PrintedTag]:
+    """Tags of one size on the canvas from its current (fresh) page on, adding pages as needed."""
+    left, top, right, bottom = canvas.page.usable_in
     card = card_size_in(size_in)
     pitch_x = card + GAP_IN
     pitch_y = card + label_strip_in + GAP_IN
     cols = int((right - left + GAP_IN) // pitch_x)
-    canvas = PdfCanvas(path, page, title=title)
     header = _header(canvas, title, hint)
     rows = int((bottom - top - header + GAP_IN) // pitch_y)
     if cols < 1 or rows < 1:
-        canvas.finish()
         raise UsageError(f"a {size_in:g}\" tag does not fit on {paper} paper; use a smaller --size-in")
     margin = size_in * CARD_MARGIN_CELLS / TAG_CELLS
     placed = []
@@ -93,15 +125,22 @@ def write_tag_sheets(
         if label.note:
             canvas.text(x + 0.05, y + card + 0.02 + size_pt / 72 * 1.4, label.note, size_pt=size_pt - 1.5,
                         width_in=card - 0.1, centre=True, grey=60, lines=note_lines)
-    canvas.finish()
-    return SheetSummary(canvas.pages, tuple(placed))
+    return placed
+
+
+#: Printed on every sheet: a tag trimmed to its black square is found by no AprilTag detector.
+QUIET_ZONE_NOTE = (
+    "Cut on the dashed line, not closer: the white border around each black square is part of the tag "
+    "(the camera finds a tag by its black edge against white); a tag trimmed to the black is not seen."
+)
 
 
 def _header(canvas: PdfCanvas, title: str, hint: str) -> float:
     left, top, _, _ = canvas.page.usable_in
     canvas.text(left, top, title, size_pt=10, bold=True)
     canvas.text(left, top + 0.2, hint, size_pt=7, grey=60)
-    used = 0.42 + canvas.scale_bars(left, top + 0.42)
+    canvas.text(left, top + 0.33, QUIET_ZONE_NOTE, size_pt=7, grey=60)
+    used = 0.55 + canvas.scale_bars(left, top + 0.55)
     return used + 0.1
 
 

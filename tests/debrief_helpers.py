@@ -28,7 +28,7 @@ class ReportParser(HTMLParser):
         for key in ("src", "href"):
             if key in a and not str(a[key]).startswith(("data:", "#")):
                 self.external.append(a[key])
-        if tag == "link" or tag == "script":
+        if tag == "link":  # inline scripts are part of the file (the timeline); a src= is caught above
             self.external.append(tag)
         if tag == "tr":
             self._row = []

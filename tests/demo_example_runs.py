@@ -206,3 +206,7 @@ def check_demo_video(video_path: Path, story: Any) -> None:
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     saturated = (hsv[:, :, 1] > 150).mean()
     assert saturated > 0.002, f"no overlays in the sides' colours ({saturated:.4f} of the picture saturated)"
+    from browser_video import browser_verdict, chromium
+
+    if chromium() is not None:  # a user opens it in a browser: H.264, not MPEG-4 Part 2
+        assert browser_verdict(video_path) == "loaded 1280x848"

@@ -28,6 +28,7 @@ FORBIDDEN = {
     "debrief": QT | {"gui", "cli", "demo", "printing", "classview"},
     "demo": QT | {"gui", "cli", "printing", "classview"},
     "printing": QT | {"cli", "debrief", "demo", "classview"},
+    "classview": QT | {"gui", "cli", "debrief", "demo", "printing"},
 }
 
 
@@ -66,7 +67,7 @@ def imported_modules(path: Path) -> set[str]:
 def test_nothing_below_the_front_ends_imports_gui() -> None:
     # Only the command line opens windows, and printing draws its sheets through the Qt PDF canvas.
     offenders = []
-    for package in ("rules", "calibration", "tracker", "appmodel", "debrief", "demo", "printing"):
+    for package in ("rules", "calibration", "tracker", "appmodel", "debrief", "demo", "printing", "classview"):
         for path in (ROOT / package).rglob("*.py"):
             allowed = {"gui.pdf_canvas"} if package == "printing" else set()
             bad = {m for m in imported_modules(path) if m.split(".")[0] == "gui"} - allowed
@@ -197,7 +198,7 @@ def test_rules_engine_loads_without_opencv_or_qt() -> None:
 def test_application_model_debrief_and_demo_story_load_without_qt() -> None:
     code = (
         "import sys, importlib, pkgutil\n"
-        "for name in ('appmodel', 'debrief', 'demo', 'printing'):\n"
+        "for name in ('appmodel', 'debrief', 'demo', 'printing', 'classview'):\n"
         "    package = importlib.import_module(name)\n"
         "    for m in pkgutil.walk_packages(package.__path__, name + '.'):\n"
         "        importlib.import_module(m.name)\n"

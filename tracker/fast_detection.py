@@ -50,12 +50,20 @@ class FastDetectorSettings:
     """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
 
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
-    sweep_fraction: float = 1 / 16  # share of the frame's tiles searched for new tags in each frame
+    sweep_fraction: float = 1 / 32  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about a second at 30 frames/s)
+    changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
+    # picture changed since they were last searched (a tag put down, a hand gone)
+    change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
+    thumbnail_step: int = 8
+    change_mask_grow: float = 1.0  # change this many window sizes around a moving tag's window is its own
+    moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 10.0
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
-    sweep_decimate_min_edge_px: float = 44.0  # sweep at half resolution when every tag seen is this big
+    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
+    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
     max_growth_edges: float = 1.5
     forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
@@ -66,6 +74,12 @@ class FastDetectorSettings:
     candidate_forget_s: float = 0.5  # a tag seen once with corrected bits and not again is dropped after this
     velocity_gap_s: float = 0.5  # a missing tag is predicted along its velocity this long; after a longer gap
     # its velocity is unknown again
+    retry_sharpening: float = 0.0  # a followed tag missing from its window is searched again with this
+    # decoder sharpening (the windows use 0.25: it saves small soft tags and breaks some JPEG-ringed ones)
+    bump_min_missing: int = 3  # this many tags seen in the last frame missing from their windows at once,
+    bump_missing_share: float = 0.25  # and at least this share of them: the camera (or the board) moved;
+    # the whole frame is searched in the same frame. So it is when any tag is missing while the tags
+    bump_shift_px: float = 4.0  # found moved all alike by this much from where they were predicted
 
 
 @dataclass
@@ -96,6 +110,8 @@ class DetectionWork:
     tiles: int
     frame_px: int
     held: int = 0
+    retried: int = 0  # windows searched again with the other sharpening (their tag was missing)
+    whole_frame_rescue: bool = False  # many tags missed their windows: the whole frame was searched too
 
     @property
     def searched_share(self) -> float:
@@ -103,7 +119,17 @@ class DetectionWork:
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), full-frame pixels
-Job = tuple[Box, bool]  # a box, and whether to search it at half resolution
+Job = tuple[Box, int]  # a box, and the decimation step its quads are searched at (1, 2 or 4)
+STEPS = (1, 2, 4)
+
+
+def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> int:
+    """The largest decimation step that keeps a tag of ``edge_px`` at least ``min_decimated_edge_px`` wide.
+
+    >>> step_for_edge(25.4), step_for_edge(50.8), step_for_edge(20.0), step_for_edge(300.0)
+    (2, 4, 1, 4)
+    """
+    return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1])
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:
@@ -168,8 +194,9 @@ def _balanced_split(jobs: list[Job], parts: int) -> list[list[Job]]:
     loads = [0.0] * parts
 
     def cost(job: Job) -> float:
-        (x0, y0, x1, y1), coarse = job
-        return (x1 - x0) * (y1 - y0) * (0.3 if coarse else 1.0)
+        (x0, y0, x1, y1), step = job
+        # Quad finding dominates and scales with the decimated area; decoding does not shrink.
+        return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
 
     for job in sorted(jobs, key=lambda j: -cost(j)):
         k = loads.index(min(loads))
@@ -184,16 +211,32 @@ class FastTagDetector:
     Mutable (it remembers where tags were); one per video stream. ``close()`` stops its threads.
     """
 
-    def __init__(self, *, settings: FastDetectorSettings | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        settings: FastDetectorSettings | None = None,
+        known_ids: frozenset[int] = frozenset(),
+        smallest_tag_px: float | None = None,
+    ) -> None:
         self.settings = settings or FastDetectorSettings()
+        #: ids the game expects (roster, anchors): their corrected decodes are believed anywhere at once.
+        self.known_ids = frozenset(int(i) for i in known_ids)
+        #: the smallest a new tag can look (from the calibration: px per inch at the table's far edge x the
+        #: roster's smallest tag); sets the sweep's decimation step. None: learnt from the tags seen.
+        self.smallest_tag_px = smallest_tag_px
         workers = max(1, int(self.settings.workers))
-        self._detectors = [make_detector(quad_decimate=1.0, nthreads=1) for _ in range(workers)]
-        # Sweeping for new tags at half resolution is safe once every tag in view is big (4K footage).
-        self._coarse_detectors = [make_detector(quad_decimate=2.0, nthreads=1) for _ in range(workers)]
+        # One detector per worker and step: quads on the decimated frame, edges refined and bits decoded
+        # at full resolution (refine_edges), so the step costs no accuracy.
+        self._step_detectors = {step: [make_detector(quad_decimate=float(step), nthreads=1) for _ in range(workers)] for step in STEPS}
+        self._detectors = self._step_detectors[1]
+        self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
+        # Each tile's thumbnail as it was when the tile was last searched (one per tile, not one image:
+        # overlapping tiles searched at different times would otherwise share pixels of mixed ages).
+        self._reference: list[np.ndarray] | None = None
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
@@ -235,23 +278,110 @@ class FastTagDetector:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
+            self._reference = None
         else:
             windows = merge_boxes([box for _, box in expected])
-            tiles = self._next_tiles()
-        coarse = bool(tiles) and not full and self._tags_are_big()
-        windows = [align_box(b, width, height) for b in windows]
-        tiles = [align_box(b, width, height) for b in tiles]
-        jobs = [(box, False) for box in windows] + [(box, coarse) for box in tiles]
+            # Change is expected only around units that are moving and seen (their blocks and shadows
+            # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
+            # is news: a unit put down, or one that stopped where its window did not follow it.
+            moving = {
+                t.tag_id
+                for t in self._tracks
+                if t.misses == 0 and t.velocity_known and float(np.linalg.norm(t.velocity)) > self.settings.moving_edges_per_s * t.edge_px
+            }
+            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in moving])
+        steps = self._window_steps(windows)
+        sweep_step = 1 if full else self._sweep_step()
+        windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
+        tiles = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
+        jobs = [(box, st) for box, st in zip(windows, steps)] + [(box, sweep_step) for box in tiles]
         s = self.settings
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
-        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
-        found = _drop_duplicates(found, s.duplicate_px)
-        report = corrected_decodes_expected(found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming)
+        size = (width, height)
+        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+        missing = [] if full else self._missing(found, expected)
+        rescue = bool(missing) and (
+            len(missing) >= max(s.bump_min_missing, s.bump_missing_share * self._seen_last_frame())
+            or self._common_shift_px(found, t_s) >= s.bump_shift_px
+        )
+        retried = 0
+        if rescue:
+            # A bumped camera or a board moved by hand: every window is in the wrong place. Searching
+            # the whole frame now costs one slow frame; waiting for the sweep would report tags that are
+            # in plain view as hidden, lost or lifted for several frames.
+            step = self._sweep_step()
+            bands = [
+                (align_box(b, width, height, step=4 * step), step)
+                for b in _bands(width, height, len(self._detectors), self._overlap_px(width))
+            ]
+            extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+            found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+            tiles = tiles + [b for b, _ in bands]
+        elif missing:
+            # A missing tag gets its window again at full resolution (if it was searched decimated), then
+            # with the other sharpening (the one that helps one tag breaks another). Costs nothing
+            # while every tag is found.
+            decimated = {tag_id for tag_id, _ in missing if self._step(self._edge_of(tag_id)) > 1}
+            for detector in (self._detectors[0], self._retry_detector):
+                todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
+                if not todo:
+                    continue
+                boxes = [(align_box(box, width, height), 1) for _, box in todo]
+                extra = _detect_boxes(
+                    {1: detector}, image, boxes, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming
+                )
+                retried += len(todo)
+                found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                missing = self._missing(found, missing)
+                if not missing:
+                    break
+        found = drop_duplicates(found, s.duplicate_px)
+        report = corrected_decodes_expected(
+            found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming, known_ids=self.known_ids
+        )
         reported, held = found.filter(report), found.filter(~report)
         self._update_tracks(reported, held, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
-        self.last_work = DetectionWork(area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held))
+        self.last_work = DetectionWork(
+            area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held),
+            retried=retried, whole_frame_rescue=rescue,
+        )
         return reported
+
+    def _common_shift_px(self, found: TagDetections, t_s: float) -> float:
+        """How far the tags found moved all alike from where they were predicted (median shift, px):
+        the mark of a camera bumped or a board pushed, unlike units moved one by one."""
+        s = self.settings
+        shifts = []
+        for track in self._tracks:
+            if not (track.confirmed and track.misses == 0):
+                continue
+            idx = np.flatnonzero(found.tag_ids == track.tag_id)
+            if len(idx) == 0:
+                continue
+            dt = min(max(0.0, t_s - track.last_seen_t), s.velocity_gap_s)
+            predicted = track.center + track.velocity * dt
+            shifts.append(found.centers_px[idx[np.argmin(np.linalg.norm(found.centers_px[idx] - predicted, axis=1))]] - predicted)
+        if len(shifts) < 3:
+            return 0.0
+        median = np.median(np.array(shifts), axis=0)
+        return float(np.linalg.norm(median))
+
+    def _seen_last_frame(self) -> int:
+        return sum(1 for t in self._tracks if t.confirmed and t.misses == 0)
+
+    def _missing(self, found: TagDetections, expected: list[tuple[int, Box]]) -> list[tuple[int, Box]]:
+        """The windows of tags seen in the last frame whose tag was not found in them now."""
+        fresh = {t.tag_id for t in self._tracks if t.confirmed and t.misses == 0}
+        out = []
+        for tag_id, (x0, y0, x1, y1) in expected:
+            if tag_id not in fresh:
+                continue
+            idx = np.flatnonzero(found.tag_ids == tag_id)
+            c = found.centers_px[idx]
+            if not np.any((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)):
+                out.append((tag_id, (x0, y0, x1, y1)))
+        return out
 
     def _tile_px(self, width: int) -> int:
         return max(96, round(self.settings.tile_px * width / 1920))
@@ -260,19 +390,76 @@ class FastTagDetector:
         # Wide enough that a 2" anchor seen close to the camera is whole in at least one tile.
         return max(48, round(80 * width / 1920))
 
-    def _tags_are_big(self) -> bool:
-        limit = self.settings.sweep_decimate_min_edge_px
-        return bool(self._tracks) and limit > 0 and min(t.edge_px for t in self._tracks) >= limit
+    def _step(self, edge_px: float) -> int:
+        return step_for_edge(edge_px, self.settings.min_decimated_edge_px)
 
-    def _next_tiles(self) -> list[Box]:
-        self._sweep_credit += self.settings.sweep_fraction * len(self._tiles)
+    def _edge_of(self, tag_id: int) -> float:
+        return min((t.edge_px for t in self._tracks if t.tag_id == tag_id), default=0.0)
+
+    def _sweep_step(self) -> int:
+        """The sweep looks for tags not seen yet: as small as the calibration says they can be; without
+        one, as small as the smallest tag seen (and full resolution until a few tags were seen)."""
+        if self.smallest_tag_px is not None:
+            return self._step(self.smallest_tag_px)
+        edges = [t.edge_px for t in self._tracks if t.confirmed]
+        return self._step(min(edges)) if len(edges) >= 3 else 1
+
+    def _window_steps(self, windows: list[Box]) -> list[int]:
+        """Each merged window's step: that of the smallest tag whose last position lies in it."""
+        steps = []
+        for x0, y0, x1, y1 in windows:
+            inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
+            steps.append(self._step(min(inside)) if inside else 1)
+        return steps
+
+    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
+        import cv2
+
+        k = self.settings.thumbnail_step
+        small = cv2.resize(image, (max(1, image.shape[1] // k), max(1, image.shape[0] // k)), interpolation=cv2.INTER_AREA)
+        return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.int16)
+
+    def _next_tiles(self, image: np.ndarray, windows: list[Box]) -> list[Box]:
+        """Tiles whose picture changed since they were last searched (most changed first, up to
+        ``changed_sweep_fraction``), plus the slow round robin that searches every tile in turn."""
+        s = self.settings
+        k = s.thumbnail_step
+        thumb = self._thumbnail(image)
+        picked: list[int] = []
+        parts = [(slice(y0 // k, y1 // k), slice(x0 // k, x1 // k)) for x0, y0, x1, y1 in self._tiles]
+        if self._reference is not None:
+            # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
+            # compared with its reference at the tile's own gain, and only change beyond the tile's
+            # typical change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
+            ignore = np.zeros(thumb.shape, dtype=bool)
+            g = s.change_mask_grow
+            for x0, y0, x1, y1 in windows:
+                # Followed units move in and around their windows (a tag's block and shadow are bigger
+                # than its card): not news.
+                gx, gy = g * (x1 - x0), g * (y1 - y0)
+                ignore[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = True
+            scores = []
+            for part, before in zip(parts, self._reference):
+                now = thumb[part].astype(np.float32)
+                gain = float(np.median(now)) / max(1.0, float(np.median(before)))
+                diff = np.abs(now - gain * before)
+                diff = np.maximum(diff - float(np.median(diff)), 0.0)
+                diff[ignore[part]] = 0.0
+                scores.append(float(diff.max(initial=0.0)))
+            order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
+            picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]
+        self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
-        picked = []
         for _ in range(min(count, len(self._tiles))):
-            picked.append(self._tiles[self._tile_cursor])
+            if self._tile_cursor not in picked:
+                picked.append(self._tile_cursor)
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        return picked
+        if self._reference is None:
+            self._reference = [thumb[part].astype(np.float32) for part in parts]
+        for i in picked:
+            self._reference[i] = thumb[parts[i]].astype(np.float32)
+        return [self._tiles[i] for i in picked]
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
         """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
@@ -307,7 +494,7 @@ class FastTagDetector:
         parts = _balanced_split(jobs, len(self._detectors))
 
         def work(k: int) -> TagDetections:
-            detectors = (self._detectors[k], self._coarse_detectors[k])
+            detectors = {step: d[k] for step, d in self._step_detectors.items()}
             return _detect_boxes(
                 detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
             )
@@ -410,13 +597,18 @@ def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:
 
 
 def corrected_decodes_expected(
-    found: TagDetections, expected: list[tuple[int, Box]], *, max_hamming: int = 2, new_tag_max_hamming: int = 0
+    found: TagDetections,
+    expected: list[tuple[int, Box]],
+    *,
+    max_hamming: int = 2,
+    new_tag_max_hamming: int = 0,
+    known_ids: frozenset[int] = frozenset(),
 ) -> np.ndarray:
     """Which detections to keep: exact decodes, and corrected ones inside a window of a tag with their id.
 
     ``expected`` lists (tag id, box) of the tags followed; a detection with up to ``new_tag_max_hamming``
     corrected bits is kept anywhere, one with up to ``max_hamming`` only if its centre lies in a box of
-    its own id.
+    its own id, or if its id is one of ``known_ids`` (the roster's and the anchors').
 
     >>> import numpy as np
     >>> from tracker.detections import TagDetections
@@ -429,12 +621,12 @@ def corrected_decodes_expected(
     for i in np.flatnonzero(~keep & (found.hammings <= max_hamming)):
         x, y = found.centers_px[i]
         tag_id = int(found.tag_ids[i])
-        keep[i] = any(t == tag_id and b[0] <= x < b[2] and b[1] <= y < b[3] for t, b in expected)
+        keep[i] = tag_id in known_ids or any(t == tag_id and b[0] <= x < b[2] and b[1] <= y < b[3] for t, b in expected)
     return keep
 
 
 def _detect_boxes(
-    detectors: tuple[Any, Any],
+    detectors: dict[int, Any],
     image: np.ndarray,
     jobs: list[Job],
     *,
@@ -446,8 +638,8 @@ def _detect_boxes(
     import cv2
 
     batches = []
-    for (x0, y0, x1, y1), coarse in jobs:
-        detector = detectors[1] if coarse else detectors[0]
+    for (x0, y0, x1, y1), step in jobs:
+        detector = detectors[step]
         crop = image[y0:y1, x0:x1]
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         batches.append(
@@ -464,7 +656,7 @@ def _detect_boxes(
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
 
-def _drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
+def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
     """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
     if len(found) < 2:
         return found

@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 
 from tracker.detections import TagDetections, detect_tags, make_detector
 from tracker.events import EventBus, EventKind, TrackerEvent
 from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagDetector
 from tracker.frames import Frame
+from tracker.never_seen import smallest_tag_px
 from tracker.roster import Roster
 from tracker.unit_pose import HeightMap, UnitPose
 from tracker.unit_tracker import DEFAULT_ANCHOR_IDS, TrackerSettings, UnitTracker
@@ -76,13 +78,21 @@ class Tracker:
         layout = getattr(calibration, "layout", None)
         anchor_ids = layout.anchor_ids if layout is not None and layout.anchors else DEFAULT_ANCHOR_IDS
         self.units = UnitTracker(roster, mapping=calibration, terrain=terrain, anchor_ids=anchor_ids, settings=settings)
-        self._fast = FastTagDetector(settings=detector_settings) if fast else None
+        known = frozenset(anchor_ids) | (roster.tag_ids if roster is not None else frozenset())
+        self._fast = (
+            FastTagDetector(settings=detector_settings, known_ids=known, smallest_tag_px=smallest_tag_px(calibration, roster))
+            if fast
+            else None
+        )
         self._bare = None if fast else make_detector(nthreads=2)
         self._drift = _make_drift_watch(calibration, drift_threshold_in)
         self._drifting = False
         self._connected = True
         self._last_index = -1
         self._last_t = 0.0
+        #: every tag id detected so far, and the smallest tag edge seen (px): what `track` says at the end
+        self.seen_tag_ids: set[int] = set()
+        self.smallest_tag_px: float | None = None
 
     # -- per frame -------------------------------------------------------------------------------
     def process(self, frame: Frame) -> TrackedFrame:
@@ -97,6 +107,7 @@ class Tracker:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
             detections = detect_tags(self._bare, gray, frame_index=frame.index, t_s=frame.t_s)
             work = None
+        self._note_seen(detections)
         update = self.units.update(detections, image=image)
         events = list(update.events)
         events += self._check_drift(update.anchors, frame)
@@ -104,6 +115,14 @@ class Tracker:
         result = TrackedFrame(frame.index, frame.t_s, update.poses, tuple(events), detections, work)
         self.bus.publish_all(result.events)
         return result
+
+    def _note_seen(self, detections: TagDetections) -> None:
+        if len(detections) == 0:
+            return
+        self.seen_tag_ids.update(int(i) for i in detections.tag_ids)
+        c = detections.corners_px
+        smallest = float(np.linalg.norm(c - np.roll(c, 1, axis=1), axis=2).mean(axis=1).min())
+        self.smallest_tag_px = smallest if self.smallest_tag_px is None else min(self.smallest_tag_px, smallest)
 
     def source_status(self, connected: bool, *, t_s: float | None = None) -> TrackerEvent | None:
         """Tell the tracker whether the camera delivers frames; emits source_lost / source_back once each.

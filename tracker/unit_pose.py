@@ -144,6 +144,44 @@ def table_pose(
     return float(centre[0]), float(centre[1]), z, heading_from_corners(table)
 
 
+def table_corners(
+    corners_px: np.ndarray,
+    mapping: TableMapping,
+    *,
+    base_heights_in: np.ndarray,
+    terrain: HeightMap | None = None,
+    iterations: int = 3,
+) -> tuple[np.ndarray, np.ndarray]:
+    """N tags' corners on the table, (N, 4, 2) inches, and their heights z_in (N,): each tag lies flat
+    ``base_heights_in`` above the terrain where it stands (NaN corners where a ray misses)."""
+    corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
+    n = len(corners)
+    flat = corners.reshape(-1, 2)
+    z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
+    base = z.copy()
+    if terrain is not None and n:
+        for _ in range(iterations):
+            guess = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2).mean(axis=1)
+            z = base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
+    if n == 0:
+        return np.zeros((0, 4, 2)), z
+    return mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2), z
+
+
+def poses_from_table_corners(table: np.ndarray, z_in: np.ndarray) -> np.ndarray:
+    """(N, 4) rows of x_in, y_in, z_in, tag_heading_deg from (N, 4, 2) table corners; NaN rows where a
+    corner is NaN. The centre is the corners' mean (exact for a flat square, unlike the image centre)."""
+    n = len(table)
+    if n == 0:
+        return np.zeros((0, 4))
+    centre = table.mean(axis=1)
+    d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
+    heading = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
+    out = np.column_stack([centre, z_in, heading])
+    out[~np.all(np.isfinite(table.reshape(n, -1)), axis=1)] = np.nan
+    return out
+
+
 def table_poses(
     corners_px: np.ndarray,
     mapping: TableMapping,
@@ -156,21 +194,5 @@ def table_poses(
 
     Rows whose corners do not reach the table are NaN.
     """
-    corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
-    n = len(corners)
-    if n == 0:
-        return np.zeros((0, 4))
-    flat = corners.reshape(-1, 2)
-    z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
-    base = z.copy()
-    if terrain is not None:
-        for _ in range(iterations):
-            guess = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2).mean(axis=1)
-            z = base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
-    table = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2)
-    centre = table.mean(axis=1)
-    d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
-    heading = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
-    out = np.column_stack([centre, z, heading])
-    out[~np.all(np.isfinite(table.reshape(n, -1)), axis=1)] = np.nan
-    return out
+    table, z = table_corners(corners_px, mapping, base_heights_in=base_heights_in, terrain=terrain, iterations=iterations)
+    return poses_from_table_corners(table, z)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,11 @@ from tracker.unit_pose import HeightMap, TableMapping, UnitPose, UnitState, imag
 from tracker.visibility import RingSnapshot, ring_similarity, take_ring
 
 DEFAULT_ANCHOR_IDS = frozenset(range(10))
+#: One line for a user whose miniatures carry tags 0-9 and who would otherwise see nothing of them.
+ANCHORS_WITHOUT_CALIBRATION = (
+    "note: without --calibration, tags 0-9 are taken as table anchors, not units; "
+    "give --calibration (its anchors), or number unit tags from 10"
+)
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,9 @@ class UnitTracker:
         self._anchor_conflict_until: dict[int, float] = {}
         self._last_t = 0.0
         self._last_frame = 0
+        #: (x_in, y_in) -> True where no camera sees the table (several cameras: a gap between views).
+        #: A unit missing there is stale for as long as it stays missing, never lost: nothing looked.
+        self.unseen_at: Callable[[float, float], bool] | None = None
 
     # -- what the GUI and rules read ---------------------------------------------------------
     @property
@@ -366,7 +374,7 @@ class UnitTracker:
         if unit.state in (UnitState.STALE, UnitState.LOST) and gone_s >= s.lift_after_s and self._place_visible(unit, image):
             unit.state = UnitState.LIFTED
             events.append(self._event(EventKind.LIFTED, unit, t, frame, manual=False))
-        elif unit.state is UnitState.STALE and gone_s >= s.lost_after_s:
+        elif unit.state is UnitState.STALE and gone_s >= s.lost_after_s and not self.in_gap(unit.spec.tag_id):
             unit.state = UnitState.LOST
             events.append(self._event(EventKind.LOST, unit, t, frame))
         return events
@@ -398,6 +406,13 @@ class UnitTracker:
         # The table around it as before but the spot itself changed: the unit is gone. Both as
         # before: the tag is still there and only missed by the detector (blur, glare).
         return around >= self.settings.ring_similarity_min and spot < self.settings.spot_similarity_max
+
+    def in_gap(self, tag_id: int) -> bool:
+        """Whether the unit's last known place is where no camera looks (see ``unseen_at``)."""
+        unit = self._units.get(int(tag_id))
+        if unit is None or self.unseen_at is None or self.mapping is None:
+            return False
+        return bool(self.unseen_at(unit.filter.x, unit.filter.y))
 
     # -- output --------------------------------------------------------------------------------
     def _length(self, value: float) -> float:

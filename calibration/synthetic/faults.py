@@ -66,3 +66,105 @@ def apply_faults(image_bgr: np.ndarray, faults: Faults, rng: np.random.Generator
     if img is image_bgr:
         img = image_bgr.copy()
     return img
+
+
+# -- Webcam faults applied to any photograph (real or rendered) -------------------------------------
+# Each takes a grey or BGR uint8 image and returns a new one; the set below is what the recall tests and
+# bench/real_photos.py apply to the real photographs.
+
+
+def jpeg_recompressed(image: np.ndarray, quality: int) -> np.ndarray:
+    """The image after one JPEG round trip at ``quality`` (what a cheap webcam's MJPEG stream does)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ValueError(f"JPEG encoding failed at quality {quality}")
+    return cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+
+
+def downscaled(image: np.ndarray, factor: float) -> np.ndarray:
+    """The image shrunk by ``factor`` (< 1) with area averaging, as a lower-resolution sensor sees it."""
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+
+
+def blurred(image: np.ndarray, sigma_px: float) -> np.ndarray:
+    """Out of focus: a Gaussian blur of ``sigma_px``."""
+    return cv2.GaussianBlur(image, (0, 0), sigma_px)
+
+
+def exposed(image: np.ndarray, gain: float, offset: float = 0.0) -> np.ndarray:
+    """Exposure changed: ``gain`` x value + ``offset``, clipped (gain < 1 dark, > 1 bright and washed out)."""
+    return cv2.convertScaleAbs(image, alpha=gain, beta=offset)
+
+
+def with_glare(image: np.ndarray, *, centre_frac: tuple[float, float] = (0.6, 0.4), radius_frac: float = 0.35,
+               strength: float = 170.0) -> np.ndarray:
+    """A bright reflection (a lamp on a glossy print): a Gaussian spot added to every channel, clipped."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = radius_frac * max(h, w)
+    spot = strength * np.exp(-((xx - centre_frac[0] * w) ** 2 + (yy - centre_frac[1] * h) ** 2) / (2 * r * r))
+    if image.ndim == 3:
+        spot = spot[:, :, None]
+    return np.clip(image.astype(np.float32) + spot, 0, 255).astype(np.uint8)
+
+
+def rotated(image: np.ndarray, angle_deg: float) -> np.ndarray:
+    """The image turned by ``angle_deg`` about its centre (the camera rolled), borders replicated."""
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle_deg, 1.0)
+    return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def webcam_faults(median_tag_px: float | None = None) -> dict[str, "functools.partial[np.ndarray]"]:
+    """The named faults a webcam adds to a photo, each a function image -> image.
+
+    ``median_tag_px``: the typical tag edge in the photo; when given, ``small_tags`` shrinks the photo so
+    that it becomes 24 px (between 20 and 30 px, what a 1" tag is at 1080p over a large table); photos
+    whose tags are already smaller are left as they are by that fault.
+    """
+    faults: dict[str, functools.partial[np.ndarray]] = {
+        "jpeg_q30": functools.partial(jpeg_recompressed, quality=30),
+        "jpeg_q50": functools.partial(jpeg_recompressed, quality=50),
+        "jpeg_q80": functools.partial(jpeg_recompressed, quality=80),
+        "blur": functools.partial(blurred, sigma_px=1.2),
+        "dark": functools.partial(exposed, gain=0.3),
+        "bright": functools.partial(exposed, gain=1.8, offset=40.0),
+        "glare": functools.partial(with_glare),
+        "rotated_25deg": functools.partial(rotated, angle_deg=25.0),
+    }
+    if median_tag_px is not None:
+        factor = min(1.0, 24.0 / max(1e-6, median_tag_px))
+        faults["small_tags"] = functools.partial(downscaled, factor=factor)
+        faults["small_tags_jpeg_q50"] = functools.partial(_small_then_jpeg, factor=factor, quality=50)
+    return faults
+
+
+def _small_then_jpeg(image: np.ndarray, *, factor: float, quality: int) -> np.ndarray:
+    return jpeg_recompressed(downscaled(image, factor), quality)
+
+
+# -- Faults of footage over time -------------------------------------------------------------------
+
+
+def camera_bumped(image: np.ndarray, shift_px: tuple[float, float]) -> np.ndarray:
+    """The frame as a camera knocked sideways by ``shift_px`` (dx, dy) sees it: the picture slides, the
+    edge it uncovers repeats the border."""
+    m = np.float32([[1, 0, shift_px[0]], [0, 1, shift_px[1]]])
+    h, w = image.shape[:2]
+    return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def bump_shift_px(frame_index: int, *, start: int, frames: int, shift_px: tuple[float, float]) -> tuple[float, float]:
+    """A bump that lasts ``frames`` frames from ``start`` (the camera wobbles out and springs back)."""
+    return shift_px if start <= frame_index < start + frames else (0.0, 0.0)
+
+
+def exposure_gain(t_s: float, *, swing: float = 0.25, period_s: float = 4.0) -> float:
+    """Auto-exposure hunting: the brightness gain at ``t_s``, drifting by +-``swing`` over ``period_s``."""
+    return 1.0 + swing * float(np.sin(2.0 * np.pi * t_s / period_s))
+
+
+def webcam_frame(image: np.ndarray, *, t_s: float, jpeg_quality: int = 60, exposure_swing: float = 0.25) -> np.ndarray:
+    """One frame of a cheap webcam's MJPEG stream: auto-exposure drift, then JPEG at ``jpeg_quality``."""
+    out = exposed(image, exposure_gain(t_s, swing=exposure_swing)) if exposure_swing else image
+    return jpeg_recompressed(out, jpeg_quality) if jpeg_quality else out

@@ -32,12 +32,14 @@ def board_from_args(args: argparse.Namespace):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, metavar="PDF", help="where to write the PDF")
+    parser.add_argument("--out", metavar="PDF", help="where to write the PDF (required)")
     parser.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size (default letter)")
     add_board_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.out:
+        raise UsageError("say where to write the sheet: --out board.pdf (then print it at 100%, actual size)")
     from printing.board_sheet import write_board_pdf
 
     board = board_from_args(args)

@@ -1,4 +1,4 @@
-"""`sandtable calibrate camera|table|projector`: the lens, the table, the projector.
+"""`sandtable calibrate camera|table|projector|coverage`: the lens, the table, the projector, several cameras' views.
 
     sandtable calibrate camera photos/*.jpg --out camera.json
     sandtable calibrate table frame.png --camera-model camera.json --out table.json
@@ -6,6 +6,7 @@
     sandtable calibrate projector --write-pattern pattern.png --size 1920x1080
     sandtable calibrate projector --photo seen.png --calibration table.json --size 1920x1080 --out projector.json
     sandtable calibrate projector --camera 0 --calibration table.json --screen 1 --out projector.json
+    sandtable calibrate coverage left.json right.json --out views.png     # several cameras: who sees what
 """
 from __future__ import annotations
 
@@ -51,8 +52,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     proj.add_argument("--out", metavar="JSON", help="where to write the projector calibration")
 
 
+    cover = sub.add_parser("coverage", help="several cameras: which part of the table each sees, overlaps and gaps",
+                           description="Say (and draw) which part of the table each camera's calibration sees.")
+    cover.add_argument("calibrations", nargs="+", metavar="JSON", help="each camera's table calibration")
+    cover.add_argument("--out", metavar="PNG", help="also draw the table from above: each view tinted, gaps hatched red")
+
+
 def run(args: argparse.Namespace) -> int:
-    return {"camera": _camera, "table": _table, "projector": _projector}[args.what](args)
+    return {"camera": _camera, "table": _table, "projector": _projector, "coverage": _coverage}[args.what](args)
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.coverage import coverage_image, coverage_map
+    from calibration.files import load_table_calibration
+
+    cals = [load_table_calibration(path) for path in args.calibrations]
+    names = [Path(path).stem for path in args.calibrations]
+    first = cals[0].layout
+    for name, cal in zip(names[1:], cals[1:]):
+        if (cal.layout.width_in, cal.layout.depth_in, cal.layout.anchors) != (first.width_in, first.depth_in, first.anchors):
+            raise UsageError(f"{name} was calibrated on another table layout than {names[0]}; calibrate every camera with the same layout file")
+    cover = coverage_map(cals, names, cell_in=1.0)
+    print(cover.summary())
+    for name, cal, seen in zip(names, cals, cover.by_camera):
+        print(f"  {name}: anchors {', '.join(map(str, cal.anchors_used)) or 'none'} registered it "
+              f"(residual {cal.residual_in:.3f} in); it sees {seen.mean():.0%} of the table")
+    if args.out:
+        if not cv2.imwrite(str(args.out), coverage_image(cover, cals)):
+            raise UsageError(f"--out {args.out}: cannot write a PNG there; check the folder and the .png ending")
+        print(f"wrote {args.out}")
+    return 0
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -264,6 +295,9 @@ def _screen(screen_index: int):
 
     app = QApplication.instance()
     if app is None:
+        from cli.display_check import require_window
+
+        require_window(instead="write the pattern with --write-pattern and use --photo")
         app = QApplication(["sandtable"])
     if not isinstance(app, QApplication):
         raise UsageError("this process has no window support; run `sandtable calibrate projector --camera ...` on its own")

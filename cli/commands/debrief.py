@@ -27,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from debrief.report import write_debrief_report
     from appmodel.errors import UsageError
+    from classview.timeline import report_timeline
+    from debrief.report import write_debrief_report
 
     if args.example == bool(args.recording):
         raise UsageError("give a RECORDING (e.g. sandtable debrief game.sqlite --out report.html) or --example, not both")
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         out = Path(args.out) if args.out else recording.with_suffix(".html")
         if out.resolve() == recording.resolve():
             raise UsageError(f"--out {args.out}: that is the recording itself; choose a .html file")
-    facts = write_debrief_report(recording, out, progress=bar)
+    facts = write_debrief_report(recording, out, progress=bar, timeline=report_timeline)
     bar.done()
     for problem in facts.problems:
         print(f"note: {problem}", file=sys.stderr)

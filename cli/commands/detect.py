@@ -30,14 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import sys
     from pathlib import Path
 
     import cv2
     import numpy as np
 
     from appmodel.errors import UsageError
-    from tracker.detections import detect_tags, make_detector
+    from tracker.decode_policy import DecodePolicy
+    from tracker.image_detection import examine_image
     from tracker.roster import Roster, load_roster
+    from tracker.unit_tracker import ANCHORS_WITHOUT_CALIBRATION
     from tracker.unit_pose import table_poses
 
     from tracker.image_files import read_image
@@ -54,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
     cal = _calibration(args.calibration, image.shape[1], image.shape[0]) if args.calibration else None
     anchor_ids = set(cal.layout.anchor_ids) if cal is not None and cal.layout.anchors else set(range(10))
 
-    found = detect_tags(make_detector(nthreads=2), image)
+    if cal is None:
+        print(ANCHORS_WITHOUT_CALIBRATION, file=sys.stderr)
+    examined = examine_image(image, policy=DecodePolicy.knowing(anchor_ids, roster.tag_ids))
+    found = examined.detections
     rows = []
     for i in range(len(found)):
         tag_id = int(found.tag_ids[i])
@@ -69,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         }
         if spec is not None and spec.name:
             row["name"] = spec.name
+        if tag_id in examined.fallback_ids:
+            row["note"] = "found only by OpenCV's ArUco detector: its white border is likely trimmed"
         if cal is not None:
             if kind == "anchor":
                 anchor = cal.layout.anchor(tag_id)
@@ -86,7 +94,13 @@ def run(args: argparse.Namespace) -> int:
         rows.append(row)
     rows.sort(key=lambda r: r["tag_id"])
     if args.json:
-        print(json.dumps({"image": str(path), "size_px": [int(image.shape[1]), int(image.shape[0])], "detections": rows}))
+        undecoded = [
+            {"corners_px": [[round(float(x), 2), round(float(y), 2)] for x, y in sq.corners_px], "edge_px": round(sq.edge_px, 1),
+             "reason": sq.reason}
+            for sq in examined.undecoded
+        ]
+        print(json.dumps({"image": str(path), "size_px": [int(image.shape[1]), int(image.shape[0])], "detections": rows,
+                          "undecoded": undecoded}))
         return 0
     print(f"{path}: {len(rows)} tag(s) found in {image.shape[1]}x{image.shape[0]} px")
     for r in rows:
@@ -94,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
         if "table_in" in r:
             where += f"  table ({r['table_in'][0]:6.2f}, {r['table_in'][1]:6.2f}) in at z {r['z_in']:.2f}, heading {r['heading_deg']:6.1f} deg"
         label = f"{r['kind']} {r['tag_id']}" + (f" {r['name']!r}" if "name" in r else "")
-        print(f"  {label:<24} {where}")
+        print(f"  {label:<24} {where}" + (f"  ({r['note']})" if "note" in r else ""))
+    for sq in examined.undecoded:
+        print(f"  {sq.describe()}")
     return 0
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from classview.live import add_serve_argument
+
 NAME = "gui"
 HELP = "Open the companion: the table with overlays, roster, attacks, turns, log, projector and recording."
 
@@ -22,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--select", type=int, metavar="TAG", help="start with this unit selected")
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window and exit (works offscreen)")
     parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot (default 1600x960)")
+    add_serve_argument(parser)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -36,23 +39,42 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _check_scenario(path: str) -> None:
+    from pathlib import Path
+
+    from appmodel.errors import UsageError
+
+    if not Path(path).is_file():
+        raise UsageError(f"--scenario {path!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+
+
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
 
+    from classview.live import check_serve, serve_session
     from gui.app import create_application, open_live_source, take_screenshot
     from appmodel.errors import UsageError
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession
     from gui.settings import load_settings, open_store
 
+    from cli.display_check import offscreen_unless_displayed, require_window
+
     size = _size(args.size)
+    check_serve(args.serve)
+    if args.scenario:
+        _check_scenario(args.scenario)  # a wrong file name is said first, display or not
     if args.calibration:
         # Checked even without --source: it is saved in the settings, and a broken file found only at
         # the next `gui --source` would be a surprise there.
         from calibration.files import load_table_calibration
 
         load_table_calibration(args.calibration)
+    if args.screenshot:
+        offscreen_unless_displayed()  # a picture needs no screen
+    else:
+        require_window(instead="`sandtable gui --screenshot window.png` draws it offscreen")
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
@@ -61,8 +83,7 @@ def run(args: argparse.Namespace) -> int:
         from rules.downrange.examples.in_depth import SCENARIO_PATH
 
         scenario = str(SCENARIO_PATH)
-    if not Path(scenario).is_file():
-        raise UsageError(f"--scenario {scenario!r}: no such file; give a scenario TOML (docs/scenario-format.md)")
+    _check_scenario(scenario)
     from appmodel.scenarios.check import check_scenario
 
     check_scenario(scenario)  # the same checks as `scenarios --check`, before the window opens
@@ -104,9 +125,14 @@ def run(args: argparse.Namespace) -> int:
         reference = load_relief_reference(args.relief)
         if reference is not None and reference.shape[:2] == (calibration.model.height_px, calibration.model.width_px):
             window.sand_watch = SandChangeWatch(reference, sand=sand_mask(calibration, reference.shape[:2]))
-    if args.screenshot:
-        path = take_screenshot(window, args.screenshot, size=size, live=live)
-        print(f"saved {path}")
-        return 0
-    window.show()
-    return int(app.exec())
+    view = serve_session(session, args.serve, window=window)
+    try:
+        if args.screenshot:
+            path = take_screenshot(window, args.screenshot, size=size, live=live)
+            print(f"saved {path}")
+            return 0
+        window.show()
+        return int(app.exec())
+    finally:
+        if view is not None:
+            view.close()

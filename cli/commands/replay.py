@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from classview.live import add_serve_argument
+
 NAME = "replay"
 HELP = "Replay a recorded session: timeline, play/pause, speed, jump to the next event, bookmarks."
 
@@ -14,16 +16,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--at", type=float, default=0.0, metavar="SECONDS", help="start at this time")
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the replay window and exit")
     parser.add_argument("--size", default="1600x960", metavar="WxH", help="window size for --screenshot")
+    add_serve_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from classview.live import check_serve, serve_session
     from gui.app import create_application, recording_calibration, take_screenshot
     from cli.commands.gui import _size
     from gui.main_window import MainWindow
     from appmodel.replay_model import ReplayModel
     from gui.settings import load_settings, open_store
 
+    from cli.display_check import offscreen_unless_displayed, require_window
+
     size = _size(args.size)
+    check_serve(args.serve)
+    if args.screenshot:
+        offscreen_unless_displayed()  # a picture needs no screen
+    else:
+        require_window(instead=f"`sandtable debrief {args.recording}` writes the report without one")
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
@@ -32,14 +43,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"sandtable replay: note: {problem}")
     calibration = recording_calibration(replay, args.calibration)
     window = MainWindow(replay.session, settings=settings, store=store, calibration=calibration, replay=replay)
-    if args.at:
-        window.timeline.seek(args.at)
-    if args.screenshot:
-        path = take_screenshot(window, args.screenshot, size=size)
-        print(f"saved {path}")
+    view = serve_session(replay.session, args.serve, window=window)  # the class follows the replay's timeline
+    try:
+        if args.at:
+            window.timeline.seek(args.at)
+        if args.screenshot:
+            path = take_screenshot(window, args.screenshot, size=size)
+            print(f"saved {path}")
+            return 0
+        window.show()
+        return int(app.exec())
+    finally:
+        if view is not None:
+            view.close()
         replay.close()
-        return 0
-    window.show()
-    code = int(app.exec())
-    replay.close()
-    return code

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 
+from classview.live import add_serve_argument
+
 NAME = "run"
 HELP = "Play at a real table: camera, tracking, rules and overlays in the window (a first run walks you through calibration)."
 
@@ -36,30 +38,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window after --settle seconds and "
                         "exit (works offscreen; needs a calibration)")
     parser.add_argument("--settle", type=float, default=2.0, metavar="S", help="with --screenshot: seconds to track first")
+    add_serve_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
     import sys
     from pathlib import Path
 
-    from cli.display_check import display_available, why_no_display
     from appmodel.errors import UsageError
+    from cli.display_check import offscreen_unless_displayed, require_window
+
+    from classview.live import check_serve
 
     if args.list_cameras:
         return _list_cameras()
+    check_serve(args.serve)
     if args.screenshot:
-        if not display_available():
-            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+        offscreen_unless_displayed()  # a picture needs no screen
         if args.recalibrate:
             raise UsageError("--screenshot cannot walk through the calibration; leave out --recalibrate")
         if not args.settle >= 0:
             raise UsageError(f"--settle {args.settle}: give seconds (0 or more)")
-    elif not display_available():
+    else:
         camera = args.camera or "0"
-        raise UsageError(f"sandtable run opens the companion's window, but there is {why_no_display()}; to track "
-                         f"without a window use `sandtable track {camera} --calibration table.json --scenario game.toml "
-                         "--record game.sqlite`")
+        require_window(instead=f"to track without a window use `sandtable track {camera} --calibration "
+                       "table.json --scenario game.toml --record game.sqlite`")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
 
@@ -235,6 +238,7 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
     import sys
 
     from calibration.table_setup import load_table_setup
+    from classview.live import serve_session
     from gui.app import take_screenshot
     from appmodel.live_tracking import LiveTracking
     from gui.main_window import MainWindow
@@ -257,7 +261,9 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
     live = LiveTracking(source, tracked, realtime=True)
     window = MainWindow(session, settings=settings, store=None if args.screenshot else store, calibration=calibration,
                         projector_calibration=projector, live=live)
+    view = None
     try:
+        view = serve_session(session, args.serve, window=window)
         recorder = None
         if args.record:
             recorder = session.start_recording(args.record, calibration_path=str(calibration_path), roster=roster)
@@ -280,6 +286,8 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
             code = int(app.exec())
     finally:
         live.stop()
+        if view is not None:
+            view.close()
         session.close()  # a recording in progress is closed cleanly
         tracker.close()
         if tuio is not None:

@@ -13,6 +13,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from appmodel.errors import UsageError
 
@@ -63,10 +64,14 @@ def run(args: argparse.Namespace) -> int:
     table = scenario.table
     w, h = table.size_px
     frames = scenario.frame_count if args.max_frames is None else min(args.max_frames, scenario.frame_count)
-    fourcc = cv2.VideoWriter_fourcc(*("mp4v" if out.suffix.lower() == ".mp4" else "MJPG"))
-    writer = cv2.VideoWriter(str(out), fourcc, float(scenario.fps), (w, h))
-    if not writer.isOpened():
-        raise UsageError(f"cannot write video {args.out!r} (no encoder for {out.suffix}); try .avi")
+    if out.suffix.lower() == ".mp4":
+        from tracker.h264_video import H264Writer
+
+        writer: Any = H264Writer(out, float(scenario.fps), (w, h))  # plays in browsers; OpenCV reads it back
+    else:
+        writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), float(scenario.fps), (w, h))
+        if not writer.isOpened():
+            raise UsageError(f"cannot write video {args.out!r} (no encoder for {out.suffix}); use .mp4 or .avi")
     truth_path, table_path = truth_paths(out)
     truth = TableCalibration(model=table.model, pose=table.pose, layout=table.layout, residual_in=0.0, method="pnp",
                              notes=(f"exact: the simulated camera of {Path(args.scenario).name}",))

@@ -19,13 +19,14 @@ UNIT_IDS = (10, 399)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ids", help="unit tag ids, e.g. 10-49 or 10,12,20-25 (10-399)")
-    parser.add_argument("--size-in", type=float, help="edge of each tag's black square in inches (default 1, anchors 2)")
+    parser.add_argument("--size-in", type=float, help="edge of each tag's black square in inches (default 1, anchors 2; "
+                        "with --roster: for the units whose entry gives no tag_size_in)")
     parser.add_argument("--roster", metavar="FILE", help="a scenario file: print its units' tags with their names")
     parser.add_argument("--anchors", action="store_true", help="print the table's anchor tags instead")
     parser.add_argument("--layout", metavar="FILE", help="with --anchors: a layout file with other anchors")
     parser.add_argument("--table", metavar="WxD", help="with --anchors: table size in inches (default 72x48)")
     parser.add_argument("--paper", choices=("letter", "a4"), default="letter", help="paper size (default letter)")
-    parser.add_argument("--out", required=True, metavar="PDF", help="where to write the PDF")
+    parser.add_argument("--out", metavar="PDF", help="where to write the PDF (required)")
 
 
 def parse_ids(text: str) -> list[int]:
@@ -59,7 +60,9 @@ def parse_ids(text: str) -> list[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from printing.tag_sheets import TagLabel, anchor_labels, check_one_size, write_tag_sheets
+    if not args.out:
+        raise UsageError("say where to write the sheet: --out tags.pdf (then print it at 100%, actual size)")
+    from printing.tag_sheets import TagLabel, anchor_labels, check_one_size, write_sized_tag_sheets, write_tag_sheets
 
     chosen = sum(bool(x) for x in (args.ids, args.roster, args.anchors))
     if chosen != 1:
@@ -83,17 +86,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.roster:
         from printing.roster_labels import roster_labels
 
+        # Each unit at the size its roster entry gives; --size-in only for units that give none.
         groups = roster_labels(args.roster, default_size_in=args.size_in or 1.0)
-        if args.size_in is None and len(groups) > 1:
-            sizes = ", ".join(f"{s:g}" for s in sorted(groups))
-            raise UsageError(f"the roster has tags of {sizes} in; print one size at a time with --size-in (e.g. --size-in {min(groups):g})")
-        size = args.size_in if args.size_in is not None else next(iter(groups))
-        labels = groups.get(size)
-        if not labels:
-            raise UsageError(f"no unit in the roster has {size:g} in tags; sizes there: {', '.join(f'{s:g}' for s in sorted(groups))}")
-        summary = write_tag_sheets(args.out, labels, size_in=size, paper=args.paper,
-                                   title=f"Unit tags from {args.roster} ({size:g} in, tag36h11)")
-        what = f"{len(labels)} unit tags of {size:g} in with names"
+        summary = write_sized_tag_sheets(args.out, dict(sorted(groups.items())), paper=args.paper,
+                                         title=lambda size: f"Unit tags from {args.roster} ({size:g} in, tag36h11)")
+        what = " and ".join(f"{len(labels)} unit tag{'s' if len(labels) != 1 else ''} of {size:g} in"
+                            for size, labels in sorted(groups.items())) + " with names"
     else:
         ids = parse_ids(args.ids)
         size = args.size_in if args.size_in is not None else 1.0

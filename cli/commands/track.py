@@ -3,6 +3,7 @@
     sandtable track 0 --calibration table.json --scenario game.toml --record game.sqlite
     sandtable track game.mp4 --scenario game.toml --jsonl > poses.jsonl
     sandtable track 0 --calibration table.json --tuio 127.0.0.1:3333   # TUIO 1.1 for other software (docs/tuio.md)
+    sandtable track --camera 0 --camera 1 --calibration left.json --calibration right.json   # several cameras, fused
 
 ``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
 "x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
@@ -19,8 +20,14 @@ HELP = "Track units through a camera (index or URL), video, image folder, synthe
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="SOURCE", help="camera index (0), stream URL, video file, image folder, scenario .toml or recording")
-    parser.add_argument("--calibration", metavar="FILE", help="table calibration (JSON): poses in table inches")
+    parser.add_argument("source", metavar="SOURCE", nargs="*",
+                        help="camera index (0), stream URL, video file, image folder, scenario .toml or recording; several for several cameras")
+    parser.add_argument("--camera", action="append", metavar="INDEX", help="a camera index or URL, like a SOURCE (repeat for several cameras)")
+    parser.add_argument("--node", action="append", metavar="NAME=tcp://HOST:PORT",
+                        help="a camera on another computer running `sandtable camera-node --name NAME` (repeatable)")
+    parser.add_argument("--calibration", action="append", metavar="FILE",
+                        help="table calibration (JSON): poses in table inches; with several cameras one each, in the order "
+                        "the cameras are given (SOURCEs, then --camera, then --node)")
     parser.add_argument("--scenario", metavar="FILE", help="scenario (TOML): which tag is which unit")
     parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
     parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi)")
@@ -61,10 +68,22 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--video keeps the camera video next to a recording; add --record FILE")
     if args.fps is not None and not 0 < args.fps <= 1000:
         raise UsageError(f"--fps {args.fps}: give frames per second between 0 and 1000")
+    specs = list(args.source) + list(args.camera or [])
+    calibrations = list(args.calibration or [])
     from appmodel.scenarios.check import check_scenario
 
-    for scenario in {args.scenario, args.source if str(args.source).lower().endswith(".toml") else None} - {None}:
+    for scenario in {args.scenario, *(s for s in specs if str(s).lower().endswith(".toml"))} - {None}:
         check_scenario(scenario)  # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens
+    if len(specs) > 1 or args.node:
+        from cli.several_cameras import run_several
+
+        terrain = _terrain(args.scenario) if args.scenario else None
+        return run_several(args, specs, calibrations, event_line=_event_line, progress=_Progress, terrain=terrain)
+    if not specs:
+        raise UsageError("give a SOURCE: a camera index (0), a video, an image folder, a scenario .toml or a recording")
+    if len(calibrations) > 1:
+        raise UsageError(f"{len(calibrations)} --calibration files for one camera; give one (or give a camera for each)")
+    args.source, args.calibration = specs[0], (calibrations[0] if calibrations else None)
     roster = load_roster(args.scenario) if args.scenario else Roster()
     terrain = _terrain(args.scenario) if args.scenario else None
     calibration = None
@@ -96,6 +115,10 @@ def run(args: argparse.Namespace) -> int:
             settings=TrackerSettings(lost_after_s=args.lost_after),
             fast=not args.bare,
         )
+        if calibration is None:
+            from tracker.unit_tracker import ANCHORS_WITHOUT_CALIBRATION
+
+            print(ANCHORS_WITHOUT_CALIBRATION, file=sys.stderr)
         if tuio_address is not None:
             layout = getattr(calibration, "layout", None)
             tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in) if layout is not None else None)
@@ -130,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
             recorder.attach(tracker.bus)
         if first is not None:
             result = tracker.process(first)
+            _undecoded_on_first_frame(first.image_bgr, result.detections)
             if recorder is not None:
                 recorder.record_frame(result.frame_index, result.t_s, result.poses, first.image_bgr if args.video else None)
             on_frame(result)
@@ -147,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         progress.done()
         if not args.jsonl:
             _summary(tracker, processed, elapsed)
+        _never_seen(tracker, roster, calibration)
         sys.stdout.flush()
     finally:
         if tracker is not None:
@@ -239,6 +264,28 @@ def _event_line(event) -> str:
     elif "hint" in p:
         extra = f": {p['hint']}"
     return f"{event.t_s:8.2f} s  {event.kind.value:<12}{unit}{where}{extra}"
+
+
+def _undecoded_on_first_frame(image, detections) -> None:
+    import sys
+
+    from tracker.undecoded_squares import undecoded_report
+
+    for line in undecoded_report(image, detections):
+        print(line, file=sys.stderr)
+
+
+def _never_seen(tracker, roster, calibration) -> None:
+    import sys
+
+    from tracker.never_seen import never_seen_lines
+
+    lines = never_seen_lines(
+        roster, tracker.seen_tag_ids, calibration=calibration, smallest_seen_px=tracker.smallest_tag_px
+    )
+    if lines:
+        print(f"{len(lines)} unit(s) of the roster never seen:", file=sys.stderr)
+        print("\n".join(lines), file=sys.stderr)
 
 
 def _summary(tracker, processed: int, elapsed: float) -> None:

@@ -169,9 +169,10 @@ def _written_by_demo(path: Path) -> bool:
 def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None = None, timing: DemoTiming | None = None,
                       until: str | None = None, camera_size_px: tuple[int, int] = DEMO_SIZE_PX,
                       video_size_px: tuple[int, int] = VIDEO_SIZE_PX, progress: Progress | None = None,
-                      command: str = COMMAND) -> DemoRun:
+                      command: str = COMMAND, on_session: Callable[[Any], Any] | None = None) -> DemoRun:
     """Play ``example`` (by default the in-depth example) offscreen into ``out_dir``;
-    ``progress(stage, done, total)`` follows it."""
+    ``progress(stage, done, total)`` follows it; ``on_session(session)`` is called once the game's
+    session exists (the class view follows it)."""
     import cv2
     import numpy as np
 
@@ -181,6 +182,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     from appmodel.game_session import GameSession
     from gui.settings import OverlayToggles
     from appmodel.transforms import CameraTransform
+    from tracker.h264_video import H264Writer
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario
     from tracker.sources import SyntheticSource
@@ -205,6 +207,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     roster = roster_from_scenario(story.scenario, source=str(story.scenario_path))
     tracker = Tracker(roster=roster, calibration=calibration, terrain=camera.terrain)
     session.turn_started.connect(tracker.start_turn)
+    if on_session is not None:
+        on_session(session)
     recording = folder / RECORDING_NAME
     recorder = session.start_recording(recording, roster=roster)
     for key, value in (("command", command), ("source", f"synthetic table, {camera_size_px[0]}x{camera_size_px[1]} webcam "
@@ -231,10 +235,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     try:
         every = max(1, int(story.timing.video_every))
         picture = np.zeros((video_size_px[1] + BAND_HEIGHT_PX, video_size_px[0], 3), np.uint8)
-        writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), story.timing.fps / every,
-                                 (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
-        if not writer.isOpened():
-            raise UsageError(f"cannot write the video {str(video)!r}: OpenCV has no MPEG-4 encoder here")
+        # H.264 MP4, which browsers play (OpenCV's MPEG-4 Part 2 they refuse).
+        writer = H264Writer(video, story.timing.fps / every, (video_size_px[0], video_size_px[1] + BAND_HEIGHT_PX))
         while True:
             a = time.perf_counter()
             frame = source.read()
@@ -273,12 +275,14 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
         source.close()
         tracker.close()
         if writer is not None:
-            writer.release()
+            writer.close()
         session.stop_recording()
     report_path = folder / REPORT_NAME
+    from classview.timeline import report_timeline
     from debrief.report import write_debrief_report
 
-    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_))
+    write_debrief_report(recording, report_path, progress=lambda stage, done, total_: report(f"report: {stage}", done, total_),
+                         timeline=report_timeline)
     return DemoRun(folder, video, recording, report_path, story, frames, calibration, session.state, director.played,
                    samples, seconds, time.perf_counter() - started)
 
@@ -321,10 +325,9 @@ class _Captioner:
         assert c is not None
         lines = tuple(e.text for e in self.session.log if e.kind in ("rules", "warning") and e.t_s >= c.t_start_s - 1e-6)
         if t_s >= self.story.beats[-1].t_s:
-            down = self.example.out_of_fight(self.session.units())
             return CaptionText("The end of the example", status,
-                               "Out of the fight: " + (", ".join(down) or "nobody") + ". The debrief report lists every "
-                               "roll with its odds.", lines[-2:])
+                               self.example.out_of_fight_sentence(self.session.units()) + " The debrief report lists "
+                               "every roll with its odds.", lines[-2:])
         return CaptionText(self.example.heading(c.section, c.title), status, c.text, lines[-2:])
 
 

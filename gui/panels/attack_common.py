@@ -27,6 +27,7 @@ from rules.errors import RulesError
 COL_TARGET, COL_DIST, COL_HIT, COL_KILL = range(4)
 ODDS_COLOR = "#ffe14d"
 ERROR_COLOR = "#ff6b6b"
+WARNING_COLOR = "#ffcc66"
 
 
 def setup_grid(attacker: QComboBox, weapon: QComboBox, *, span: int = 1) -> QGridLayout:
@@ -193,6 +194,9 @@ class AttackPanelBase(SessionPanel):
         self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
         self.resolve_button.setMinimumHeight(32)
         self.message = QLabel()
+        #: Called with the :class:`~appmodel.result_card.ResultCard` of every roll resolved here (the window
+        #: shows it large over the map until dismissed).
+        self.on_resolved: list[Any] = []
         self.message.setWordWrap(True)
         self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
@@ -211,18 +215,38 @@ class AttackPanelBase(SessionPanel):
         return box
 
     def lay_out(self, *parts: Any, spacing: int) -> None:
-        """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)), then the dice box
-        and the message line."""
+        """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)) in a scrolling
+        area, then the dice box with Resolve and the message line pinned under it: on a 768-pixel
+        laptop screen the setup scrolls, Resolve stays in view."""
+        from PySide6.QtWidgets import QFrame, QScrollArea
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(spacing)
-        for part in (*parts, self.dice_box(), self.message):
+        self.initiative_note = QLabel("<b>No initiative rolled yet.</b> Roll initiative first (Game menu, or the "
+                                      "Turn tab) so that this attack is in a turn of the game.")
+        self.initiative_note.setWordWrap(True)
+        self.initiative_note.setStyleSheet(f"QLabel {{ color: {WARNING_COLOR}; border: 1px solid {WARNING_COLOR}; "
+                                           "border-radius: 4px; padding: 4px; }")
+        self.initiative_note.hide()
+        setup = QWidget()
+        inner = QVBoxLayout(setup)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.setSpacing(spacing)
+        for part in (self.initiative_note, *parts):
             if isinstance(part, QLayout):
-                layout.addLayout(part)
+                inner.addLayout(part)
             elif isinstance(part, tuple):
-                layout.addWidget(*part)
+                inner.addWidget(*part)
             else:
-                layout.addWidget(part)
+                inner.addWidget(part)
+        self.setup_scroll = QScrollArea()
+        self.setup_scroll.setWidgetResizable(True)
+        self.setup_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.setup_scroll.setWidget(setup)
+        layout.addWidget(self.setup_scroll, 1)
+        layout.addWidget(self.dice_box())
+        layout.addWidget(self.message)
 
     def start(self) -> None:
         """Connect the shared widgets and fill the panel from the session (the last step of ``__init__``)."""
@@ -247,6 +271,8 @@ class AttackPanelBase(SessionPanel):
 
     # -- following the session ------------------------------------------------------------------
     def on_session_changed(self, kind: str) -> None:
+        if kind in ("state", "attack"):
+            self._warn_before_initiative()
         if self._building:
             return
         if kind == "state":
@@ -265,6 +291,15 @@ class AttackPanelBase(SessionPanel):
             self._show_odds()
         elif kind == "poses":
             self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
+
+    def _warn_before_initiative(self) -> None:
+        """An attack set up before the first initiative is allowed (players may be trying things out) but
+        said plainly: it would be resolved outside any turn of the game."""
+        note = getattr(self, "initiative_note", None)
+        if note is not None:
+            draft = self.session.draft
+            set_up = draft is not None and bool(draft.target_ids or draft.aim_point is not None)
+            note.setVisible(set_up and getattr(self.session.state, "round", 1) == 0)
 
     def _refresh_geometry(self) -> None:
         """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
@@ -456,6 +491,9 @@ class AttackPanelBase(SessionPanel):
 
     def resolve(self) -> None:
         """Roll (or take the players' dice) and apply the attack; the outcome goes to the message line."""
+        before = len(getattr(self.session.state, "events", ()))
+        shown = self.session.snapshot()
+        odds, legend = shown.odds, shown.odds_legend  # what the players saw before rolling
         try:
             if self.entered.isChecked():
                 res = self.session.resolve_attack(self._players_dice())
@@ -466,10 +504,29 @@ class AttackPanelBase(SessionPanel):
             return
         if res.pending:
             self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
+            self._pending_card = (before, odds, legend)  # the card waits for where the round lands
         else:
             self._resolved(res)
+            from appmodel.result_card import result_card
+
+            card = result_card(tuple(getattr(res.state, "events", ())[before:]), res.sentences, odds, legend)
+            for callback in self.on_resolved:
+                callback(card)
         if self.entered.isChecked():
             self.dice_form.reset(self.session)
+
+    def landing_resolved(self, result: Any) -> None:
+        """A missed explosive has landed (the table view's landing tool): its result card, with the odds
+        shown before the first roll."""
+        pending, self._pending_card = getattr(self, "_pending_card", None), None
+        if pending is None or result is None or getattr(result, "pending", None):
+            return
+        from appmodel.result_card import result_card
+
+        before, odds, legend = pending
+        card = result_card(tuple(getattr(result.state, "events", ())[before:]), result.sentences, odds, legend)
+        for callback in self.on_resolved:
+            callback(card)
 
     def _resolved(self, result: Any) -> None:
         raise NotImplementedError

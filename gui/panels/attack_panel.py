@@ -56,14 +56,14 @@ class AttackPanel(AttackPanelBase):
         self.from_ground.setChecked(True)
         self._ground_sight: dict[int, Any] = {}
         self.show_all.setToolTip("Off: only units the geometry allows as targets (and those ticked)")
-        self.targets = read_only_table(TARGET_COLUMNS, row_px=28, stretch=(COL_WHY,), min_px=150)
+        self.targets = read_only_table(TARGET_COLUMNS, row_px=28, stretch=(COL_WHY,), min_px=100)
         header = self.targets.horizontalHeader()
         header.setMinimumSectionSize(36)
         for col, width in ((COL_HIT, 54), (COL_KILL, 54), (COL_SHOTS, 48), (COL_COVER, 72), (COL_CONCEAL, 72),
                            (COL_DARK, 70), (COL_UNAWARE, 42)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(col, width)
-        self.odds = read_only_table(ODDS_COLUMNS, row_px=22, select="cells", stretch_last=True, min_px=70)
+        self.odds = read_only_table(ODDS_COLUMNS, row_px=22, select="cells", stretch_last=True, min_px=56)
 
         setup = setup_grid(self.attacker, self.weapon, span=3)
         setup.addWidget(QLabel("Mode"), 2, 0)
@@ -268,8 +268,11 @@ class AttackPanel(AttackPanelBase):
         self.odds.setRowCount(len(snap.odds))
         for row, o in enumerate(snap.odds):
             roll = o.roll + (f" ({', '.join(o.advantages + o.disadvantages)})" if o.advantages or o.disadvantages else "")
-            values = (o.name, _pct(o.p_hit), _pct(o.p_kill), _pct(o.p_kill_any) + (f" ({o.shots} shots)" if o.shots > 1 else ""),
-                      roll if o.allowed else f"not allowed: {o.reason}")
+            if o.allowed:
+                values = (o.name, _pct(o.p_hit), _pct(o.p_kill),
+                          _pct(o.p_kill_any) + (f" ({o.shots} shots)" if o.shots > 1 else ""), roll)
+            else:  # no odds to give: the rules refuse the shot (0.0% read as a shot with no chance)
+                values = (o.name, "not allowed", "—", "—", o.reason)
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)

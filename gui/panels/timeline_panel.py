@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+import bisect
+
+from PySide6.QtCore import QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QVBoxLayout, QWidget)
 
@@ -14,6 +17,41 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 STEPS_PER_S = 10
 
 
+class EventSlider(QSlider):
+    """The timeline's slider with a mark under the groove at each event and bookmark (``marks``: 0-1)."""
+
+    MARK_COLOR = "#ffb74d"
+
+    def __init__(self, orientation: Qt.Orientation) -> None:
+        super().__init__(orientation)
+        self.marks: tuple[float, ...] = ()
+        self.setMinimumHeight(30)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self.marks:
+            return
+        from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+        option = QStyleOptionSlider()
+        self.initStyleOption(option)
+        groove = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option,
+                                             QStyle.SubControl.SC_SliderGroove, self)
+        handle = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option,
+                                             QStyle.SubControl.SC_SliderHandle, self)
+        left = groove.left() + handle.width() / 2
+        span = max(1.0, groove.width() - handle.width())
+        p = QPainter(self)
+        try:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(self.MARK_COLOR))
+            for f in self.marks:
+                x = int(round(left + f * span))
+                p.drawRect(QRect(x - 1, self.height() - 7, 3, 7))
+        finally:
+            p.end()
+
+
 class TimelinePanel(QWidget):
     """Drives a :class:`appmodel.replay_model.ReplayModel`; ``on_frame(frame_bgr)`` gets the recorded video."""
 
@@ -21,7 +59,9 @@ class TimelinePanel(QWidget):
         super().__init__(parent)
         self.replay = replay
         self.on_frame = on_frame
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        #: Called with the new time after every seek (the recorded attack panel follows it).
+        self.on_seek: list[Any] = []
+        self.slider = EventSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, max(1, int(replay.duration_s * STEPS_PER_S)))
         self.time_label = QLabel()
         self.play_button = QPushButton("Play (Space)")
@@ -41,6 +81,10 @@ class TimelinePanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, b.t_s)
             self.moments.addItem(item)
         self.moments.sortItems()
+        self._item_times = [float(self.moments.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.moments.count())]
+        duration = max(1e-9, replay.duration_s)
+        self.slider.marks = tuple(sorted({min(1.0, max(0.0, t / duration)) for t in self._item_times}))
+        self.slider.setToolTip(f"{len(self._item_times)} events and bookmarks, marked under the slider")
         row = QHBoxLayout()
         for w in (self.prev_button, self.play_button, self.next_button, self.speed, self.time_label):
             row.addWidget(w)
@@ -71,8 +115,24 @@ class TimelinePanel(QWidget):
             self.slider.setValue(int(round(self.replay.t_s * STEPS_PER_S)))
             self.slider.blockSignals(False)
         self.time_label.setText(f"{_clock_text(self.replay.t_s)} / {_clock_text(self.replay.duration_s)}")
+        self._follow_in_list(self.replay.t_s)
         if self.on_frame is not None:
             self.on_frame(self.replay.frame_at(self.replay.t_s))
+        for callback in self.on_seek:
+            callback(self.replay.t_s)
+
+    def _follow_in_list(self, t_s: float) -> None:
+        """The list's current row is the last event at or before ``t_s`` (scrolled into view), so the list
+        follows playback; before the first event, none."""
+        i = bisect.bisect_right(self._item_times, t_s + 1e-9) - 1
+        if i < 0:
+            self.moments.setCurrentRow(-1)
+            return
+        if self.moments.currentRow() != i:
+            self.moments.blockSignals(True)
+            self.moments.setCurrentRow(i)
+            self.moments.blockSignals(False)
+            self.moments.scrollToItem(self.moments.item(i))
 
     def toggle_play(self) -> None:
         if self.playing:

@@ -47,7 +47,7 @@ def test_the_patrol_runs_headless_and_writes_video_recording_and_report(patrol):
         assert (out / name).is_file() and (out / name).stat().st_size > 10_000
         assert f"wrote {out / name}" in stdout
     assert stdout.startswith("The patrol example, ") and "Traceback" not in stderr
-    assert "Out of the fight at the end: Bravo 1, Bravo 2, Cell 1 e." in stdout
+    assert 'At the end: Out of the fight (3): Bravo 1, Bravo 2 and "Cell 1 e".' in stdout
 
 
 def test_every_figure_the_script_moves_is_tracked_to_within_a_tenth_of_an_inch_of_where_it_was_put(patrol, replay):
@@ -175,7 +175,7 @@ def test_the_patrol_as_text_walks_through_every_step(capsys):
     text = capsys.readouterr().out
     assert text.count("\n== ") == 15 and "== 10. Turn 2 initiative" in text
     assert "Insurgents has initiative for this turn and becomes the initiative force." in text
-    assert text.rstrip().endswith("out of the fight: Bravo 1, Bravo 2, Cell 1 e.")
+    assert text.rstrip().endswith('Out of the fight (3): Bravo 1, Bravo 2 and "Cell 1 e".')  # not a cut-off "e."
 
 
 def test_the_director_reaches_the_scripts_outcomes_from_perfectly_tracked_poses():

@@ -50,7 +50,7 @@ def test_the_solo_game_runs_headless_and_writes_video_recording_and_report(solo)
         assert f"wrote {out / name}" in stdout
     assert stdout.startswith("The solo example, ") and "Traceback" not in stderr
     # the dummy found out is removed, not counted as beaten
-    assert "Out of the fight at the end: I2 Assault section, R3 Scouts." in stdout
+    assert "At the end: Out of the fight (2): I2 Assault section and R3 Scouts." in stdout
 
 
 def test_the_counters_the_tables_moved_are_tracked_to_within_a_tenth_of_an_inch_of_where_they_were_put(solo, replay):

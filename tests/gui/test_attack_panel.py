@@ -143,7 +143,7 @@ def test_declared_darkness_cover_and_an_unaware_target_change_the_odds_shown(qtb
     assert hit() >= plain  # an unaware target: Advantage
     panel.set_target(31, unaware=False, cover="total")
     row = {r[0]: r for r in panel.odds_rows()}["Automatic rifleman"]
-    assert row[1] == "0.0%" and "not allowed" in row[4] and "cover" in row[4]
+    assert row[1] == "not allowed" and "0.0%" not in row and "cover" in row[4]
     assert session.draft.target_declarations[31]["cover"] == "total"
 
 

@@ -72,8 +72,8 @@ def test_roster_names_are_printed_under_their_tags(tmp_path):
     assert main(["tags", "--roster", str(EXAMPLE), "--size-in", "1", "--out", str(out)]) == 0
     text = text_of(out)
     assert "#10 Sgt. Ruiz" in text and "#23 Lt. Orlov" in text and "OPFOR" in text
-    assert "#14" not in text  # the M-ATV carries a 1.5" tag: printed with --size-in 1.5
-    assert set(measured_tags(out)) == {10, 11, 12, 13, 20, 21, 22, 23}
+    assert "#14" in text  # the M-ATV's 1.5" tag too, at its own size (tests/cli/test_tags_from_the_roster.py)
+    assert set(measured_tags(out)) == {10, 11, 12, 13, 14, 20, 21, 22, 23}
 
 
 def test_the_anchor_set_prints_at_two_inches_with_where_each_goes(tmp_path):
@@ -105,7 +105,6 @@ def test_the_lens_board_prints_its_grid_at_exact_pitch(tmp_path):
         (["tags", "--ids", "10-x"], "write ids like 10-49"),
         (["tags", "--ids", "450"], "ids 400-499 are the projector's calibration pattern"),
         (["tags", "--ids", "10", "--anchors"], "exactly one of --ids"),
-        (["tags", "--roster", str(EXAMPLE)], "the roster has tags of 1, 1.5 in; print one size at a time"),
         (["tags", "--ids", "10", "--size-in", "9"], "--size-in 9: tags from 0.25 to 7 inches"),
         (["board", "--board-cols", "1"], "board options: board of 1x5 tags: use at least 2x2"),
         (["tags", "--anchors", "--layout", "table.toml", "--table", "60x40"],
@@ -118,3 +117,20 @@ def test_mistakes_get_one_line_and_exit_code_2(tmp_path, capsys, argv, message):
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_every_tag_keeps_a_white_quiet_zone_inside_its_cut_line_and_the_sheet_says_why(tmp_path):
+    out = tmp_path / "tags.pdf"
+    assert main(["tags", "--ids", "10-13", "--size-in", "1", "--out", str(out)]) == 0
+    text = " ".join(text_of(out).split())
+    assert "Cut on the dashed line, not closer" in text and "a tag trimmed to the black is not seen" in text
+    image, _ = rasterise(out)[0]
+    grey = cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_BGR2GRAY)
+    found = detect(np.ascontiguousarray(image[:, :, :3]))
+    for c in found.corners_px:
+        x0, y0 = np.floor(c.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(c.max(axis=0)).astype(int)
+        ring = int(0.1 * DPI)  # the quiet zone is 1.5 of the tag's 8 cells = 0.19": its inner 0.1" is blank
+        band = grey[y0 - ring : y1 + ring, x0 - ring : x1 + ring].copy()
+        band[ring - 3 : -ring + 3, ring - 3 : -ring + 3] = 255  # the black square itself, and its anti-aliased edge
+        assert band.min() > 200  # white all round: no cut line or print inside the quiet zone

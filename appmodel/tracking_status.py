@@ -1,0 +1,158 @@
+"""What the window says about tracking (Qt-free): the camera's frames per second and delay, each unit's
+state -- seen, stale, lost, lifted, never seen -- and why, the anchors' health, and whether the feed has
+stopped. :class:`TrackingMonitor` is fed every tracked frame the window takes from the live loop and
+answers :meth:`TrackingMonitor.status` at any moment (a stalled feed shows as such without a new frame).
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: Below this many pixels across, a tag is read unreliably (AprilTag's 36h11 cells get under 1.5 px).
+SMALL_TAG_PX = 12.0
+#: No frame for this long: the feed has stopped (a camera unplugged, a video at its end).
+STALLED_AFTER_S = 2.0
+#: Frames per second over this window of the latest frames.
+FPS_WINDOW = 30
+
+
+@dataclass(frozen=True)
+class UnitStatus:
+    tag_id: int
+    name: str
+    state: str  # "seen", "stale", "lost", "lifted" or "never seen"
+    tag_px: float | None  # the tag's edge in the last frame that saw it, pixels
+    why: str  # a few words a player can act on
+
+
+@dataclass(frozen=True)
+class AnchorStatus:
+    tag_id: int
+    seen: bool
+    x_in: float
+    y_in: float
+
+
+@dataclass(frozen=True)
+class TrackingStatus:
+    fps: float | None
+    delay_s: float | None
+    frames: int
+    stalled: bool
+    seconds_since_frame: float | None
+    units: tuple[UnitStatus, ...]
+    anchors: tuple[AnchorStatus, ...]
+
+    def count(self, state: str) -> int:
+        return sum(1 for u in self.units if u.state == state)
+
+    @property
+    def missing_anchors(self) -> tuple[AnchorStatus, ...]:
+        """Anchors the latest frame did not show (none before the first frame: nothing is known yet)."""
+        return tuple(a for a in self.anchors if not a.seen) if self.frames else ()
+
+    def summary(self) -> str:
+        """One line for the status strip."""
+        if self.frames == 0:
+            return "Camera: waiting for the first frame"
+        parts = []
+        if self.stalled:
+            parts.append(f"NO FEED for {self.seconds_since_frame:.0f} s")
+        parts.append(f"{self.fps:.1f} fps" if self.fps else "— fps")
+        if self.delay_s is not None:
+            parts.append(f"delay {self.delay_s * 1000:.0f} ms")
+        states = [(s, self.count(s)) for s in ("seen", "stale", "lost", "never seen")]
+        parts.append("units " + ", ".join(f"{n} {s}" for s, n in states if n or s == "seen"))
+        if self.anchors:
+            seen = sum(a.seen for a in self.anchors)
+            parts.append(f"anchors {seen}/{len(self.anchors)}" + (
+                " (missing " + ", ".join(str(a.tag_id) for a in self.missing_anchors) + ")" if seen < len(self.anchors)
+                else ""))
+        return " · ".join(parts)
+
+
+def _edge_px(corners: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+
+
+class TrackingMonitor:
+    """Keeps what the status needs from the frames seen so far (mutable; bounded memory)."""
+
+    def __init__(self, roster: Iterable[tuple[int, str]] = (), anchors: Iterable[tuple[int, float, float]] = (),
+                 clock: Any = None) -> None:
+        import time
+
+        self._clock = clock or time.monotonic
+        self._roster = dict(roster)
+        self._anchors = tuple(anchors)
+        self._arrivals: deque[float] = deque(maxlen=FPS_WINDOW)
+        self._delay_s: float | None = None
+        self._poses: dict[int, Any] = {}
+        self._tag_px: dict[int, float] = {}
+        self._anchors_seen: frozenset[int] = frozenset()
+        self.frames = 0
+
+    def add(self, tracked: Any, *, delay_s: float | None = None) -> None:
+        """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it."""
+        self._arrivals.append(self._clock())
+        self.frames += 1
+        self._delay_s = delay_s
+        for pose in tracked.poses:
+            self._poses[pose.tag_id] = pose
+        detections = getattr(tracked, "detections", None)
+        if detections is not None and len(detections):
+            ids = [int(t) for t in detections.tag_ids]
+            for tag, corners in zip(ids, detections.corners_px):
+                self._tag_px[tag] = _edge_px(np.asarray(corners, float))
+            self._anchors_seen = frozenset(ids) & {a[0] for a in self._anchors}
+        else:
+            self._anchors_seen = frozenset()
+
+    def status(self) -> TrackingStatus:
+        now = self._clock()
+        fps = None
+        if len(self._arrivals) >= 2 and self._arrivals[-1] > self._arrivals[0]:
+            fps = (len(self._arrivals) - 1) / (self._arrivals[-1] - self._arrivals[0])
+        since = now - self._arrivals[-1] if self._arrivals else None
+        stalled = since is not None and since > STALLED_AFTER_S
+        units = []
+        for tag in sorted(set(self._roster) | set(self._poses)):
+            units.append(self._unit(tag, stalled))
+        anchors = tuple(AnchorStatus(t, t in self._anchors_seen, x, y) for t, x, y in self._anchors)
+        return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors)
+
+    def _unit(self, tag: int, stalled: bool) -> UnitStatus:
+        name = self._roster.get(tag) or getattr(self._poses.get(tag), "name", "") or f"tag {tag}"
+        pose = self._poses.get(tag)
+        px = self._tag_px.get(tag)
+        if pose is None:
+            why = ("no frame yet" if self.frames == 0 else
+                   f"tag {tag} not found in any frame: in view, face up, printed at least {SMALL_TAG_PX:.0f} px across?")
+            return UnitStatus(tag, name, "never seen", None, why)
+        state = getattr(pose.state, "value", str(pose.state))
+        if stalled:
+            why = "the feed has stopped: its last known place"
+        elif state == "seen":
+            why = (f"small in the picture ({px:.0f} px across; below {SMALL_TAG_PX:.0f} px it is read unreliably)"
+                   if px is not None and px < SMALL_TAG_PX else "")
+        elif state == "stale":
+            why = "hidden for a moment (a hand over it?): its last known place"
+        elif state == "lost":
+            why = "not seen for a while: picked up, covered, or out of the camera's view"
+        else:
+            why = "taken off the table"
+        return UnitStatus(tag, name, state, px, why)
+
+
+def roster_names(roster: Any) -> Mapping[int, str]:
+    """(tag id -> name) of a tracker roster (``tracker.roster.Roster``), or of a session's units."""
+    units = getattr(roster, "units", roster) or ()
+    return {int(getattr(u, "tag_id", getattr(u, "unit_id", -1))): str(getattr(u, "name", "")) for u in units}
+
+
+__all__ = ["AnchorStatus", "SMALL_TAG_PX", "STALLED_AFTER_S", "TrackingMonitor", "TrackingStatus", "UnitStatus",
+           "roster_names"]

@@ -1,0 +1,11 @@
+"""The application model the class view reads (Qt-free): the snapshot's draw items, the overlay
+registry and the label placement. One import point, so the rest of the package names no other layer."""
+from __future__ import annotations
+
+from appmodel.draw_item import REQUIRED_PRIORITY, DrawItem
+from appmodel.draw_memo import Memo
+from appmodel.label_placement import LabelRequest, PlacedLabel, place_labels
+from appmodel.overlay_shapes import OVERLAYS, build_items
+
+__all__ = ["DrawItem", "LabelRequest", "Memo", "OVERLAYS", "PlacedLabel", "REQUIRED_PRIORITY", "build_items",
+           "place_labels"]

@@ -1,0 +1,245 @@
+"""A session snapshot as the class view's scene: JSON-ready data in table inches.
+
+The scene holds the draw items the Qt painter draws (:func:`build_items` with the class's overlay
+toggles) as polylines and polygons in inches, their labels placed without overlaps by the same
+:func:`place_labels` every Qt view uses (in a nominal top-down view of ``PX_PER_IN`` pixels per inch,
+then given back in inches), the units with their names and states, the round and whose turn it is,
+the last resolved roll as a card, and the tail of the log. The browser (``static/classview.js``)
+only turns it into SVG: what the rules compute is drawn once.
+
+>>> from rules.downrange.examples.in_depth import SCENARIO_PATH
+>>> from appmodel.game_session import GameSession
+>>> s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+>>> scene = SceneBuilder(class_layers()).scene(s.snapshot(), s.log)
+>>> scene["table_in"], len(scene["units"]) > 5, sorted({i["layer"] for i in scene["items"]}) [:2]
+([72.0, 48.0], True, ['units', 'voice'])
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
+    place_labels
+
+#: The nominal view the labels are placed in: pixels per table inch and the label font, pixels (the
+#: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
+PX_PER_IN = 20.0
+FONT_PX = 14.0
+#: How wide a bold sans-serif character is, in font sizes (an estimate: the browser shrinks a label
+#: whose text turns out wider than its box, so the placed box is never overflowed).
+CHAR_EM = 0.6
+#: Log lines sent with each scene (the page shows the newest first).
+LOG_TAIL = 40
+#: Coordinates are rounded to this many decimals of an inch (1/100": far below a pixel on any screen).
+DECIMALS = 2
+
+
+#: What the projector hides from the players by default (the settings' ``projector_default``): the
+#: table is real, so no grid, and no odds.
+PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds"})
+
+
+def class_layers(projector: Any = None) -> frozenset[str]:
+    """The overlays the class sees: those the projector's "What the players see" toggles have on
+    (``names()`` / ``is_on(name)``: so hidden odds stay hidden; by default all but the grid and the
+    odds), with the unit bases and names always on — the projector leaves names off because the
+    figures stand on the table under them; a screen has no figures to read them from.
+
+    >>> sorted(PLAYERS_DEFAULT_HIDDEN & class_layers()), {"units", "labels"} <= class_layers()
+    ([], True)
+    """
+    if projector is None:
+        on = set(OVERLAYS) - PLAYERS_DEFAULT_HIDDEN
+    else:
+        on = {name for name in projector.names() if projector.is_on(name)}
+    return frozenset(on | {"units", "labels"})
+
+
+class SceneBuilder:
+    """Builds scenes for one audience (one set of overlays), remembering what did not change: the
+    builders' memo (a moved unit re-computes only its own shapes) and the last label placement (labels
+    do not hop while a unit is carried)."""
+
+    def __init__(self, layers: frozenset[str]) -> None:
+        self.layers = frozenset(layers)
+        self.memo = Memo()
+        self._placed: dict[Hashable, PlacedLabel] | None = None
+        self._item_json: dict[int, tuple[DrawItem, dict[str, Any]]] = {}
+
+    def set_layers(self, layers: frozenset[str]) -> None:
+        self.layers = frozenset(layers)
+
+    def items(self, snapshot: Any) -> list[DrawItem]:
+        return build_items(snapshot, self.layers, memo=self.memo)
+
+    def scene(self, snapshot: Any, log: Sequence[Any] = (), *, t_s: float | None = None) -> dict[str, Any]:
+        """The scene of ``snapshot`` (a :class:`Snapshot`) and the session's ``log`` entries."""
+        items = self.items(snapshot)
+        w, d = (float(v) for v in snapshot.table_size_in)
+        return {
+            "version": int(snapshot.version),
+            "t_s": round(float(snapshot.t_s if t_s is None else t_s), 3),
+            "table_in": [w, d],
+            "font_in": round(FONT_PX / PX_PER_IN, 3),
+            "items": [self._item(i) for i in items if len(i.points_in)],
+            "labels": self._labels(items, (w, d)),
+            "units": units_json(snapshot),
+            "turn": turn_json(snapshot.state),
+            "roll": last_roll_json(snapshot.state),
+            "log": log_json(log),
+        }
+
+    def _item(self, item: DrawItem) -> dict[str, Any]:
+        # Items come back as the same objects while they do not change (the memo): their JSON too.
+        hit = self._item_json.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        data = item_json(item)
+        if len(self._item_json) > 20000:
+            self._item_json.clear()
+        self._item_json[id(item)] = (item, data)
+        return data
+
+    def _labels(self, items: Sequence[DrawItem], table_in: tuple[float, float]) -> list[dict[str, Any]]:
+        w, d = table_in
+        labelled = [i for i in items if i.label and i.text_in is not None]
+        requests: list[LabelRequest] = []
+        for item in labelled:
+            at = _px(item.text_in, d)
+            anchor = _px(item.anchor_in or item.text_in, d)
+            if item.label_on_outline:
+                at = anchor = _visible_spot(item, at, text_size(item.label), table_in)
+            prio = item.label_priority
+            requests.append(LabelRequest((item.layer, item.key), item.label, text_size(item.label), at, anchor, prio,
+                                         required=prio >= REQUIRED_PRIORITY, short_text=item.short_label,
+                                         short_size_px=text_size(item.short_label) if item.short_label else None))
+        bases = [_bounds_px(i.points_in, d) for i in items
+                 if i.layer == "units" and isinstance(i.key, tuple) and i.key and i.key[0] == "base" and len(i.points_in)]
+        placed = place_labels(requests, bounds_px=(0.0, 0.0, w * PX_PER_IN, d * PX_PER_IN), previous=self._placed,
+                              obstacles_px=bases)
+        self._placed = {p.key: p for p in placed}
+        by_key = {(i.layer, i.key): i for i in labelled}
+        return [label_json(p, by_key[p.key], d) for p in placed]
+
+
+def text_size(text: str) -> tuple[float, float]:
+    """The estimated box of a label in the nominal view, pixels (text plus the Qt painter's padding)."""
+    return (len(text) * CHAR_EM * FONT_PX + 8.0, FONT_PX * 1.3 + 2.0)
+
+
+def _px(xy: tuple[float, float], depth_in: float) -> tuple[float, float]:
+    return (float(xy[0]) * PX_PER_IN, (depth_in - float(xy[1])) * PX_PER_IN)
+
+
+def _bounds_px(points_in: np.ndarray, depth_in: float) -> tuple[float, float, float, float]:
+    x, y = points_in[:, 0] * PX_PER_IN, (depth_in - points_in[:, 1]) * PX_PER_IN
+    return (float(x.min()), float(y.min()), float(x.max()), float(y.max()))
+
+
+def _visible_spot(item: DrawItem, at: tuple[float, float], size: tuple[float, float],
+                  table_in: tuple[float, float]) -> tuple[float, float]:
+    """A ring's label spot, slid along the ring to the nearest point on the table when it is off it."""
+    w, d = table_in
+    mx, my = size[0] / 2 + 2, size[1] / 2 + 2
+    W, H = w * PX_PER_IN, d * PX_PER_IN
+    if mx <= at[0] <= W - mx and my <= at[1] <= H - my:
+        return at
+    p = np.column_stack([item.points_in[:, 0] * PX_PER_IN, (d - item.points_in[:, 1]) * PX_PER_IN])
+    ok = (p[:, 0] >= mx) & (p[:, 0] <= W - mx) & (p[:, 1] >= my) & (p[:, 1] <= H - my)
+    if not ok.any():
+        return at
+    vis = p[ok]
+    k = int(np.argmin((vis[:, 0] - at[0]) ** 2 + (vis[:, 1] - at[1]) ** 2))
+    return (float(vis[k, 0]), float(vis[k, 1]))
+
+
+def item_json(item: DrawItem) -> dict[str, Any]:
+    """One draw item: its layer, points (flat x, y, x, y... in inches), colour and style as the Qt
+    painter reads them (``width_px`` a pen width in screen pixels, ``fill`` an opacity 0-255)."""
+    data: dict[str, Any] = {"layer": item.layer, "pts": np.round(item.points_in, DECIMALS).ravel().tolist(),
+                            "color": item.color, "width_px": item.width_px}
+    if item.closed:
+        data["closed"] = True
+    if item.fill:
+        data["fill"] = int(item.fill)
+    if item.dashed:
+        data["dashed"] = True
+    if item.marker:
+        data["marker"] = item.marker
+    if item.units:
+        data["units"] = list(item.units)
+    if item.layer == "units" and isinstance(item.key, tuple) and item.key and item.key[0] == "base" and item.units:
+        data["base_of"] = item.units[0]
+    return data
+
+
+def label_json(placed: PlacedLabel, item: DrawItem, depth_in: float) -> dict[str, Any]:
+    """A placed label: its text and box in inches (x0, y0 at the bottom left), its colour, and the
+    leader line to what it names when it was pushed aside."""
+    x0, y0, x1, y1 = placed.box_px
+
+    def inch(px: float, py: float) -> list[float]:
+        return [round(px / PX_PER_IN, DECIMALS), round(depth_in - py / PX_PER_IN, DECIMALS)]
+
+    data: dict[str, Any] = {"text": placed.text, "box": inch(x0, y1) + inch(x1, y0), "color": item.text_color,
+                            "layer": item.layer}
+    if placed.leader_px is not None:
+        (ax, ay), (bx, by) = placed.leader_px
+        data["leader"] = inch(ax, ay) + inch(bx, by)
+    return data
+
+
+def units_json(snapshot: Any) -> list[dict[str, Any]]:
+    """Every unit as the roster shows it: name, side (and its colour), status, tokens, where it stands."""
+    out = []
+    for u in snapshot.units:
+        out.append({"id": int(u.unit_id), "name": u.name, "side": u.side, "color": snapshot.color_of(u.side),
+                    "status": u.status, "on_table": bool(u.on_table), "tokens": list(u.tokens),
+                    "x_in": round(float(u.x_in), DECIMALS), "y_in": round(float(u.y_in), DECIMALS),
+                    "heading_deg": round(float(u.heading_deg), 1), "group": u.group,
+                    "selected": u.unit_id == snapshot.selected_unit})
+    return out
+
+
+_POSSESSIVE = {True: "'", False: "'s"}
+
+
+def turn_json(state: Any) -> dict[str, Any]:
+    """The round and whose turn it is, in words, as the turn panel says them ("Round 2 · US Army's
+    turn"; "Round 1 · between turns"; "Set-up" before the first round), and the order of play."""
+    rnd = getattr(state, "round", None) or 0
+    side = getattr(state, "active_side", None)
+    order = [str(s) for s in (getattr(state, "order", ()) or ())]
+    text = f"Round {rnd}" if rnd else "Set-up (no round started)"
+    if side:
+        text += f" · {side}{_POSSESSIVE[side.endswith('s')]} turn"
+    elif rnd:
+        text += " · between turns"
+    return {"round": int(rnd), "side": side, "order": order, "text": text}
+
+
+def last_roll_json(state: Any) -> dict[str, Any] | None:
+    """The last rules event that rolled dice, as a card: what happened in the rules' words, each roll
+    with its faces and total."""
+    for e in reversed(tuple(getattr(state, "events", ()))):
+        if e.rolls:
+            return {"kind": e.kind, "round": e.round, "side": e.side, "summary": e.summary,
+                    "rolls": [{"label": r.label, "faces": list(r.faces) if r.faces is not None else None,
+                               "total": r.dice_total} for r in e.rolls],
+                    "warnings": list(e.warnings)}
+    return None
+
+
+def log_json(log: Sequence[Any], *, tail: int | None = LOG_TAIL) -> list[dict[str, Any]]:
+    """The newest ``tail`` log lines (all with None), oldest first."""
+    lines = list(log) if tail is None else list(log)[-tail:]
+    return [{"t_s": round(float(e.t_s), 2), "kind": e.kind, "text": e.text, "round": e.round} for e in lines]
+
+
+def scene_bytes(scene: dict[str, Any]) -> bytes:
+    """The scene as compact JSON (what the server sends)."""
+    return json.dumps(scene, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

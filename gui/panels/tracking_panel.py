@@ -1,0 +1,47 @@
+"""The Tracking panel: the camera's frames per second and delay, the anchors, and every unit's state
+with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
+
+from gui.panels.tables import read_only_table
+from gui.theme import TEXT_COLORS
+
+STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "lost": TEXT_COLORS["error"],
+                "never seen": TEXT_COLORS["error"], "lifted": TEXT_COLORS["muted"]}
+
+
+class TrackingPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.summary = QLabel("Camera: waiting for the first frame")
+        self.summary.setWordWrap(True)
+        self.anchors = QLabel("")
+        self.anchors.setWordWrap(True)
+        self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for w in (self.summary, self.anchors, self.table):
+            layout.addWidget(w)
+
+    def show_status(self, status: Any) -> None:
+        color = TEXT_COLORS["error"] if status.stalled else TEXT_COLORS["good"] if status.frames else TEXT_COLORS["muted"]
+        self.summary.setText(f"<span style='color:{color}'><b>{status.summary()}</b></span>")
+        if status.anchors:
+            words = [f"{a.tag_id}: {'seen' if a.seen else 'MISSING'}" for a in status.anchors]
+            note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
+                    "from the others" if status.missing_anchors else "")
+            self.anchors.setText("Anchors " + ", ".join(words) + note)
+        self.table.setRowCount(len(status.units))
+        for row, u in enumerate(status.units):
+            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col == 2:
+                    item.setForeground(QColor(STATE_COLORS.get(u.state, TEXT_COLORS["muted"])))
+                if col == 4 and text:
+                    item.setToolTip(text)
+                self.table.setItem(row, col, item)

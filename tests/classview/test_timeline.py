@@ -1,0 +1,92 @@
+"""The debrief's table timeline, opened offline in a real headless Chromium: the units where the
+recording had them, play and pause, jump to the next engagement; and the thinned data behind it."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from classview_helpers import open_browser, page_errors, wait_for
+from classview.timeline import build_timeline, report_timeline, sample_times
+from debrief.example_recording import record_in_depth_example
+from debrief.report import write_debrief_report
+from appmodel.replay_model import ReplayModel
+
+BASE_CENTRE_JS = """
+const el = document.querySelector('#class-timeline svg.table path[data-unit="' + arguments[0] + '"]');
+if (!el) return null;
+const b = el.getBBox();
+return [b.x + b.width / 2, b.y + b.height / 2];
+"""
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("timeline")
+    recording = record_in_depth_example(folder / "in_depth.sqlite")
+    facts = write_debrief_report(recording, folder / "report.html", timeline=report_timeline)  # as `sandtable debrief` does
+    return recording, folder / "report.html", facts
+
+
+def test_sampling_keeps_every_decision_and_bounds_a_long_game() -> None:
+    assert sample_times(3.0, [1.26, 9.0]) == [0.0, 0.5, 1.0, 1.26, 1.5, 2.0, 2.5, 3.0]
+    three_hours = sample_times(3 * 3600.0, [])
+    assert len(three_hours) <= 1502
+
+
+def test_the_timeline_stores_each_shape_once_and_follows_the_recorded_poses(report) -> None:
+    recording, _, facts = report
+    timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements])
+    frames = timeline["frames"]
+    assert frames[0]["t_s"] == 0.0 and [f["t_s"] for f in frames] == sorted(f["t_s"] for f in frames)
+    shown = sum(len(f["i"]) for f in frames)
+    assert len(timeline["items"]) < shown / 3  # items shared between frames are stored once
+    replay = ReplayModel(recording)
+    try:
+        for frame in frames[:: max(1, len(frames) // 8)]:
+            state_units = {u.unit_id: u for u in replay.session.ruleset.units(replay.state_at(frame["t_s"]))}
+            for row in (timeline["units"][k] for k in frame["u"]):
+                u = state_units[row["id"]]
+                assert (row["x_in"], row["y_in"]) == pytest.approx((u.x_in, u.y_in), abs=0.01)
+    finally:
+        replay.close()
+    assert timeline["engagements"][0] == pytest.approx(facts.engagements[0].t_s)
+
+
+def test_the_report_plays_pauses_and_jumps_to_the_next_engagement_offline(report, tmp_path: Path) -> None:
+    recording, html_path, facts = report
+    text = html_path.read_text(encoding="utf-8")
+    assert not re.search(r'<script[^>]+src=|<link[^>]+href=', text)  # one file: nothing fetched
+    browser = open_browser(1366, 768)
+    try:
+        browser.get(html_path.as_uri())
+        start = wait_for(lambda: browser.execute_script(BASE_CENTRE_JS, 11), what="the mortar gunner's base")
+        replay = ReplayModel(recording)
+        depth = replay.session.table_size_in[1]
+        u0 = next(u for u in replay.session.ruleset.units(replay.state_at(0.0)) if u.unit_id == 11)
+        assert start == pytest.approx([u0.x_in, depth - u0.y_in], abs=0.1)
+
+        root = browser.find_element("id", "class-timeline")
+        root.find_element("css selector", ".controls .next").click()
+        first = facts.engagements[0].t_s
+        assert float(root.get_attribute("data-t")) == pytest.approx(first, abs=0.01)
+        assert "Round" in root.find_element("css selector", '[data-part="turn"]').text
+        assert "fires" in root.find_element("css selector", '[data-part="roll"]').text
+        at = browser.execute_script(BASE_CENTRE_JS, 11)
+        u = next(u for u in replay.session.ruleset.units(replay.state_at(first)) if u.unit_id == 11)
+        assert at == pytest.approx([u.x_in, depth - u.y_in], abs=0.1)
+        replay.close()
+
+        root.find_element("css selector", ".controls .play").click()
+        wait_for(lambda: float(root.get_attribute("data-t")) > first + 1.0, what="the timeline to play")
+        root.find_element("css selector", ".controls .play").click()  # pause
+        paused = float(root.get_attribute("data-t"))
+        time.sleep(0.5)
+        assert float(root.get_attribute("data-t")) == paused
+        assert root.get_attribute("data-playing") == "no"
+        assert page_errors(browser) == []
+        browser.save_screenshot(str(tmp_path / "timeline.png"))
+    finally:
+        browser.quit()

@@ -1,0 +1,133 @@
+"""`sandtable track` with several cameras, `sandtable camera-node`, `sandtable calibrate coverage`, as a user runs them."""
+from __future__ import annotations
+
+import json
+import math
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.files import save_table_calibration
+from calibration.synthetic import Faults, TagPlacement
+from calibration.synthetic.camera_rig import CameraRig, seam_layout
+from cli.main import main
+from tracker.frames import Frame
+from tracker.multi_camera import register_cameras
+
+PLACES = {10: (48.0, 24.0), 11: (14.0, 30.0), 12: (84.0, 12.0)}
+SCENARIO = """format = "sandtable-scenario"
+version = 1
+[[units]]
+tag_id = 10
+name = "Seam"
+[[units]]
+tag_id = 11
+name = "Left"
+[[units]]
+tag_id = 12
+name = "Right"
+"""
+
+
+@pytest.fixture(scope="module")
+def two_cameras(tmp_path_factory):
+    """Five frames of two cameras as image folders, each camera's calibration file, and a scenario."""
+    root = tmp_path_factory.mktemp("two_cameras")
+    layout = seam_layout(96.0, 48.0)
+    rig = CameraRig.side_by_side(layout, cameras=2, size_px=(1280, 720), faults=Faults(noise_sigma=2.0))
+    placements = [TagPlacement(i, x, y, 1.0, 30.0) for i, (x, y) in PLACES.items()]
+    frames = [rig.render(placements, t_s=i / 10, frame_index=i, rng=np.random.default_rng(i)) for i in range(5)]
+    cals = register_cameras({n: Frame(v.image_bgr, 0, 0.0) for n, v in frames[0].views.items()}, {c.name: c.model for c in rig.cameras}, layout)
+    paths = {}
+    for name in ("cam0", "cam1"):
+        folder = root / name
+        folder.mkdir()
+        for i, f in enumerate(frames):
+            cv2.imwrite(str(folder / f"{i:03d}.png"), f.views[name].image_bgr)
+        save_table_calibration(cals[name], root / f"{name}.json")
+        paths[name] = (folder, root / f"{name}.json")
+    scenario = root / "game.toml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    return paths, scenario
+
+
+def _check_units(units):
+    assert sorted(u["tag_id"] for u in units) == sorted(PLACES)
+    for u in units:
+        x, y = PLACES[u["tag_id"]]
+        assert math.hypot(u["x_in"] - x, u["y_in"] - y) < 0.03, u
+
+
+def test_two_videos_with_a_calibration_each_give_one_pose_per_unit_per_frame(two_cameras, capsys):
+    paths, scenario = two_cameras
+    (a, cal_a), (b, cal_b) = paths["cam0"], paths["cam1"]
+    code = main(["track", str(a), str(b), "--calibration", str(cal_a), "--calibration", str(cal_b),
+                 "--scenario", str(scenario), "--jsonl", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 5 and [line["frame"] for line in lines] == list(range(5))
+    _check_units(lines[-1]["units"])
+    seam = next(u for u in lines[-1]["units"] if u["tag_id"] == 10)
+    assert seam["name"] == "Seam" and seam["cameras"] == ["cam0", "cam1"]
+    assert [c["name"] for c in lines[-1]["cameras"]] == ["cam0", "cam1"]
+    assert "see 100% of the 96x48 in table" in err
+
+
+def test_a_calibration_missing_for_a_camera_is_one_line_saying_so(two_cameras, capsys):
+    paths, _ = two_cameras
+    (a, cal_a), (b, _) = paths["cam0"], paths["cam1"]
+    assert main(["track", str(a), str(b), "--calibration", str(cal_a)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "2 cameras" in err and "1 --calibration" in err and "Traceback" not in err
+    assert main(["track", str(a), "--node", "tcp://somewhere", "--calibration", str(cal_a)]) == 2
+    assert "NAME=tcp://HOST:PORT" in capsys.readouterr().err
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_two_camera_nodes_in_their_own_processes_feed_sandtable_track_over_loopback(two_cameras, capsys):
+    paths, scenario = two_cameras
+    ports = {name: _free_port() for name in paths}
+    nodes = [
+        subprocess.Popen([sys.executable, "-m", "cli.main", "camera-node", str(paths[name][0]), "--name", name,
+                          "--publish", f"tcp://127.0.0.1:{ports[name]}", "--fps", "10"],
+                         cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for name in paths
+    ]
+    try:
+        code = main(["track", "--node", f"cam0=tcp://127.0.0.1:{ports['cam0']}", "--node", f"cam1=tcp://127.0.0.1:{ports['cam1']}",
+                     "--calibration", str(paths["cam0"][1]), "--calibration", str(paths["cam1"][1]),
+                     "--scenario", str(scenario), "--jsonl", "--no-progress"])
+        for node in nodes:
+            assert node.wait(timeout=30) == 0, node.stderr.read().decode()
+    finally:
+        for node in nodes:
+            if node.poll() is None:
+                node.kill()
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines, "no frame was tracked"
+    _check_units(lines[-1]["units"])
+    assert "5 frames sent" in nodes[0].stderr.read().decode()
+
+
+def test_calibrate_coverage_says_and_draws_which_camera_sees_what(two_cameras, tmp_path, capsys):
+    paths, _ = two_cameras
+    out_png = tmp_path / "views.png"
+    assert main(["calibrate", "coverage", str(paths["cam0"][1]), str(paths["cam1"][1]), "--out", str(out_png)]) == 0
+    text = capsys.readouterr().out
+    assert "2 camera(s) see 100% of the 96x48 in table" in text and "cam0" in text
+    image = cv2.imread(str(out_png))
+    assert image is not None and image.shape[1] > image.shape[0]

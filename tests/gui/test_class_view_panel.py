@@ -1,0 +1,65 @@
+"""The window tells the instructor where the class view is: the address with its key, a QR code a
+phone reads to that same address, how many watch; and the class follows "what the players see"."""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from classview.live import LiveClassView  # noqa: E402
+from classview.server import ServeAddress  # noqa: E402
+from gui.compositor import bgr_from_qimage  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
+from gui.settings import AppSettings  # noqa: E402
+from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+
+
+def test_the_qr_code_reads_back_as_the_address_with_its_key(qtbot) -> None:
+    import cv2
+
+    from gui.class_view_panel import ClassViewPanel, qr_image
+
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    view = LiveClassView.start(session, ServeAddress("0.0.0.0", 0))
+    try:
+        panel = ClassViewPanel(view)
+        qtbot.addWidget(panel)
+        assert view.server.token in panel.link.text()
+        image = bgr_from_qimage(qr_image(view.url))
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2,
+                                                                     interpolation=cv2.INTER_NEAREST))
+        assert text == view.url
+        assert "nobody is watching" in panel.watching.text()
+    finally:
+        view.close()
+
+
+def test_the_class_sees_what_the_instructor_lets_the_players_see(qtbot, tmp_path) -> None:
+    from gui.main_window import MainWindow
+
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    window = MainWindow(session, settings=AppSettings())
+    qtbot.addWidget(window)
+    session.set_attack(AttackDraft(10, "M4/M16", (31,)))  # set up at the table: its odds are on the panel
+    view = LiveClassView.start(session, ServeAddress("127.0.0.1", 0))
+    try:
+        window.attach_class_view(view)
+        assert "Class view" in window.docks
+
+        def odds_labels() -> list[str]:
+            view.feed.wake()
+            qtbot.wait(300)
+            with urllib.request.urlopen(view.url + "scene.json", timeout=5) as r:
+                scene = json.loads(r.read())
+            return [label["text"] for label in scene.get("labels", []) if label["layer"] == "odds"]
+
+        view.server.on_viewer = None  # the test reads scene.json: build whatever is asked
+        view.feed.wanted = lambda: True
+        assert odds_labels() == []  # the players' default hides the odds
+        window.set_projector_overlay("odds", True)
+        qtbot.waitUntil(lambda: bool(odds_labels()), timeout=5000)
+        assert any("%" in text for text in odds_labels())
+    finally:
+        view.close()

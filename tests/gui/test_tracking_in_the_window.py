@@ -1,0 +1,122 @@
+"""Tracking you can see, in the real window: a status strip with the camera's rate and the units' and
+anchors' state, a Tracking panel listing each unit and why, a red mark where a missing anchor belongs in
+the camera view, and a notice over the view when the feed stops (it used to go black without a word)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from appmodel.game_session import GameSession  # noqa: E402
+from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+
+
+@dataclass
+class Detections:
+    tag_ids: np.ndarray
+    corners_px: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.tag_ids)
+
+
+@dataclass
+class Tracked:
+    t_s: float
+    poses: tuple
+    detections: Detections
+    events: tuple = ()
+
+
+class FakeTracker:
+    def __init__(self, calibration) -> None:
+        self.calibration = calibration
+
+
+class ScriptedLive:
+    """A live loop whose frames the test hands in (``feed``); ``poll`` as LiveTracking's."""
+
+    def __init__(self, calibration, frame_bgr) -> None:
+        self.tracker = FakeTracker(calibration)
+        self.frame = frame_bgr
+        self.pending = []
+
+    def feed(self, tracked) -> None:
+        self.pending.append(tracked)
+
+    def poll(self):
+        from appmodel.live_tracking import LiveUpdate
+
+        if not self.pending:
+            return LiveUpdate(None, None, ())
+        tracked = self.pending.pop(0)
+        return LiveUpdate(self.frame, tracked, (), None, False, None, None)
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        pass
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    import appmodel.tracking_status as ts
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+    from appmodel.synthetic_feed import SyntheticFeed
+
+    monkeypatch.setattr(ts, "STALLED_AFTER_S", 0.8)
+    create_application()
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    feed = SyntheticFeed(session.table_size_in, width_px=640, height_px=360)
+    live = ScriptedLive(feed.calibration, feed.render(session.units()))
+    store = open_store(tmp_path / "settings.ini")
+    w = MainWindow(session, settings=load_settings(store), store=store, calibration=feed.calibration, live=live)
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    w.view.set_mode("camera")
+    return w, live, session
+
+
+def red_near(window, x_in: float, y_in: float, radius_px: int = 30) -> int:
+    image = window.view.grab().toImage()
+    x, y = window.view.transform().device_from_table(np.array([[x_in, y_in]]))[0]
+    count = 0
+    for yy in range(int(y) - radius_px, int(y) + radius_px, 2):
+        for xx in range(int(x) - radius_px, int(x) + radius_px, 2):
+            if 0 <= xx < image.width() and 0 <= yy < image.height():
+                c = image.pixelColor(xx, yy)
+                count += c.red() > 200 and c.green() < 110 and c.blue() < 110
+    return count
+
+
+def test_status_strip_panel_missing_anchor_mark_and_stopped_feed(window, qtbot):
+    w, live, session = window
+    units = [u for u in session.units() if u.on_table]
+    poses = tuple(UnitPose(u.unit_id, u.name, u.side, u.x_in, u.y_in, 1.0, u.heading_deg, UnitState.SEEN, 0.0, 0.0)
+                  for u in units[:-1])  # the last unit on the table is never found
+    anchors = Detections(np.array([0, 1, 2]), np.array([[[10, 10], [40, 10], [40, 40], [10, 40]]] * 3, float))
+    before = red_near(w, 1.5, 46.5)
+    for i in range(12):
+        live.feed(Tracked(i / 10, poses, anchors))
+        qtbot.wait(60)
+    qtbot.waitUntil(lambda: "anchors 3/4 (missing 3)" in w.tracking_strip.text(), timeout=3000)
+    assert w.tracking_strip.isVisible() and "fps" in w.tracking_strip.text()
+    assert "1 never seen" in w.tracking_strip.text()
+    rows = {w.tracking_panel.table.item(r, 1).text(): w.tracking_panel.table.item(r, 2).text()
+            for r in range(w.tracking_panel.table.rowCount())}
+    assert rows[units[-1].name] == "never seen" and rows[units[0].name] == "seen"
+    assert red_near(w, 1.5, 46.5) > before + 20  # the dashed ring where anchor 3 belongs
+    assert red_near(w, 70.5, 1.5) <= red_near(w, 1.5, 46.5) // 4  # none where an anchor is seen
+    # The feed stops: no frame for longer than the stall limit.
+    qtbot.waitUntil(lambda: "NO FEED" in w.tracking_strip.text(), timeout=4000)
+    image = w.view.grab().toImage()
+    cx, cy = image.width() // 2, image.height() // 2
+    frame_red = sum(1 for x in range(cx - 100, cx + 100, 4) for y in range(cy - 27, cy - 20)
+                    if (c := image.pixelColor(x, y)).red() > 150 and c.green() < 110 and c.blue() < 110)
+    assert frame_red > 20  # the notice's red frame across the middle of the view

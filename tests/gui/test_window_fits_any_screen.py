@@ -1,0 +1,99 @@
+"""The window fits a 1366x768 laptop as well as a 1920x1080 screen: its first size follows the screen
+(not a fixed 1600x960), the map gets most of the width, the Resolve button, the log and the roster are
+on screen; F11 toggles full screen and Esc leaves it; the F1 list fits the view however long it is."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from appmodel.game_session import GameSession  # noqa: E402
+from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path):
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+
+    create_application()
+
+    def make(w: int, h: int):
+        store = open_store(tmp_path / f"settings-{w}.ini")
+        window = MainWindow(GameSession.from_scenario_file(SCENARIO_PATH), settings=load_settings(store), store=store)
+        qtbot.addWidget(window)
+        window.resize(w, h)
+        window.show()
+        qtbot.waitExposed(window)
+        window.fit_docks()
+        qtbot.wait(50)
+        return window
+
+    return make
+
+
+def test_the_first_size_follows_the_screen():
+    from PySide6.QtCore import QSize
+
+    from gui.main_window import first_window_size
+
+    assert first_window_size(QSize(1366, 738)) == (1366, 738)
+    assert first_window_size(QSize(1920, 1050)) == (1600, 960)
+
+
+def on_screen(window, widget) -> bool:
+    """The widget is shown and not scrolled or cut off out of the window."""
+    from PySide6.QtCore import QRect
+
+    if not widget.isVisible() or widget.visibleRegion().isEmpty():
+        return False
+    top_left = widget.mapTo(window, widget.rect().topLeft())
+    return QRect(0, 0, window.width(), window.height()).contains(QRect(top_left, widget.size()))
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_map_gets_most_of_the_width_and_the_controls_are_on_screen(make_window, qtbot, size):
+    window = make_window(*size)
+    # The busiest panel a player meets: the mortar set up at an aim point, before initiative (the
+    # warning shows too), three targets listed.
+    panel = window.attack
+    panel.attacker.setCurrentIndex(panel.attacker.findData(11))
+    window.session.set_blast_point((44.0, 30.0))
+    qtbot.waitUntil(lambda: panel.targets.rowCount() >= 3 and panel.initiative_note.isVisible(), timeout=5000)
+    qtbot.wait(100)
+    assert window.view.width() >= 0.55 * window.width(), (window.view.width(), window.width())
+    assert on_screen(window, window.attack.resolve_button)
+    assert on_screen(window, window.roster.table)
+    assert window.log_panel.visibleRegion().boundingRect().height() >= 40
+
+
+def test_f11_toggles_full_screen_and_esc_leaves_it(make_window, qtbot):
+    window = make_window(1366, 768)
+    window.actions_by_name["full_screen"].trigger()
+    assert window.isFullScreen()
+    window.actions_by_name["select_tool"].trigger()  # Esc
+    assert not window.isFullScreen()
+
+
+def test_the_f1_list_fits_the_view_at_1366x768(make_window):
+    from PySide6.QtGui import QColor
+
+    window = make_window(1366, 768)
+    window.actions_by_name["help"].trigger()
+    image = window.view.grab().toImage()
+    yellow = QColor("#ffe14d")
+
+    def yellow_in_row(y: int) -> int:
+        return sum(1 for x in range(0, image.width(), 3)
+                   if abs(image.pixelColor(x, y).red() - yellow.red()) < 30
+                   and abs(image.pixelColor(x, y).green() - yellow.green()) < 30
+                   and image.pixelColor(x, y).blue() < 140)
+
+    edges = [y for y in range(image.height()) if yellow_in_row(y) > image.width() / 3 / 4]
+    assert edges, "the help box's frame is not drawn"
+    # Its top and bottom edges are both inside the view: nothing of the list is cut off.
+    assert max(edges) - min(edges) > 100 and max(edges) < image.height() - 2
+    assert len(window.help_lines()) > 30  # a long list, yet it fits
