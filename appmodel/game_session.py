@@ -19,7 +19,6 @@ the state it produced, so a replay shows the overlays and log as they were.
 """
 from __future__ import annotations
 
-import inspect
 import json
 import math
 import threading
@@ -39,6 +38,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
 from rules.ruleset import HIT_AND_KILL, AttackRequest, DraftOverlays, GroupedRuleset, GroupView, OddsLegend, Overlay, \
     Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, WeaponView, get_ruleset, odds_legend
+from rules.ruleset import GroupHandEdits, HandEdits, pose_options
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 XY = tuple[float, float]
@@ -46,17 +46,6 @@ Entry = int | Sequence[int]
 #: A rule procedure the session runs with its dice: ``fn(state, dice) -> Resolution`` (an activation,
 #: a test, reinforcements, the automation tables...).
 Procedure = Callable[[Any, DiceSource], Resolution]
-
-#: Each ruleset's hand-edit action for one tag ("module:class"; constructed as ``Action(tag_id, changes)``).
-HAND_EDITS: Mapping[str, str] = {
-    "down-range": "rules.downrange.actions:EditUnit",
-    "force-on-force": "rules.forceonforce.actions:EditFigure",
-    "generic": "rules.generic.actions:EditUnit",
-}
-#: Hand edits of a unit of several figures (``Action(group name, changes)``).
-GROUP_EDITS: Mapping[str, str] = {
-    "force-on-force": "rules.forceonforce.actions:EditTeam",
-}
 
 #: Default overlay colours of sides that give none (scenario ``[[sides]] color``), in order.
 DEFAULT_SIDE_COLORS = ("#2f6fd0", "#d03a2f", "#2a9d55", "#c58b12", "#8e44ad", "#16a2b8")
@@ -851,7 +840,9 @@ class GameSession:
         leader qualities (``EditFigure``), a generic unit's status level, identification, shots left
         (``EditUnit``). The rules refuse a field or value they do not take, naming it."""
         self.unit(unit_id)
-        self.apply_action(_edit_action(HAND_EDITS, self.ruleset.name, unit_id, changes, "hand edits"))
+        if not isinstance(self.ruleset, HandEdits):
+            raise UsageError(f"hand edits are not available for the {self.ruleset.name} ruleset")
+        self.apply_action(self.ruleset.edit_action(unit_id, changes))
 
     def edit_group(self, unit_id: int, changes: Mapping[str, Any]) -> None:
         """Hand edits of the unit of several figures that ``unit_id`` belongs to (Force on Force's
@@ -859,7 +850,9 @@ class GameSession:
         group = self.group_of(unit_id)
         if group is None:
             raise UsageError(f"{self.unit(unit_id).name} is not part of a unit of several figures: edit the figure itself")
-        self.apply_action(_edit_action(GROUP_EDITS, self.ruleset.name, group.name, changes, "unit edits"))
+        if not isinstance(self.ruleset, GroupHandEdits):
+            raise UsageError(f"unit edits are not available for the {self.ruleset.name} ruleset")
+        self.apply_action(self.ruleset.group_edit_action(group.name, changes))
 
     def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False,
                 odds: Sequence[TargetOdds] = ()) -> None:
@@ -1003,17 +996,6 @@ class GameSession:
         self.stop_recording()
 
 
-def _edit_action(registry: Mapping[str, str], ruleset: str, ref: Any, changes: Mapping[str, Any], what: str) -> Any:
-    """The ruleset's hand-edit action for ``ref`` (a tag id, or a unit's name) with ``changes``."""
-    import importlib
-
-    target = registry.get(ruleset)
-    if target is None:
-        raise UsageError(f"{what} are not available for the {ruleset} ruleset")
-    module, name = target.split(":")
-    return getattr(importlib.import_module(module), name)(ref, dict(changes))
-
-
 def _pose_state(pose: Any) -> str:
     """A tracker pose's state as text ("seen", "stale", "lost", "lifted"); poses without one are seen."""
     return str(getattr(getattr(pose, "state", None), "value", getattr(pose, "state", None) or "seen"))
@@ -1025,23 +1007,17 @@ def _sharing_spot(views: Mapping[int, UnitView], unit: UnitView) -> list[int]:
             if uid != unit.unit_id and (v.x_in, v.y_in, v.on_table) == (unit.x_in, unit.y_in, unit.on_table)]
 
 
-def _accepts(fn: Callable[..., Any], name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
                      alone: bool = False, base_height_in: float = 1.0) -> Any:
     """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``
     (a gun-team member with its own tag, Down Range) and the ground height under the figure
     (``uses_elevation`` rulesets: the tag's height minus the base's)."""
     kwargs: dict[str, Any] = {"moved_in": moved_in, "on_table": on_table}
-    if alone and _accepts(ruleset.set_pose, "alone"):
+    options = pose_options(ruleset)
+    if alone and "alone" in options:
         kwargs["alone"] = True
     z = getattr(pose, "z_in", None)
-    if getattr(ruleset, "uses_elevation", False) and z is not None:
+    if "z_in" in options and z is not None:
         kwargs["z_in"] = round(max(0.0, float(z) - base_height_in), 2)
     return ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), **kwargs)
 

@@ -33,6 +33,8 @@ from typing import Any
 
 from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
+from rules.events import RulesEvent
+from rules.ruleset import DEFAULT_RULESET, DebriefedEvents, front_end
 from tracker.recording.schema import is_bookkeeping
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
@@ -287,7 +289,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     scenario, scenario_problem = _scenario(meta)
     if scenario_problem:
         problems.append(scenario_problem)
-    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or "down-range"
+    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or DEFAULT_RULESET
     table = scenario.get("table", {}) if isinstance(scenario.get("table"), Mapping) else {}
     table_size = (float(table.get("width_in", DEFAULT_TABLE_IN[0])), float(table.get("depth_in", DEFAULT_TABLE_IN[1])))
     if not table and meta.get("calibration_json"):
@@ -321,7 +323,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     catalog = _catalog(game)
     rules: list[RulesFact] = []
     for i, record in enumerate(records):
-        rules.append(_rules_fact(record, ruleset, options, catalog, downrange=ruleset_name == "down-range"))
+        rules.append(_rules_fact(record, ruleset, options, catalog, roll_odds=front_end(ruleset).roll_odds))
         report("rules events", i + 1, len(records))
 
     def where(tag_id: int | None, t_s: float) -> tuple[float, float] | None:
@@ -329,8 +331,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
             return None
         return position_at(trails[tag_id], t_s)
 
-    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game))
-    casualties = tuple(_casualties(rules, names))
+    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game, ruleset))
+    casualties = tuple(_declared_casualties(rules, names, ruleset) if isinstance(ruleset, DebriefedEvents)
+                       else _casualties(rules, names))
     emissions = tuple(_emissions(rules, names, game, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
@@ -384,6 +387,11 @@ def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str
     except (RulesError, OSError) as exc:
         problems.append(f"the recorded scenario could not be set up as a game ({exc}); odds use the default rules options")
         return None
+
+
+def ruleset_front_end(name: str) -> Any:
+    """How the report presents a recording of the rule system ``name`` (a plain one when unknown)."""
+    return front_end(_ruleset(name))
 
 
 def _ruleset(name: str) -> Any:
@@ -461,7 +469,7 @@ def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
     return best
 
 
-def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downrange: bool = True) -> RulesFact:
+def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_odds: bool = True) -> RulesFact:
     event, odds = read_rules_payload(record.payload)
     payload = dict(record.payload["event"]) if event is not None and isinstance(record.payload.get("event"), Mapping) \
         else dict(record.payload)
@@ -476,8 +484,8 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downra
             sentences = ()
     rolls: tuple[RollFact, ...] = ()
     try:
-        rolls = rolls_of(event.kind, event.outcome, options=options if downrange else None,
-                         catalog=catalog if downrange else None)
+        rolls = rolls_of(event.kind, event.outcome, options=options if roll_odds else None,
+                         catalog=catalog if roll_odds else None)
     except (TypeError, ValueError, KeyError):
         rolls = ()
     if not rolls and event.rolls:  # a result without a roll we know: every die as recorded, no odds
@@ -490,7 +498,11 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, downra
 Where = Callable[[int | None, float], tuple[float, float] | None]
 
 
-def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None) -> Iterable[Engagement]:
+def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None,
+                 ruleset: Any = None) -> Iterable[Engagement]:
+    if isinstance(ruleset, DebriefedEvents):
+        yield from _declared_engagements(fact, ruleset, units, where)
+        return
     outcome = fact.payload.get("outcome") or {}
     kind = outcome.get("type") if isinstance(outcome, Mapping) else None
     if kind == "FireResult":
@@ -638,6 +650,27 @@ def _measured(distance: float | None, how: str, origin: tuple[float, float] | No
     return None, ""
 
 
+def _declared_engagements(fact: RulesFact, ruleset: Any, units: Mapping[int, UnitFacts],
+                          where: Where) -> Iterable[Engagement]:
+    """The engagements a ruleset declares for its own logged event (:class:`rules.ruleset.EngagementView`)."""
+    try:
+        views = ruleset.engagements(RulesEvent.from_json(fact.payload))
+    except (KeyError, TypeError, ValueError):  # not an event of this program's: nothing to list
+        return
+    shown, words = _odds_of(fact)
+    for v in views:
+        attacker = units.get(v.attacker_id)
+        target = units.get(v.target_id) if v.target_id is not None else None
+        origin, to = where(v.attacker_id, fact.t_s), where(v.target_id, fact.t_s)
+        odds = shown.get(v.target_id, {}) if v.target_id is not None else {}
+        distance, measured = _measured(v.distance_in, front_end(ruleset).measured, origin, to)
+        yield Engagement(fact.t_s, v.attacker_id, attacker.name if attacker else f"unit {v.attacker_id}",
+                         attacker.side if attacker else str(fact.side or ""), v.weapon, v.target_id,
+                         target.name if target else "nobody", target.side if target else "", EngagementOutcome(v.outcome),
+                         v.shots, v.hits, origin, to, None, None, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
+                         words, v.detail, distance, measured)
+
+
 def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
                   where: Where) -> Iterable[Engagement]:
     """A generic-rules shot: each unit it caught (the target hit, or everyone where it came down) and
@@ -742,6 +775,19 @@ def _destroyed(outcome: Mapping[str, Any]) -> tuple[list[int], str]:
                if outcome.get(flag)]
         return ids, f"close combat: {outcome.get('attacker_name', '')} against {outcome.get('defender_name', '')}"
     return [], ""
+
+
+def _declared_casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts], ruleset: Any) -> Iterable[CasualtyChange]:
+    """The casualties a ruleset declares for its own logged events (:class:`rules.ruleset.CasualtyView`)."""
+    for fact in rules:
+        try:
+            views = ruleset.casualties(RulesEvent.from_json(fact.payload))
+        except (KeyError, TypeError, ValueError):  # not an event of this program's
+            continue
+        for v in views:
+            u = units.get(v.unit_id)
+            yield CasualtyChange(fact.t_s, v.unit_id, u.name if u else f"unit {v.unit_id}", u.side if u else "",
+                                 v.change, v.cause)
 
 
 def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:

@@ -12,10 +12,9 @@ import io
 import math
 from typing import Any
 
-from debrief.facts import DebriefFacts, EngagementOutcome, position_at
+from debrief.facts import DebriefFacts, EngagementOutcome, position_at, ruleset_front_end
 
 #: The outcomes a Down Range attack comes to (its map's legend lists them all).
-DOWN_RANGE_OUTCOMES = (EngagementOutcome.KILLED, EngagementOutcome.HIT, EngagementOutcome.MISS, EngagementOutcome.SUPPRESSED)
 #: Line styles of engagement outcomes (colour, line style, width) — chosen to stay apart from the
 #: side colours (blue/red by default) the trails use.
 OUTCOME_STYLE: dict[EngagementOutcome, tuple[str, str, float]] = {
@@ -105,9 +104,9 @@ def table_map_png(facts: DebriefFacts) -> bytes:
         if where is not None:
             ax.plot(*where, marker="X", markersize=10, color="#111111", markeredgecolor="white", zorder=8)
 
-    # Down Range's four outcomes always; another ruleset's those its engagements came to.
-    shown = [o for o in EngagementOutcome if o in {e.outcome for e in facts.engagements}
-             or (facts.ruleset == "down-range" and o in DOWN_RANGE_OUTCOMES)]
+    # The outcomes the ruleset always lists (Down Range's four), and those the engagements came to.
+    always = ruleset_front_end(facts.ruleset).outcomes_always
+    shown = [o for o in EngagementOutcome if o in {e.outcome for e in facts.engagements} or o.value in always]
     handles = [Line2D([], [], color=OUTCOME_STYLE[o][0], linestyle=OUTCOME_STYLE[o][1], linewidth=OUTCOME_STYLE[o][2], label=o.value)
                for o in shown]
     handles += [Line2D([], [], color=c, linewidth=2, label=side or "(no side)") for side, c in facts.side_colors.items()]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts
+from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
 from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
 SECTIONS = ("summary", "notes", "table", "timeline", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
@@ -205,7 +205,7 @@ def _notes(facts: DebriefFacts) -> str:
 def _engagements(facts: DebriefFacts) -> str:
     if not facts.engagements:
         return _section("engagements", "Engagements", "<p>No attack was resolved in this session.</p>")
-    if facts.ruleset != "down-range":
+    if ruleset_front_end(facts.ruleset).engagement_table != "shots":
         return _procedure_engagements(facts)
     rows = []
     for e in facts.engagements:
@@ -218,10 +218,6 @@ def _engagements(facts: DebriefFacts) -> str:
                     "(p(hit) per shot, p(kill) with all the shots spent on that target).</p>"
                     + _table(["time", "round", "shooter", "weapon", "target", "distance (base to base)", "hits", "p(hit)",
                               "p(kill)", "outcome"], rows))
-
-
-#: How each rule system measures the distance of an attack (the column's heading names it).
-_MEASURED = {"force-on-force": "centre to centre", "generic": "base to base", "down-range": "base to base"}
 
 
 def _distance(e: Engagement, usual: str) -> str:
@@ -237,7 +233,7 @@ def _distance(e: Engagement, usual: str) -> str:
 def _procedure_engagements(facts: DebriefFacts) -> str:
     """Engagements of a rule system with its own procedure (a Force on Force fire's test, the generic
     rules' shots and close combats): the result in its own words and the odds shown under its names."""
-    usual = _MEASURED.get(facts.ruleset, "")
+    usual = ruleset_front_end(facts.ruleset).measured
     rows = []
     for e in facts.engagements:
         rows.append([clock(e.t_s), _e(e.round if e.round is not None else ""), _unit(facts, e.attacker_name, e.side),

@@ -28,6 +28,7 @@ from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
 from gui.theme import TEXT_COLORS
 from rules.errors import RulesError
+from rules.ruleset import front_end
 
 #: How often the UI polls the tracking thread (ms): faster than a 30 fps camera delivers.
 POLL_MS = 25
@@ -85,8 +86,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.roster = RosterPanel(session)
-        # Down Range's panel knows its declarations by heart; another ruleset's is built from its own.
-        self.attack = AttackPanel(session) if session.ruleset.name == "down-range" else RulesetAttackPanel(session)
+        # A ruleset with shots per target, an aim point and blasts gets that panel; another's is built
+        # from its declarations.
+        shots_and_aim = front_end(session.ruleset).attack_panel == "shots and aim"
+        self.attack = AttackPanel(session) if shots_and_aim else RulesetAttackPanel(session)
         self.turn = TurnPanel(session)
         self.result_card = ResultCardView(self.view)
         self.attack.on_resolved.append(self.result_card.show_card)

@@ -19,9 +19,14 @@ or ``isinstance(ruleset, DraftOverlays)``):
 * **Procedures that are not hit-and-damage**: :class:`TargetOdds` keeps ``p_hit``/``p_kill`` filled
   with the ruleset's closest meaning (its docs say which) and lists its own exact outcomes in
   ``outcomes`` (label, probability), which a panel shows as they are.
-* **Elevation**: a ruleset whose ``uses_elevation`` attribute is true accepts ``z_in`` (the height of
-  the ground under the figure, table inches) in :meth:`Ruleset.set_pose` and gives it back in
-  :attr:`UnitView.z_in` (renderers draw the figure's own overlays at that height).
+* **Options of the pose call**: a ruleset lists in its ``pose_options`` attribute the keywords of
+  :data:`POSE_OPTIONS` its :meth:`Ruleset.set_pose` takes: ``z_in`` (elevation: the height of the
+  ground under the figure, table inches, given back in :attr:`UnitView.z_in` so renderers draw the
+  figure's own overlays at that height; such a ruleset also has ``uses_elevation``) and ``alone``.
+* **Hand edits**: :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give
+  the action for a player's edit of what the camera cannot see.
+* **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
+  which attack panel, turn box and edit form front ends show, and what the debrief lists.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
 * **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
@@ -272,6 +277,54 @@ HIT_AND_KILL = OddsLegend()
 
 
 @dataclass(frozen=True)
+class FrontEnd:
+    """How a front end presents a rule system, as data, so the window and the debrief never branch on
+    a ruleset's name. A ruleset gives its own as the ``front_end`` attribute; :func:`front_end` falls
+    back to :data:`PLAIN_FRONT_END`.
+
+    ``attack_panel``: "declarations" (a panel built from :meth:`Ruleset.declarations`, one figure per
+    target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
+    ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
+    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
+    units whose reaction is ready. ``turn_box``: the turn panel's own box, "initiative test" (the
+    opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
+    or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
+    "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
+    "counter" (status level, identification) or "unit" (status and tokens). ``roll_odds``: the debrief
+    computes recorded rolls' odds again with the game's own options and data catalogue. ``engagement_table``: the debrief's
+    engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
+    own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
+    to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came
+    to them ("killed", "hit, no kill", "miss", "suppressed").
+
+    >>> front_end(object()).attack_panel, front_end(object()).edit_form
+    ('declarations', 'unit')
+    """
+
+    attack_panel: str = "declarations"
+    dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
+    round_button: str = "Roll initiative"
+    initiative_rolls: bool = False
+    turn_box: str | None = None
+    edit_button: str = "Edit by hand…"
+    edit_form: str = "unit"
+    roll_odds: bool = False
+    engagement_table: str = "procedure"
+    measured: str = "base to base"
+    outcomes_always: tuple[str, ...] = ()
+
+
+#: The front end of a ruleset that does not describe its own.
+PLAIN_FRONT_END = FrontEnd()
+
+
+def front_end(ruleset: Any) -> FrontEnd:
+    """How front ends present ``ruleset`` (its ``front_end``, or :data:`PLAIN_FRONT_END`)."""
+    own = getattr(ruleset, "front_end", None)
+    return own if isinstance(own, FrontEnd) else PLAIN_FRONT_END
+
+
+@dataclass(frozen=True)
 class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
@@ -383,11 +436,96 @@ class DescribedOdds(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class EngagementView:
+    """One attack on one target as the debrief lists it, from a logged event.
+
+    ``outcome`` is one of "killed", "hit, no kill", "miss", "suppressed", "won the test", "lost the
+    test", "nobody won"; ``distance_in`` the distance the rules measured (None: none measured);
+    ``detail`` the procedure's own result in a few words.
+    """
+
+    attacker_id: int
+    weapon: str
+    target_id: int | None
+    outcome: str
+    shots: int = 1
+    hits: int = 0
+    distance_in: float | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class CasualtyView:
+    """A unit leaving the fight or coming back, from a logged event: ``change`` is "down", "removed"
+    or "back in play"; ``cause`` says why in a few words ("Ann with the Pebble", "set by hand")."""
+
+    unit_id: int
+    change: str
+    cause: str
+
+
+@runtime_checkable
+class DebriefedEvents(Protocol):
+    """A rule system that says what its logged events mean to the debrief: engagements, casualties."""
+
+    def engagements(self, event: RulesEvent) -> tuple[EngagementView, ...]:
+        """The attacks ``event`` records, one per target (empty for any other event)."""
+        ...
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        """The units ``event`` took out of the fight or brought back (empty for most events)."""
+        ...
+
+
+@runtime_checkable
+class TokenWords(Protocol):
+    """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
+    it emits), for the roster's Tokens cell."""
+
+    def token_texts(self, state: Any, view: UnitView) -> tuple[str, str]:
+        """(the tokens of ``view``'s unit in words, a tooltip saying until when)."""
+        ...
+
+
+@runtime_checkable
+class HandEdits(Protocol):
+    """A rule system whose players may edit by hand what the camera cannot see (tokens, status...)."""
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> Any:
+        """The action that applies ``changes`` (field -> value, as the ruleset's edit form names them)
+        to one tag's unit; the rules refuse a field or value they do not take, naming it."""
+        ...
+
+
+@runtime_checkable
+class GroupHandEdits(Protocol):
+    """A rule system whose units of several figures are edited by hand as a whole (Force on Force)."""
+
+    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> Any:
+        """The action that applies ``changes`` to the unit of several figures named ``group_name``."""
+        ...
+
+
+#: Options :meth:`Ruleset.set_pose` may take beyond ``moved_in`` and ``on_table``: ``alone`` (move
+#: only this tag, not the figures riding on its token) and ``z_in`` (the ground's height under it).
+POSE_OPTIONS = ("alone", "z_in")
+
+
+def pose_options(ruleset: Any) -> frozenset[str]:
+    """The :data:`POSE_OPTIONS` ``ruleset.set_pose`` takes (its ``pose_options`` attribute)."""
+    return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
+
+
 def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
     """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
     if isinstance(ruleset, DescribedOdds):
         return ruleset.odds_legend(state, request)
     return HIT_AND_KILL
+
+
+#: The rule system of a scenario or recording that names none (they predate the others).
+DEFAULT_RULESET = "down-range"
 
 
 def available_rulesets() -> tuple[str, ...]:
@@ -412,7 +550,8 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
+    "CasualtyView", "DEFAULT_RULESET", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

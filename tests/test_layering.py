@@ -86,6 +86,83 @@ def test_gui_imports_nothing_of_the_command_line_demo_or_debrief() -> None:
     assert not offenders, "\n".join(offenders)
 
 
+RULE_SYSTEMS = {p.parent.name for p in (ROOT / "rules").glob("*/__init__.py")}
+#: What front ends still import of a rule system, until the procedures they show come through the
+#: ruleset interface too (the shrinking list: a file that stops importing must leave it).
+STILL_IMPORTING = {
+    "debrief/example_recording.py",  # builds the Down Range example recording the demo writes up
+    "debrief/facts.py",  # which of Down Range's emitters are electronic-warfare sets
+    "debrief/roll_odds.py",  # Down Range's rolls' odds computed again from their inputs
+}
+
+
+def _rule_system_imports(path: Path) -> set[str]:
+    return {m for m in imported_modules(path) if m.split(".")[0] == "rules" and len(m.split(".")) > 1
+            and m.split(".")[1] in RULE_SYSTEMS}
+
+
+def test_front_ends_import_no_rule_system_beyond_the_known_remainder() -> None:
+    """gui/ and the debrief reach rule systems through rules.ruleset (rules/<system>/ is the rule
+    system's own business)."""
+    importing = {}
+    for package in ("gui", "debrief"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found = _rule_system_imports(path)
+            if found:
+                importing[str(path.relative_to(ROOT))] = sorted(found)
+    new = {f: m for f, m in importing.items() if f not in STILL_IMPORTING}
+    assert not new, f"front ends import rule systems; use rules.ruleset: {new}"
+    stopped = STILL_IMPORTING - set(importing)
+    assert not stopped, f"no longer import a rule system, take them off STILL_IMPORTING: {sorted(stopped)}"
+
+
+def _ruleset_names() -> set[str]:
+    from rules.ruleset import RULESETS
+
+    return set(RULESETS)
+
+
+def _names_a_rule_system(node: ast.AST, names: set[str]) -> bool:
+    if isinstance(node, ast.Constant) and node.value in names:
+        return True
+    # ruleset.name, session.ruleset.name, facts.ruleset: the rule system's name itself
+    text = ast.unparse(node)
+    return text.endswith("ruleset.name") or text.endswith(".ruleset") or text == "ruleset_name"
+
+
+def test_front_ends_do_not_branch_on_a_rulesets_name() -> None:
+    """No comparison with a ruleset's name and no table keyed by it in gui/ or the debrief: what differs
+    between rule systems is data of rules.ruleset (FrontEnd, OddsLegend, the optional protocols)."""
+    names = _ruleset_names()
+    offenders = []
+    for package in ("gui", "debrief"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Compare):
+                    sides = [node.left, *node.comparators]
+                    if any(_names_a_rule_system(side, names) for side in sides):
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+                elif isinstance(node, ast.Dict):
+                    if any(k is not None and isinstance(k, ast.Constant) and k.value in names for k in node.keys):
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: a table keyed by ruleset name")
+                elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith(".get") and node.args \
+                        and _names_a_rule_system(node.args[0], names):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_name_checks_see_the_branches_they_forbid() -> None:
+    names = _ruleset_names()
+    for source in ('if session.ruleset.name == "generic": pass', 'x = facts.ruleset != "down-range"',
+                   'y = {"force-on-force": 1}'):
+        node = ast.parse(source).body[0]
+        found = [n for n in ast.walk(node) if isinstance(n, (ast.Compare, ast.Dict))]
+        assert any(isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in names for k in n.keys)
+                   or isinstance(n, ast.Compare) and any(_names_a_rule_system(s, names) for s in [n.left, *n.comparators])
+                   for n in found), source
+
+
 def test_every_gui_module_imports_qt() -> None:
     qt_free = []
     for path in sorted((ROOT / "gui").rglob("*.py")):

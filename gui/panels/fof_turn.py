@@ -22,20 +22,9 @@ from PySide6.QtWidgets import (QComboBox, QGridLayout, QGroupBox, QHBoxLayout, Q
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.panels.tables import read_only_table
-from rules.serialize import from_jsonable
 
 ROLL_COLUMNS = ("Force", "Dice", "From", "Rolled", "4+")
 NOBODY = "nobody (unopposed)"
-
-
-def last_initiative(state: Any) -> Any:
-    """The last initiative result logged (``InitiativeResult``), or None before the first."""
-    from rules.forceonforce.initiative import InitiativeResult
-
-    for e in reversed(state.events):
-        if e.kind == "initiative" and isinstance(e.outcome, dict) and e.outcome.get("type") == "InitiativeResult":
-            return from_jsonable(InitiativeResult, e.outcome)
-    return None
 
 
 def pool_text(pool: Any) -> tuple[str, str]:
@@ -189,7 +178,7 @@ class ForceOnForceTurnBox(QWidget):
     def refresh(self) -> None:
         state = self.session.state
         self._refresh_next(state)
-        last = last_initiative(state)
+        last = self.ruleset.last_initiative(state)
         rolls = tuple(last.rolls) if last is not None else ()
         self.rolls.setRowCount(len(rolls))
         for row, r in enumerate(rolls):
@@ -223,8 +212,6 @@ class ForceOnForceTurnBox(QWidget):
 
     def _refresh_next(self, state: Any) -> None:
         """The dice each force would throw for the next turn's initiative, and the exact odds."""
-        from rules.forceonforce.initiative import initiative_odds, side_pools
-
         try:
             need = self.session.dice_needed([], what="initiative")
         except Exception:  # noqa: BLE001 (a state the rules cannot start a turn from: nothing to preview)
@@ -234,8 +221,7 @@ class ForceOnForceTurnBox(QWidget):
             self.next_label.setText(f"Turn {state.round + 1}: no test -- the initiative is given (the scenario, or "
                                     "Regulars against an entirely Irregular force).")
             return
-        pools = side_pools(state)
-        odds = initiative_odds(pools, previous=state.initiative, success=state.data.success)
+        pools, odds = self.ruleset.initiative_preview(state)
         parts = [f"<b>{p.side}</b> {pool_text(p)[0]} ({pool_text(p)[1]})" for p in pools]
         chances = ", ".join(f"{side} {float(p):.1%}" for side, p in odds.items())
         self.next_label.setText(f"Next test (turn {state.round + 1}): " + " against ".join(parts)
@@ -252,8 +238,6 @@ class ForceOnForceTurnBox(QWidget):
         return first, second
 
     def _show_test_odds(self) -> None:
-        from rules.forceonforce.checks import opposed_odds, p_pass
-
         try:
             sides = self._test_sides()
         except ValueError as exc:
@@ -263,13 +247,12 @@ class ForceOnForceTurnBox(QWidget):
             self.test_odds.setText("")
             return
         first, second = sides
-        target = self.session.state.data.success
+        state = self.session.state
         if second is None:
-            p = p_pass(first.sides, modifier=first.modifier, target=target)
+            p = self.ruleset.pass_odds(state, first)
             self.test_odds.setText(f"{first.name} on D{first.sides} ({first.what}): passes {float(p):.1%} ({p})")
             return
-        o = opposed_odds(first.sides, second.sides, first_modifier=first.modifier, second_modifier=second.modifier,
-                         target=target)
+        o = self.ruleset.opposed_test_odds(state, first, second)
         self.test_odds.setText(f"{first.name} D{first.sides} against {second.name} D{second.sides}: "
                                f"{first.name} wins {float(o.p_first):.1%}, {second.name} wins {float(o.p_second):.1%}, "
                                f"nobody {float(o.p_nobody):.1%}")
@@ -289,37 +272,30 @@ class ForceOnForceTurnBox(QWidget):
         self.run("reinforcement", lambda state, dice: self.ruleset.reinforce(state, team, dice))
 
     def join(self) -> None:
-        from rules.forceonforce.actions import JoinLeader
-
         if self.leader.currentData() is not None and self.unit.currentData():
-            self.act(JoinLeader(int(self.leader.currentData()), str(self.unit.currentData())))
+            self.act(self.ruleset.join_leader_action(int(self.leader.currentData()), str(self.unit.currentData())))
 
     def leave(self) -> None:
-        from rules.forceonforce.actions import DetachLeader
-
         if self.leader.currentData() is not None:
-            self.act(DetachLeader(int(self.leader.currentData())))
+            self.act(self.ruleset.detach_leader_action(int(self.leader.currentData())))
 
     def merge(self) -> None:
         """The element chosen under "Element" merges into the unit chosen above."""
-        from rules.forceonforce.actions import Merge
-
         if self.unit.currentData() and self.merge_with.currentData():
-            self.act(Merge(str(self.unit.currentData()), str(self.merge_with.currentData())))
+            self.act(self.ruleset.merge_action(str(self.unit.currentData()), str(self.merge_with.currentData())))
 
     def split(self) -> None:
         """The figures typed (tags) leave the unit as a new element with the name typed."""
         from appmodel.errors import UsageError
-        from rules.forceonforce.actions import Split
 
         typed, team, name = self.split_figures.text(), str(self.unit.currentData()), self.split_name.text()
 
-        def action() -> Split:
+        def action() -> Any:
             try:
                 figures = tuple(int(t) for t in typed.replace(",", " ").split())
             except ValueError:
                 raise UsageError(f"figures {typed!r}: type the tags of the figures that split off, like 12 13") from None
-            return Split(team, figures, name)
+            return self.ruleset.split_action(team, figures, name)
 
         self.act(action)  # a typing mistake is shown like a refusal of the rules
         if self.session.state.has_team(name.strip()):
@@ -327,10 +303,8 @@ class ForceOnForceTurnBox(QWidget):
             self.split_name.clear()
 
     def neutralise(self) -> None:
-        from rules.forceonforce.actions import NeutraliseHotSpot
-
         if self.unit.currentData():
-            self.act(NeutraliseHotSpot(int(self.hot_spot.value()), str(self.unit.currentData())))
+            self.act(self.ruleset.neutralise_action(int(self.hot_spot.value()), str(self.unit.currentData())))
 
     def roll_test(self) -> None:
         sides = self._test_sides()

@@ -11,21 +11,8 @@ from typing import Any
 from PySide6.QtWidgets import QGroupBox, QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
 from gui.panels.tables import read_only_table
-from rules.serialize import from_jsonable
 
 COLUMNS = ("Unit", "Moves?", "Route", "Suggested move", "Fires?")
-
-
-def last_automation(state: Any) -> Any:
-    """The tables' decisions logged last in this round (``AutomationResult``), or None."""
-    from rules.generic.automation import AutomationResult
-
-    for e in reversed(state.events):
-        if e.kind == "automation" and e.round == state.round and isinstance(e.outcome, dict):
-            return from_jsonable(AutomationResult, e.outcome)
-        if e.kind == "round":
-            return None
-    return None
 
 
 def move_texts(m: Any) -> tuple[str, str, str]:
@@ -83,7 +70,7 @@ class AutomationBox(QGroupBox):
         state = self.session.state
         automated = [s.name for s in state.sides if s.automated]
         self.setVisible(bool(automated))
-        result = last_automation(state)
+        result = self.session.ruleset.last_automation(state)
         if result is None:
             self.summary.setText(f"{' and '.join(automated)} {'is' if len(automated) == 1 else 'are'} played by the "
                                  "tables: they roll when its turn starts." if automated else "")

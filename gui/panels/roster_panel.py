@@ -23,7 +23,7 @@ from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
-from rules.ruleset import GroupedRuleset
+from rules.ruleset import GroupedRuleset, TokenWords, front_end, ruleset_of
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
 #: The extra column of a ruleset whose units are several figures, and of one with hidden units.
@@ -126,15 +126,13 @@ class SuppressionEditor(QGroupBox):
     start of the suppressing unit's side's turn unless another side is chosen."""
 
     def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
-        from rules.downrange.hand_edits import suppression_words
-        from rules.downrange.state import possessive
-
+        ruleset = ruleset_of(state)
         super().__init__("Suppressed", parent)
         self.state, self.unit = state, unit
         form = QFormLayout(self)
         self.kept: list[tuple[QCheckBox, Any]] = []
         for token in unit.suppressed:
-            box = QCheckBox(suppression_words(state, token))
+            box = QCheckBox(ruleset.suppression_words(state, token))
             box.setChecked(True)
             box.setToolTip("Untick to remove this Suppressed token")
             self.kept.append((box, token))
@@ -148,7 +146,7 @@ class SuppressionEditor(QGroupBox):
                 self.by.addItem(f"{u.name} ({u.unit_id}, {u.side})", u.unit_id)
         self.until = QComboBox()
         for side in state.sides:
-            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+            self.until.addItem(ruleset.until_words(side.name), side.name)
         self.by.currentIndexChanged.connect(self._until_suppressors_turn)
         self._until_suppressors_turn()
         row = QHBoxLayout()
@@ -176,9 +174,7 @@ class EmissionEditor(QGroupBox):
     """The emission (Signal) token: whether the unit emits, why, until whose turn, and whether it jams."""
 
     def __init__(self, state: Any, unit: Any, parent: QWidget | None = None) -> None:
-        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
-        from rules.downrange.state import possessive
-
+        ruleset = ruleset_of(state)
         super().__init__("Emission (Signal) token", parent)
         self.unit = unit
         token = unit.emission
@@ -189,12 +185,13 @@ class EmissionEditor(QGroupBox):
         form.addRow("Emitting", self.emitting)
         self.purpose = QComboBox()
         self.purpose.setEditable(True)
-        self.purpose.addItems([HAND_SET, *EMISSION_PURPOSES])
-        self.purpose.setCurrentText(token.purpose if token is not None else HAND_SET)
+        purposes = ruleset.emission_purposes()
+        self.purpose.addItems(list(purposes))
+        self.purpose.setCurrentText(token.purpose if token is not None else purposes[0])
         form.addRow("Why", self.purpose)
         self.until = QComboBox()
         for side in state.sides:
-            self.until.addItem(f"the start of {possessive(side.name)} turn", side.name)
+            self.until.addItem(ruleset.until_words(side.name), side.name)
         self.until.setCurrentIndex(max(0, self.until.findData(token.until_start_of if token is not None else unit.side)))
         form.addRow("until", self.until)
         self.jamming = QCheckBox()
@@ -225,7 +222,8 @@ class RosterPanel(SessionPanel):
         self.identifies = callable(getattr(ruleset, "identify", None))
         self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
         self.table = read_only_table(self.columns, select="row", stretch_last=True)
-        self.edit_button = QPushButton("Edit tokens…" if ruleset.name == "down-range" else "Edit by hand…")
+        self.look = front_end(ruleset)
+        self.edit_button = QPushButton(self.look.edit_button)
         self.identify_button = QPushButton("Identify")
         self.identify_button.setToolTip("The selected counter is identified (a dummy is removed)")
         self.identify_button.setVisible(self.identifies)
@@ -273,7 +271,6 @@ class RosterPanel(SessionPanel):
         try:
             snap = self.session.snapshot()
             units = snap.units
-            downrange = snap.ruleset.name == "down-range"
             groups = self.session.groups() if self.grouped else ()
             group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
@@ -286,7 +283,7 @@ class RosterPanel(SessionPanel):
                 identity = _identity(snap.state, u) if self.identifies else ""
                 if identity.startswith("hidden"):
                     left = "?"
-                tokens, details = _token_texts(snap.state, u, downrange)
+                tokens, details = _token_texts(snap.ruleset, snap.state, u)
                 if u.group is not None:  # the unit's own state is in the fireteams' table, once
                     tokens = ", ".join(t for t in u.tokens if t not in group_tokens.get(u.group, set()))
                 values = (str(u.unit_id), u.name, u.side, u.type_name, u.status + ("" if u.on_table else ", off table"),
@@ -382,12 +379,12 @@ class RosterPanel(SessionPanel):
         """The hand-edit dialog for a unit in its ruleset's fields (Down Range's shows suppression,
         emission and ammunition too; Force on Force's the figure and its unit; the generic rules' the
         counter's status level and identification)."""
-        name = self.session.ruleset.name
-        if name == "force-on-force":
+        form = front_end(self.session.ruleset).edit_form
+        if form == "figure":
             return FigureEditDialog(self.session.state, unit_id, self)
-        if name == "generic":
+        if form == "counter":
             return CounterEditDialog(self.session.state, unit_id, self)
-        state = self.session.state if name == "down-range" else None
+        state = self.session.state if form == "tokens" else None
         return UnitEditDialog(self.session.unit(unit_id), self, state=state)
 
     def identify_selected(self) -> None:
@@ -448,22 +445,9 @@ def _identity(state: Any, view: Any) -> str:
     return ""
 
 
-def _token_texts(state: Any, view: Any, downrange: bool) -> tuple[str, str]:
-    """The Tokens cell (who suppresses the unit, why it emits) and its tooltip (until when)."""
-    if not downrange:
-        return ", ".join(view.tokens), ""
-    from rules.downrange.hand_edits import emission_words, suppressed_words
-
-    unit = state.unit(view.unit_id)
-    names = {u.unit_id: u.name for u in state.units}
-    out = []
-    for token in view.tokens:
-        if token == "suppressed" and unit.suppressed:
-            token += " by " + ", ".join(names.get(s.by_unit, str(s.by_unit)) for s in unit.suppressed)
-        elif token == "signalling" and unit.emission is not None:
-            token += f" ({unit.emission.purpose})"
-        out.append(token)
-    details = [suppressed_words(state, unit.suppressed)] if unit.suppressed else []
-    if unit.emission is not None:
-        details.append(emission_words(unit.emission))
-    return ", ".join(out), "; ".join(details)
+def _token_texts(ruleset: Any, state: Any, view: Any) -> tuple[str, str]:
+    """The Tokens cell and its tooltip: in the ruleset's words when it has its own (who suppresses the
+    unit, why it emits, until when), else the tokens as listed."""
+    if isinstance(ruleset, TokenWords):
+        return ruleset.token_texts(state, view)
+    return ", ".join(view.tokens), ""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPus
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from rules.errors import RulesError
+from rules.ruleset import front_end
 
 
 def parse_dice_text(text: str) -> list[Any]:
@@ -43,14 +44,6 @@ def parse_dice_text(text: str) -> list[Any]:
     return out
 
 
-#: What to type in the players' dice field, per ruleset.
-DICE_HINTS = {
-    "down-range": "players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
-    "force-on-force": "each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
-    "generic": "the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
-}
-
-
 class TurnPanel(SessionPanel):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -62,7 +55,8 @@ class TurnPanel(SessionPanel):
         self.reactions_label = QLabel()
         self.reactions_label.setWordWrap(True)
         self.initiative_dice = QLineEdit()
-        self.initiative_dice.setPlaceholderText(DICE_HINTS.get(session.ruleset.name, DICE_HINTS["down-range"]))
+        look = front_end(session.ruleset)
+        self.initiative_dice.setPlaceholderText(look.dice_hint)
         self.next_roll = QLabel()
         self.next_roll.setWordWrap(True)
         self.next_roll.setStyleSheet("color: #b0b0b0")
@@ -76,12 +70,11 @@ class TurnPanel(SessionPanel):
         form.addRow("Round", self.round_label)
         form.addRow("Turn", self.turn_label)
         form.addRow("Order", self.order_label)
-        self.downrange = session.ruleset.name == "down-range"
-        if self.downrange:  # Force on Force shows its test below; the generic rules roll none; Reactions are Down Range's
+        self.initiative_rolls = look.initiative_rolls
+        if self.initiative_rolls:  # a ruleset with a test of its own shows it in its box below
             form.addRow("Initiative rolls", self.initiative_label)
             form.addRow("Reactions ready", self.reactions_label)
-        if session.ruleset.name == "generic":
-            self.roll_button.setText("Start round (Ctrl+I)")
+        self.roll_button.setText(f"{look.round_button} (Ctrl+I)")
         form.addRow("Players' dice", self.initiative_dice)
         form.addRow("", self.next_roll)
         buttons = QHBoxLayout()
@@ -93,11 +86,11 @@ class TurnPanel(SessionPanel):
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
         self.extra: Any = None
-        if session.ruleset.name == "force-on-force":
+        if look.turn_box == "initiative test":
             from gui.panels.fof_turn import ForceOnForceTurnBox
 
             self.extra = ForceOnForceTurnBox(session, self.run_procedure, act=self.apply_action)
-        elif session.ruleset.name == "generic":
+        elif look.turn_box == "automation":
             from gui.panels.generic_turn import AutomationBox
 
             self.extra = AutomationBox(session)

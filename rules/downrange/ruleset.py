@@ -33,6 +33,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -125,6 +126,53 @@ class DownRange:
 
     name = "down-range"
     title = "Down Range"
+    pose_options = ("alone",)
+    front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
+                         initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens",
+                         roll_odds=True, engagement_table="shots",
+                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
+        """Tokens and injuries by hand (:mod:`rules.downrange.hand_edits` names the fields)."""
+        return A.EditUnit(unit_id, dict(changes))
+
+    # -- the words of its tokens, for the roster and its edit form --------------------------------
+
+    def token_texts(self, state: GameState, view: UnitView) -> tuple[str, str]:
+        """The roster's Tokens cell (who suppresses the unit, why it emits) and its tooltip (until when)."""
+        from rules.downrange.hand_edits import emission_words, suppressed_words
+
+        unit = state.unit(view.unit_id)
+        names = {u.unit_id: u.name for u in state.units}
+        out = []
+        for token in view.tokens:
+            if token == "suppressed" and unit.suppressed:
+                token += " by " + ", ".join(names.get(s.by_unit, str(s.by_unit)) for s in unit.suppressed)
+            elif token == "signalling" and unit.emission is not None:
+                token += f" ({unit.emission.purpose})"
+            out.append(token)
+        details = [suppressed_words(state, unit.suppressed)] if unit.suppressed else []
+        if unit.emission is not None:
+            details.append(emission_words(unit.emission))
+        return ", ".join(out), "; ".join(details)
+
+    def suppression_words(self, state: GameState, token: Any) -> str:
+        """One Suppressed token in words (by whom, until whose turn)."""
+        from rules.downrange.hand_edits import suppression_words
+
+        return suppression_words(state, token)
+
+    def until_words(self, side: str) -> str:
+        """"the start of the Marines' turn": when a token set until ``side``'s turn lifts."""
+        from rules.downrange.state import possessive
+
+        return f"the start of {possessive(side)} turn"
+
+    def emission_purposes(self) -> tuple[str, ...]:
+        """Why a unit may emit, the hand-set reason first."""
+        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
+
+        return (HAND_SET, *EMISSION_PURPOSES)
 
     # -- games and states -----------------------------------------------------------------------
 

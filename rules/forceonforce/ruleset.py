@@ -42,6 +42,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -92,6 +93,57 @@ class ForceOnForce:
     name = "force-on-force"
     title = "Force on Force"
     uses_elevation = True
+    pose_options = ("z_in",)
+    front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
+                         turn_box="initiative test", edit_form="figure", measured="centre to centre")
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
+        """A figure's status, elevation, leader qualities by hand."""
+        return A.EditFigure(unit_id, dict(changes))
+
+    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> A.EditTeam:
+        """A unit's defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower by hand."""
+        return A.EditTeam(group_name, dict(changes))
+
+    # -- what the turn panel's initiative-test box shows and does ---------------------------------
+
+    def last_initiative(self, state: FofState) -> InitiativeResult | None:
+        """The last initiative result logged, or None before the first."""
+        for e in reversed(state.events):
+            if e.kind == "initiative" and isinstance(e.outcome, dict) and e.outcome.get("type") == "InitiativeResult":
+                return from_jsonable(InitiativeResult, e.outcome)
+        return None
+
+    def initiative_preview(self, state: FofState) -> tuple[Any, Mapping[str, Fraction]]:
+        """Each force's initiative dice for the next test, and the exact odds each takes the initiative."""
+        from rules.forceonforce.initiative import initiative_odds, side_pools
+
+        pools = side_pools(state)
+        return pools, initiative_odds(pools, previous=state.initiative, success=state.data.success)
+
+    def pass_odds(self, state: FofState, side: CheckSide) -> Fraction:
+        """The chance one side of a test passes it alone."""
+        return p_pass(side.sides, modifier=side.modifier, target=state.data.success)
+
+    def opposed_test_odds(self, state: FofState, first: CheckSide, second: CheckSide) -> Any:
+        """The exact odds of an opposed test (``p_first``, ``p_second``, ``p_nobody``)."""
+        return opposed_odds(first.sides, second.sides, first_modifier=first.modifier, second_modifier=second.modifier,
+                            target=state.data.success)
+
+    def join_leader_action(self, figure_id: int, team: str) -> A.JoinLeader:
+        return A.JoinLeader(figure_id, team)
+
+    def detach_leader_action(self, figure_id: int) -> A.DetachLeader:
+        return A.DetachLeader(figure_id)
+
+    def merge_action(self, element: str, into: str) -> A.Merge:
+        return A.Merge(element, into)
+
+    def split_action(self, team: str, figures: tuple[int, ...], name: str) -> A.Split:
+        return A.Split(team, figures, name)
+
+    def neutralise_action(self, hot_spot: int, team: str) -> A.NeutraliseHotSpot:
+        return A.NeutraliseHotSpot(hot_spot, team)
 
     # -- games and states -----------------------------------------------------------------------
 

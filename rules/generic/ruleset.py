@@ -35,6 +35,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
+from rules.ruleset import FrontEnd
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -59,6 +60,21 @@ class GenericMiniatures:
 
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
+    front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
+                         round_button="Start round", turn_box="automation", edit_form="counter")
+
+    def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
+        """A counter's status level, identification, shots left by hand."""
+        return A.EditUnit(unit_id, dict(changes))
+
+    def last_automation(self, state: GenericState) -> AutomationResult | None:
+        """The solo tables' decisions logged last in this round, or None."""
+        for e in reversed(state.events):
+            if e.kind == "automation" and e.round == state.round and isinstance(e.outcome, dict):
+                return from_jsonable(AutomationResult, e.outcome)
+            if e.kind == "round":
+                return None
+        return None
 
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
                  base_dir: str | None = None) -> GenericState:

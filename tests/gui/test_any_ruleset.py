@@ -1,0 +1,176 @@
+"""A rule system the front ends have never heard of works in every one of them: "Pebbles"
+(tests/toy_ruleset.py), registered only for these tests, played in the real window (offscreen Qt) --
+attack panel, turn panel, roster and its hand-edit dialog -- recorded, replayed in a replay window, and
+written up by the debrief. Everything the front ends know of it comes through ``rules.ruleset``."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import toy_ruleset  # noqa: E402
+from gui_helpers import edit_in_dialog  # noqa: E402
+
+ANN, BOB, CID = 1, 2, 3
+
+
+@pytest.fixture
+def pebbles() -> Any:
+    with toy_ruleset.registered() as name:
+        yield name
+
+
+@pytest.fixture
+def app(qtbot):
+    from gui.app import create_application
+
+    return create_application()
+
+
+def open_window(qtbot: Any, tmp_path: Any, session: Any, **kwargs: Any) -> Any:
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+
+    store = open_store(tmp_path / "settings.ini")
+    window = MainWindow(session, settings=load_settings(store), store=store, **kwargs)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    return window
+
+
+def pebble_session(folder: Any = None) -> Any:
+    """A pebble game; from a scenario file in ``folder`` (so a recording keeps the scenario) when given."""
+    from appmodel.game_session import GameSession
+
+    if folder is None:
+        return GameSession.from_scenario(toy_ruleset.SCENARIO, seed=1)
+    path = folder / "pebbles.toml"
+    path.write_text(toy_ruleset.scenario_toml(), encoding="utf-8")
+    return GameSession.from_scenario_file(path, seed=1)
+
+
+def roster_cells(roster: Any, unit_id: int) -> dict[str, str]:
+    row = [u.unit_id for u in roster.session.units()].index(unit_id)
+    return {c: roster.table.item(row, roster.columns.index(c)).text() for c in roster.columns}
+
+
+def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_path) -> None:
+    from PySide6.QtCore import Qt
+
+    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+
+    session = pebble_session()
+    window = open_window(qtbot, tmp_path, session)
+    assert isinstance(window.attack, RulesetAttackPanel)
+    turn, roster, attack = window.turn, window.roster, window.attack
+    # the turn panel in the ruleset's words
+    assert turn.roll_button.text() == "Begin round (Ctrl+I)"
+    assert turn.initiative_dice.placeholderText().startswith("one d6 per throw")
+    qtbot.mouseClick(turn.roll_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(turn.start_button, Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == ""
+    assert turn.round_label.text() == "1" and turn.turn_label.text() == "Reds"
+    assert turn.order_label.text() == "Reds → Blues"
+
+    # the roster lists every unit with its weapon; its edit button says what the ruleset edits
+    assert roster.edit_button.text() == "Set status…"
+    assert roster_cells(roster, BOB)["Weapons (ammo)"] == "Pebble"
+    # the attack panel: Ann's targets, in range or not, with the odds in the ruleset's words
+    session.select_unit(ANN)
+    assert attack.weapon.currentData() == "Pebble"
+    attack.set_target(BOB)
+    assert "Knocks out" in attack.target_cells(BOB)
+    assert attack.target_cells(BOB)["Knocks out"] == "50.0%"
+    # the table's odds label and the range ring the ruleset offers
+    from appmodel.overlay_shapes import odds_items
+
+    assert [item.label for item in odds_items(session.snapshot())] == ["knocks out 50%"]
+    assert any(o.kind == "range" and o.unit_ids == (ANN,) for o in session.snapshot().overlays)
+    # the players' die: a 5 knocks Bob out
+    attack.entered.setChecked(True)
+    assert attack.dice_form.enter("5"), attack.dice_form.status.text()
+    window.actions_by_name["resolve"].trigger()  # Ctrl+Return
+    assert session.state.unit(BOB).status == "down"
+    assert roster_cells(roster, BOB)["Status"] == "down"
+    assert any("Ann throws a pebble at Bob" in e.text and "knocked out" in e.text for e in session.log)
+
+
+def test_a_unit_of_a_ruleset_the_roster_does_not_know_is_edited_by_hand(pebbles, app, qtbot, tmp_path) -> None:
+    session = pebble_session()
+    window = open_window(qtbot, tmp_path, session)
+
+    def removed(dialog: Any) -> None:
+        assert dialog.windowTitle().endswith("Cid")
+        dialog.status.setCurrentText("removed")
+
+    edit_in_dialog(window.roster, CID, removed)
+    assert window.roster.error_label.text() == ""
+    assert session.state.unit(CID).status == "removed"
+    assert roster_cells(window.roster, CID)["Status"] == "removed"
+    assert "Cid set to removed by hand." in [e.text for e in session.log]
+
+
+@pytest.fixture
+def recorded(pebbles, tmp_path) -> Any:
+    """A pebble game recorded as the window records it: Ann knocks Bob out with a 6, then misses Cid."""
+    from appmodel.game_session import AttackDraft
+    from tracker.unit_pose import UnitPose, UnitState
+
+    session = pebble_session(tmp_path)
+    assert {u.name for u in session.units()} == {"Ann", "Bob", "Cid"}
+    path = tmp_path / "pebbles.sqlite"
+    recorder = session.start_recording(path)
+    poses = [UnitPose(u.unit_id, u.name, u.side, u.x_in, u.y_in, 1.0, 0.0, UnitState.SEEN, 0.0, 0.0)
+             for u in session.units()]
+    recorder.record_frame(0, 0.0, poses)
+    session.apply_poses(poses, t_s=0.0)
+    session.set_time(1.0)
+    session.select_unit(ANN)
+    session.set_attack(AttackDraft(ANN, "Pebble", (BOB,)))
+    session.resolve_attack([6])
+    session.set_time(2.0)
+    recorder.record_frame(1, 2.0, poses)
+    live_log = [e.text for e in session.log]
+    session.stop_recording()
+    return path, live_log
+
+
+def test_a_recorded_game_of_an_unknown_ruleset_replays_in_the_window(recorded, app, qtbot, tmp_path) -> None:
+    from appmodel.replay_model import ReplayModel
+
+    path, live_log = recorded
+    replay = ReplayModel(path)
+    try:
+        assert replay.problems == []
+        replay.seek(replay.duration_s)
+        assert replay.session.ruleset.name == toy_ruleset.NAME
+        assert replay.session.state.unit(BOB).status == "down"
+        assert any("Ann throws a pebble at Bob" in text for text in live_log)
+        assert any("Ann throws a pebble at Bob" in e.text for e in replay.session.log)
+        window = open_window(qtbot, tmp_path, replay.session, replay=replay)
+        assert window.timeline is not None and not window.attack.isEnabled()
+        window.timeline.seek(0.5)  # before the throw
+        assert roster_cells(window.roster, BOB)["Status"] == "active"
+        window.timeline.seek(replay.duration_s)
+        assert roster_cells(window.roster, BOB)["Status"] == "down"
+    finally:
+        replay.close()
+
+
+def test_the_debrief_lists_an_unknown_rulesets_engagements_and_casualties(recorded, tmp_path) -> None:
+    from debrief.report import write_debrief_report
+    from debrief_helpers import parse
+
+    path, _ = recorded
+    facts = write_debrief_report(path, tmp_path / "report.html")
+    assert facts.ruleset == toy_ruleset.NAME
+    [e] = facts.engagements
+    assert (e.attacker_name, e.weapon, e.target_name, e.outcome.value) == ("Ann", "Pebble", "Bob", "killed")
+    assert e.distance_in == pytest.approx(7.0) and e.measured == "base to base" and e.p_hit == pytest.approx(0.5)
+    assert [(c.name, c.change) for c in facts.casualties] == [("Bob", "down")]
+    rows = parse(tmp_path / "report.html").rows["engagements"]
+    assert any("Ann" in " ".join(r) and "Bob" in " ".join(r) for r in rows[1:])
