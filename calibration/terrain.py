@@ -139,3 +139,22 @@ class Terrain:
     def slope_deg_at(self, x_in: float, y_in: float) -> float:
         gx, gy = self.gradient_at(x_in, y_in)
         return math.degrees(math.atan(float(np.hypot(gx, gy))))
+
+
+def near_terrain(terrain: Terrain, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Rays whose path between the terrain's top and the table plane may touch a hill or the grid."""
+    m = np.zeros(np.shape(x0), bool)
+    if terrain.grid is not None:
+        # only where the grid rises off the table (a board on blocks fills a corner of it)
+        g = terrain.grid
+        rows, cols = np.nonzero(g.heights_in > 0)
+        if len(rows):
+            gx0, gx1 = (cols.min() - 1) * g.cell_in, (cols.max() + 1) * g.cell_in
+            gy0, gy1 = (rows.min() - 1) * g.cell_in, (rows.max() + 1) * g.cell_in
+            m |= (x1 >= gx0) & (x0 <= gx1) & (y1 >= gy0) & (y0 <= gy1)
+    for hill in terrain.hills:
+        if hill.height_in <= 0:
+            continue
+        r = hill.radius_in
+        m |= (x1 >= hill.x_in - r) & (x0 <= hill.x_in + r) & (y1 >= hill.y_in - r) & (y0 <= hill.y_in + r)
+    return m

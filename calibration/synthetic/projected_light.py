@@ -20,7 +20,7 @@ from calibration.synthetic.faults import apply_faults
 from calibration.synthetic.scene import Faults, Projector
 from calibration.synthetic.texture import TableLook
 from calibration.table_layout import TableLayout
-from calibration.terrain import Terrain
+from calibration.terrain import Terrain, near_terrain
 
 _STRIP_ROWS = 48
 _SHADOW_STEPS = 24
@@ -72,7 +72,7 @@ def shadowed(points_in: np.ndarray, projector_centre_in: np.ndarray, terrain: Te
     # how far toward the projector the light travels before it is above every hill
     t_top = np.clip((top - flat[:, 2]) / np.maximum(c[2] - flat[:, 2], 1e-9), 0.0, 1.0)
     end = flat + t_top[:, None] * (c - flat)
-    cand = _near_hills(terrain, np.minimum(flat[:, 0], end[:, 0]), np.maximum(flat[:, 0], end[:, 0]),
+    cand = near_terrain(terrain, np.minimum(flat[:, 0], end[:, 0]), np.maximum(flat[:, 0], end[:, 0]),
                        np.minimum(flat[:, 1], end[:, 1]), np.maximum(flat[:, 1], end[:, 1]))
     idx = np.flatnonzero(cand & (t_top > 0))
     hit = np.zeros(len(idx), bool)
@@ -85,24 +85,6 @@ def shadowed(points_in: np.ndarray, projector_centre_in: np.ndarray, terrain: Te
     flat_out = out.reshape(-1)
     flat_out[idx] = hit
     return out
-
-
-def _near_hills(terrain: Terrain, x0, x1, y0, y1) -> np.ndarray:
-    m = np.zeros(np.shape(x0), bool)
-    if terrain.grid is not None:
-        # only where the grid rises off the table (a board on blocks fills a corner of it)
-        g = terrain.grid
-        rows, cols = np.nonzero(g.heights_in > 0)
-        if len(rows):
-            gx0, gx1 = (cols.min() - 1) * g.cell_in, (cols.max() + 1) * g.cell_in
-            gy0, gy1 = (rows.min() - 1) * g.cell_in, (rows.max() + 1) * g.cell_in
-            m |= (x1 >= gx0) & (x0 <= gx1) & (y1 >= gy0) & (y0 <= gy1)
-    for hill in terrain.hills:
-        if hill.height_in <= 0:
-            continue
-        r = hill.radius_in
-        m |= (x1 >= hill.x_in - r) & (x0 <= hill.x_in + r) & (y1 >= hill.y_in - r) & (y0 <= hill.y_in + r)
-    return m
 
 
 def render_lit_sequence(

@@ -29,7 +29,7 @@ from calibration.synthetic.texture import TableLook, shading
 from calibration.synthetic.view_geometry import ViewGeometry
 from calibration.table_layout import TableLayout, tag_corners_in
 from calibration.tag_bitmaps import TAG_CELLS, card_size_in, tag_bitmap
-from calibration.terrain import Terrain
+from calibration.terrain import Terrain, near_terrain
 
 #: A typical wide-angle 720p/1080p webcam lens (OpenCV k1, k2, p1, p2, k3).
 WIDE_ANGLE_DIST = (-0.28, 0.09, 0.0, 0.0, -0.012)
@@ -393,7 +393,7 @@ def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain) -> tuple[n
             s_top = np.where(valid, (top - cam[2]) / dz, 0.0)
         xt = cam[0] + s_top * dirs[..., 0]
         yt = cam[1] + s_top * dirs[..., 1]
-        near = _near_terrain(terrain, np.minimum(x, xt), np.maximum(x, xt), np.minimum(y, yt), np.maximum(y, yt)) & valid
+        near = near_terrain(terrain, np.minimum(x, xt), np.maximum(x, xt), np.minimum(y, yt), np.maximum(y, yt)) & valid
         if np.any(near):
             d = dirs[near].astype(np.float64)
             ss = s_top[near]
@@ -413,25 +413,6 @@ def _ground_hits(cam: np.ndarray, dirs: np.ndarray, terrain: Terrain) -> tuple[n
             norm = np.sqrt(gx**2 + gy**2 + 1.0)
             shade[near] = shading(-gx / norm, -gy / norm, 1.0 / norm)
     return x.astype(np.float32), y.astype(np.float32), z.astype(np.float32), shade, valid
-
-
-def _near_terrain(terrain: Terrain, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
-    """Rays whose path between the terrain's top and the table plane may touch a hill or the grid."""
-    m = np.zeros(np.shape(x0), bool)
-    if terrain.grid is not None:
-        # only where the grid rises off the table (a board on blocks fills a corner of it)
-        g = terrain.grid
-        rows, cols = np.nonzero(g.heights_in > 0)
-        if len(rows):
-            gx0, gx1 = (cols.min() - 1) * g.cell_in, (cols.max() + 1) * g.cell_in
-            gy0, gy1 = (rows.min() - 1) * g.cell_in, (rows.max() + 1) * g.cell_in
-            m |= (x1 >= gx0) & (x0 <= gx1) & (y1 >= gy0) & (y0 <= gy1)
-    for hill in terrain.hills:
-        if hill.height_in <= 0:
-            continue
-        r = hill.radius_in
-        m |= (x1 >= hill.x_in - r) & (x0 <= hill.x_in + r) & (y1 >= hill.y_in - r) & (y0 <= hill.y_in + r)
-    return m
 
 
 def _projector_light(projector: Projector, points_in: np.ndarray) -> np.ndarray:
