@@ -12,7 +12,7 @@ browser:
 	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "installing chromium and chromium-driver for the class view's browser tests"; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 \
+		{ apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1; } \
 		|| echo "could not install chromium and chromium-driver: the class view's browser tests will be skipped"; \
 	else echo "chromium and chromium-driver are missing (apt-get install chromium chromium-driver as root): the class view's browser tests will be skipped"; fi
 
