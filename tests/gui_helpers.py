@@ -53,3 +53,21 @@ def edit_in_dialog(roster: Any, unit_id: int, fill: Callable[[Any], None], *, ok
     QTimer.singleShot(0, play)
     roster.edit_selected()
     assert seen and seen[0] is not None, "no modal dialog opened"
+
+
+def open_main_window(qtbot: Any, tmp_path: Any, session: Any, *, mode: str | None = "table", **window_args: Any) -> Any:
+    """The companion window on ``session`` at a 1366x768 laptop's size, with settings kept in ``tmp_path``
+    (never the user's), shown offscreen; ``mode`` the view's ("table" or "camera"; None leaves it)."""
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+
+    create_application()
+    store = open_store(tmp_path / "settings.ini")
+    w = MainWindow(session, settings=load_settings(store), store=store, **window_args)
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    if mode is not None:
+        w.view.set_mode(mode)
+    return w

@@ -11,25 +11,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from gui_helpers import open_main_window  # noqa: E402
 
 SERGEANT, AR = 10, 31
 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from gui.app import create_application
-    from gui.main_window import MainWindow
-    from gui.settings import load_settings, open_store
-
-    create_application()
-    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=3)
-    store = open_store(tmp_path / "settings.ini")
-    w = MainWindow(session, settings=load_settings(store), store=store)
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    w.view.set_mode("table")
-    return w
+    return open_main_window(qtbot, tmp_path, GameSession.from_scenario_file(SCENARIO_PATH, seed=3))
 
 
 def yellow_pixels_top_right(window) -> int:
