@@ -635,6 +635,11 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
 
 DOWN_RANGE, FORCE_ON_FORCE, GENERIC = "down-range", "force-on-force", "generic"
 
+#: What the players do not see by default on the table (the projector) and on their own screens (the
+#: class view): no grid (the table is real), no odds, no names over the figures, and placed templates
+#: only once the instructor turns them on.
+PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds", "labels", "templates"})
+
 OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("grid", "Table grid", "Alt+G", grid_items),
     OverlaySpec("units", "Unit bases", "Alt+U", unit_items),

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from appmodel.overlay_shapes import PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
 
@@ -38,18 +39,15 @@ LOG_TAIL = 40
 DECIMALS = 2
 
 
-#: What the projector hides from the players by default (the settings' ``projector_default``): the
-#: table is real, so no grid, and no odds; placed templates only once the instructor turns them on.
-PLAYERS_DEFAULT_HIDDEN = frozenset({"grid", "odds", "templates"})
 
 
 def class_layers(projector: Any = None) -> frozenset[str]:
     """The overlays the class sees: those the projector's "What the players see" toggles have on
-    (``names()`` / ``is_on(name)``: so hidden odds stay hidden; by default all but the grid and the
-    odds), with the unit bases and names always on — the projector leaves names off because the
+    (``names()`` / ``is_on(name)``: so hidden odds stay hidden; by default all but the grid, the
+    odds and placed templates), with the unit bases and names always on — the projector leaves names off because the
     figures stand on the table under them; a screen has no figures to read them from.
 
-    >>> sorted(PLAYERS_DEFAULT_HIDDEN & class_layers()), {"units", "labels"} <= class_layers()
+    >>> sorted(class_layers() & {"grid", "odds", "templates"}), {"units", "labels"} <= class_layers()
     ([], True)
     """
     if projector is None:

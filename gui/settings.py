@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from appmodel.overlay_shapes import PLAYERS_DEFAULT_HIDDEN
+
 SETTINGS_VERSION = 1
 ORGANIZATION = "Sandtable"
 APPLICATION = "Sandtable Companion"
@@ -73,8 +75,8 @@ class OverlayToggles:
 
     @classmethod
     def projector_default(cls) -> "OverlayToggles":
-        """What the players see on the table by default: no grid (the table is real), no odds."""
-        return cls(grid=False, odds=False, labels=False, templates=False)  # templates: when the instructor chooses
+        """What the players see on the table by default (appmodel's ``PLAYERS_DEFAULT_HIDDEN`` is off)."""
+        return cls(**{name: False for name in PLAYERS_DEFAULT_HIDDEN})
 
 
 @dataclass(frozen=True)
