@@ -258,7 +258,7 @@ class PebbleRules:
     def explain(self, event: RulesEvent) -> tuple[str, ...]:
         return (event.summary,)
 
-    def engagements(self, event: RulesEvent) -> tuple[EngagementView, ...]:
+    def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
         o = event.outcome
         if o.get("type") != "PebbleResult":
             return ()

@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.downrange import actions as A
+from rules.downrange import debriefed
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
@@ -33,7 +34,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import CasualtyView, EmissionView, EngagementView, FrontEnd, LocatorView, RollView
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -129,7 +130,7 @@ class DownRange:
     pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
                          initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens",
-                         roll_odds=True, engagement_table="shots",
+                         engagement_table="shots",
                          outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
@@ -388,6 +389,23 @@ class DownRange:
         if kind == "InitiativeResult":
             return tuple(narrate_initiative(from_jsonable(InitiativeResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/downrange/debriefed.py) ------------------------------------
+
+    def engagements(self, event: RulesEvent, game: GameState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def emissions(self, event: RulesEvent) -> tuple[EmissionView, ...]:
+        return debriefed.emissions(event)
+
+    def locators(self, game: GameState) -> tuple[LocatorView, ...]:
+        return debriefed.locators(game)
+
+    def recorded_rolls(self, event: RulesEvent, game: GameState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)
 
 
 def distance_report(state: GameState, a: int, b: int) -> float:

@@ -27,6 +27,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.forceonforce import actions as A
+from rules.forceonforce import debriefed
 from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, opposed_odds, p_pass, resolve_check,
                                        resolve_opposed, shifted)
 from rules.forceonforce.cohesion import cohesion_of
@@ -42,7 +43,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import CasualtyView, EngagementView, FrontEnd, RollView
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -468,6 +469,17 @@ class ForceOnForce:
         if kind == "ReinforcementResult":
             return tuple(narrate_reinforcement(from_jsonable(ReinforcementResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/forceonforce/debriefed.py) ---------------------------------
+
+    def engagements(self, event: RulesEvent, game: FofState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event, game)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def recorded_rolls(self, event: RulesEvent, game: FofState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)
 
 
 __all__ = ["ForceOnForce", "DECLARATIONS", "FigureStatus", "TroopType"]

@@ -25,6 +25,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError, UnknownNameError
 from rules.events import RulesEvent
 from rules.generic import actions as A
+from rules.generic import debriefed
 from rules.generic.automation import AutomationResult, automate_side
 from rules.generic.close_combat import (CloseCombatResult, close_combat_odds, close_combat_problems,
                                         resolve_close_combat)
@@ -35,7 +36,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import CasualtyView, EngagementView, FrontEnd, RollView
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -403,3 +404,14 @@ class GenericMiniatures:
         if kind == "AutomationResult":
             return tuple(narrate_automation(from_jsonable(AutomationResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/generic/debriefed.py) --------------------------------------
+
+    def engagements(self, event: RulesEvent, game: GenericState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def recorded_rolls(self, event: RulesEvent, game: GenericState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)
