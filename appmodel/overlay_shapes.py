@@ -42,7 +42,7 @@ from appmodel.draw_item import pts as _pts
 from appmodel.draw_memo import Memo
 from appmodel.overlay_shapes_fof import cohesion_items, draft_heights, hot_spot_items, line_of_fire_items
 from appmodel.overlay_shapes_generic import automation_items, band_items, command_items, scatter_items
-from rules.geometry import Circle, CommsGraph, Cone
+from rules.geometry import Circle, Cluster, CommsGraph, Cone, Segment
 
 #: Grid spacing of the top-down view, inches, and the spacing of its labels.
 GRID_IN = 6.0
@@ -162,7 +162,7 @@ def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     for u in snap.units:
         if not u.on_table:
             continue
-        if getattr(u, "group", None) is not None and u.unit_id != sel:
+        if u.group is not None and u.unit_id != sel:
             teams.setdefault((u.side, u.group), []).append(u)
         else:
             spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
@@ -195,7 +195,7 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
         if u.status != "active":
             text += f" [{u.status}]"
         texts.append(text)
-    r = max(getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "width_in", 1.0) / 2 for u in units)
+    r = max(u.footprint.radius_in if isinstance(u.footprint, Circle) else u.footprint.width_in / 2 for u in units)
     selected = any(u.unit_id == sel for u in units)
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
@@ -464,7 +464,7 @@ def template_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Templates players placed (appmodel.placed_templates): circles and fans drawn from the rules'
     Circle and Cone with the units they touch ringed, lines and a tape's legs with their length; a
     pinned one is drawn solid, a free one dashed."""
-    board = getattr(snap, "templates", None)
+    board = snap.templates
     if board is None or not board.templates:
         return []
     footprints = {u.unit_id: u.footprint for u in snap.units if u.on_table and u.status == "active"}
@@ -500,11 +500,11 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     d = snap.draft
     if d is None:
         return []
-    ruled = [o for o in snap.overlays if o.kind == "line of sight" and hasattr(o.shape, "ax_in")]
+    ruled = [o for o in snap.overlays if o.kind == "line of sight" and isinstance(o.shape, Segment)]
     if ruled:
         z = _ends(*draft_heights(snap))
         items = [memo.get(("ruled sight", o, snap.color_of(o.side), z), lambda: _ruled_sight_now(o, z)) for o in ruled]
-        ground = getattr(snap, "ground", None)
+        ground = snap.ground
         for o in ruled if ground is not None else ():
             seg = o.shape
             items += memo.get(("blocked sight", id(ground), seg), lambda: blocked_sight_items(ground, (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in), ()))
@@ -513,7 +513,7 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     if a is None or not a.on_table:
         return []
     out = []
-    ground = getattr(snap, "ground", None)
+    ground = snap.ground
     for uid in d.target_ids:
         t = snap.unit(uid)
         if t is not None and t.on_table:
@@ -617,14 +617,13 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         color = snap.color_of(o.side)
         pts = outline(shape, 72, memo)
         if len(pts):
-            closed = len(pts) > 2 and type(shape).__name__ != "Segment"
+            closed = len(pts) > 2 and not isinstance(shape, Segment)
             out.append(DrawItem("other", (o.kind, shape), pts, color, closed=closed, width_px=2.0,
                                 dashed=o.kind in ("scatter reach", "range band", "command range"),
                                 fill=18 if closed and o.kind in ("line of fire", "cohesion", "area of effect") else 0,
                                 label=o.label, text_in=top_of(pts), label_on_outline=closed, units=None))
-        segments = getattr(shape, "segments_in", None)
-        if callable(segments):
-            for a, b in segments():
+        if isinstance(shape, Cluster):  # a unit's figures and the links that hold it together
+            for a, b in shape.segments_in():
                 out.append(DrawItem("other", (o.kind, "link", a, b), _pts([a, b]), lighter(color, 0.35), width_px=1.5))
         for uid in o.unit_ids:
             u = snap.unit(uid)

@@ -4,8 +4,9 @@ A rule system (Down Range today; Force on Force and a generic ruleset later) imp
 :class:`Ruleset`. Callers never import a rule system directly: they ask :func:`get_ruleset` for it by
 the name a scenario gives (``ruleset = "down-range"``) and work with the neutral types below.
 
-The game state a ruleset returns is its own frozen dataclass; the interface only relies on it having
-``apply(action)``, ``to_json()``, ``events`` and ``round``. Positions come in through
+The game state a ruleset returns is its own frozen dataclass; front ends read of it only what
+:class:`RulesState` lists (round, order, whose turn, sides, the log) and everything else through the
+ruleset's views (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...). Positions come in through
 :meth:`Ruleset.set_pose` (the tracker never imports rules; the GUI composes them).
 
 Rule systems differ in what a "unit" is and in what an attack comes to, so a few things are optional
@@ -65,6 +66,7 @@ from typing import Any, Protocol, runtime_checkable
 from rules.dice import DiceSource
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
+from rules.geometry import Footprint, Shape
 
 #: Registered rule systems: name -> "module:factory". Add a line to register another one.
 RULESETS: Mapping[str, str] = {
@@ -72,6 +74,52 @@ RULESETS: Mapping[str, str] = {
     "force-on-force": "rules.forceonforce.ruleset:ForceOnForce",
     "generic": "rules.generic.ruleset:GenericMiniatures",
 }
+
+
+@runtime_checkable
+class RulesState(Protocol):
+    """What a front end may read of any rule system's game state, whatever else the state holds.
+
+    Every rule system's state is its own frozen dataclass mixing in
+    :class:`rules.ruleset_state.RulesetState`, which has all of these; the rest of a state (units,
+    tokens, the rule system's own records) front ends read through the :class:`Ruleset`'s views
+    (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...), never field by field.
+
+    ``round``: the round being played (0: none started yet); ``order``: the sides' order this round
+    (empty until it is decided); ``active_side``: whose turn it is (None between turns); ``sides``:
+    the sides, each with its ``name``; ``events``: the game's log (:class:`RulesEvent`, the last
+    initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system.
+    """
+
+    ruleset_name: str
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def order(self) -> tuple[str, ...]: ...
+
+    @property
+    def active_side(self) -> str | None: ...
+
+    @property
+    def sides(self) -> tuple[Any, ...]: ...
+
+    @property
+    def events(self) -> tuple[RulesEvent, ...]: ...
+
+    def apply(self, action: Any) -> Any:
+        """The state after one of its rule system's actions."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as saved (JSON data with its format, version and ruleset)."""
+        ...
+
+
+def last_event(state: RulesState, kind: str) -> RulesEvent | None:
+    """The last event of ``kind`` in ``state``'s log ("initiative": the last initiative roll), or None."""
+    return next((e for e in reversed(state.events) if e.kind == kind), None)
 
 
 @dataclass(frozen=True)
@@ -85,7 +133,7 @@ class UnitView:
     x_in: float
     y_in: float
     heading_deg: float
-    footprint: Any
+    footprint: Footprint
     on_table: bool
     status: str
     tokens: tuple[str, ...]
@@ -98,6 +146,9 @@ class UnitView:
     #: The height of the ground the figure stands on, table inches (a rooftop, a hill): renderers draw
     #: its base, rings and labels there. 0.0 for the table plane and for rule systems without elevation.
     z_in: float = 0.0
+    #: What the players know of a counter the rules may keep anonymous (:class:`Identifies`): "hidden:
+    #: counter only", "identified", "dummy", "dummy, found out"; "" for a unit known from the start.
+    identity: str = ""
 
 
 @dataclass(frozen=True)
@@ -327,7 +378,7 @@ class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
     kind: str
-    shape: Any
+    shape: Shape
     label: str
     side: str | None = None
     unit_ids: tuple[int, ...] = ()
@@ -340,7 +391,7 @@ class Resolution:
 
     result: Any
     sentences: tuple[str, ...]
-    state: Any
+    state: RulesState
     pending: str | None = None
 
 
@@ -352,54 +403,54 @@ class Ruleset(Protocol):
     title: str
 
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
-                 base_dir: str | None = None) -> Any:
+                 base_dir: str | None = None) -> RulesState:
         """A game state from a scenario dict (the parsed TOML)."""
         ...
 
-    def load_state(self, data: Mapping[str, Any]) -> Any:
+    def load_state(self, data: Mapping[str, Any]) -> RulesState:
         """A game state from its saved JSON data."""
         ...
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: RulesState, action: Any) -> RulesState:
         """The state after one of the rule system's actions (``state.apply(action)``)."""
         ...
 
-    def units(self, state: Any) -> tuple[UnitView, ...]:
+    def units(self, state: RulesState) -> tuple[UnitView, ...]:
         ...
 
-    def weapons(self, state: Any, unit_id: int) -> tuple[WeaponView, ...]:
+    def weapons(self, state: RulesState, unit_id: int) -> tuple[WeaponView, ...]:
         ...
 
     def declarations(self) -> tuple[Declaration, ...]:
         ...
 
-    def set_pose(self, state: Any, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
-                 moved_in: float | None = None, on_table: bool = True) -> Any:
+    def set_pose(self, state: RulesState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
+                 moved_in: float | None = None, on_table: bool = True) -> RulesState:
         """The state with a unit's tracked position (movement is accounted)."""
         ...
 
-    def propose_targets(self, state: Any, attacker_id: int, weapon: str, *,
+    def propose_targets(self, state: RulesState, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,
                         axis_deg: float | None = None) -> tuple[TargetProposal, ...]:
         ...
 
-    def attack_odds(self, state: Any, request: AttackRequest) -> tuple[TargetOdds, ...]:
+    def attack_odds(self, state: RulesState, request: AttackRequest) -> tuple[TargetOdds, ...]:
         ...
 
-    def resolve_attack(self, state: Any, request: AttackRequest, dice: DiceSource, *,
+    def resolve_attack(self, state: RulesState, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:
         ...
 
-    def start_round(self, state: Any, dice: DiceSource) -> Resolution:
+    def start_round(self, state: RulesState, dice: DiceSource) -> Resolution:
         ...
 
-    def start_turn(self, state: Any, dice: DiceSource) -> Resolution:
+    def start_turn(self, state: RulesState, dice: DiceSource) -> Resolution:
         ...
 
-    def end_turn(self, state: Any) -> Any:
+    def end_turn(self, state: RulesState) -> RulesState:
         ...
 
-    def overlays(self, state: Any, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
+    def overlays(self, state: RulesState, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
         ...
 
     def explain(self, event: RulesEvent) -> tuple[str, ...]:
@@ -411,7 +462,7 @@ class Ruleset(Protocol):
 class GroupedRuleset(Protocol):
     """A rule system whose units are several figures, each with its own tag (Force on Force)."""
 
-    def groups(self, state: Any) -> tuple[GroupView, ...]:
+    def groups(self, state: RulesState) -> tuple[GroupView, ...]:
         """Every multi-figure unit, with its figures and whether it holds together."""
         ...
 
@@ -420,7 +471,7 @@ class GroupedRuleset(Protocol):
 class DraftOverlays(Protocol):
     """A rule system that draws shapes for an attack being set up (before it is rolled)."""
 
-    def attack_overlays(self, state: Any, request: AttackRequest) -> tuple[Overlay, ...]:
+    def attack_overlays(self, state: RulesState, request: AttackRequest) -> tuple[Overlay, ...]:
         """Shapes of the drafted attack: the line of fire and who is in it, where a miss may land..."""
         ...
 
@@ -429,7 +480,7 @@ class DraftOverlays(Protocol):
 class DescribedOdds(Protocol):
     """A rule system whose odds are not Down Range's hit and kill says what they mean."""
 
-    def odds_legend(self, state: Any, request: AttackRequest) -> OddsLegend:
+    def odds_legend(self, state: RulesState, request: AttackRequest) -> OddsLegend:
         """What ``attack_odds(state, request)``'s ``p_hit`` and ``p_kill_any`` stand for."""
         ...
 
@@ -593,8 +644,19 @@ class TokenWords(Protocol):
     """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
     it emits), for the roster's Tokens cell."""
 
-    def token_texts(self, state: Any, view: UnitView) -> tuple[str, str]:
+    def token_texts(self, state: RulesState, view: UnitView) -> tuple[str, str]:
         """(the tokens of ``view``'s unit in words, a tooltip saying until when)."""
+        ...
+
+
+@runtime_checkable
+class Identifies(Protocol):
+    """A rule system with counters the other side sees only as counters until the players identify them
+    (the generic rules' hidden units and dummies): the roster shows :attr:`UnitView.identity` and an
+    Identify button."""
+
+    def identify(self, state: RulesState, unit_id: int) -> RulesState:
+        """The state after the players identify ``unit_id``'s counter (a dummy is removed)."""
         ...
 
 
@@ -627,7 +689,7 @@ def pose_options(ruleset: Any) -> frozenset[str]:
     return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
 
 
-def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
+def odds_legend(ruleset: Any, state: RulesState, request: AttackRequest) -> OddsLegend:
     """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
     if isinstance(ruleset, DescribedOdds):
         return ruleset.odds_legend(state, request)
@@ -661,7 +723,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "CasualtyView", "DEFAULT_RULESET", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
+    "CasualtyView", "DEFAULT_RULESET", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
     "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",

@@ -201,8 +201,7 @@ class ForceOnForceTurnBox(QWidget):
         forces = [s.name for s in state.forces]
         _refill(self.declare_side, [(f, f) for f in forces])
         teams = [t for t in state.teams if not state.is_out_of_action(t) or t.reinforcement]
-        active = getattr(state, "active_side", None)
-        teams.sort(key=lambda t: (t.side != active, t.side, t.name))
+        teams.sort(key=lambda t: (t.side != state.active_side, t.side, t.name))
         _refill(self.unit, [(f"{t.name} ({t.side})", t.name) for t in teams])
         _refill(self.against, [(NOBODY, None)] + [(f"{t.name} ({t.side})", t.name) for t in teams])
         _refill(self.merge_with, [(f"{t.name} ({t.side})", t.name) for t in teams])

@@ -23,7 +23,7 @@ from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import CounterEditDialog, FigureEditDialog
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
-from rules.ruleset import GroupedRuleset, TokenWords, front_end, ruleset_of
+from rules.ruleset import GroupedRuleset, Identifies, TokenWords, front_end, ruleset_of
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
 #: The extra column of a ruleset whose units are several figures, and of one with hidden units.
@@ -219,7 +219,7 @@ class RosterPanel(SessionPanel):
         ruleset = session.ruleset
         self.grouped = isinstance(ruleset, GroupedRuleset)
         #: Hidden units and dummies (the generic rules): identified by the players.
-        self.identifies = callable(getattr(ruleset, "identify", None))
+        self.identifies = isinstance(ruleset, Identifies)
         self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
         self.table = read_only_table(self.columns, select="row", stretch_last=True)
         self.look = front_end(ruleset)
@@ -280,7 +280,7 @@ class RosterPanel(SessionPanel):
                 for w in snap.ruleset.weapons(snap.state, u.unit_id) if u.weapons else ():
                     ammo.append(w.name + (f" ({w.ammo_left})" if w.ammo_left is not None else ""))
                 left = "∞" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}" of {u.move_in:g}"'
-                identity = _identity(snap.state, u) if self.identifies else ""
+                identity = u.identity if self.identifies else ""
                 if identity.startswith("hidden"):
                     left = "?"
                 tokens, details = _token_texts(snap.ruleset, snap.state, u)
@@ -430,19 +430,6 @@ class RosterPanel(SessionPanel):
             self.error_label.setText("")
         except (UsageError, RulesError, ValueError) as exc:
             self.error_label.setText(str(exc))
-
-
-def _identity(state: Any, view: Any) -> str:
-    """What the players know of a counter: hidden (only its counter is seen), identified, a dummy found
-    out; '' for a unit known from the start. A dummy is never given away before it is identified."""
-    unit = state.unit(view.unit_id)
-    if getattr(unit, "anonymous", False):
-        return "hidden: counter only"
-    if getattr(unit, "dummy", False):
-        return "dummy, found out" if view.status == "removed" else "dummy"
-    if getattr(unit, "hidden", False):
-        return "identified"
-    return ""
 
 
 def _token_texts(ruleset: Any, state: Any, view: Any) -> tuple[str, str]:

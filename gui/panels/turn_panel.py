@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPus
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from rules.errors import RulesError
-from rules.ruleset import front_end
+from rules.ruleset import RulesState, front_end, last_event
 
 
 def parse_dice_text(text: str) -> list[Any]:
@@ -107,13 +107,12 @@ class TurnPanel(SessionPanel):
             self.refresh()
 
     def refresh(self) -> None:
-        state = self.session.state
-        self.round_label.setText(str(getattr(state, "round", 0) or "not started"))
-        side = getattr(state, "active_side", None)
-        self.turn_label.setText(side or "between turns")
-        self.order_label.setText(" → ".join(getattr(state, "order", ()) or ()) or "roll initiative")
-        rolls = [e for e in getattr(state, "events", ()) if e.kind == "initiative"]
-        self.initiative_label.setText(rolls[-1].summary if rolls else "not rolled yet")
+        state: RulesState = self.session.state
+        self.round_label.setText(str(state.round or "not started"))
+        self.turn_label.setText(state.active_side or "between turns")
+        self.order_label.setText(" → ".join(state.order) or "roll initiative")
+        rolled = last_event(state, "initiative")
+        self.initiative_label.setText(rolled.summary if rolled is not None else "not rolled yet")
         ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
         self.reactions_label.setText(", ".join(ready) or "none")
         self.next_roll.setText(self._next_rolls())

@@ -56,6 +56,18 @@ CLOSE_COMBAT_ODDS = OddsLegend("wins round 1", "destroyed", "the defender loses 
                                refused="no close combat")
 
 
+def _identity(u: Unit) -> str:
+    """What the players know of a counter (B.6): hidden (only its counter is seen), identified, a dummy
+    found out; '' for a unit known from the start. A dummy is never given away before it is identified."""
+    if u.anonymous:
+        return "hidden: counter only"
+    if u.dummy:
+        return "dummy, found out" if u.presence.value == "removed" else "dummy"
+    if u.hidden:
+        return "identified"
+    return ""
+
+
 class GenericMiniatures:
     """The generic miniatures rule system, with its solo-play automation."""
 
@@ -123,7 +135,8 @@ class GenericMiniatures:
             type_name = "unidentified" if u.anonymous else u.record.name
             weapons = () if u.anonymous else tuple(w.name for w in self._weapons(u))
             out.append(UnitView(u.unit_id, name, u.side, type_name, u.x_in, u.y_in, u.heading_deg, u.footprint,
-                                u.on_table, u.presence.value, self._tokens(state, u), speed, left, weapons))
+                                u.on_table, u.presence.value, self._tokens(state, u), speed, left, weapons,
+                                identity=_identity(u)))
         return tuple(out)
 
     def _weapons(self, u: Unit) -> tuple[WeaponView, ...]:
