@@ -10,8 +10,8 @@ Adding an overlay = one builder + one :data:`OVERLAYS` entry (+ one flag in
 :class:`gui.settings.OverlayToggles`). Down Range's builders and the shared ones are here; Force on
 Force's (cohesion, leaders, line of fire, Hot Spots) in :mod:`appmodel.overlay_shapes_fof`, the generic
 rules' (range bands, scatter and area of effect, command range, the solo tables' moves) in
-:mod:`appmodel.overlay_shapes_generic`. An entry names the rule systems that produce what it draws, so the
-menus offer only those (:func:`overlays_for`); :class:`DrawItem` and the helpers they share are in
+:mod:`appmodel.overlay_shapes_generic`. An entry drawn from shapes only some rule systems produce is
+``own``: the menus offer it when the rule system lists it in its ``FrontEnd.overlays`` (:func:`overlays_for`); :class:`DrawItem` and the helpers they share are in
 :mod:`appmodel.draw_item`.
 
 Builders take an optional :class:`appmodel.draw_memo.Memo`: a compositor passes its own, so a frame in
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,18 +51,19 @@ GRID_LABEL_IN = 12.0
 
 @dataclass(frozen=True)
 class OverlaySpec:
-    """An overlay: its toggle name, what the menus call it, its shortcut, its builder, and which
-    rule systems produce what it draws."""
+    """An overlay: its toggle name, what the menus call it, its shortcut, its builder, and whether only
+    some rule systems produce what it draws."""
 
     name: str
     title: str
     shortcut: str
     build: Callable[..., list[DrawItem]] = field(repr=False)
-    #: The rule systems whose shapes it draws (the menus offer it only for them); () for all.
-    rulesets: tuple[str, ...] = ()
+    #: It draws shapes only some rule systems produce (the menus offer it when the rule system's
+    #: ``FrontEnd.overlays`` names it); False: every game has what it draws (bases, the tape...).
+    own: bool = False
 
-    def offered_for(self, ruleset: str | None) -> bool:
-        return not self.rulesets or ruleset is None or ruleset in self.rulesets
+    def offered_for(self, offered: Collection[str] | None) -> bool:
+        return not self.own or offered is None or self.name in offered
 
 
 # -- builders ----------------------------------------------------------------------------------
@@ -632,8 +633,6 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-DOWN_RANGE, FORCE_ON_FORCE, GENERIC = "down-range", "force-on-force", "generic"
-
 #: What the players do not see by default on the table (the projector) and on their own screens (the
 #: class view): no grid (the table is real), no odds, no names over the figures, and placed templates
 #: only once the instructor turns them on.
@@ -643,21 +642,21 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("grid", "Table grid", "Alt+G", grid_items),
     OverlaySpec("units", "Unit bases", "Alt+U", unit_items),
     OverlaySpec("labels", "Unit names", "Alt+N", label_items),
-    OverlaySpec("range", "Weapon range", "Alt+R", range_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("bands", "Range bands and to-hit numbers", "Alt+H", band_items, (GENERIC,)),
-    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items, (DOWN_RANGE,)),
-    OverlaySpec("movement", "Movement left", "Alt+M", movement_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("scatter", "Area of effect and scatter", "Alt+A", scatter_items, (GENERIC,)),
-    OverlaySpec("cohesion", "Unit cohesion and leaders", "Alt+C", cohesion_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("line_of_fire", "Line of fire (who is in it)", "Alt+I", line_of_fire_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("hot_spots", "Hot Spots", "Alt+P", hot_spot_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("command", "Command range", "Alt+D", command_items, (GENERIC,)),
-    OverlaySpec("automation", "Solo tables' suggested moves", "Alt+W", automation_items, (GENERIC,)),
-    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items, (DOWN_RANGE,)),
-    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items, (DOWN_RANGE,)),
-    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, (DOWN_RANGE,)),
-    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, (DOWN_RANGE,)),
+    OverlaySpec("range", "Weapon range", "Alt+R", range_items, own=True),
+    OverlaySpec("bands", "Range bands and to-hit numbers", "Alt+H", band_items, own=True),
+    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items, own=True),
+    OverlaySpec("movement", "Movement left", "Alt+M", movement_items, own=True),
+    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items, own=True),
+    OverlaySpec("scatter", "Area of effect and scatter", "Alt+A", scatter_items, own=True),
+    OverlaySpec("cohesion", "Unit cohesion and leaders", "Alt+C", cohesion_items, own=True),
+    OverlaySpec("line_of_fire", "Line of fire (who is in it)", "Alt+I", line_of_fire_items, own=True),
+    OverlaySpec("hot_spots", "Hot Spots", "Alt+P", hot_spot_items, own=True),
+    OverlaySpec("command", "Command range", "Alt+D", command_items, own=True),
+    OverlaySpec("automation", "Solo tables' suggested moves", "Alt+W", automation_items, own=True),
+    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items, own=True),
+    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items, own=True),
+    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, own=True),
+    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, own=True),
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
     OverlaySpec("templates", "Placed templates", "Alt+K", template_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
@@ -671,14 +670,14 @@ DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "mov
               "tape", "labels", "odds")
 
 
-def overlays_for(ruleset: str | None) -> tuple[OverlaySpec, ...]:
-    """The overlays worth offering in the menus for a rule system (its own kinds and the shared ones),
-    in menu order; every overlay when the rule system is not known.
+def overlays_for(offered: Collection[str] | None) -> tuple[OverlaySpec, ...]:
+    """The overlays worth offering in the menus for a rule system whose ``FrontEnd.overlays`` is
+    ``offered`` (its own and the shared ones), in menu order; every overlay when it lists none (None).
 
-    >>> [spec.name for spec in overlays_for("force-on-force")][3:7]
+    >>> [spec.name for spec in overlays_for(("cohesion", "line_of_fire", "hot_spots"))][3:7]
     ['cohesion', 'line_of_fire', 'hot_spots', 'tape']
     """
-    return tuple(spec for spec in OVERLAYS.values() if spec.offered_for(ruleset))
+    return tuple(spec for spec in OVERLAYS.values() if spec.offered_for(offered))
 
 
 def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -> list[DrawItem]:

@@ -345,7 +345,11 @@ class FrontEnd:
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
     to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came
-    to them ("killed", "hit, no kill", "miss", "suppressed").
+    to them ("killed", "hit, no kill", "miss", "suppressed"). ``overlays``: the overlay toggles worth
+    offering for the shapes it produces, beyond those every game has (bases, names, the tape, templates,
+    lines of sight, odds): "range", "bands", "fan", "movement", "blast", "scatter", "cohesion",
+    "line_of_fire", "hot_spots", "command", "automation", "voice", "jamming", "emissions", "areas";
+    None offers every one.
 
     >>> front_end(object()).attack_panel, front_end(object()).edit_form
     ('declarations', 'unit')
@@ -361,6 +365,7 @@ class FrontEnd:
     engagement_table: str = "procedure"
     measured: str = "base to base"
     outcomes_always: tuple[str, ...] = ()
+    overlays: tuple[str, ...] | None = None
 
 
 #: The front end of a ruleset that does not describe its own.

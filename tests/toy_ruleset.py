@@ -138,7 +138,7 @@ class PebbleRules:
     title = "Pebbles (a test rule system)"
     pose_options = ()
     front_end = FrontEnd(dice_hint="one d6 per throw, e.g. 5 (empty: virtual dice)", round_button="Begin round",
-                         edit_button="Set status…")
+                         edit_button="Set status…", overlays=("range",))
     LEGEND = OddsLegend("knocks out", None, hit_help="the d6 knocks the target out", shots=False, max_targets=1,
                         refused="no throw")
 

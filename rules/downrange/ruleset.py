@@ -131,7 +131,8 @@ class DownRange:
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
                          initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens",
                          engagement_table="shots",
-                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
+                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"),
+                         overlays=("range", "fan", "movement", "blast", "voice", "jamming", "emissions", "areas"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
         """Tokens and injuries by hand (:mod:`rules.downrange.hand_edits` names the fields)."""

@@ -96,7 +96,8 @@ class ForceOnForce:
     uses_elevation = True
     pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
-                         turn_box="initiative test", edit_form="figure", measured="centre to centre")
+                         turn_box="initiative test", edit_form="figure", measured="centre to centre",
+                         overlays=("cohesion", "line_of_fire", "hot_spots"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
         """A figure's status, elevation, leader qualities by hand."""

@@ -74,7 +74,8 @@ class GenericMiniatures:
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
-                         round_button="Start round", turn_box="automation", edit_form="counter")
+                         round_button="Start round", turn_box="automation", edit_form="counter",
+                         overlays=("range", "bands", "movement", "blast", "scatter", "command", "automation"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
         """A counter's status level, identification, shots left by hand."""

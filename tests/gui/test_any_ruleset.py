@@ -76,6 +76,9 @@ def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_pa
     assert turn.round_label.text() == "1" and turn.turn_label.text() == "Reds"
     assert turn.order_label.text() == "Reds → Blues"
 
+    # the View menu offers the overlays the ruleset names (a range ring) and the shared ones, not others'
+    assert "overlay_range" in window.actions_by_name and "overlay_units" in window.actions_by_name
+    assert "overlay_fan" not in window.actions_by_name and "overlay_hot_spots" not in window.actions_by_name
     # the roster lists every unit with its weapon; its edit button says what the ruleset edits
     assert roster.edit_button.text() == "Set status…"
     assert roster_cells(roster, BOB)["Weapons (ammo)"] == "Pebble"
