@@ -339,9 +339,8 @@ class FrontEnd:
     that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
     units whose reaction is ready. ``turn_box``: the turn panel's own box, "initiative test" (the
     opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
-    or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
-    "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
-    "counter" (status level, identification) or "unit" (status and tokens). ``engagement_table``: the debrief's
+    or None. ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
+    rule system's :class:`EditForm`). ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
     to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came
@@ -351,8 +350,8 @@ class FrontEnd:
     "line_of_fire", "hot_spots", "command", "automation", "voice", "jamming", "emissions", "areas";
     None offers every one.
 
-    >>> front_end(object()).attack_panel, front_end(object()).edit_form
-    ('declarations', 'unit')
+    >>> front_end(object()).attack_panel, front_end(object()).edit_button
+    ('declarations', 'Edit by hand…')
     """
 
     attack_panel: str = "declarations"
@@ -361,7 +360,6 @@ class FrontEnd:
     initiative_rolls: bool = False
     turn_box: str | None = None
     edit_button: str = "Edit by hand…"
-    edit_form: str = "unit"
     engagement_table: str = "procedure"
     measured: str = "base to base"
     outcomes_always: tuple[str, ...] = ()
@@ -675,6 +673,136 @@ class HandEdits(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class EditField:
+    """One field of a hand-edit form, as the rule system describes it; a front end draws it (a check box,
+    a number box, a drop-down) and hands back the values.
+
+    ``key``: how the rule system's changes name it; ``kind``: "bool", "int", "float", "choice" (one of
+    ``choices``, pairs of the words shown and the value) or "text" (free words; ``choices`` are
+    suggestions); ``value``: what it is now (a field left at it is no change). Numbers stay within
+    ``minimum`` and ``maximum``, floats with ``decimals`` and a ``suffix`` ('"'); ``blank``: the words
+    an "int" field's lowest value shows, standing for None ("its figures"). ``inline``: a check box
+    whose label is its own text (a token to untick). ``links``: choosing a value sets other fields,
+    (value chosen, other field's key, its value) -- "suppressed by X" sets "until" to X's side.
+    """
+
+    key: str
+    label: str
+    kind: str
+    value: Any
+    choices: tuple[tuple[str, Any], ...] = ()
+    help: str = ""
+    minimum: float = 0
+    maximum: float = 999
+    decimals: int = 1
+    suffix: str = ""
+    blank: str = ""
+    inline: bool = False
+    links: tuple[tuple[Any, str, Any], ...] = ()
+    #: The name the change takes when it is not ``key`` (keys are unique in a form; a figure's and its
+    #: unit's Morale are both "morale" to the rules).
+    change: str = ""
+    #: What the rule system keeps with the field for reading the form back (the token it stands for).
+    data: Any = None
+
+    @property
+    def change_name(self) -> str:
+        return self.change or self.key
+
+
+@dataclass(frozen=True)
+class EditSection:
+    """A group of fields in a hand-edit form ("The figure: Bravo 1", "Suppressed"): ``title`` "" for the
+    form's first, untitled part; ``note`` a sentence above the fields; ``group`` True when the fields
+    are the whole unit's of several figures (:class:`GroupHandEdits`), not the figure's."""
+
+    title: str
+    fields: tuple[EditField, ...]
+    note: str = ""
+    group: bool = False
+
+
+@dataclass(frozen=True)
+class EditForm:
+    """The hand-edit form of one unit: its window title and its sections, in order."""
+
+    title: str
+    sections: tuple[EditSection, ...]
+
+    def fields(self) -> tuple[EditField, ...]:
+        return tuple(f for s in self.sections for f in s.fields)
+
+
+@dataclass(frozen=True)
+class EditChanges:
+    """What a filled-in form changes: ``unit`` for :meth:`HandEdits.edit_action`, ``group`` for
+    :meth:`GroupHandEdits.group_edit_action` (both empty: nothing changed)."""
+
+    unit: Mapping[str, Any] = field(default_factory=dict)
+    group: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class HandEditForms(Protocol):
+    """A rule system that describes its hand-edit form as data (:class:`EditForm`); without
+    :meth:`form_changes`, every field whose value changed is a change under its own key."""
+
+    def edit_form(self, state: RulesState, unit_id: int) -> EditForm:
+        """The fields a player may edit of ``unit_id`` (and of its unit of several figures), with their
+        current values."""
+        ...
+
+
+@runtime_checkable
+class ComposedEdits(Protocol):
+    """A rule system whose edit takes values built from several fields (a token with a purpose and an
+    end), so it says itself what a filled-in form changes."""
+
+    def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+        ...
+
+
+#: The statuses the plain form offers (a rule system without its own :class:`EditForm`).
+PLAIN_STATUSES = ("active", "down", "removed")
+
+
+def edit_form(ruleset: Any, state: RulesState, view: UnitView) -> EditForm:
+    """The hand-edit form of ``view``'s unit: the rule system's own, or its status alone."""
+    if isinstance(ruleset, HandEditForms):
+        return ruleset.edit_form(state, view.unit_id)
+    statuses = PLAIN_STATUSES if view.status in PLAIN_STATUSES else (view.status, *PLAIN_STATUSES)
+    return EditForm(f"Edit {view.name}", (EditSection("", (
+        EditField("status", "Status", "choice", view.status, tuple((s, s) for s in statuses)),)),))
+
+
+def form_changes(ruleset: Any, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+    """What ``values`` (field key -> value, as a front end read the form) change: the rule system's
+    reading (:class:`ComposedEdits`) or every field whose value is not its starting one.
+
+    >>> form = EditForm("Edit Ann", (EditSection("", (EditField("status", "Status", "choice", "active"),
+    ...                                                EditField("hidden", "Hidden", "bool", False))),))
+    >>> form_changes(object(), form, {"status": "down", "hidden": False})
+    EditChanges(unit={'status': 'down'}, group={})
+    """
+    if isinstance(ruleset, ComposedEdits):
+        return ruleset.form_changes(form, values)
+    unit: dict[str, Any] = {}
+    group: dict[str, Any] = {}
+    for section in form.sections:
+        for f in section.fields:
+            if f.key in values and not same_value(f, values[f.key]):
+                (group if section.group else unit)[f.change_name] = values[f.key]
+    return EditChanges(unit, group)
+
+
+def same_value(f: EditField, value: Any) -> bool:
+    """Whether ``value`` is ``f``'s starting value (a float within half its last decimal)."""
+    if f.kind == "float" and value is not None and f.value is not None:
+        return abs(float(value) - float(f.value)) < 0.5 * 10 ** -f.decimals + 1e-9
+    return bool(value == f.value)
+
+
 @runtime_checkable
 class GroupHandEdits(Protocol):
     """A rule system whose units of several figures are edited by hand as a whole (Force on Force)."""
@@ -728,7 +856,8 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "CasualtyView", "DEFAULT_RULESET", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
+    "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
+    "HandEditForms", "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
     "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",

@@ -19,6 +19,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.downrange import actions as A
 from rules.downrange import debriefed
+from rules.downrange import edit_form as edit_forms
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
@@ -34,7 +35,8 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
-from rules.ruleset import CasualtyView, EmissionView, EngagementView, FrontEnd, LocatorView, RollView
+from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LocatorView,
+                           RollView)
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -129,7 +131,7 @@ class DownRange:
     title = "Down Range"
     pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
-                         initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens",
+                         initiative_rolls=True, edit_button="Edit tokens…",
                          engagement_table="shots",
                          outcomes_always=("killed", "hit, no kill", "miss", "suppressed"),
                          overlays=("range", "fan", "movement", "blast", "voice", "jamming", "emissions", "areas"))
@@ -158,23 +160,15 @@ class DownRange:
             details.append(emission_words(unit.emission))
         return ", ".join(out), "; ".join(details)
 
-    def suppression_words(self, state: GameState, token: Any) -> str:
-        """One Suppressed token in words (by whom, until whose turn)."""
-        from rules.downrange.hand_edits import suppression_words
+    # -- the hand-edit form (rules/downrange/edit_form.py) ---------------------------------------
 
-        return suppression_words(state, token)
+    def edit_form(self, state: GameState, unit_id: int) -> EditForm:
+        """Flags, Focus, movement and status; Suppressed tokens; the emission token; ammunition left."""
+        view = next(v for v in self.units(state) if v.unit_id == unit_id)
+        return edit_forms.edit_form(state, unit_id, view.tokens)
 
-    def until_words(self, side: str) -> str:
-        """"the start of the Marines' turn": when a token set until ``side``'s turn lifts."""
-        from rules.downrange.state import possessive
-
-        return f"the start of {possessive(side)} turn"
-
-    def emission_purposes(self) -> tuple[str, ...]:
-        """Why a unit may emit, the hand-set reason first."""
-        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
-
-        return (HAND_SET, *EMISSION_PURPOSES)
+    def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+        return edit_forms.form_changes(form, values)
 
     # -- games and states -----------------------------------------------------------------------
 

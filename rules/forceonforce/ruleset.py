@@ -28,6 +28,7 @@ from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.forceonforce import actions as A
 from rules.forceonforce import debriefed
+from rules.forceonforce import edit_form as edit_forms
 from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, opposed_odds, p_pass, resolve_check,
                                        resolve_opposed, shifted)
 from rules.forceonforce.cohesion import cohesion_of
@@ -43,7 +44,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
-from rules.ruleset import CasualtyView, EngagementView, FrontEnd, RollView
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -96,7 +97,7 @@ class ForceOnForce:
     uses_elevation = True
     pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
-                         turn_box="initiative test", edit_form="figure", measured="centre to centre",
+                         turn_box="initiative test", measured="centre to centre",
                          overlays=("cohesion", "line_of_fire", "hot_spots"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
@@ -106,6 +107,10 @@ class ForceOnForce:
     def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> A.EditTeam:
         """A unit's defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower by hand."""
         return A.EditTeam(group_name, dict(changes))
+
+    def edit_form(self, state: FofState, unit_id: int) -> EditForm:
+        """The figure's fields and its unit's (rules/forceonforce/edit_form.py)."""
+        return edit_forms.edit_form(state, unit_id)
 
     # -- what the turn panel's initiative-test box shows and does ---------------------------------
 

@@ -26,6 +26,7 @@ from rules.errors import RulesError, UnknownNameError
 from rules.events import RulesEvent
 from rules.generic import actions as A
 from rules.generic import debriefed
+from rules.generic import edit_form as edit_forms
 from rules.generic.automation import AutomationResult, automate_side
 from rules.generic.close_combat import (CloseCombatResult, close_combat_odds, close_combat_problems,
                                         resolve_close_combat)
@@ -36,7 +37,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
-from rules.ruleset import CasualtyView, EngagementView, FrontEnd, RollView
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -74,12 +75,16 @@ class GenericMiniatures:
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
-                         round_button="Start round", turn_box="automation", edit_form="counter",
+                         round_button="Start round", turn_box="automation",
                          overlays=("range", "bands", "movement", "blast", "scatter", "command", "automation"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
         """A counter's status level, identification, shots left by hand."""
         return A.EditUnit(unit_id, dict(changes))
+
+    def edit_form(self, state: GenericState, unit_id: int) -> EditForm:
+        """Status level, hidden and identified, shots left, on the table (rules/generic/edit_form.py)."""
+        return edit_forms.edit_form(state, unit_id)
 
     def last_automation(self, state: GenericState) -> AutomationResult | None:
         """The solo tables' decisions logged last in this round, or None."""

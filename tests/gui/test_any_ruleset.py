@@ -108,7 +108,7 @@ def test_a_unit_of_a_ruleset_the_roster_does_not_know_is_edited_by_hand(pebbles,
 
     def removed(dialog: Any) -> None:
         assert dialog.windowTitle().endswith("Cid")
-        dialog.status.setCurrentText("removed")
+        dialog.widgets["status"].setCurrentText("removed")
 
     edit_in_dialog(window.roster, CID, removed)
     assert window.roster.error_label.text() == ""

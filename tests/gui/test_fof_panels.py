@@ -141,10 +141,11 @@ def test_a_figure_and_its_fireteam_are_edited_by_hand_in_the_dialog(app, qtbot) 
     _, _, roster, _ = panels(qtbot, session)
 
     def casualty_in_cover(dialog: Any) -> None:
-        assert dialog.windowTitle() == "Edit Bravo 1" and dialog.unit_box.title() == "The unit: Bravo"
-        dialog.status.setCurrentIndex(dialog.status.findData("casualty"))  # the players' ruling after the RPG
-        dialog.defensive.setChecked(True)
-        dialog.supplies.setCurrentIndex(dialog.supplies.findData("Abundant"))
+        assert dialog.windowTitle() == "Edit Bravo 1" and dialog.sections[1].title() == "The unit: Bravo"
+        status = dialog.widgets["status"]
+        status.setCurrentIndex(status.findData("casualty"))  # the players' ruling after the RPG
+        dialog.widgets["defensive"].setChecked(True)
+        dialog.widgets["supplies"].setCurrentIndex(dialog.widgets["supplies"].findData("Abundant"))
 
     _edit_in_dialog(roster, qtbot, BRAVO_1, casualty_in_cover)
     assert roster.error_label.text() == ""

@@ -133,9 +133,9 @@ def test_a_counter_is_edited_by_hand_in_the_dialog(app, qtbot) -> None:
     _, _, roster = panels(qtbot, session)
 
     def spotted_and_hit(dialog: Any) -> None:
-        assert dialog.windowTitle() == "Edit T1" and not dialog.identified.isChecked()
-        dialog.identified.setChecked(True)  # the scouts report it
-        dialog.status.setCurrentText("Damaged")
+        assert dialog.windowTitle() == "Edit T1" and not dialog.widgets["identified"].isChecked()
+        dialog.widgets["identified"].setChecked(True)  # the scouts report it
+        dialog.widgets["status"].setCurrentText("Damaged")
 
     _edit_in_dialog(roster, T1, spotted_and_hit)
     assert roster.error_label.text() == ""
@@ -147,8 +147,8 @@ def test_a_counter_is_edited_by_hand_in_the_dialog(app, qtbot) -> None:
     assert "T1: status Damaged, identified True." in [e.text for e in session.log]
 
     def one_shot_used_off_the_table(dialog: Any) -> None:
-        assert dialog.shots.value() == 8
-        dialog.shots.setValue(7)
+        assert dialog.widgets["shots_left"].value() == 8
+        dialog.widgets["shots_left"].setValue(7)
 
     _edit_in_dialog(roster, M1, one_shot_used_off_the_table)
     assert session.state.unit(M1).shots_left == 7
