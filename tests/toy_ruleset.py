@@ -4,7 +4,8 @@ system they have never heard of -- everything they need comes through ``rules.ru
 
 Each unit throws pebbles 12" (base to base): one target per throw, a d6 of 4 or more knocks it out (3 or
 more when the thrower declared "aimed"). Rounds open with no roll; sides take turns in scenario order.
-Players may put a unit down, remove it or bring it back by hand ("status").
+Players may put a unit down, remove it or bring it back by hand ("status") and correct how far it walked
+this turn ("moved_in"), in the form the rule system describes (``edit_form``).
 
 >>> game = PebbleRules().new_game(SCENARIO)
 >>> [u.name for u in PebbleRules().units(game)]
@@ -24,8 +25,9 @@ from rules.dice import DiceSource, RollRequest
 from rules.errors import RulesError
 from rules.events import RulesEvent, rolls_of
 from rules.geometry import Circle, Reach
-from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EngagementView, FrontEnd, OddsLegend, Overlay,
-                           Resolution, TargetOdds, TargetProposal, UnitView, WeaponView)
+from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
+                           EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
+                           WeaponView)
 from rules.ruleset_state import RulesetState
 
 NAME = "pebbles"
@@ -116,14 +118,17 @@ class PebbleState(RulesetState[PebbleSide]):
                                                       on_table=action.on_table, moved_in=u.moved_in + moved))
         if isinstance(action, SetStatus):
             u = self.unit(action.unit_id)
-            unknown = set(action.changes) - {"status"}
+            unknown = set(action.changes) - {"status", "moved_in"}
             if unknown:
-                raise RulesError(f"pebbles have no field {sorted(unknown)[0]!r} to edit: edit 'status'")
+                raise RulesError(f"pebbles have no field {sorted(unknown)[0]!r} to edit: edit 'status' or 'moved_in'")
             status = str(action.changes.get("status", u.status))
             if status not in ("active", "down", "removed"):
                 raise RulesError(f"status {status!r}: use 'active', 'down' or 'removed'")
-            return self.with_unit(dataclasses.replace(u, status=status)).log(
-                "edit", f"{u.name} set to {status} by hand.", inputs={"unit_id": u.unit_id, "status": status})
+            moved = float(action.changes.get("moved_in", u.moved_in))
+            words = [f"set to {status}"] if "status" in action.changes else []
+            words += [f'moved {moved:g}"'] if "moved_in" in action.changes else []
+            return self.with_unit(dataclasses.replace(u, status=status, moved_in=moved)).log(
+                "edit", f"{u.name} {' and '.join(words)} by hand.", inputs={"unit_id": u.unit_id, "status": status})
         raise RulesError(f"pebbles cannot apply {type(action).__name__}")
 
 
@@ -172,6 +177,15 @@ class PebbleRules:
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> SetStatus:
         return SetStatus(unit_id, dict(changes))
+
+    def edit_form(self, state: PebbleState, unit_id: int) -> EditForm:
+        u = state.unit(unit_id)
+        return EditForm(f"Set {u.name}", (EditSection("The pebbler", (
+            EditField("status", "Status", "choice", u.status, (("in the game", "active"), ("knocked out", "down"),
+                                                             ("out of the game", "removed")),
+                      help="A knocked-out pebbler throws no more"),
+            EditField("moved_in", "Walked this turn", "float", u.moved_in, maximum=99.0, suffix='"'),
+        )),))
 
     def propose_targets(self, state: PebbleState, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,

@@ -102,19 +102,37 @@ def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_pa
     assert any("Ann throws a pebble at Bob" in e.text and "knocked out" in e.text for e in session.log)
 
 
-def test_a_unit_of_a_ruleset_the_roster_does_not_know_is_edited_by_hand(pebbles, app, qtbot, tmp_path) -> None:
+def test_a_unit_of_a_ruleset_the_roster_does_not_know_is_edited_by_hand_in_the_form_it_describes(pebbles, app, qtbot,
+                                                                                               tmp_path) -> None:
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
+
     session = pebble_session()
     window = open_window(qtbot, tmp_path, session)
 
     def removed(dialog: Any) -> None:
-        assert dialog.windowTitle().endswith("Cid")
-        dialog.widgets["status"].setCurrentText("removed")
+        # the fields, words and choices are Pebbles' own (tests/toy_ruleset.py's edit_form)
+        assert dialog.windowTitle() == "Set Cid" and [box.title() for box in dialog.sections] == ["The pebbler"]
+        status, walked = dialog.widgets["status"], dialog.widgets["moved_in"]
+        assert isinstance(status, QComboBox) and isinstance(walked, QDoubleSpinBox)
+        assert [status.itemText(i) for i in range(status.count())] == ["in the game", "knocked out", "out of the game"]
+        assert status.currentData() == "active" and status.toolTip() == "A knocked-out pebbler throws no more"
+        assert walked.suffix() == '"' and walked.value() == 0.0
+        status.setCurrentIndex(status.findData("removed"))
 
     edit_in_dialog(window.roster, CID, removed)
     assert window.roster.error_label.text() == ""
     assert session.state.unit(CID).status == "removed"
     assert roster_cells(window.roster, CID)["Status"] == "removed"
     assert "Cid set to removed by hand." in [e.text for e in session.log]
+
+    # only what the player changed is sent: a walk corrected, the status left as it is
+    edit_in_dialog(window.roster, BOB, lambda dialog: dialog.widgets["moved_in"].setValue(3.5))
+    assert session.state.unit(BOB).moved_in == 3.5 and session.state.unit(BOB).status == "active"
+    assert session.log[-1].text == 'Bob moved 3.5" by hand.'
+    # Cancel changes nothing
+    before = session.state
+    edit_in_dialog(window.roster, ANN, lambda dialog: dialog.widgets["status"].setCurrentIndex(1), ok=False)
+    assert session.state is before
 
 
 @pytest.fixture
