@@ -58,7 +58,7 @@ no fire inside it), "hot spot" (a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -337,9 +337,8 @@ class FrontEnd:
     target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
     ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
     that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
-    units whose reaction is ready. ``turn_box``: the turn panel's own box, "initiative test" (the
-    opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
-    or None. ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
+    units whose reaction is ready (a rule system with more to show has a box of its own,
+    :class:`TurnBoxes`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
     rule system's :class:`EditForm`). ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
@@ -358,7 +357,6 @@ class FrontEnd:
     dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
     round_button: str = "Roll initiative"
     initiative_rolls: bool = False
-    turn_box: str | None = None
     edit_button: str = "Edit by hand…"
     engagement_table: str = "procedure"
     measured: str = "base to base"
@@ -682,7 +680,8 @@ class EditField:
     ``choices``, pairs of the words shown and the value) or "text" (free words; ``choices`` are
     suggestions); ``value``: what it is now (a field left at it is no change). Numbers stay within
     ``minimum`` and ``maximum``, floats with ``decimals`` and a ``suffix`` ('"'); ``blank``: the words
-    an "int" field's lowest value shows, standing for None ("its figures"). ``inline``: a check box
+    an "int" field's lowest value shows, standing for None ("its figures"); a field with an empty
+    ``label`` shows none. ``inline``: a check box
     whose label is its own text (a token to untick). ``links``: choosing a value sets other fields,
     (value chosen, other field's key, its value) -- "suppressed by X" sets "until" to X's side.
     """
@@ -700,6 +699,8 @@ class EditField:
     blank: str = ""
     inline: bool = False
     links: tuple[tuple[Any, str, Any], ...] = ()
+    #: Greyed words a "text" field without choices shows while it is empty ("tags, e.g. 12 13").
+    hint: str = ""
     #: The name the change takes when it is not ``key`` (keys are unique in a form; a figure's and its
     #: unit's Morale are both "morale" to the rules).
     change: str = ""
@@ -760,6 +761,87 @@ class ComposedEdits(Protocol):
     end), so it says itself what a filled-in form changes."""
 
     def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+        ...
+
+
+@dataclass(frozen=True)
+class TurnButton:
+    """A button of the turn panel's box; :meth:`TurnBoxes.turn_command` says what it does. ``clears``:
+    the fields emptied once it went through (the reason typed for a declared initiative)."""
+
+    key: str
+    label: str
+    help: str = ""
+    clears: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnTable:
+    """A read-only table of the turn panel's box (the last initiative test, the tables' decisions).
+    ``stretch``: columns that take the room left; ``height``: "rows" (exactly as tall as its rows) or
+    "room" (tall enough to show a dozen rows without scrolling); ``wrap``: long cells wrap;
+    ``hide_empty``: no rows, no table."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    stretch: tuple[int, ...] = ()
+    height: str = "rows"
+    wrap: bool = False
+    hide_empty: bool = False
+
+
+@dataclass(frozen=True)
+class TurnSection:
+    """One part of the turn panel's box, top to bottom: ``text`` (rich text: the next test and its odds,
+    what the tables decided), a ``caption`` and a ``table``, ``after`` the table (who holds the
+    initiative), ``rows`` of fields and buttons (each field after its label), and a ``note`` below them
+    (the odds of the test set up). ``key`` names the section to front ends and tests."""
+
+    key: str
+    title: str
+    text: str = ""
+    caption: str = ""
+    table: TurnTable | None = None
+    after: str = ""
+    rows: tuple[tuple[EditField | TurnButton, ...], ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TurnBox:
+    """The rule system's own part of the turn panel (an initiative test and a force's procedures, the
+    solo tables' decisions), as data; ``visible`` False: nothing to show now."""
+
+    sections: tuple[TurnSection, ...]
+    visible: bool = True
+
+    def fields(self) -> tuple[EditField, ...]:
+        return tuple(item for s in self.sections for row in s.rows for item in row if isinstance(item, EditField))
+
+
+@dataclass(frozen=True)
+class TurnCommand:
+    """What a turn-box button does: a procedure rolled with the players' dice (``run(state, dice)``
+    giving a :class:`Resolution`, logged as ``kind``), or one of the rules' actions (``action``)."""
+
+    kind: str
+    run: Callable[[Any, DiceSource], Resolution] | None = None
+    action: Any = None
+
+
+@runtime_checkable
+class TurnBoxes(Protocol):
+    """A rule system with a part of its own in the turn panel, below the round, the order and the
+    players' dice: Force on Force's initiative test and a force's procedures, the solo tables' decisions."""
+
+    def turn_box(self, state: RulesState, values: Mapping[str, Any]) -> TurnBox:
+        """The box for ``state``, with the fields as the players set them (``values``, by key; empty the
+        first time): previews such as a test's odds follow what is chosen."""
+        ...
+
+    def turn_command(self, state: RulesState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        """What pressing ``button`` does with the fields' ``values`` (None: nothing, with what is chosen);
+        what was typed wrong raises the rules' error, naming it."""
         ...
 
 
@@ -856,6 +938,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
+    "TurnBox", "TurnBoxes", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
     "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
     "HandEditForms", "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
     "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",

@@ -5,7 +5,8 @@ system they have never heard of -- everything they need comes through ``rules.ru
 Each unit throws pebbles 12" (base to base): one target per throw, a d6 of 4 or more knocks it out (3 or
 more when the thrower declared "aimed"). Rounds open with no roll; sides take turns in scenario order.
 Players may put a unit down, remove it or bring it back by hand ("status") and correct how far it walked
-this turn ("moved_in"), in the form the rule system describes (``edit_form``).
+this turn ("moved_in"), in the form the rule system describes (``edit_form``). The turn panel shows its
+pebble pile (``turn_box``): a pebbler digs for a pebble (a d6, 4+) or shouts.
 
 >>> game = PebbleRules().new_game(SCENARIO)
 >>> [u.name for u in PebbleRules().units(game)]
@@ -26,8 +27,8 @@ from rules.errors import RulesError
 from rules.events import RulesEvent, rolls_of
 from rules.geometry import Circle, Reach
 from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
-                           EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
-                           WeaponView)
+                           EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, TurnBox,
+                           TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView)
 from rules.ruleset_state import RulesetState
 
 NAME = "pebbles"
@@ -87,6 +88,12 @@ class SetStatus:
 
 
 @dataclass(frozen=True)
+class Shout:
+    unit_id: int
+    words: str
+
+
+@dataclass(frozen=True)
 class PebbleState(RulesetState[PebbleSide]):
     sides: tuple[PebbleSide, ...]
     units: tuple[Pebbler, ...]
@@ -129,6 +136,11 @@ class PebbleState(RulesetState[PebbleSide]):
             words += [f'moved {moved:g}"'] if "moved_in" in action.changes else []
             return self.with_unit(dataclasses.replace(u, status=status, moved_in=moved)).log(
                 "edit", f"{u.name} {' and '.join(words)} by hand.", inputs={"unit_id": u.unit_id, "status": status})
+        if isinstance(action, Shout):
+            if not action.words.strip():
+                raise RulesError("type what they shout first")
+            u = self.unit(action.unit_id)
+            return self.log("shout", f"{u.name} shouts {action.words.strip()!r}.", inputs={"unit_id": u.unit_id})
         raise RulesError(f"pebbles cannot apply {type(action).__name__}")
 
 
@@ -186,6 +198,38 @@ class PebbleRules:
                       help="A knocked-out pebbler throws no more"),
             EditField("moved_in", "Walked this turn", "float", u.moved_in, maximum=99.0, suffix='"'),
         )),))
+
+    # -- its part of the turn panel: the pile, digging for a pebble (a d6), shouting ----------------
+
+    def turn_box(self, state: PebbleState, values: Mapping[str, Any]) -> TurnBox:
+        found = [e for e in state.events if e.kind == "dig" and e.round == state.round]
+        units = tuple((u.name, u.unit_id) for u in state.units if u.status == "active")
+        who = values.get("who", units[0][1] if units else None)
+        name = next((n for n, uid in units if uid == who), "nobody")
+        return TurnBox((TurnSection(
+            "pile", "The pebble pile", f"Round {state.round}: {len(found)} dig{'s' if len(found) != 1 else ''} so far.",
+            "Pebblers", TurnTable(("Pebbler", "Side", "Status"), tuple((u.name, u.side, u.status) for u in state.units)),
+            rows=((EditField("who", "Pebbler", "choice", who, units), TurnButton("dig", "Dig (d6)", "A pebble on 4+")),
+                  (EditField("words", "Shout", "text", "", hint="what they shout"),
+                   TurnButton("shout", "Shout", clears=("words",)))),
+            note=f"{name} finds a pebble on 4+: 50%"),))
+
+    def turn_command(self, state: PebbleState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        who = values.get("who")
+        if who is None:
+            return None
+        if button == "dig":
+            return TurnCommand("dig", run=lambda s, dice: self._dig(s, int(who), dice))
+        if button == "shout":
+            return TurnCommand("action", action=Shout(int(who), str(values.get("words") or "")))
+        raise RulesError(f"no {button!r} in the pebble pile")
+
+    def _dig(self, state: PebbleState, unit_id: int, dice: DiceSource) -> Resolution:
+        u = state.unit(unit_id)
+        roll = dice.roll(RollRequest(f"{u.name} digs for a pebble", 1, 6))
+        sentence = f"{u.name} digs: {roll.dice_total} — " + ("a pebble." if roll.dice_total >= 4 else "only sand.")
+        state = state.log("dig", sentence, inputs={"unit_id": unit_id}, rolls=rolls_of([roll]))
+        return Resolution(None, (sentence,), state)
 
     def propose_targets(self, state: PebbleState, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,

@@ -4,64 +4,12 @@ a number box, a drop-down or free words, filled with the unit's current values).
 values; :func:`rules.ruleset.form_changes` says what they change (only what the player changed)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QLabel, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
+from gui.panels.fields import field_widget, widget_value
 from rules.ruleset import EditChanges, EditField, EditForm, form_changes
-
-
-def field_widget(f: EditField) -> QWidget:
-    """The widget of one field, set to its current value."""
-    if f.kind == "bool":
-        box = QCheckBox(f.label if f.inline else "")
-        box.setChecked(bool(f.value))
-        widget: QWidget = box
-    elif f.kind == "int":
-        spin = QSpinBox()
-        low = int(f.minimum)
-        spin.setRange(low, int(f.maximum))
-        if f.blank:
-            spin.setSpecialValueText(f.blank)  # the lowest value shows the words and stands for None
-        spin.setValue(low if f.value is None else int(f.value))
-        widget = spin
-    elif f.kind == "float":
-        number = QDoubleSpinBox()
-        number.setRange(float(f.minimum), float(f.maximum))
-        number.setDecimals(f.decimals)
-        number.setSuffix(f.suffix)
-        number.setValue(float(f.value or 0.0))
-        widget = number
-    elif f.kind in ("choice", "text"):
-        combo = QComboBox()
-        for text, value in f.choices:
-            combo.addItem(text, value)
-        if f.kind == "text":
-            combo.setEditable(True)
-            combo.setCurrentText("" if f.value is None else str(f.value))
-        else:
-            combo.setCurrentIndex(max(0, combo.findData(f.value)))
-        widget = combo
-    else:
-        raise ValueError(f"field {f.key!r}: no widget for kind {f.kind!r} (bool, int, float, choice or text)")
-    if f.help:
-        widget.setToolTip(f.help)
-    return widget
-
-
-def widget_value(f: EditField, widget: QWidget) -> Any:
-    """What a field's widget holds now, as the form's value."""
-    if isinstance(widget, QCheckBox):
-        return widget.isChecked()
-    if isinstance(widget, QSpinBox):
-        return None if f.blank and widget.value() == widget.minimum() else int(widget.value())
-    if isinstance(widget, QDoubleSpinBox):
-        return round(float(widget.value()), f.decimals)
-    if isinstance(widget, QComboBox):
-        return widget.currentText().strip() if f.kind == "text" else widget.currentData()
-    raise TypeError(f"field {f.key!r}: not a field widget")
 
 
 class EditFormDialog(QDialog):
@@ -124,8 +72,3 @@ class EditFormDialog(QDialog):
 
     def changes(self) -> EditChanges:
         return form_changes(self.ruleset, self.form, self.values())
-
-
-def edited_values(form: EditForm, values: Mapping[str, Any]) -> dict[str, Any]:
-    """The form's starting values with ``values`` over them (a test filling in a few fields)."""
-    return {**{f.key: f.value for f in form.fields()}, **values}

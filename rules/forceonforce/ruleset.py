@@ -29,6 +29,7 @@ from rules.events import RulesEvent
 from rules.forceonforce import actions as A
 from rules.forceonforce import debriefed
 from rules.forceonforce import edit_form as edit_forms
+from rules.forceonforce import turn_box as turn_boxes
 from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, opposed_odds, p_pass, resolve_check,
                                        resolve_opposed, shifted)
 from rules.forceonforce.cohesion import cohesion_of
@@ -44,7 +45,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
-from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -97,7 +98,7 @@ class ForceOnForce:
     uses_elevation = True
     pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
-                         turn_box="initiative test", measured="centre to centre",
+                         measured="centre to centre",
                          overlays=("cohesion", "line_of_fire", "hot_spots"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
@@ -113,6 +114,13 @@ class ForceOnForce:
         return edit_forms.edit_form(state, unit_id)
 
     # -- what the turn panel's initiative-test box shows and does ---------------------------------
+
+    def turn_box(self, state: FofState, values: Mapping[str, Any]) -> TurnBox:
+        """The initiative test, a force's procedures, the unit's leader and elements (rules/forceonforce/turn_box.py)."""
+        return turn_boxes.turn_box(self, state, values)
+
+    def turn_command(self, state: FofState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        return turn_boxes.turn_command(self, state, button, values)
 
     def last_initiative(self, state: FofState) -> InitiativeResult | None:
         """The last initiative result logged, or None before the first."""

@@ -27,6 +27,7 @@ from rules.events import RulesEvent
 from rules.generic import actions as A
 from rules.generic import debriefed
 from rules.generic import edit_form as edit_forms
+from rules.generic import turn_box as turn_boxes
 from rules.generic.automation import AutomationResult, automate_side
 from rules.generic.close_combat import (CloseCombatResult, close_combat_odds, close_combat_problems,
                                         resolve_close_combat)
@@ -37,7 +38,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
-from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -75,7 +76,7 @@ class GenericMiniatures:
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
-                         round_button="Start round", turn_box="automation",
+                         round_button="Start round",
                          overlays=("range", "bands", "movement", "blast", "scatter", "command", "automation"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
@@ -85,6 +86,13 @@ class GenericMiniatures:
     def edit_form(self, state: GenericState, unit_id: int) -> EditForm:
         """Status level, hidden and identified, shots left, on the table (rules/generic/edit_form.py)."""
         return edit_forms.edit_form(state, unit_id)
+
+    def turn_box(self, state: GenericState, values: Mapping[str, Any]) -> TurnBox:
+        """What the automation tables decided last this round (rules/generic/turn_box.py)."""
+        return turn_boxes.turn_box(state, self.last_automation(state))
+
+    def turn_command(self, state: GenericState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        raise RulesError(f"no {button!r} in the generic rules' turn panel: its box only shows the tables' decisions")
 
     def last_automation(self, state: GenericState) -> AutomationResult | None:
         """The solo tables' decisions logged last in this round, or None."""

@@ -135,6 +135,42 @@ def test_a_unit_of_a_ruleset_the_roster_does_not_know_is_edited_by_hand_in_the_f
     assert session.state is before
 
 
+def test_the_turn_panel_shows_and_runs_the_box_an_unknown_ruleset_describes(pebbles, app, qtbot, tmp_path) -> None:
+    from PySide6.QtCore import Qt
+
+    session = pebble_session()
+    window = open_window(qtbot, tmp_path, session)
+    turn = window.turn
+    box = turn.extra
+    assert box is not None and box.isVisible()
+    # what Pebbles describes (tests/toy_ruleset.py's turn_box): its text, its table, its fields and buttons
+    assert box.texts["pile"].text() == "Round 0: 0 digs so far."
+    table = box.tables["pile"]
+    assert [[table.item(r, c).text() for c in range(3)] for r in range(table.rowCount())] == [
+        ["Ann", "Reds", "active"], ["Bob", "Blues", "active"], ["Cid", "Blues", "active"]]
+    who = box.widgets["who"]
+    assert box.notes["pile"].text() == "Ann finds a pebble on 4+: 50%"
+    who.setCurrentIndex(who.findData(BOB))  # a choice the preview follows
+    assert box.notes["pile"].text() == "Bob finds a pebble on 4+: 50%"
+    # a procedure rolled with the players' dice, logged, and the box following the game
+    turn.initiative_dice.setText("5")
+    qtbot.mouseClick(box.buttons["dig"], Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == "" and turn.initiative_dice.text() == ""
+    assert session.log[-1].text == "Bob digs: 5 — a pebble."
+    assert box.texts["pile"].text() == "Round 0: 1 dig so far."
+    assert who.currentData() == BOB  # the choice stays while it is offered
+    # an action: refused in one line when nothing is typed, then done, and the typed words cleared
+    qtbot.mouseClick(box.buttons["shout"], Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == "type what they shout first"
+    box.widgets["words"].setText("duck!")
+    qtbot.mouseClick(box.buttons["shout"], Qt.MouseButton.LeftButton)
+    assert turn.error_label.text() == "" and session.log[-1].text == "Bob shouts 'duck!'."
+    assert box.widgets["words"].text() == ""
+    # a knocked-out pebbler leaves the choices and the table says so
+    session.edit_unit(BOB, {"status": "down"})
+    assert who.findData(BOB) == -1 and table.item(1, 2).text() == "down"
+
+
 @pytest.fixture
 def recorded(pebbles, tmp_path) -> Any:
     """A pebble game recorded as the window records it: Ann knocks Bob out with a 6, then misses Cid."""

@@ -167,9 +167,9 @@ def test_the_turn_panel_shows_what_the_tables_decided_for_red(app, qtbot, record
     assert turn.error_label.text() == ""
     assert session.state.units == records["The tables play Red"].state.units
     box = turn.extra
-    assert "what the tables decided for <b>Red</b>" in box.summary.text()
-    rows = {box.table.item(r, 0).text(): [box.table.item(r, c).text() for c in range(box.table.columnCount())]
-            for r in range(box.table.rowCount())}
+    assert "what the tables decided for <b>Red</b>" in box.texts["automation"].text()
+    rows = {box.tables["automation"].item(r, 0).text(): [box.tables["automation"].item(r, c).text() for c in range(box.tables["automation"].columnCount())]
+            for r in range(box.tables["automation"].rowCount())}
     route = "OfL Esy (2, 6): outflank left, by the easiest route (best going and cover), toward the objective"
     assert rows["T1"][1:] == ["yes: 3 <= 4", route, '9" at 267° to (29.6, 27.0)', "fires at I2, Short (always at this range)"]
     assert rows["R1"][4] == "holds fire at I1, Medium (6 > 5)"
