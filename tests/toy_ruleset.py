@@ -28,7 +28,7 @@ from rules.events import RulesEvent, rolls_of
 from rules.geometry import Circle, Reach
 from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
                            EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, TurnBox,
-                           TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView)
+                           RollView, TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView)
 from rules.ruleset_state import RulesetState
 
 NAME = "pebbles"
@@ -228,7 +228,8 @@ class PebbleRules:
         u = state.unit(unit_id)
         roll = dice.roll(RollRequest(f"{u.name} digs for a pebble", 1, 6))
         sentence = f"{u.name} digs: {roll.dice_total} — " + ("a pebble." if roll.dice_total >= 4 else "only sand.")
-        state = state.log("dig", sentence, inputs={"unit_id": unit_id}, rolls=rolls_of([roll]))
+        state = state.log("dig", sentence, inputs={"unit_id": unit_id},
+                          outcome={"type": "DigResult", "name": u.name, "roll": roll.dice_total}, rolls=rolls_of([roll]))
         return Resolution(None, (sentence,), state)
 
     def propose_targets(self, state: PebbleState, attacker_id: int, weapon: str, *,
@@ -281,7 +282,8 @@ class PebbleRules:
             state = state.with_unit(dataclasses.replace(t, status="down"))
         state = state.log("attack", sentence, inputs={"attacker": a.unit_id, "target": t.unit_id},
                           outcome={"type": "PebbleResult", "attacker": a.unit_id, "target": t.unit_id, "weapon": "Pebble",
-                                   "roll": roll.dice_total, "knocked_out": out, "distance_in": round(d, 2)},
+                                   "roll": roll.dice_total, "need": self._need(request), "knocked_out": out,
+                                   "distance_in": round(d, 2)},
                           rolls=rolls_of([roll]))
         return Resolution({"knocked_out": out}, (sentence,), state)
 
@@ -323,6 +325,19 @@ class PebbleRules:
         out = bool(o["knocked_out"])
         return (EngagementView(int(o["attacker"]), str(o["weapon"]), int(o["target"]), "killed" if out else "miss",
                                1, int(out), float(o["distance_in"]), f"rolled {o['roll']}"),)
+
+    def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
+        """A throw's d6 against what it needed, a dig's d6 against 4, with the chance each had."""
+        o = event.outcome
+        if o.get("type") == "PebbleResult":
+            need, out = int(o.get("need", 4)), bool(o["knocked_out"])
+            return (RollView("pebble", "1d6", f"{need}+", (int(o["roll"]),), int(o["roll"]),
+                             "knocked out" if out else "missed", out, Fraction(7 - need, 6), "knocks out"),)
+        if o.get("type") == "DigResult":
+            found = int(o["roll"]) >= 4
+            return (RollView(f"{o['name']} digs", "1d6", "4+", (int(o["roll"]),), int(o["roll"]),
+                             "a pebble" if found else "only sand", found, Fraction(1, 2), "finds a pebble"),)
+        return ()
 
     def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
         o = event.outcome

@@ -173,8 +173,10 @@ def test_the_turn_panel_shows_and_runs_the_box_an_unknown_ruleset_describes(pebb
 
 @pytest.fixture
 def recorded(pebbles, tmp_path) -> Any:
-    """A pebble game recorded as the window records it: Ann knocks Bob out with a 6, then misses Cid."""
+    """A pebble game recorded as the window records it: Ann knocks Bob out with a 6, digs up a pebble
+    with a 5 (the turn box's procedure), and the players take Cid out of the game by hand (the form)."""
     from appmodel.game_session import AttackDraft
+    from rules.ruleset import form_changes
     from tracker.unit_pose import UnitPose, UnitState
 
     session = pebble_session(tmp_path)
@@ -189,6 +191,11 @@ def recorded(pebbles, tmp_path) -> Any:
     session.select_unit(ANN)
     session.set_attack(AttackDraft(ANN, "Pebble", (BOB,)))
     session.resolve_attack([6])
+    dig = session.ruleset.turn_command(session.state, "dig", {"who": ANN})
+    session.run_procedure(dig.kind, dig.run, [5])
+    session.set_time(1.5)
+    edited = form_changes(session.ruleset, session.ruleset.edit_form(session.state, CID), {"status": "removed", "moved_in": 0.0})
+    session.edit_unit(CID, edited.unit)
     session.set_time(2.0)
     recorder.record_frame(1, 2.0, poses)
     live_log = [e.text for e in session.log]
@@ -218,7 +225,9 @@ def test_a_recorded_game_of_an_unknown_ruleset_replays_in_the_window(recorded, a
         replay.close()
 
 
-def test_the_debrief_lists_an_unknown_rulesets_engagements_and_casualties(recorded, tmp_path) -> None:
+def test_the_debrief_lists_an_unknown_rulesets_engagements_casualties_and_rolls(recorded, tmp_path) -> None:
+    from fractions import Fraction
+
     from debrief.report import write_debrief_report
     from debrief_helpers import parse
 
@@ -228,6 +237,10 @@ def test_the_debrief_lists_an_unknown_rulesets_engagements_and_casualties(record
     [e] = facts.engagements
     assert (e.attacker_name, e.weapon, e.target_name, e.outcome.value) == ("Ann", "Pebble", "Bob", "killed")
     assert e.distance_in == pytest.approx(7.0) and e.measured == "base to base" and e.p_hit == pytest.approx(0.5)
-    assert [(c.name, c.change) for c in facts.casualties] == [("Bob", "down")]
+    assert [(c.name, c.change, c.cause) for c in facts.casualties] == [("Bob", "down", "a pebble"),
+                                                                        ("Cid", "removed", "set by hand")]
+    # every roll with the odds the ruleset computes again from what was recorded (its RecordedRolls)
+    rolls = [(r.label, r.faces, r.result, r.p_success) for _, r in facts.rolls()]
+    assert rolls == [("pebble", (6,), "knocked out", Fraction(1, 2)), ("Ann digs", (5,), "a pebble", Fraction(1, 2))]
     rows = parse(tmp_path / "report.html").rows["engagements"]
     assert any("Ann" in " ".join(r) and "Bob" in " ".join(r) for r in rows[1:])
