@@ -57,8 +57,6 @@ class RosterPanel(SessionPanel):
             split.setStretchFactor(0, 1)
             split.setStretchFactor(1, 1)
             layout.addWidget(split)
-            # Force on Force counts no movement allowance: the column would say infinity on every row.
-            self.table.setColumnHidden(COLUMNS.index("Move left"), True)
         else:
             layout.addWidget(self.table)
         buttons = QHBoxLayout()
@@ -89,6 +87,9 @@ class RosterPanel(SessionPanel):
             groups = self.session.groups() if self.grouped else ()
             group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
+            # A rule system that counts no movement allowance (Force on Force): the column would say
+            # infinity on every row.
+            self.table.setColumnHidden(COLUMNS.index("Move left"), bool(units) and all(math.isinf(u.move_in) for u in units))
             for row, u in enumerate(units):
                 ammo = []
                 # A unit the rules show without weapons (a hidden counter) is not given away here either.

@@ -82,6 +82,8 @@ def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_pa
     # the roster lists every unit with its weapon; its edit button says what the ruleset edits
     assert roster.edit_button.text() == "Set status…"
     assert roster_cells(roster, BOB)["Weapons (ammo)"] == "Pebble"
+    # Pebbles counts no movement allowance: no column of infinities
+    assert roster.table.isColumnHidden(roster.columns.index("Move left"))
     # the attack panel: Ann's targets, in range or not, with the odds in the ruleset's words
     session.select_unit(ANN)
     assert attack.weapon.currentData() == "Pebble"
