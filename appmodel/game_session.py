@@ -19,362 +19,40 @@ the state it produced, so a replay shows the overlays and log as they were.
 """
 from __future__ import annotations
 
-import json
 import math
-import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import odds_json
 from appmodel.errors import UsageError
 from appmodel.observer import Signal
-from rules.dice import DiceRoll, DiceSource, EnteredDice, RollRequest, SeededDice
+from appmodel.rules_payload import odds_json
+from appmodel.session.attack_analysis import AttackAnalysis
+from appmodel.session.attacks import AttackDraft, MissMarker, PendingLanding
+from appmodel.session.dice_sources import CapturingDice, Entry, NeedDice, ProbeDice, ReplayThenDice
+from appmodel.session.game_log import LogEntry, clock_text
+from appmodel.session.procedures import Procedure
+from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
+from appmodel.session.snapshot import Snapshot, SnapshotInputs
+from appmodel.session.tape import TapeMeasure
+from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, pose_state, set_tracked_pose, sharing_spot
+from rules.dice import DiceSource, EnteredDice, RollRequest, SeededDice
 from rules.errors import RulesError
 from rules.events import RulesEvent
-from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
-from rules.ruleset import HIT_AND_KILL, AttackRequest, DraftOverlays, GroupedRuleset, GroupView, OddsLegend, Overlay, \
-    Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, WeaponView, get_ruleset, odds_legend
-from rules.ruleset import GroupHandEdits, HandEdits, pose_options
+from rules.geometry import distance_to_point_in, gap_in
+from rules.ruleset import GroupedRuleset, GroupHandEdits, GroupView, HandEdits, OddsLegend, Resolution, Ruleset, \
+    TargetOdds, UnitView, get_ruleset
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 XY = tuple[float, float]
-Entry = int | Sequence[int]
-#: A rule procedure the session runs with its dice: ``fn(state, dice) -> Resolution`` (an activation,
-#: a test, reinforcements, the automation tables...).
-Procedure = Callable[[Any, DiceSource], Resolution]
-
-#: Default overlay colours of sides that give none (scenario ``[[sides]] color``), in order.
-DEFAULT_SIDE_COLORS = ("#2f6fd0", "#d03a2f", "#2a9d55", "#c58b12", "#8e44ad", "#16a2b8")
-#: A tracked pose closer than this to the state's (inches / degrees) is not a change worth a set_pose.
-POSE_EPS_IN = 0.01
-HEADING_EPS_DEG = 0.5
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the session log: ``kind`` is "rules", "tracker", "note", "bookmark" or "warning"."""
-
-    t_s: float
-    kind: str
-    text: str
-    round: int | None = None
-
-
-@dataclass(frozen=True)
-class TapeMeasure:
-    """A tape between two points or units; ``distance_in`` is base to base for units, as the rules measure."""
-
-    start_in: XY
-    end_in: XY
-    start_unit: int | None
-    end_unit: int | None
-    distance_in: float
-
-
-@dataclass(frozen=True)
-class AttackDraft:
-    """An attack being set up at the table (what the attack panel shows)."""
-
-    attacker_id: int
-    weapon: str
-    target_ids: tuple[int, ...] = ()
-    declarations: Mapping[str, Any] = field(default_factory=dict)
-    target_declarations: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
-    aim_point: XY | None = None
-
-    def request(self) -> AttackRequest:
-        decl = dict(self.declarations)
-        mode = str(decl.get("mode", "attack"))
-        return AttackRequest(self.attacker_id, self.weapon, tuple(self.target_ids), (),
-                             self.aim_point, mode, decl,
-                             {uid: dict(self.target_declarations.get(uid, {})) for uid in self.target_ids})
-
-
-@dataclass(frozen=True)
-class MissMarker:
-    """Where a missed explosive was aimed, how far it may land, who chooses, and where it landed."""
-
-    intended_in: XY
-    miss_radius_in: float
-    chooser: str
-    landed_in: XY | None = None
-
-
-@dataclass(frozen=True)
-class PendingLanding:
-    """A missed explosive waiting for its landing point (the ruleset's ``pending``)."""
-
-    draft: AttackDraft
-    entries: tuple[Entry, ...]
-    miss: MissMarker
-    message: str
-    #: The odds the players were shown before the first roll (recorded with the attack once it lands).
-    odds: tuple[TargetOdds, ...] = ()
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a view draws at one moment, immutable (the compositor and the overlays read it)."""
-
-    version: int
-    state: Any
-    ruleset: Ruleset
-    units: tuple[UnitView, ...]
-    table_size_in: XY
-    side_colors: Mapping[str, str]
-    radio_units: frozenset[int]
-    selected_unit: int | None
-    selected_weapon: str | None
-    weapons: tuple[WeaponView, ...]
-    overlays: tuple[Overlay, ...]
-    blast_point: XY | None
-    blast_radius_in: float | None
-    blast_caught: tuple[int, ...]
-    tape: TapeMeasure | None
-    draft: AttackDraft | None
-    analysis: "AttackAnalysis"
-    miss: MissMarker | None
-    t_s: float
-    #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
-    templates: Any = None
-    #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
-    ground: Any = None
-
-    @property
-    def proposals(self) -> tuple[TargetProposal, ...]:
-        """Every unit the geometry allows (or not) as a target of the draft (computed on first use)."""
-        return self.analysis.proposals
-
-    @property
-    def odds(self) -> tuple[TargetOdds, ...]:
-        """Exact odds per ticked target of the draft (computed on first use)."""
-        return self.analysis.odds
-
-    @property
-    def odds_error(self) -> str:
-        return self.analysis.error
-
-    @property
-    def odds_legend(self) -> OddsLegend:
-        """What the draft's odds mean in this ruleset (the words of the panel's columns and the table's labels)."""
-        return self.analysis.legend
-
-    def unit(self, unit_id: int) -> UnitView | None:
-        for u in self.units:
-            if u.unit_id == unit_id:
-                return u
-        return None
-
-    def color_of(self, side: str | None) -> str:
-        return self.side_colors.get(side or "", "#dddddd")
-
-    def weapon(self, name: str | None) -> WeaponView | None:
-        for w in self.weapons:
-            if w.name == name:
-                return w
-        return None
-
-
-class AttackAnalysis:
-    """Target proposals and exact odds of one draft against one game state, computed when first read.
-
-    Drawing a frame needs the odds only when the odds overlay is on, and never the proposals (the
-    attack panel lists them); the session keeps one analysis for as long as neither the state nor
-    the draft changes, so a new selection or tape does not compute them again.
-    """
-
-    def __init__(self, ruleset: Ruleset, state: Any, draft: AttackDraft | None) -> None:
-        self.ruleset = ruleset
-        self.state = state
-        self.draft = draft
-        self._proposals: tuple[TargetProposal, ...] | None = None
-        self._odds: tuple[TargetOdds, ...] | None = None
-        self._legend: OddsLegend | None = None
-        self._errors = {"proposals": "", "odds": ""}
-        # A snapshot built on a view's worker thread shares this analysis with the panels on the UI
-        # thread: whoever asks first computes, the other waits for that answer.
-        self._lock = threading.RLock()
-
-    def matches(self, state: Any, draft: AttackDraft | None) -> bool:
-        return state is self.state and draft == self.draft
-
-    @property
-    def proposals(self) -> tuple[TargetProposal, ...]:
-        if self._proposals is None:
-            with self._lock:
-                if self._proposals is None:
-                    proposals: tuple[TargetProposal, ...] = ()
-                    if self.draft is not None:
-                        try:
-                            proposals = self.ruleset.propose_targets(self.state, self.draft.attacker_id, self.draft.weapon,
-                                                                     aim_point=self.draft.aim_point)
-                        except (RulesError, ValueError) as exc:
-                            self._errors["proposals"] = str(exc)
-                    self._proposals = proposals
-        return self._proposals
-
-    @property
-    def odds(self) -> tuple[TargetOdds, ...]:
-        if self._odds is None:
-            with self._lock:
-                if self._odds is None:
-                    odds: tuple[TargetOdds, ...] = ()
-                    if self.draft is not None and (self.draft.target_ids or self.draft.aim_point is not None):
-                        try:
-                            odds = self.ruleset.attack_odds(self.state, self.draft.request())
-                        except (RulesError, ValueError) as exc:
-                            self._errors["odds"] = str(exc)
-                    self._odds = odds
-        return self._odds
-
-    @property
-    def legend(self) -> OddsLegend:
-        """What the odds' figures mean for this draft (Down Range's hit and kill unless the ruleset says)."""
-        if self._legend is None:
-            legend = HIT_AND_KILL
-            if self.draft is not None:
-                try:
-                    legend = odds_legend(self.ruleset, self.state, self.draft.request())
-                except (RulesError, ValueError):
-                    pass
-            self._legend = legend
-        return self._legend
-
-    @property
-    def error(self) -> str:
-        """Why the rules refused the draft ('' when they did not)."""
-        _ = self.proposals, self.odds
-        return self._errors["proposals"] or self._errors["odds"]
-
-
-@dataclass(frozen=True)
-class SnapshotInputs:
-    """What a :class:`Snapshot` is made from, captured on the session's thread (every field is an
-    immutable value or, for ``analysis``, a lock-guarded lazy one); :meth:`build` asks the rules for
-    the shapes and may run on any thread."""
-
-    version: int
-    state: Any
-    ruleset: Ruleset
-    units: tuple[UnitView, ...] | None  # the units of ``state`` if already known
-    table_size_in: XY
-    side_colors: Mapping[str, str]
-    radio_units: frozenset[int]
-    selected_unit: int | None
-    selected_weapon: str | None
-    blast_point: XY | None
-    tape: TapeMeasure | None
-    draft: AttackDraft | None
-    analysis: AttackAnalysis
-    miss: MissMarker | None
-    t_s: float
-    templates: Any = None
-    ground: Any = None
-
-    def build(self) -> Snapshot:
-        """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
-        table-wide ones, who a blast point catches."""
-        ruleset, state = self.ruleset, self.state
-        units = self.units if self.units is not None else ruleset.units(state)
-        weapons: tuple[WeaponView, ...] = ()
-        overlays: list[Overlay] = []
-        sel = self.selected_unit
-        on_table = {u.unit_id: u for u in units if u.on_table}
-        if sel is not None:
-            weapons = ruleset.weapons(state, sel)
-            if sel in on_table:
-                overlays += ruleset.overlays(state, sel, weapon=self.selected_weapon)
-        # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
-        # overlays(); one call per side that the selection does not already cover.
-        per_unit = ("range", "movement", "fan", "blast reach", "signal")
-        shown_sides = {on_table[sel].side} if sel in on_table else set()
-        for u in units:
-            if u.on_table and u.status == "active" and u.side not in shown_sides:
-                shown_sides.add(u.side)
-                overlays += [o for o in ruleset.overlays(state, u.unit_id) if o.kind not in per_unit]
-        draft = self.draft
-        if draft is not None and draft.attacker_id in on_table and (draft.attacker_id, draft.weapon) != (sel, self.selected_weapon):
-            # The attack panel's templates stand on their own: the attacker's range, fan and blast reach
-            # stay drawn whatever is selected on the map (a click on empty table clears only the selection).
-            overlays += [o for o in ruleset.overlays(state, draft.attacker_id, weapon=draft.weapon)
-                         if o.kind in ("range", "fan", "blast reach")]
-        if self.draft is not None and isinstance(ruleset, DraftOverlays):
-            # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
-            try:
-                overlays += ruleset.attack_overlays(state, self.draft.request())
-            except (RulesError, ValueError):
-                pass
-        overlays = _dedupe_table_overlays(overlays)
-        radius = None
-        caught: tuple[int, ...] = ()
-        w = next((x for x in weapons if x.name == self.selected_weapon), None)
-        if self.blast_point is not None:
-            radius = w.radius_in if w is not None and w.radius_in else None
-            if not radius and draft is not None and draft.aim_point is not None:
-                # The aim point's blast comes from the attack set up, not from what the map has selected.
-                dw = next((x for x in ruleset.weapons(state, draft.attacker_id) if x.name == draft.weapon), None)
-                radius = dw.radius_in if dw is not None and dw.radius_in else None
-            if radius:
-                caught = units_in_blast(self.blast_point, radius,
-                                        {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
-        return Snapshot(
-            self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
-            self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground)
-
-
-class _NeedDice(Exception):
-    def __init__(self, request: RollRequest) -> None:
-        super().__init__(request.label)
-        self.request = request
-
-
-class _ProbeDice:
-    """Dice fed one entry per roll; raises :class:`_NeedDice` at the first roll without an entry."""
-
-    def __init__(self, entries: Sequence[Entry]) -> None:
-        self.entries = list(entries)
-        self.requests: list[RollRequest] = []
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        if len(self.requests) >= len(self.entries):
-            raise _NeedDice(request)
-        entry = self.entries[len(self.requests)]
-        self.requests.append(request)
-        return EnteredDice([entry]).roll(request)
-
-
-class _CapturingDice:
-    """Rolls with ``inner`` and keeps each roll as an entry, so the same dice can be fed again."""
-
-    def __init__(self, inner: DiceSource) -> None:
-        self.inner = inner
-        self.entries: list[Entry] = []
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        roll = self.inner.roll(request)
-        self.entries.append(list(roll.faces) if roll.faces is not None else roll.dice_total)
-        return roll
-
-
-class _ReplayThenDice:
-    """The rolls already made (their entries, in order), then ``then`` for the rolls that follow."""
-
-    def __init__(self, entries: Sequence[Entry], then: DiceSource) -> None:
-        self.entries = list(entries)
-        self.then = then
-        self.used = 0
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        if self.used < len(self.entries):
-            entry = self.entries[self.used]
-            self.used += 1
-            return EnteredDice([entry]).roll(request)
-        return self.then.roll(request)
+#: Names other modules imported from here before the session was split into parts.
+_clock_text = clock_text
+_pose_state = pose_state
+_sharing_spot = sharing_spot
+_NeedDice, _ProbeDice, _CapturingDice, _ReplayThenDice = NeedDice, ProbeDice, CapturingDice, ReplayThenDice
 
 
 def _default_clock() -> Callable[[], float]:
@@ -995,57 +673,3 @@ class GameSession:
     def close(self) -> None:
         self.stop_recording()
 
-
-def _pose_state(pose: Any) -> str:
-    """A tracker pose's state as text ("seen", "stale", "lost", "lifted"); poses without one are seen."""
-    return str(getattr(getattr(pose, "state", None), "value", getattr(pose, "state", None) or "seen"))
-
-
-def _sharing_spot(views: Mapping[int, UnitView], unit: UnitView) -> list[int]:
-    """Other units standing exactly on ``unit``'s spot (a gun team's shared token)."""
-    return [uid for uid, v in views.items()
-            if uid != unit.unit_id and (v.x_in, v.y_in, v.on_table) == (unit.x_in, unit.y_in, unit.on_table)]
-
-
-def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
-                     alone: bool = False, base_height_in: float = 1.0) -> Any:
-    """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``
-    (a gun-team member with its own tag, Down Range) and the ground height under the figure
-    (``uses_elevation`` rulesets: the tag's height minus the base's)."""
-    kwargs: dict[str, Any] = {"moved_in": moved_in, "on_table": on_table}
-    options = pose_options(ruleset)
-    if alone and "alone" in options:
-        kwargs["alone"] = True
-    z = getattr(pose, "z_in", None)
-    if "z_in" in options and z is not None:
-        kwargs["z_in"] = round(max(0.0, float(z) - base_height_in), 2)
-    return ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), **kwargs)
-
-
-def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:
-    """The same table-wide overlay (a jamming zone, a smoke cloud) comes back from each overlays() call."""
-    seen: set[tuple[str, Any]] = set()
-    out = []
-    for o in overlays:
-        key = (o.kind, o.side if o.kind == "voice" else repr(o.shape))
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(o)
-    return out
-
-
-def _clock_text(t_s: float) -> str:
-    """A session time as m:ss (h:mm:ss past an hour).
-
-    >>> _clock_text(75.4), _clock_text(3725)
-    ('1:15', '1:02:05')
-    """
-    t = int(max(0.0, t_s))
-    h, rest = divmod(t, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def blast_circle(point: XY, radius_in: float) -> Circle:
-    return Circle(point[0], point[1], radius_in)
