@@ -84,7 +84,7 @@ def entered_or(entries: Sequence[Entry] | None, dice: DiceSource) -> DiceSource:
     return dice if entries is None else EnteredDice(list(entries))
 
 
-def check_all_used(dice: DiceSource) -> None:
-    """Refuse entries the rules did not ask for (a player typed one die too many); virtual dice pass."""
-    if isinstance(dice, EnteredDice):
-        dice.check_all_used()
+def check_all_used(entries: Sequence[Entry] | None, dice: DiceSource) -> None:
+    """When the players entered their dice, refuse any the rules did not ask for (one die too many)."""
+    if entries is not None:
+        dice.check_all_used()  # type: ignore[attr-defined]
