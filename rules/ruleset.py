@@ -386,14 +386,28 @@ class Overlay:
 
 
 @dataclass(frozen=True)
+class LandingChoice:
+    """A missed explosive waiting for a player to say where it lands: it was aimed at
+    (``intended_x_in``, ``intended_y_in``) and lands within ``radius_in`` of it, where ``chooser``
+    (the attacker's opponent, in the rules' words) puts it."""
+
+    intended_x_in: float
+    intended_y_in: float
+    radius_in: float
+    chooser: str
+
+
+@dataclass(frozen=True)
 class Resolution:
     """What an attack came to: the result data, the sentences, the new state, and whether a player
-    must still choose something (e.g. where a missed explosive lands)."""
+    must still choose something (``pending`` says what; ``landing``: where a missed explosive lands,
+    to be resolved again with that ``landing_point``)."""
 
     result: Any
     sentences: tuple[str, ...]
     state: RulesState
     pending: str | None = None
+    landing: LandingChoice | None = None
 
 
 @runtime_checkable
@@ -939,7 +953,7 @@ def ruleset_of(state: Any) -> Ruleset:
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
     "TurnBox", "TurnBoxes", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
-    "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
+    "LandingChoice", "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
     "HandEditForms", "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
     "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",

@@ -35,8 +35,8 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
-from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LocatorView,
-                           RollView)
+from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
+                           LocatorView, RollView)
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -272,7 +272,9 @@ class DownRange:
             return Resolution(result, sentences, state,
                               pending=f"{result.miss.chooser} chooses a landing point within "
                                       f"{result.miss.miss_radius_in:g}\" of ({result.miss.intended_x_in:.1f}, "
-                                      f"{result.miss.intended_y_in:.1f}); resolve again with landing_point")
+                                      f"{result.miss.intended_y_in:.1f}); resolve again with landing_point",
+                              landing=LandingChoice(result.miss.intended_x_in, result.miss.intended_y_in,
+                                                    result.miss.miss_radius_in, str(result.miss.chooser)))
         after, crashes = resolve_crashes(state.apply(A.RecordAttack(result)), dice)
         return Resolution(result, sentences + tuple(line for c in crashes for line in narrate_damage(c)), after)
 
