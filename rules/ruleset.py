@@ -169,6 +169,12 @@ class GroupView:
     status: str = "active"
     tokens: tuple[str, ...] = ()
     leader_id: int | None = None
+    #: Its leader in words ("led by Sgt. Hale", "Sgt. Hale out of cohesion"); "" without one.
+    leader_words: str = ""
+    #: Its figures too far from the rest to hold together (a roster names them).
+    astray_ids: tuple[int, ...] = ()
+    #: What a roster lists of it besides cohesion and its leader (ratings, turn state); None: its tokens.
+    ratings: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

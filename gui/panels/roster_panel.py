@@ -140,7 +140,7 @@ class RosterPanel(SessionPanel):
         for row, g in enumerate(groups):
             members = [views[i] for i in g.member_ids if i in views]
             fighting = [m for m in members if m.status == "active" and m.on_table]
-            astray = [m.name for m in members if "straggler" in m.tokens]
+            astray = [views[i].name for i in g.astray_ids if i in views]
             if not any(m.on_table for m in members):
                 cohesion = "off the table"
             elif g.status != "active":
@@ -149,9 +149,8 @@ class RosterPanel(SessionPanel):
                 cohesion = "in cohesion"
             else:
                 cohesion = "OUT OF COHESION" + (f": {', '.join(astray)} astray" if astray else "")
-            leader = next((t for t in g.tokens if t.startswith("led by ") or t.endswith(" out of cohesion")
-                           and not t.startswith("out of")), "")
-            rest = ", ".join(t for t in g.tokens if t != leader and t != "out of cohesion")
+            leader = g.leader_words
+            rest = ", ".join(g.ratings if g.ratings is not None else [t for t in g.tokens if t != leader])
             figures = f"{len(fighting)} of {len(members)}"
             values = (g.name, g.side, figures, cohesion, leader, rest)
             for col, text in enumerate(values):

@@ -90,6 +90,10 @@ def _int(value: Any, key: str) -> int:
     return value
 
 
+#: A unit's token when its figures do not hold together.
+OUT_OF_COHESION = "out of cohesion"
+
+
 class ForceOnForce:
     """The Force on Force rule system (the rulebook excerpt, pp. 21-30)."""
 
@@ -175,7 +179,7 @@ class ForceOnForce:
     def _team_tokens(self, state: FofState, team: Team) -> list[str]:
         out = [f"{team.troop_type.value.capitalize()} TQ D{team.quality} Morale D{team.morale}"]
         if not cohesion_of(state, team).is_connected:
-            out.append("out of cohesion")
+            out.append(OUT_OF_COHESION)
         if team.defensive:
             out.append("defensive position")
         if team.supplies != state.data.supplies().name:
@@ -187,9 +191,14 @@ class ForceOnForce:
             if flag:
                 out.append(word)
         if team.leader is not None:
-            leader = state.figure(team.leader)
-            out.append(f"led by {leader.name}" if leader_of(state, team) else f"{leader.name} out of cohesion")
+            out.append(self._leader_words(state, team))
         return out
+
+    def _leader_words(self, state: FofState, team: Team) -> str:
+        if team.leader is None:
+            return ""
+        leader = state.figure(team.leader)
+        return f"led by {leader.name}" if leader_of(state, team) else f"{leader.name} out of cohesion"
 
     def units(self, state: FofState) -> tuple[UnitView, ...]:
         """One view per figure; ``group`` is its unit, tokens carry the unit's state."""
@@ -230,9 +239,13 @@ class ForceOnForce:
                 continue
             c = state.centre(t)
             status = "out of action" if state.is_out_of_action(t) else "active"
+            cohesion = cohesion_of(state, t)
+            tokens = tuple(self._team_tokens(state, t))
+            leader = self._leader_words(state, t)
             out.append(GroupView(state.team_id(t), t.name, t.side, tuple(f.figure_id for f in members),
-                                 cohesion_of(state, t).is_connected, c.x_in, c.y_in, status,
-                                 tuple(self._team_tokens(state, t)), t.leader))
+                                 cohesion.is_connected, c.x_in, c.y_in, status, tokens, t.leader, leader,
+                                 tuple(sorted(cohesion.stragglers)),
+                                 tuple(w for w in tokens if w not in (leader, OUT_OF_COHESION))))
         return tuple(out)
 
     def weapons(self, state: FofState, unit_id: int) -> tuple[WeaponView, ...]:
