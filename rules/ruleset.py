@@ -342,9 +342,10 @@ class FrontEnd:
     ``attack_panel``: "declarations" (a panel built from :meth:`Ruleset.declarations`, one figure per
     target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
     ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
-    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
-    units whose reaction is ready (a rule system with more to show has a box of its own,
-    :class:`TurnBoxes`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
+    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll;
+    ``ready``: (the words of a turn-panel row, a token) -- the row lists the units holding the token
+    (Down Range: "Reactions ready", "reaction ready"). A rule system with more to show has a box of its
+    own (:class:`TurnBoxes`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
     rule system's :class:`EditForm`). ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
@@ -363,6 +364,7 @@ class FrontEnd:
     dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
     round_button: str = "Roll initiative"
     initiative_rolls: bool = False
+    ready: tuple[str, str] | None = None
     edit_button: str = "Edit by hand…"
     engagement_table: str = "procedure"
     measured: str = "base to base"

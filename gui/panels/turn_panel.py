@@ -72,9 +72,12 @@ class TurnPanel(SessionPanel):
         form.addRow("Turn", self.turn_label)
         form.addRow("Order", self.order_label)
         self.initiative_rolls = look.initiative_rolls
+        #: (the row's words, the token it lists units by), or None (FrontEnd.ready).
+        self.ready = look.ready
         if self.initiative_rolls:  # a ruleset with a test of its own shows it in its box below
             form.addRow("Initiative rolls", self.initiative_label)
-            form.addRow("Reactions ready", self.reactions_label)
+        if self.ready is not None:
+            form.addRow(self.ready[0], self.reactions_label)
         self.roll_button.setText(f"{look.round_button} (Ctrl+I)")
         form.addRow("Players' dice", self.initiative_dice)
         form.addRow("", self.next_roll)
@@ -109,8 +112,9 @@ class TurnPanel(SessionPanel):
         self.order_label.setText(" → ".join(state.order) or "roll initiative")
         rolled = last_event(state, "initiative")
         self.initiative_label.setText(rolled.summary if rolled is not None else "not rolled yet")
-        ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
-        self.reactions_label.setText(", ".join(ready) or "none")
+        if self.ready is not None:
+            ready = [u.name for u in self.session.units() if self.ready[1] in u.tokens]
+            self.reactions_label.setText(", ".join(ready) or "none")
         self.next_roll.setText(self._next_rolls())
         if self.extra is not None:
             self.extra.refresh()

@@ -131,7 +131,7 @@ class DownRange:
     title = "Down Range"
     pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
-                         initiative_rolls=True, edit_button="Edit tokens…",
+                         initiative_rolls=True, ready=("Reactions ready", "reaction ready"), edit_button="Edit tokens…",
                          engagement_table="shots",
                          outcomes_always=("killed", "hit, no kill", "miss", "suppressed"),
                          overlays=("range", "fan", "movement", "blast", "voice", "jamming", "emissions", "areas"))
