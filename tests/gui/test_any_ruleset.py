@@ -221,8 +221,13 @@ def test_a_recorded_game_of_an_unknown_ruleset_replays_in_the_window(recorded, a
         assert window.timeline is not None and not window.attack.isEnabled()
         window.timeline.seek(0.5)  # before the throw
         assert roster_cells(window.roster, BOB)["Status"] == "active"
+        box = window.turn.extra
+        assert box is not None and box.texts["pile"].text() == "Round 0: 0 digs so far."
         window.timeline.seek(replay.duration_s)
         assert roster_cells(window.roster, BOB)["Status"] == "down"
+        assert roster_cells(window.roster, CID)["Status"] == "removed"
+        # the turn box follows the recording and, like the rest of a replay, changes nothing
+        assert box.texts["pile"].text() == "Round 0: 1 dig so far." and not box.buttons["dig"].isEnabled()
     finally:
         replay.close()
 
