@@ -24,10 +24,17 @@ or ``isinstance(ruleset, DraftOverlays)``):
   :data:`POSE_OPTIONS` its :meth:`Ruleset.set_pose` takes: ``z_in`` (elevation: the height of the
   ground under the figure, table inches, given back in :attr:`UnitView.z_in` so renderers draw the
   figure's own overlays at that height; such a ruleset also has ``uses_elevation``) and ``alone``.
-* **Hand edits**: :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give
-  the action for a player's edit of what the camera cannot see.
+* **Hand edits**: :meth:`HandEditForms.edit_form` describes the form (:class:`EditForm`: sections of
+  typed fields, :class:`EditField`, with the unit's values), :func:`form_changes` reads it back (a ruleset
+  whose edits take values built from several fields says how: :class:`ComposedEdits`), and
+  :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give the action.
+* **The turn panel's own part**: :meth:`TurnBoxes.turn_box` describes it (:class:`TurnBox`: text,
+  tables, fields and buttons), :meth:`TurnBoxes.turn_command` says what a button does.
+* **The debrief**: :class:`DebriefedEvents` (engagements, casualties), :class:`DebriefedEmissions`
+  (emission tokens, who could locate them), :class:`RecordedRolls` (every roll's odds, again).
 * **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
-  which attack panel, turn box and edit form front ends show, and what the debrief lists.
+  which attack panel front ends show, the words of its buttons, the overlays it offers, and how the
+  debrief lists engagements.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
 * **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
