@@ -97,3 +97,44 @@ def test_the_f1_list_fits_the_view_at_1366x768(make_window):
     # Its top and bottom edges are both inside the view: nothing of the list is cut off.
     assert max(edges) - min(edges) > 100 and max(edges) < image.height() - 2
     assert len(window.help_lines()) > 30  # a long list, yet it fits
+
+
+def test_every_f1_line_is_on_screen_at_1366x768(make_window):
+    window = make_window(1366, 768)
+    window.actions_by_name["help"].trigger()
+    window.view.grab()
+    every = [line for line in window.help_lines()[1:] if line.strip()]
+    shown = [line for line in window.view.help_lines_shown if line.strip()]
+    assert shown == every and every[-1].startswith("Mouse:")  # down to the last line, nothing to scroll
+
+
+def test_where_the_f1_list_cannot_fit_it_scrolls_to_its_last_line(make_window, qtbot, tmp_path):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window(1366, 768)
+    window.actions_by_name["help"].trigger()
+    view = window.view
+    view.resize(480, 320)  # the smallest the map gets: even small type in columns does not hold the list
+    view.grab()
+    last = window.help_lines()[-1]
+    assert last not in view.help_lines_shown and view.help_lines_shown
+    first_shown = list(view.help_lines_shown)
+    qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    view.grab()
+    assert view.help_lines_shown != first_shown  # a page further on
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    view.grab()
+    assert last in view.help_lines_shown
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    view.grab()
+    assert view.help_lines_shown == first_shown
+    centre = QPointF(view.width() / 2, view.height() / 2)
+    for _ in range(40):  # the wheel over the list scrolls it rather than zooming the map
+        QApplication.sendEvent(view, QWheelEvent(centre, view.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -120),
+                                                 Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                                 Qt.ScrollPhase.NoScrollPhase, False))
+    view.grab()
+    assert last in view.help_lines_shown
+    view.grab().save(str(tmp_path / "help-scrolled.png"))
