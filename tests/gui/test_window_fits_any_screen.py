@@ -138,3 +138,18 @@ def test_where_the_f1_list_cannot_fit_it_scrolls_to_its_last_line(make_window, q
     view.grab()
     assert last in view.help_lines_shown
     view.grab().save(str(tmp_path / "help-scrolled.png"))
+
+
+def test_the_attack_panels_right_hand_fields_are_whole_on_a_1366x768_screen(make_window, tmp_path):
+    from PySide6.QtCore import QPoint, QRect
+
+    window = make_window(1366, 768)
+    panel = window.attack
+    dock_view = window.docks["Attack"].widget().viewport()  # what the dock shows of the panel
+    setup_view = panel.setup_scroll.viewport()  # what the panel's own scrolling area shows
+    window.grab().save(str(tmp_path / "attack-1366.png"))
+    for widget in (panel.payload, panel.assistants, panel.untrained, panel.from_ground, panel.show_all):
+        for viewport in (dock_view, setup_view):
+            where = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
+            assert viewport.rect().contains(where), f"{widget.objectName() or type(widget).__name__} {where} cut off by {viewport.rect()}"
+        assert widget.width() >= widget.minimumSizeHint().width()  # not squeezed either: its text is whole
