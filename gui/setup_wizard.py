@@ -283,9 +283,13 @@ class RegisterPage(_Page):
                                                          "plugged in, then capture again.")
         else:
             self.registration = setup_steps.register_frame(frame, self.owner.table_layout, self.owner.camera_model)
-            if self.registration.calibration is not None:
-                used = {i: c for i, c in setup_steps.check_anchors(frame, self.owner.table_layout).corners_px.items()}
-                self.preview.setPixmap(_pixmap(frame, used))
+            layout = self.owner.table_layout
+            check = setup_steps.check_anchors(frame, layout)
+            expected = check.expected_px
+            calibration = self.registration.calibration
+            if calibration is not None:  # registered: where the missing anchors are, through the lens too
+                expected = {i: calibration.camera_from_table(layout.anchor(i).corners_in()[:, :2]) for i in check.missing}
+            self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=expected))
         colour = {"good": "#3ee06a", "usable": "#ffd24a", "retry": "#ff7b6b"}[self.registration.verdict]
         self.status.setText(f"<span style='color:{colour}'><b>{self.registration.verdict.capitalize()}.</b></span> "
                             f"{self.registration.message}")

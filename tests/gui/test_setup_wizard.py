@@ -205,6 +205,16 @@ def test_the_anchor_page_marks_where_a_hidden_anchor_should_be(table, qtbot, tmp
         assert page.check_now().missing == ()
         clear = page.preview.pixmap().toImage()
         assert amber_pixels_near(clear, where, 40) == 0  # all in view: nothing marked missing
+        capture.show(picture(table, hands=cover(3)))
+        wizard.next()
+        save_camera_model(table.model, tmp_path / "camera.json")
+        wizard.lens_page.use_file(tmp_path / "camera.json")
+        wizard.next()
+        assert wizard.currentPage() is wizard.register_page
+        assert wizard.register_page.capture().verdict in ("good", "usable")  # three anchors are enough ...
+        registered = wizard.register_page.preview.pixmap().toImage()
+        wizard.grab().save(str(tmp_path / "register-page.png"))
+        assert amber_pixels_near(registered, where, 25) > 30  # ... and the fourth is marked where it belongs
     finally:
         camera.close()
 
