@@ -32,7 +32,7 @@ def even_size(size_px: tuple[int, int]) -> tuple[int, int]:
 
 
 class H264Writer:
-    """Write BGR frames (numpy, ``size_px`` = (width, height)) to an MP4 at ``fps`` (``close()`` it, or
+    """Write BGR (or grey) frames (numpy, ``size_px`` = (width, height)) to an MP4 at ``fps`` (``close()`` it, or
     use it as a context manager). ``crash_safe``: fragmented, readable after a kill (see the module)."""
 
     def __init__(self, path: str | Path, fps: float, size_px: tuple[int, int], *, crf: int = DEFAULT_CRF,
@@ -68,7 +68,9 @@ class H264Writer:
         if (w, h) != self.size_px:
             raise ValueError(f"frame of {w}x{h} pixels in a {self.size_px[0]}x{self.size_px[1]} video")
         ew, eh = self._even
-        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image_bgr[:eh, :ew]), format="bgr24")
+        # A grey camera frame (2-D) is written as it is: the encoder turns either into yuv420p.
+        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image_bgr[:eh, :ew]),
+                                           format="gray" if image_bgr.ndim == 2 else "bgr24")
         for packet in self._stream.encode(frame):
             self._container.mux(packet)
         self.frames += 1

@@ -137,6 +137,25 @@ def test_a_recorder_killed_mid_game_leaves_a_video_that_opens_and_shows_the_reco
     numbers = {v: i for i, v in video_rows(path)}
     shown = [number_shown(f) for f in frames]
     assert all(shown[v] == i for v, i in numbers.items() if v < len(frames))
+    with ReplaySource(path) as source:  # the replay opens it too, the recorded frames with their pictures
+        first = source.read()
+        assert first.index == 0 and number_shown(first.image_bgr) == 0
+
+
+def test_a_camera_that_gives_grey_frames_or_changes_size_is_recorded_all_the_same(tmp_path):
+    path = tmp_path / "game.sqlite"
+    with Recorder(path, video=True, video_fps=30) as rec:
+        for i in range(20):
+            image = numbered_frame(i)
+            if i >= 10:  # the camera came back at another resolution, giving grey pictures
+                image = cv2.resize(image[:, :, 1], (SIZE_PX[0] * 2, SIZE_PX[1] * 2), interpolation=cv2.INTER_NEAREST)
+            rec.record_frame(i, i / 30, [pose(i / 30)], image)
+            rec.flush()
+    codec, frames = decoded(tmp_path / "game.mp4")
+    assert len(frames) == 20 and all(f.shape[:2] == (SIZE_PX[1], SIZE_PX[0]) for f in frames)
+    assert [number_shown(f) for f in frames] == list(range(20))
+    with RecordingReader(path) as reader:
+        assert "video_stop_reason" not in reader.meta
 
 
 def test_an_encoder_that_stalls_never_holds_up_the_camera(tmp_path, monkeypatch):

@@ -481,7 +481,7 @@ class Recorder:
                     h, w = image.shape[:2]
                     writer = H264Writer(video_path_for(self.path), self._video_fps, (w, h), crf=VIDEO_CRF,
                                         preset=VIDEO_PRESET, crash_safe=True)
-                elif image.shape[1::-1] != writer.size_px:  # the camera came back at another size
+                elif (image.shape[1], image.shape[0]) != writer.size_px:  # the camera came back at another size
                     import cv2
 
                     image = cv2.resize(image, writer.size_px, interpolation=cv2.INTER_AREA)
