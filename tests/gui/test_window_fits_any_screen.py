@@ -140,16 +140,38 @@ def test_where_the_f1_list_cannot_fit_it_scrolls_to_its_last_line(make_window, q
     view.grab().save(str(tmp_path / "help-scrolled.png"))
 
 
-def test_the_attack_panels_right_hand_fields_are_whole_on_a_1366x768_screen(make_window, tmp_path):
+def assert_whole_in_attack_dock(window, widgets) -> None:
     from PySide6.QtCore import QPoint, QRect
 
-    window = make_window(1366, 768)
-    panel = window.attack
     dock_view = window.docks["Attack"].widget().viewport()  # what the dock shows of the panel
-    setup_view = panel.setup_scroll.viewport()  # what the panel's own scrolling area shows
-    window.grab().save(str(tmp_path / "attack-1366.png"))
-    for widget in (panel.payload, panel.assistants, panel.untrained, panel.from_ground, panel.show_all):
-        for viewport in (dock_view, setup_view):
+    setup_view = window.attack.setup_scroll.viewport()  # what the panel's own scrolling area shows
+    for widget in widgets:
+        for viewport in (v for v in (dock_view, setup_view) if v.isAncestorOf(widget)):
             where = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
             assert viewport.rect().contains(where), f"{widget.objectName() or type(widget).__name__} {where} cut off by {viewport.rect()}"
         assert widget.width() >= widget.minimumSizeHint().width()  # not squeezed either: its text is whole
+
+
+def test_the_attack_panels_right_hand_fields_are_whole_on_a_1366x768_screen(make_window, tmp_path):
+    window = make_window(1366, 768)
+    panel = window.attack
+    window.grab().save(str(tmp_path / "attack-1366.png"))
+    assert_whole_in_attack_dock(window, (panel.payload, panel.assistants, panel.untrained, panel.from_ground, panel.show_all))
+
+
+def test_another_rulesets_attack_panel_is_whole_on_a_1366x768_screen(qtbot, tmp_path):
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+    from rules.generic.examples.solo import SCENARIO_PATH as SOLO
+
+    create_application()
+    store = open_store(tmp_path / "settings.ini")
+    window = MainWindow(GameSession.from_scenario_file(SOLO), settings=load_settings(store), store=store)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.fit_docks()
+    qtbot.wait(50)
+    assert_whole_in_attack_dock(window, (window.attack.show_all, window.attack.resolve_button))
