@@ -120,6 +120,11 @@ class AnchorCheck:
     def enough(self) -> bool:
         return len(self.found) >= 3
 
+    @property
+    def expected_rough(self) -> bool:
+        """Whether ``expected_px`` is a rough guess: two anchors seen cannot tell the camera's tilt well."""
+        return bool(self.expected_px) and len(self.found) < 3
+
 
 def describe_place(anchor: Any, layout: Any) -> str:
     """Where an anchor sits, in words a person at the table uses (the origin corner is near left).
@@ -159,7 +164,7 @@ def check_anchors(image_bgr: Any, layout: Any) -> AnchorCheck:
         places = "; ".join(f"anchor {i} belongs at the {describe_place(layout.anchor(i), layout)} "
                            f"({layout.anchor(i).x_in:g}, {layout.anchor(i).y_in:g}) in" for i in missing)
         lead = f"Anchors in view: {', '.join(map(str, found))}. " if found else "No anchor is in view. "
-        marked = " The picture marks where each should be." if expected else ""
+        marked = (" The picture marks " + ("about " if len(found) < 3 else "") + "where each should be.") if expected else ""
         message = (f"{lead}Missing: {places}.{marked} Check each is taped flat, uncovered and inside the picture "
                    "(three are enough, four are steadier).")
     return AnchorCheck(found, missing, corners, message, expected)

@@ -40,7 +40,9 @@ MIN_MARK_RADIUS_PX = 18
 
 
 def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None, width: int = PREVIEW_W,
-            expected: dict[int, Any] | None = None) -> QPixmap:
+            expected: dict[int, Any] | None = None, *, rough: bool = False) -> QPixmap:
+    """The camera's picture at ``width`` with the anchors seen outlined and where the ``expected`` ones
+    should be marked (``rough``: a guess from two anchors, and worded so)."""
     if frame_bgr is None:
         pm = QPixmap(width, int(width * 9 / 16))
         pm.fill(QColor("#202226"))
@@ -54,7 +56,7 @@ def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None
     h, w = frame_bgr.shape[:2]
     scale = width / w
     small = cv2.resize(frame_bgr, (width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
-    rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+    rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB) if small.ndim == 3 else cv2.cvtColor(small, cv2.COLOR_GRAY2RGB)
     image = QImage(rgb.data, rgb.shape[1], rgb.shape[0], rgb.strides[0], QImage.Format.Format_RGB888).copy()
     if outlines or expected:
         p = QPainter(image)
@@ -64,14 +66,19 @@ def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None
             pts = [QPointF(float(x) * scale, float(y) * scale) for x, y in np.asarray(corners).reshape(-1, 2)]
             p.drawPolygon(QPolygonF(pts))
             p.drawText(pts[1] + QPointF(0, -4), str(tag_id))
-        for tag_id, corners in (expected or {}).items():
-            _mark_expected(p, tag_id, np.asarray(corners, float).reshape(-1, 2) * scale, image.width(), image.height())
+        labels: list[Any] = []  # placed so far: a label never covers another
+        for tag_id, corners in sorted((expected or {}).items()):
+            _mark_expected(p, tag_id, np.asarray(corners, float).reshape(-1, 2) * scale, image.width(), image.height(),
+                           rough=rough, taken=labels)
         p.end()
     return QPixmap.fromImage(image)
 
 
-def _mark_expected(p: QPainter, tag_id: int, corners: np.ndarray, width: int, height: int) -> None:
-    """A dashed outline where anchor ``tag_id`` should be (larger than the tag, so a far one shows) and a label saying so; beyond the picture, the label at the nearest edge says that instead."""
+def _mark_expected(p: QPainter, tag_id: int, corners: np.ndarray, width: int, height: int, *, rough: bool,
+                   taken: list[Any]) -> None:
+    """A dashed outline where anchor ``tag_id`` should be (larger than the tag, so a far one shows) and a
+    label saying so; beyond the picture, the label at the nearest edge says that instead. The label moves
+    off the ones in ``taken`` (and joins them)."""
     from PySide6.QtCore import QRectF
 
     centre = corners.mean(axis=0)
@@ -82,13 +89,19 @@ def _mark_expected(p: QPainter, tag_id: int, corners: np.ndarray, width: int, he
     grow = max(1.5, MIN_MARK_RADIUS_PX / max(radius, 1e-6))
     p.drawPolygon(QPolygonF([QPointF(*(centre + grow * (c - centre))) for c in corners]))
     radius *= grow
-    text = f"anchor {tag_id} not seen — expected {'here' if inside else 'beyond this edge'}"
+    where = ("about here" if rough else "here") if inside else ("near this edge" if rough else "beyond this edge")
+    text = f"anchor {tag_id} not seen — expected {where}"
     metrics = p.fontMetrics()
     box = QRectF(0, 0, metrics.horizontalAdvance(text) + 10, metrics.height() + 6)
-    # Below the mark, or above it near the bottom; always whole inside the picture.
+    # Below the mark, or above it near the bottom; always whole inside the picture, clear of other labels.
     x = min(max(centre[0] - box.width() / 2, 2.0), width - box.width() - 2)
-    y = centre[1] + radius + 4 if centre[1] + radius + 4 + box.height() < height else centre[1] - radius - 4 - box.height()
+    below = centre[1] + radius + 4 + box.height() < height
+    y = centre[1] + radius + 4 if below else centre[1] - radius - 4 - box.height()
     box.moveTo(x, min(max(y, 2.0), height - box.height() - 2))
+    step = (box.height() + 2) * (1 if box.top() < height / 2 else -1)
+    while any(box.intersects(other) for other in taken) and 0 <= box.top() + step <= height - box.height():
+        box.translate(0, step)
+    taken.append(box)
     p.fillRect(box, QColor(0, 0, 0, 190))
     p.setPen(QColor(EXPECTED_COLOR))
     p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
@@ -188,7 +201,8 @@ class AnchorPage(_Page):
             self._show(check, frame)
         elif frame is not None:
             self.preview.setPixmap(_pixmap(frame, self.check.corners_px if self.check else None,
-                                           expected=self.check.expected_px if self.check else None))
+                                           expected=self.check.expected_px if self.check else None,
+                                           rough=bool(self.check and self.check.expected_rough)))
         if frame is not None and (self._worker is None or not self._worker.is_alive()):
             def work(image: np.ndarray = frame) -> None:
                 self._pending = setup_steps.check_anchors(image, self.owner.table_layout)
@@ -198,7 +212,7 @@ class AnchorPage(_Page):
     def _show(self, check: setup_steps.AnchorCheck, frame: np.ndarray | None) -> None:
         self.check = check
         self.status.setText(check.message)
-        self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=check.expected_px))
+        self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=check.expected_px, rough=check.expected_rough))
         self.completeChanged.emit()
 
 
@@ -285,11 +299,12 @@ class RegisterPage(_Page):
             self.registration = setup_steps.register_frame(frame, self.owner.table_layout, self.owner.camera_model)
             layout = self.owner.table_layout
             check = setup_steps.check_anchors(frame, layout)
-            expected = check.expected_px
+            expected, rough = check.expected_px, check.expected_rough
             calibration = self.registration.calibration
             if calibration is not None:  # registered: where the missing anchors are, through the lens too
                 expected = {i: calibration.camera_from_table(layout.anchor(i).corners_in()[:, :2]) for i in check.missing}
-            self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=expected))
+                rough = False
+            self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=expected, rough=rough))
         colour = {"good": "#3ee06a", "usable": "#ffd24a", "retry": "#ff7b6b"}[self.registration.verdict]
         self.status.setText(f"<span style='color:{colour}'><b>{self.registration.verdict.capitalize()}.</b></span> "
                             f"{self.registration.message}")
