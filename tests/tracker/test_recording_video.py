@@ -211,3 +211,25 @@ def test_an_old_recording_with_a_motion_jpeg_video_still_replays(tmp_path):
         source.seek(12 / 30)
         frame = source.read()
         assert frame.index == 12 and number_shown(frame.image_bgr) == 12
+
+
+def test_a_camera_that_fills_the_same_picture_buffer_each_frame_is_recorded_frame_for_frame(tmp_path, monkeypatch):
+    from tracker import h264_video
+
+    release = threading.Event()
+    real_write = h264_video.H264Writer.write
+
+    def busy_write(self, image):
+        release.wait()  # the encoder is busy while the camera delivers the next frames
+        real_write(self, image)
+
+    monkeypatch.setattr(h264_video.H264Writer, "write", busy_write)
+    path = tmp_path / "game.sqlite"
+    buffer = np.empty((SIZE_PX[1], SIZE_PX[0], 3), np.uint8)
+    with Recorder(path, video=True, video_fps=30) as rec:
+        for i in range(12):
+            buffer[:] = numbered_frame(i)  # as a capture that reads into one preallocated array does
+            rec.record_frame(i, i / 30, [pose(i / 30)], buffer)
+        release.set()
+    _, frames = decoded(tmp_path / "game.mp4")
+    assert [number_shown(f) for f in frames] == list(range(12))

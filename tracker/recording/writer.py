@@ -457,7 +457,8 @@ class Recorder:
                 self._video_dropped += 1  # the encoder is behind: the camera does not wait for it
                 return None
             self._video_queued_bytes += image_bgr.nbytes
-        self._video_queue.put(image_bgr)
+        # A copy: it is encoded later, and a camera may fill the same array with its next frame meanwhile.
+        self._video_queue.put(image_bgr.copy())
         self._video_frames += 1
         return self._video_frames - 1
 
