@@ -113,7 +113,7 @@ def test_a_recorder_killed_mid_game_leaves_a_video_that_opens_and_shows_the_reco
         while True:
             rec.record_frame(i, i / 30, [pose(i / 30)], numbered_frame(i))
             if i % 10 == 0:
-                open({str(progress)!r} + ".tmp", "w").write(str(rec.video_frame_count))
+                open({str(progress)!r} + ".tmp", "w").write(str(rec.video_frames_encoded))
                 os.replace({str(progress)!r} + ".tmp", {str(progress)!r})
             i += 1
             time.sleep(1 / 120)
@@ -132,8 +132,8 @@ def test_a_recorder_killed_mid_game_leaves_a_video_that_opens_and_shows_the_reco
             proc.kill()
     codec, frames = decoded(tmp_path / "killed.mp4")
     assert codec == "h264"
-    # 150 handed over: all but the fragment being cut (a second) and the encoder's queue are on disk.
-    assert len(frames) >= 60
+    # Of 150 encoded, only the fragment being cut (up to a second, 30 frames) and the few frames x264 holds are lost.
+    assert len(frames) >= 90
     numbers = {v: i for i, v in video_rows(path)}
     shown = [number_shown(f) for f in frames]
     assert all(shown[v] == i for v, i in numbers.items() if v < len(frames))

@@ -303,6 +303,11 @@ class Recorder:
         """Frames handed to the video so far (each has its number in the video in the ``frames`` table)."""
         return self._video_frames
 
+    @property
+    def video_frames_encoded(self) -> int:
+        """Frames the encoder has taken so far: the file holds all but the last second of them."""
+        return self._video_written
+
     # -- internals ---------------------------------------------------------------------------
     def _files(self) -> tuple[Path, ...]:
         return (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), Path(f"{self.path}-journal"),
