@@ -140,6 +140,8 @@ def test_a_recorder_killed_mid_game_leaves_a_video_that_opens_and_shows_the_reco
     with ReplaySource(path) as source:  # the replay opens it too, the recorded frames with their pictures
         first = source.read()
         assert first.index == 0 and number_shown(first.image_bgr) == 0
+    if chromium() is not None:  # and a browser plays what the kill left
+        assert browser_verdict(tmp_path / "killed.mp4") == "loaded 320x240"
 
 
 def test_a_camera_that_gives_grey_frames_or_changes_size_is_recorded_all_the_same(tmp_path):
