@@ -32,6 +32,9 @@ or ``isinstance(ruleset, DraftOverlays)``):
   tables, fields and buttons), :meth:`TurnBoxes.turn_command` says what a button does.
 * **The debrief**: :class:`DebriefedEvents` (engagements, casualties), :class:`DebriefedEmissions`
   (emission tokens, who could locate them), :class:`RecordedRolls` (every roll's odds, again).
+
+The forms and boxes are defined in :mod:`rules.front_end_forms` and the debrief's views in
+:mod:`rules.debrief_views`; this module re-exports them, so callers import everything from here.
 * **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
   which attack panel front ends show, the words of its buttons, the overlays it offers, and how the
   debrief lists engagements.
@@ -65,11 +68,15 @@ no fire inside it), "hot spot" (a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+from rules.debrief_views import (XY, CasualtyView, DebriefedEmissions, DebriefedEvents, EmissionView, EngagementView,
+                                 LocatorView, RecordedRolls, RollView)
+from rules.front_end_forms import (EditChanges, EditField, EditForm, EditSection, TurnBox, TurnButton, TurnCommand,
+                                   TurnSection, TurnTable, same_value)
 from rules.dice import DiceSource
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
@@ -515,160 +522,6 @@ class DescribedOdds(Protocol):
         ...
 
 
-#: A point on the table, (x_in, y_in).
-XY = tuple[float, float]
-
-
-@dataclass(frozen=True)
-class EngagementView:
-    """One attack on one target as the debrief lists it, from a logged event.
-
-    ``outcome`` is one of "killed", "hit, no kill", "miss", "suppressed", "won the test", "lost the
-    test", "nobody won"; ``distance_in`` the distance the rules measured (None: none measured);
-    ``detail`` the procedure's own result in a few words.
-
-    What the event itself says of the units goes in the optional fields; left empty, the debrief
-    fills them from the recording (names and sides from its roster, places from the tracked poses):
-    ``attacker_name``/``side``/``target_name``/``target_side``; ``target_id`` None with a
-    ``target_name``: the unit the odds shown before the roll name so (a unit of several figures the
-    event names only by name). ``measured``: how ``distance_in`` was measured ("": the ruleset's
-    :attr:`FrontEnd.measured`); with ``distance_in`` None it says why there is no number ("adjacent",
-    "in the blast"), and "" lets the debrief measure the tracked positions instead. ``from_in`` and
-    ``to_in``: the points the rules measured between, when they recorded them (a line of fire's ends,
-    the point a missed shot was aimed at); ``attacker_ids``: the figures whose middle is the attacker's
-    place. ``impact_in``/``radius_in``: where a shot came down and its blast. ``odds``: which of the
-    odds shown before the roll belong to this row: "target" (the target's), "first shown" (a miss that
-    caught nobody: the unit aimed at, listed first) or "none".
-    """
-
-    attacker_id: int
-    weapon: str
-    target_id: int | None
-    outcome: str
-    shots: int = 1
-    hits: int = 0
-    distance_in: float | None = None
-    detail: str = ""
-    attacker_name: str = ""
-    side: str = ""
-    target_name: str = ""
-    target_side: str = ""
-    measured: str = ""
-    from_in: XY | None = None
-    to_in: XY | None = None
-    attacker_ids: tuple[int, ...] = ()
-    impact_in: XY | None = None
-    radius_in: float | None = None
-    odds: str = "target"
-
-
-@dataclass(frozen=True)
-class CasualtyView:
-    """A unit leaving the fight or coming back, from a logged event: ``change`` is "down", "removed"
-    or "back in play"; ``cause`` says why in a few words ("Ann with the Pebble", "set by hand")."""
-
-    unit_id: int
-    change: str
-    cause: str
-
-
-@dataclass(frozen=True)
-class EmissionView:
-    """What a logged event did to emission tokens (Down Range 5.1: a unit that used its radio can be
-    located until the token lifts), for the debrief's emissions table.
-
-    ``change``: "emits" (a token was put on ``unit_id``; ``purpose`` says why, and it lifts at the
-    start of ``until_start_of``'s next turn, None: the unit's own side's), "cleared" (a player took it
-    away by hand) or "located" (``by_unit`` found ``unit_id`` with SIGINT). ``by_hand``: a player set or
-    cleared it (a later hand edit of the same unit's token ends a token).
-    """
-
-    unit_id: int
-    change: str
-    purpose: str = ""
-    until_start_of: str | None = None
-    by_unit: int | None = None
-    by_hand: bool = False
-
-
-@dataclass(frozen=True)
-class LocatorView:
-    """A unit that can locate enemy emitters (an electronic-warfare unit) and how far it hears them
-    (``reach_in``; ``math.inf``: anywhere on the table)."""
-
-    unit_id: int
-    name: str
-    side: str
-    reach_in: float
-
-
-@dataclass(frozen=True)
-class RollView:
-    """One die roll of a logged event, with its exact chance of success computed again from what was
-    recorded (the debrief's "every roll" table).
-
-    ``p_success`` None: not a pass/fail roll (where a miss lands) or nothing to compute it from;
-    ``odds_note`` says what ``p_success`` is the chance of when it is not plain success ("kill once hit").
-    """
-
-    label: str  # the engine's label ("Skill roll of ZBL-09 with the Autocannon at UTV, attack 1 of 2")
-    dice: str  # "1d6 with Advantage, +1"
-    needed: str  # "Difficulty 6", "Defense 2d6 (rolled 8)", "Table 2-2: 6+ back in play"
-    faces: tuple[int, ...] | None
-    total: int | None
-    result: str  # "hit", "miss", "killed", "unharmed", "injured", ...
-    success: bool | None
-    p_success: Fraction | None
-    odds_note: str = ""
-
-    @property
-    def p_text(self) -> str:
-        if self.p_success is None:
-            return "—"
-        return f"{float(self.p_success):.1%} ({self.p_success})"
-
-
-@runtime_checkable
-class DebriefedEvents(Protocol):
-    """A rule system that says what its logged events mean to the debrief: engagements, casualties.
-
-    ``game`` is the game the recording's scenario starts (None when it cannot be built): what an
-    event names only by name (a unit of several figures) is looked up in it.
-    """
-
-    def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
-        """The attacks ``event`` records, one per target (empty for any other event)."""
-        ...
-
-    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
-        """The units ``event`` took out of the fight or brought back (empty for most events)."""
-        ...
-
-
-@runtime_checkable
-class DebriefedEmissions(Protocol):
-    """A rule system with emission tokens and units that locate emitters (Down Range's radios and
-    electronic warfare), for the debrief's emissions table."""
-
-    def emissions(self, event: RulesEvent) -> tuple[EmissionView, ...]:
-        """The emission tokens ``event`` put on, cleared or located."""
-        ...
-
-    def locators(self, game: Any) -> tuple[LocatorView, ...]:
-        """The units of ``game`` that can locate enemy emitters."""
-        ...
-
-
-@runtime_checkable
-class RecordedRolls(Protocol):
-    """A rule system that computes the odds of its recorded rolls again from what was recorded."""
-
-    def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
-        """Every roll of ``event`` in the order it was made, with its odds under ``game``'s options and
-        data (None: the rules' defaults); empty when the event has no roll this ruleset knows."""
-        ...
-
-
 @runtime_checkable
 class TokenWords(Protocol):
     """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
@@ -700,79 +553,6 @@ class HandEdits(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class EditField:
-    """One field of a hand-edit form, as the rule system describes it; a front end draws it (a check box,
-    a number box, a drop-down) and hands back the values.
-
-    ``key``: how the rule system's changes name it; ``kind``: "bool", "int", "float", "choice" (one of
-    ``choices``, pairs of the words shown and the value) or "text" (free words; ``choices`` are
-    suggestions); ``value``: what it is now (a field left at it is no change). Numbers stay within
-    ``minimum`` and ``maximum``, floats with ``decimals`` and a ``suffix`` ('"'); ``blank``: the words
-    an "int" field's lowest value shows, standing for None ("its figures"); a field with an empty
-    ``label`` shows none. ``inline``: a check box
-    whose label is its own text (a token to untick). ``links``: choosing a value sets other fields,
-    (value chosen, other field's key, its value) -- "suppressed by X" sets "until" to X's side.
-    """
-
-    key: str
-    label: str
-    kind: str
-    value: Any
-    choices: tuple[tuple[str, Any], ...] = ()
-    help: str = ""
-    minimum: float = 0
-    maximum: float = 999
-    decimals: int = 1
-    suffix: str = ""
-    blank: str = ""
-    inline: bool = False
-    links: tuple[tuple[Any, str, Any], ...] = ()
-    #: Greyed words a "text" field without choices shows while it is empty ("tags, e.g. 12 13").
-    hint: str = ""
-    #: The name the change takes when it is not ``key`` (keys are unique in a form; a figure's and its
-    #: unit's Morale are both "morale" to the rules).
-    change: str = ""
-    #: What the rule system keeps with the field for reading the form back (the token it stands for).
-    data: Any = None
-
-    @property
-    def change_name(self) -> str:
-        return self.change or self.key
-
-
-@dataclass(frozen=True)
-class EditSection:
-    """A group of fields in a hand-edit form ("The figure: Bravo 1", "Suppressed"): ``title`` "" for the
-    form's first, untitled part; ``note`` a sentence above the fields; ``group`` True when the fields
-    are the whole unit's of several figures (:class:`GroupHandEdits`), not the figure's."""
-
-    title: str
-    fields: tuple[EditField, ...]
-    note: str = ""
-    group: bool = False
-
-
-@dataclass(frozen=True)
-class EditForm:
-    """The hand-edit form of one unit: its window title and its sections, in order."""
-
-    title: str
-    sections: tuple[EditSection, ...]
-
-    def fields(self) -> tuple[EditField, ...]:
-        return tuple(f for s in self.sections for f in s.fields)
-
-
-@dataclass(frozen=True)
-class EditChanges:
-    """What a filled-in form changes: ``unit`` for :meth:`HandEdits.edit_action`, ``group`` for
-    :meth:`GroupHandEdits.group_edit_action` (both empty: nothing changed)."""
-
-    unit: Mapping[str, Any] = field(default_factory=dict)
-    group: Mapping[str, Any] = field(default_factory=dict)
-
-
 @runtime_checkable
 class HandEditForms(Protocol):
     """A rule system that describes its hand-edit form as data (:class:`EditForm`); without
@@ -791,71 +571,6 @@ class ComposedEdits(Protocol):
 
     def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
         ...
-
-
-@dataclass(frozen=True)
-class TurnButton:
-    """A button of the turn panel's box; :meth:`TurnBoxes.turn_command` says what it does. ``clears``:
-    the fields emptied once it went through (the reason typed for a declared initiative)."""
-
-    key: str
-    label: str
-    help: str = ""
-    clears: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class TurnTable:
-    """A read-only table of the turn panel's box (the last initiative test, the tables' decisions).
-    ``stretch``: columns that take the room left; ``height``: "rows" (exactly as tall as its rows) or
-    "room" (tall enough to show a dozen rows without scrolling); ``wrap``: long cells wrap;
-    ``hide_empty``: no rows, no table."""
-
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    stretch: tuple[int, ...] = ()
-    height: str = "rows"
-    wrap: bool = False
-    hide_empty: bool = False
-
-
-@dataclass(frozen=True)
-class TurnSection:
-    """One part of the turn panel's box, top to bottom: ``text`` (rich text: the next test and its odds,
-    what the tables decided), a ``caption`` and a ``table``, ``after`` the table (who holds the
-    initiative), ``rows`` of fields and buttons (each field after its label), and a ``note`` below them
-    (the odds of the test set up). ``key`` names the section to front ends and tests."""
-
-    key: str
-    title: str
-    text: str = ""
-    caption: str = ""
-    table: TurnTable | None = None
-    after: str = ""
-    rows: tuple[tuple[EditField | TurnButton, ...], ...] = ()
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class TurnBox:
-    """The rule system's own part of the turn panel (an initiative test and a force's procedures, the
-    solo tables' decisions), as data; ``visible`` False: nothing to show now."""
-
-    sections: tuple[TurnSection, ...]
-    visible: bool = True
-
-    def fields(self) -> tuple[EditField, ...]:
-        return tuple(item for s in self.sections for row in s.rows for item in row if isinstance(item, EditField))
-
-
-@dataclass(frozen=True)
-class TurnCommand:
-    """What a turn-box button does: a procedure rolled with the players' dice (``run(state, dice)``
-    giving a :class:`Resolution`, logged as ``kind``), or one of the rules' actions (``action``)."""
-
-    kind: str
-    run: Callable[[Any, DiceSource], Resolution] | None = None
-    action: Any = None
 
 
 @runtime_checkable
@@ -905,13 +620,6 @@ def form_changes(ruleset: Any, form: EditForm, values: Mapping[str, Any]) -> Edi
             if f.key in values and not same_value(f, values[f.key]):
                 (group if section.group else unit)[f.change_name] = values[f.key]
     return EditChanges(unit, group)
-
-
-def same_value(f: EditField, value: Any) -> bool:
-    """Whether ``value`` is ``f``'s starting value (a float within half its last decimal)."""
-    if f.kind == "float" and value is not None and f.value is not None:
-        return abs(float(value) - float(f.value)) < 0.5 * 10 ** -f.decimals + 1e-9
-    return bool(value == f.value)
 
 
 @runtime_checkable
