@@ -163,6 +163,9 @@ class UnitView:
     #: What the players know of a counter the rules may keep anonymous (:class:`Identifies`): "hidden:
     #: counter only", "identified", "dummy", "dummy, found out"; "" for a unit known from the start.
     identity: str = ""
+    #: The other side sees only its counter (hidden, not yet identified): front ends give nothing more of
+    #: it away (the rules already leave out its type and weapons; a roster shows no movement either).
+    counter_only: bool = False
 
 
 @dataclass(frozen=True)

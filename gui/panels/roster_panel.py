@@ -97,7 +97,7 @@ class RosterPanel(SessionPanel):
                     ammo.append(w.name + (f" ({w.ammo_left})" if w.ammo_left is not None else ""))
                 left = "∞" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}" of {u.move_in:g}"'
                 identity = u.identity if self.identifies else ""
-                if identity.startswith("hidden"):
+                if u.counter_only:
                     left = "?"
                 tokens, details = _token_texts(snap.ruleset, snap.state, u)
                 if u.group is not None:  # the unit's own state is in the fireteams' table, once

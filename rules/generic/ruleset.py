@@ -150,7 +150,7 @@ class GenericMiniatures:
             weapons = () if u.anonymous else tuple(w.name for w in self._weapons(u))
             out.append(UnitView(u.unit_id, name, u.side, type_name, u.x_in, u.y_in, u.heading_deg, u.footprint,
                                 u.on_table, u.presence.value, self._tokens(state, u), speed, left, weapons,
-                                identity=_identity(u)))
+                                identity=_identity(u), counter_only=u.anonymous))
         return tuple(out)
 
     def _weapons(self, u: Unit) -> tuple[WeaponView, ...]:
