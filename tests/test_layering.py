@@ -94,11 +94,12 @@ def _rule_system_imports(path: Path) -> set[str]:
             and m.split(".")[1] in RULE_SYSTEMS}
 
 
-def test_front_ends_import_no_rule_system() -> None:
-    """gui/, the debrief and the class view reach rule systems through rules.ruleset (rules/<system>/
-    is the rule system's own business; the demo and the command line may name one)."""
+def test_front_ends_and_the_application_model_import_no_rule_system() -> None:
+    """gui/, the debrief, the class view and the application model reach rule systems through
+    rules.ruleset (rules/<system>/ is the rule system's own business; the demo and the command line may
+    name one)."""
     importing = {}
-    for package in ("gui", "debrief", "classview"):
+    for package in ("gui", "debrief", "classview", "appmodel"):
         for path in sorted((ROOT / package).rglob("*.py")):
             found = _rule_system_imports(path)
             if found:
@@ -127,15 +128,17 @@ def _names_a_rule_system(node: ast.AST, names: set[str]) -> bool:
 
 
 def test_front_ends_do_not_branch_on_a_rulesets_name() -> None:
-    """No comparison with a ruleset's name and no table keyed by it in gui/ or the debrief: what differs
-    between rule systems is data of rules.ruleset (FrontEnd, OddsLegend, the optional protocols)."""
+    """No comparison with a ruleset's name and no table keyed by it in gui/, the debrief, the class view
+    or the application model: what differs between rule systems is data of rules.ruleset (FrontEnd,
+    OddsLegend, the optional protocols)."""
     names = _ruleset_names()
     offenders = []
-    for package in ("gui", "debrief"):
+    for package in ("gui", "debrief", "classview", "appmodel"):
         for path in sorted((ROOT / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
             for node in ast.walk(tree):
-                if isinstance(node, ast.Compare):
+                if isinstance(node, ast.Compare) and not all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+                    # (``a.ruleset is b``: the same rule system object, not a comparison of names)
                     sides = [node.left, *node.comparators]
                     if any(_names_a_rule_system(side, names) for side in sides):
                         offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
