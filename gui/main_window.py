@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMe
 
 from appmodel.errors import UsageError
 from appmodel.overlay_shapes import overlays_for
+from appmodel.height_check import HeightCheck
 from appmodel.tracking_status import TrackingMonitor, roster_names
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
             self.docks["Timeline"].raise_()
         self.tracking_panel: TrackingPanel | None = None
         self.tracking_monitor: TrackingMonitor | None = None
+        self.height_check: HeightCheck | None = None  # tag size against base height, per unit
         if live is not None and hasattr(live, "tracker"):
             # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
             tracker = live.tracker
@@ -125,6 +127,7 @@ class MainWindow(QMainWindow):
             anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
             # The units the game has on the table are expected in view (reserves join when first seen).
             self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)
+            self.height_check = HeightCheck.for_tracker(tracker)
             self.tracking_panel = TrackingPanel()
             self._dock("Tracking", self.tracking_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
             self.tabifyDockWidget(self.docks["Roster"], self.docks["Tracking"])
@@ -531,6 +534,8 @@ class MainWindow(QMainWindow):
 
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
                 self.tracking_monitor.add(update.tracked, delay_s=delay)
+            if self.height_check is not None:
+                self.height_check.add(update.tracked)
         self._show_tracking()
         for event in update.events:
             self.session.on_tracker_event(event)
@@ -548,6 +553,8 @@ class MainWindow(QMainWindow):
             return
         self._tracking_shown_at = now
         status = self.tracking_monitor.status()
+        if self.height_check is not None:
+            status = replace(status, heights=self.height_check.notes())
         self.tracking_strip.setText(status.summary())
         self.tracking_strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
                                           " padding: 0 8px; }")

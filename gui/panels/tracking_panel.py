@@ -2,6 +2,7 @@
 with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second."""
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtGui import QColor
@@ -21,10 +22,13 @@ class TrackingPanel(QWidget):
         self.summary.setWordWrap(True)
         self.anchors = QLabel("")
         self.anchors.setWordWrap(True)
+        self.heights = QLabel("")  # units whose tag size and base height disagree
+        self.heights.setWordWrap(True)
+        self.heights.hide()
         self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.table):
+        for w in (self.summary, self.anchors, self.heights, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -35,6 +39,9 @@ class TrackingPanel(QWidget):
             note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
                     "from the others" if status.missing_anchors else "")
             self.anchors.setText("Anchors " + ", ".join(words) + note)
+        self.heights.setText("".join(f"<div style='color:{TEXT_COLORS['warning']}'>{html.escape(line)}</div>"
+                                     for line in status.heights))
+        self.heights.setVisible(bool(status.heights))
         self.table.setRowCount(len(status.units))
         for row, u in enumerate(status.units):
             cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
