@@ -81,7 +81,8 @@
     bar.className = "zoom";
     var hint = document.createElement("span");
     hint.className = "hint";
-    hint.textContent = "Pinch or scroll to zoom, drag to move";
+    var touch = global.matchMedia && global.matchMedia("(pointer: coarse)").matches;
+    hint.textContent = touch ? "Pinch to zoom, drag to move" : "Scroll to zoom, drag to move";
     bar.appendChild(hint);
     bar.appendChild(button("+", "Zoom in", "in", function () { var c = centre(svg); zoomAt(svg, STEP, c[0], c[1]); }));
     bar.appendChild(button("\u2212", "Zoom out", "out", function () { var c = centre(svg); zoomAt(svg, 1 / STEP, c[0], c[1]); }));

@@ -87,6 +87,7 @@ def test_on_a_phone_a_pinch_zooms_a_drag_pans_a_live_update_keeps_the_view_and_f
         browser.get(view.url)
         gunner = wait_for(lambda: browser.execute_script(BASE_ON_SCREEN_JS, MAAWS), what="the MAAWS gunner's base")
         assert browser.execute_script(VIEW_BOX_JS) == pytest.approx(FULL)
+        assert browser.find_element("css selector", ".zoom .hint").text == "Pinch to zoom, drag to move"
 
         # Two fingers spread over the gunner: closer in, and the gunner stays under the fingers.
         pinch(browser, gunner, 30, 120)
@@ -128,6 +129,7 @@ def test_on_a_desktop_the_wheel_zooms_at_the_pointer_a_drag_pans_and_the_buttons
     try:
         browser.get(view.url)
         gunner = wait_for(lambda: browser.execute_script(BASE_ON_SCREEN_JS, MAAWS), what="the MAAWS gunner's base")
+        assert browser.find_element("css selector", ".zoom .hint").text == "Scroll to zoom, drag to move"
         wheel(browser, gunner, -400)  # the wheel turned away from the user: closer
         zoomed = browser.execute_script(VIEW_BOX_JS)
         assert zoom_of(zoomed) > 1.5
