@@ -2,7 +2,8 @@
 DevTools protocol's touch, wheel and mouse events, as a phone or a mouse sends them): a pinch zooms
 about the fingers, a drag pans, the wheel zooms about the pointer, the buttons zoom and fit the whole
 table again; a live update redraws the units without throwing the student back to the whole table.
-The debrief's offline timeline zooms the same way and keeps the view while it plays."""
+Over the whole table a finger drag still scrolls the page. The debrief's offline timeline zooms the
+same way and keeps the view while it plays."""
 from __future__ import annotations
 
 import os
@@ -97,6 +98,7 @@ def test_on_a_phone_a_pinch_zooms_a_drag_pans_a_live_update_keeps_the_view_and_f
 
         # One finger drags the table 60 px left and 40 px up: the gunner follows the finger.
         finger_drag(browser, (200, 150), (-60, -40))
+        assert browser.execute_script("return window.scrollY") == 0  # zoomed in, the drag moves the table, not the page
         after_drag = browser.execute_script(BASE_ON_SCREEN_JS, MAAWS)
         assert after_drag == pytest.approx([gunner[0] - 60, gunner[1] - 40], abs=3)
         panned = browser.execute_script(VIEW_BOX_JS)
@@ -117,6 +119,10 @@ def test_on_a_phone_a_pinch_zooms_a_drag_pans_a_live_update_keeps_the_view_and_f
             browser.save_screenshot(os.path.join(os.environ["SANDTABLE_SHOTS"], "classview-phone-zoomed.png"))
 
         browser.find_element("css selector", ".zoom .fit").click()
+        assert browser.execute_script(VIEW_BOX_JS) == pytest.approx(FULL)
+        # Over the whole table, a finger drag scrolls the page down to the roll card and the units, as usual.
+        finger_drag(browser, (200, 200), (0, -100))
+        wait_for(lambda: browser.execute_script("return window.scrollY") > 50, what="the page to scroll")
         assert browser.execute_script(VIEW_BOX_JS) == pytest.approx(FULL)
         assert page_errors(browser) == []
     finally:
