@@ -4,13 +4,13 @@ The tracker puts a unit's tag at the ground under it (the scanned relief, or the
 height the roster gives. How big the tag looks says the same thing independently (a tag nearer the
 camera looks bigger; ``TableCalibration.tag_height_from_size``), provided the roster's tag size is the
 printed one. When the two disagree by more than the size method's precision (which depends on how
-many pixels the tag spans: see ``EDGE_ERROR_PX``), something a player can
+many pixels the tag spans: ``calibration.unit_heights.size_precision_in``), something a player can
 fix is wrong: a tag printed at another size than the roster says, a base height typed wrong, sand
 reshaped since the scan. :class:`HeightCheck` looks at still, seen units about once a second (cheap: no
 search, one closed-form height per tag), keeps the median of each unit's last few looks so a noisy
 frame or a hand lifting a unit for a moment raises nothing, and says which unit and both heights:
 
-    Carl Gustaf (tag 13): the tag size says 7.4" high, the base height says 1" -- check the roster's
+    UTV (tag 15): the tag size says 17.6" high, the base height says 1" -- check the roster's
     tag_size_in (1" now) and base_height_in
 """
 from __future__ import annotations
@@ -23,14 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from calibration.unit_heights import DEFAULT_TOLERANCE_IN
+from calibration.unit_heights import DEFAULT_TOLERANCE_IN, size_precision_in
 
 #: Seconds between two looks at the units (the status is shown twice a second; heights change slowly).
 LOOK_EVERY_S = 1.0
-#: How far a tag's apparent edge may be off, pixels: the detector's corners are good to about a quarter
-#: pixel each. A size error of e pixels on an edge of E moves the height by e/E of the camera's height, so
-#: small tags are checked loosely (1" tags at 720p: about 2"; a wrong tag size is still tens of percent).
-EDGE_ERROR_PX = 0.5
 #: Looks per unit the median is taken over; a disagreement is shown once at least MIN_LOOKS agree on it.
 LOOKS_KEPT = 7
 MIN_LOOKS = 3
@@ -121,9 +117,7 @@ class HeightCheck:
             if size_z is None:
                 continue
             ground = float(pose.z_in) - unit.base_height_in
-            edge_px = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
-            camera_z = float(calibration.pose.camera_position_in[2])
-            tolerance = max(self._tolerance_in, camera_z * EDGE_ERROR_PX / max(edge_px, 1.0))
+            tolerance = max(self._tolerance_in, size_precision_in(calibration, corners))
             self._looks.setdefault(int(pose.tag_id), deque(maxlen=LOOKS_KEPT)).append((size_z - ground, tolerance))
 
     def disagreements(self) -> tuple[HeightDisagreement, ...]:
