@@ -110,6 +110,9 @@ class HeightCheck:
             unit = self._units.get(int(pose.tag_id))
             corners = corners_of.get(int(pose.tag_id))
             state = getattr(pose.state, "value", pose.state)
+            if state in ("lost", "lifted"):  # off the table: what it looked like there says nothing now
+                self._looks.pop(int(pose.tag_id), None)
+                continue
             # a carried or moving unit is off its base; only a still, seen unit stands where its base says
             if unit is None or corners is None or state != "seen" or pose.moving or pose.z_in is None:
                 continue

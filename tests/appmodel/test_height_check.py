@@ -88,6 +88,19 @@ def test_a_unit_carried_or_moving_raises_no_doubt_and_one_look_is_not_enough(tra
     assert {d.tag_id for d in check.disagreements()} == {12, 14}
 
 
+def test_a_unit_taken_off_the_table_is_no_longer_named(tracked_frames):
+    from tracker.unit_pose import UnitState
+
+    tracker, frames = tracked_frames
+    check = HeightCheck.for_tracker(tracker, every_s=0.0)
+    for tracked in frames:
+        check.add(tracked)
+    assert {d.tag_id for d in check.disagreements()} == {12, 14}
+    lifted = tuple(replace(p, state=UnitState.LIFTED) if p.tag_id == 12 else p for p in frames[-1].poses)
+    check.add(replace(frames[-1], poses=lifted))
+    assert {d.tag_id for d in check.disagreements()} == {14}
+
+
 def test_it_looks_about_once_a_second_not_at_every_frame(tracked_frames):
     tracker, frames = tracked_frames
     clock = [0.0]
