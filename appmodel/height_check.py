@@ -139,4 +139,11 @@ class HeightCheck:
         return tuple(d.text() for d in self.disagreements())
 
 
-__all__ = ["HeightCheck", "HeightDisagreement", "LOOK_EVERY_S"]
+def heights_summary(notes: tuple[str, ...]) -> str:
+    """A few words for the status strip ('' when every unit's heights agree)."""
+    if not notes:
+        return ""
+    return f"{len(notes)} unit height{'s' if len(notes) > 1 else ''} in doubt (see Tracking)"
+
+
+__all__ = ["HeightCheck", "HeightDisagreement", "LOOK_EVERY_S", "heights_summary"]

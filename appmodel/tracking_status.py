@@ -46,7 +46,6 @@ class TrackingStatus:
     seconds_since_frame: float | None
     units: tuple[UnitStatus, ...]
     anchors: tuple[AnchorStatus, ...]
-    heights: tuple[str, ...] = ()  # units whose tag size and base height disagree (appmodel.height_check)
 
     def count(self, state: str) -> int:
         return sum(1 for u in self.units if u.state == state)
@@ -73,8 +72,6 @@ class TrackingStatus:
             parts.append(f"anchors {seen}/{len(self.anchors)}" + (
                 " (missing " + ", ".join(str(a.tag_id) for a in self.missing_anchors) + ")" if seen < len(self.anchors)
                 else ""))
-        if self.heights:
-            parts.append(f"{len(self.heights)} unit height{'s' if len(self.heights) > 1 else ''} in doubt (see Tracking)")
         return " · ".join(parts)
 
 

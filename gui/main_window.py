@@ -12,8 +12,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from appmodel.errors import UsageError
+from appmodel.height_check import HeightCheck, heights_summary
 from appmodel.overlay_shapes import overlays_for
-from appmodel.height_check import HeightCheck
 from appmodel.tracking_status import TrackingMonitor, roster_names
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
@@ -529,13 +529,13 @@ class MainWindow(QMainWindow):
                 self.check_sand(update.frame_bgr)
         if update.tracked is not None:
             self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if self.height_check is not None:
+                self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:
                 import time
 
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
                 self.tracking_monitor.add(update.tracked, delay_s=delay)
-            if self.height_check is not None:
-                self.height_check.add(update.tracked)
         self._show_tracking()
         for event in update.events:
             self.session.on_tracker_event(event)
@@ -553,14 +553,14 @@ class MainWindow(QMainWindow):
             return
         self._tracking_shown_at = now
         status = self.tracking_monitor.status()
-        if self.height_check is not None:
-            status = replace(status, heights=self.height_check.notes())
-        self.tracking_strip.setText(status.summary())
+        heights = self.height_check.notes() if self.height_check is not None else ()
+        self.tracking_strip.setText(" · ".join(part for part in (status.summary(), heights_summary(heights)) if part))
         self.tracking_strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
                                           " padding: 0 8px; }")
         self.tracking_strip.show()
         if self.tracking_panel is not None:
             self.tracking_panel.show_status(status)
+            self.tracking_panel.show_heights(heights)
         self.view.tracking = status
         self.view.update()
 

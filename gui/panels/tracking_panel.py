@@ -2,9 +2,9 @@
 with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second."""
 from __future__ import annotations
 
-import html
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -16,19 +16,18 @@ STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "l
 
 
 class TrackingPanel(QWidget):
+    heights: QLabel | None = None  # the units whose tag size and base height disagree, made when first needed
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel("Camera: waiting for the first frame")
         self.summary.setWordWrap(True)
         self.anchors = QLabel("")
         self.anchors.setWordWrap(True)
-        self.heights = QLabel("")  # units whose tag size and base height disagree
-        self.heights.setWordWrap(True)
-        self.heights.hide()
         self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.heights, self.table):
+        for w in (self.summary, self.anchors, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -39,9 +38,6 @@ class TrackingPanel(QWidget):
             note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
                     "from the others" if status.missing_anchors else "")
             self.anchors.setText("Anchors " + ", ".join(words) + note)
-        self.heights.setText("".join(f"<div style='color:{TEXT_COLORS['warning']}'>{html.escape(line)}</div>"
-                                     for line in status.heights))
-        self.heights.setVisible(bool(status.heights))
         self.table.setRowCount(len(status.units))
         for row, u in enumerate(status.units):
             cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
@@ -52,3 +48,17 @@ class TrackingPanel(QWidget):
                 if col == 4 and text:
                     item.setToolTip(text)
                 self.table.setItem(row, col, item)
+
+    def show_heights(self, lines: tuple[str, ...]) -> None:
+        """One line per unit whose tag size and base height disagree (``appmodel.height_check``), above
+        the units' table; hidden when there are none."""
+        if self.heights is None:
+            if not lines:
+                return
+            self.heights = QLabel()
+            self.heights.setTextFormat(Qt.TextFormat.PlainText)
+            self.heights.setWordWrap(True)
+            self.heights.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['warning']}; }}")
+            self.layout().insertWidget(self.layout().indexOf(self.table), self.heights)
+        self.heights.setText("\n".join(lines))
+        self.heights.setVisible(bool(lines))
