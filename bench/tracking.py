@@ -59,6 +59,8 @@ from tracker.roster import Roster, UnitSpec  # noqa: E402
 
 UNITS = 40
 MOVING = 16
+PERIOD_S = 4.0  # each mover moves MOVE_S out of every PERIOD_S seconds (4 of the 16 at any moment)
+MOVE_S = 1.0
 BASE_HEIGHT_IN = 1.0
 FPS = 30.0
 FAULTS = Faults(noise_sigma=2.0, blur_px=0.7, motion_blur=True, jpeg_quality=90, uneven_light=0.2)
@@ -86,8 +88,9 @@ def make_table(width: int, height: int) -> SyntheticTable:
     return SyntheticTable(layout, model, pose, texture_seed=4)
 
 
-def make_units(seed: int = 7, *, speed_in_s: tuple[float, float] = (1.0, 4.0)) -> list[dict]:
-    """40 units spread over the part of the table in view, 3" apart at least; the first 16 move."""
+def make_units(seed: int = 7, *, speed_in_s: tuple[float, float] = (1.0, 4.0), continuous: bool = False) -> list[dict]:
+    """40 units spread over the part of the table in view, 3" apart at least; the first 16 move, in turns
+    (see :func:`moved_s`), or all the time with ``continuous``."""
     rng = np.random.default_rng(seed)
     units: list[dict] = []
     while len(units) < UNITS:
@@ -104,19 +107,45 @@ def make_units(seed: int = 7, *, speed_in_s: tuple[float, float] = (1.0, 4.0)) -
                     "heading": rng.uniform(0, 360),
                     "v": (speed * math.cos(angle), speed * math.sin(angle)),
                     "turn": rng.uniform(-20, 20) if moving else 0.0,
+                    "phase": None if continuous else PERIOD_S * len(units) / MOVING,
                 }
             )
     return units
 
 
+def moved_s(u: dict, t: float) -> float:
+    """How long unit ``u`` has been moving by time ``t`` (s), and whether it moves at ``t``.
+
+    On a real table units move in turns: each of the movers moves for ``MOVE_S`` and then stands for
+    ``PERIOD_S - MOVE_S``, their turns spread evenly, so that about MOVING * MOVE_S / PERIOD_S of them
+    move at any moment. ``u["phase"]`` is None for a unit that moves all the time (``--continuous``).
+    """
+    if u["phase"] is None:
+        return t
+    cycles, into = divmod(t + u["phase"], PERIOD_S)
+    start_cycles, start_into = divmod(u["phase"], PERIOD_S)
+    done = cycles * MOVE_S + min(into, MOVE_S)
+    return done - (start_cycles * MOVE_S + min(start_into, MOVE_S))
+
+
+def moving_at(u: dict, t: float) -> bool:
+    if u["v"] == (0.0, 0.0):
+        return False
+    return u["phase"] is None or (t + u["phase"]) % PERIOD_S < MOVE_S
+
+
 def placements_at(units: list[dict], t: float) -> list[TagPlacement]:
-    return [
-        TagPlacement(
-            u["tag_id"], u["x"] + u["v"][0] * t, u["y"] + u["v"][1] * t, BASE_HEIGHT_IN,
-            (u["heading"] + u["turn"] * t) % 360.0, velocity_in_s=u["v"],
+    out = []
+    for u in units:
+        m = moved_s(u, t)
+        v = u["v"] if moving_at(u, t) else (0.0, 0.0)
+        out.append(
+            TagPlacement(
+                u["tag_id"], u["x"] + u["v"][0] * m, u["y"] + u["v"][1] * m, BASE_HEIGHT_IN,
+                (u["heading"] + u["turn"] * m) % 360.0, velocity_in_s=v,
+            )
         )
-        for u in units
-    ]
+    return out
 
 
 def crowded_ids(placements: list[TagPlacement]) -> set[int]:
@@ -181,7 +210,6 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
     bare = make_detector(quad_decimate=1.0, nthreads=2)
     roster = Roster(tuple(UnitSpec(u["tag_id"], f"unit {u['tag_id']}", base_height_in=BASE_HEIGHT_IN) for u in units))
     mapping = TrueMapping(table.model, table.pose, table.layout)
-    speed = {u["tag_id"]: math.hypot(*u["v"]) for u in units}
     still = {u["tag_id"]: u for u in units if u["v"] == (0.0, 0.0)}
     bare_ms: list[float] = []
     pipe_ms: list[float] = []
@@ -230,10 +258,11 @@ def run_video(width: int, height: int, count: int, units: list[dict], *, save_fr
             by_bare = found_mask(frame, bare_ids, bare_centers - shift)
             by_pipe = found_mask(frame, result.detections.tag_ids, result.detections.centers_px - shift)
             crowded = crowded_ids(placements)
+            now_speed = {p.tag_id: math.hypot(*p.velocity_in_s) for p in placements}
             for truth in frame.truth:
                 if truth.tag_id in by_bare:
                     sightings.append(
-                        Sighting(i, truth.tag_id, speed[truth.tag_id], tuple(truth.center_px), truth.tag_id in crowded,
+                        Sighting(i, truth.tag_id, now_speed[truth.tag_id], tuple(truth.center_px), truth.tag_id in crowded,
                                  by_bare[truth.tag_id], by_pipe[truth.tag_id])
                     )
             if result.work is not None and i > 0:

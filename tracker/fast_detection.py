@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,12 +50,27 @@ class FastDetectorSettings:
     """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
 
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
-    sweep_fraction: float = 1 / 32  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in about a second at 30 frames/s)
+    split_min_px: float = 40_000  # a frame's search smaller than this (full-resolution-equivalent pixels)
+    # stays on one thread
+    sweep_fraction: float = 1 / 96  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about three seconds at 30 frames/s; a tag put down is a change,
+    # searched at once)
     changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
     # picture changed since they were last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
-    thumbnail_step: int = 8
+    thumbnail_step: int = 8  # at 1920 px wide; scaled with the frame's width (a tag spans as many thumbnail pixels)
+    still_change_threshold: float = 4.0  # a followed tag whose patch of the thumbnail changed less than this
+    # (grey levels, after the patch's own exposure gain) since it was last detected has not moved: its last
+    # detection is reported again without running the detector (a 1 px shift of a tag's edge changes its
+    # thumbnail pixels by 15-20 levels)
+    reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
+    # frames (spread over the frames by tag id), whatever its pixels say
+    still_average: int = 8  # a still tag's reported corners are the mean of up to this many of its real
+    # detections in a row (each within still_match_edges of the mean): steadier than any one of them; it is
+    # reported again unchanged only once it has this many (a unit just put down is detected for a few frames)
+    still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
+    still_match_edges: float = 0.02  # a detection whose corners all lie this close to the mean is the same
+    # place (0.5 px for a 25 px tag); farther, the unit moved and the mean starts again
     change_mask_grow: float = 1.0  # change this many window sizes around a moving tag's window is its own
     moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
@@ -94,6 +109,13 @@ class _PixelTrack:
     misses: int = 0
     velocity_known: bool = False
     confirmed: bool = True  # False: seen only with corrected bits outside any window so far; not reported
+    # Its last real detection (corners, centre, margin, hamming) and the thumbnail patch around it then:
+    # while the patch stays the same the tag has not moved, and that detection is reported again.
+    ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
+    ref_slice: tuple[slice, slice] | None = None
+    ref_patch: np.ndarray | None = None
+    ref_count: int = 0  # real detections averaged into ref_detection
+    reused: bool = False  # its detection of this frame is the last real one, reported again
 
 
 @dataclass(frozen=True)
@@ -112,6 +134,7 @@ class DetectionWork:
     held: int = 0
     retried: int = 0  # windows searched again with the other sharpening (their tag was missing)
     whole_frame_rescue: bool = False  # many tags missed their windows: the whole frame was searched too
+    unchanged: int = 0  # followed tags whose pixels had not changed: their last detection reported again
 
     @property
     def searched_share(self) -> float:
@@ -193,16 +216,17 @@ def _balanced_split(jobs: list[Job], parts: int) -> list[list[Job]]:
     lists: list[list[Job]] = [[] for _ in range(parts)]
     loads = [0.0] * parts
 
-    def cost(job: Job) -> float:
-        (x0, y0, x1, y1), step = job
-        # Quad finding dominates and scales with the decimated area; decoding does not shrink.
-        return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
-
-    for job in sorted(jobs, key=lambda j: -cost(j)):
+    for job in sorted(jobs, key=lambda j: -_job_cost(j)):
         k = loads.index(min(loads))
         lists[k].append(job)
-        loads[k] += cost(job)
+        loads[k] += _job_cost(job)
     return lists
+
+
+def _job_cost(job: Job) -> float:
+    (x0, y0, x1, y1), step = job
+    # Quad finding dominates and scales with the decimated area; decoding does not shrink.
+    return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
 
 
 class FastTagDetector:
@@ -234,12 +258,13 @@ class FastTagDetector:
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
-        # Each tile's thumbnail as it was when the tile was last searched (one per tile, not one image:
-        # overlapping tiles searched at different times would otherwise share pixels of mixed ages).
-        self._reference: list[np.ndarray] | None = None
+        # The thumbnail as it was when each part of the frame was last searched (parts searched at
+        # different times hold pixels of different ages).
+        self._reference: np.ndarray | None = None
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
+        self._frame_no = 0
         self.last_work: DetectionWork | None = None
 
     def request_full_search(self) -> None:
@@ -271,16 +296,24 @@ class FastTagDetector:
             self._tile_cursor = 0
 
         full = self._full_search
+        self._frame_no += 1
+        # One grey frame for every window, tile and the thumbnail (none of it when the source gives grey).
+        image = _gray(image)
+        thumb = self._thumbnail(image)
         # Where each followed tag is expected: its window (also on a whole-frame search, where it only
         # decides which corrected decodes to accept).
         expected = self._windows(t_s, width, height)
+        unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=(width, height))
         if full:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
-            self._reference = None
         else:
-            windows = merge_boxes([box for _, box in expected])
+            # On a real table most units stand still most of the time: a tag whose pixels are as they
+            # were when it was last detected is still there, exactly; only the others are searched.
+            unchanged = self._unchanged_tags(thumb, frame_index=frame_index, t_s=t_s, frame_size=(width, height))
+            still = set(int(i) for i in unchanged.tag_ids)
+            windows = merge_boxes([box for tag_id, box in expected if tag_id not in still])
             # Change is expected only around units that are moving and seen (their blocks and shadows
             # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
             # is news: a unit put down, or one that stopped where its window did not follow it.
@@ -289,7 +322,7 @@ class FastTagDetector:
                 for t in self._tracks
                 if t.misses == 0 and t.velocity_known and float(np.linalg.norm(t.velocity)) > self.settings.moving_edges_per_s * t.edge_px
             }
-            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in moving])
+            tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
         steps = self._window_steps(windows)
         sweep_step = 1 if full else self._sweep_step()
         windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
@@ -299,6 +332,7 @@ class FastTagDetector:
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
         size = (width, height)
         found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+        found = concat_detections([unchanged, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
         missing = [] if full else self._missing(found, expected)
         rescue = bool(missing) and (
             len(missing) >= max(s.bump_min_missing, s.bump_missing_share * self._seen_last_frame())
@@ -317,6 +351,8 @@ class FastTagDetector:
             extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
+        if full or rescue:
+            self._mark_searched(thumb, None)
         elif missing:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
@@ -341,10 +377,11 @@ class FastTagDetector:
         )
         reported, held = found.filter(report), found.filter(~report)
         self._update_tracks(reported, held, t_s)
+        reported = self._remember_patches(thumb, reported, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
         self.last_work = DetectionWork(
             area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held),
-            retried=retried, whole_frame_rescue=rescue,
+            retried=retried, whole_frame_rescue=rescue, unchanged=len(unchanged),
         )
         return reported
 
@@ -412,54 +449,181 @@ class FastTagDetector:
             steps.append(self._step(min(inside)) if inside else 1)
         return steps
 
-    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
+    def _thumb_step(self) -> int:
+        width = self._frame_size[0] if self._frame_size else 1920
+        return max(1, round(self.settings.thumbnail_step * width / 1920))
+
+    def _thumbnail(self, gray: np.ndarray) -> np.ndarray:
         import cv2
 
-        k = self.settings.thumbnail_step
-        small = cv2.resize(image, (max(1, image.shape[1] // k), max(1, image.shape[0] // k)), interpolation=cv2.INTER_AREA)
-        return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.int16)
+        k = self._thumb_step()
+        small = cv2.resize(gray, (max(1, gray.shape[1] // k), max(1, gray.shape[0] // k)), interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32)
 
-    def _next_tiles(self, image: np.ndarray, windows: list[Box]) -> list[Box]:
-        """Tiles whose picture changed since they were last searched (most changed first, up to
-        ``changed_sweep_fraction``), plus the slow round robin that searches every tile in turn."""
+    def _patch_slice(self, centre: np.ndarray, edge_px: float) -> tuple[slice, slice]:
+        """The thumbnail pixels over a tag and a quarter of its width around it."""
+        k = self._thumb_step()
+        r = edge_px * (math.sqrt(0.5) + 0.25)
+        return (
+            slice(max(0, int((centre[1] - r) // k)), int(-(-(centre[1] + r) // k))),
+            slice(max(0, int((centre[0] - r) // k)), int(-(-(centre[0] + r) // k))),
+        )
+
+    def _unchanged_tags(self, thumb: np.ndarray, *, frame_index: int, t_s: float, frame_size: tuple[int, int]) -> TagDetections:
+        """The last detection of every followed tag seen in the last frame whose thumbnail patch is as it
+        was when the tag was last detected (after the patch's exposure gain), unless its re-check is due."""
         s = self.settings
-        k = s.thumbnail_step
-        thumb = self._thumbnail(image)
-        picked: list[int] = []
-        parts = [(slice(y0 // k, y1 // k), slice(x0 // k, x1 // k)) for x0, y0, x1, y1 in self._tiles]
+        rows = []
+        for track in self._tracks:
+            track.reused = False
+            if not (track.confirmed and track.misses == 0 and track.ref_detection is not None and track.ref_patch is not None):
+                continue
+            if track.ref_count < s.still_average:
+                continue
+            if s.reverify_frames > 0 and (self._frame_no + track.tag_id * 7) % s.reverify_frames == 0:
+                continue
+            now = thumb[track.ref_slice]
+            before = track.ref_patch
+            if now.shape != before.shape or now.size == 0:
+                continue
+            gain = float(now.mean()) / max(1.0, float(before.mean()))
+            if float(np.abs(now - gain * before).max()) < s.still_change_threshold:
+                track.reused = True
+                rows.append((track.tag_id, *track.ref_detection))
+        if not rows:
+            return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+        return TagDetections(
+            tag_ids=np.array([r[0] for r in rows], dtype=np.int64),
+            corners_px=np.array([r[1] for r in rows], dtype=np.float64),
+            centers_px=np.array([r[2] for r in rows], dtype=np.float64),
+            decision_margins=np.array([r[3] for r in rows], dtype=np.float64),
+            hammings=np.array([r[4] for r in rows], dtype=np.int64),
+            frame_index=frame_index,
+            t_s=t_s,
+            frame_size_px=frame_size,
+        )
+
+    def _remember_patches(self, thumb: np.ndarray, reported: TagDetections, t_s: float) -> TagDetections:
+        """Each tag detected for real in this frame keeps this detection and its thumbnail patch; a tag
+        detected where it stood is reported at the mean of its detections there (returned)."""
+        corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
+        for track in self._tracks:
+            if track.reused or not track.confirmed or track.misses or track.last_seen_t != t_s:
+                continue
+            idx = np.flatnonzero((reported.tag_ids == track.tag_id) & np.all(np.abs(reported.centers_px - track.center) < 1e-9, axis=1))
+            if len(idx) == 0:
+                continue
+            i = int(idx[0])
+            corners, centre = reported.corners_px[i], reported.centers_px[i]
+            margin, hamming = float(reported.decision_margins[i]), int(reported.hammings[i])
+            before = track.ref_detection
+            limit = self.settings.still_match_edges * track.edge_px
+            if before is not None and float(np.max(np.linalg.norm(corners - before[0], axis=1))) <= limit:
+                # The same place again: the mean of the detections there is steadier than each of them.
+                n = min(track.ref_count, self.settings.still_average_max)
+                corners = (n * before[0] + corners) / (n + 1)
+                centre = (n * before[1] + centre) / (n + 1)
+                track.ref_count += 1
+                corners_out[i], centres_out[i] = corners, centre
+            else:
+                track.ref_count = 1
+            track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
+            track.ref_slice = self._patch_slice(track.center, track.edge_px)
+            track.ref_patch = thumb[track.ref_slice].copy()
+        return replace(reported, corners_px=corners_out, centers_px=centres_out)
+
+    def _next_tiles(self, thumb: np.ndarray, windows: list[Box]) -> list[Box]:
+        """Boxes around the parts of the picture that changed since they were last searched (most
+        changed first, at most ``changed_sweep_fraction`` of the frame), plus the slow round robin that
+        searches every tile in turn. The searched parts of the thumbnail become their new reference."""
+        s = self.settings
+        k = self._thumb_step()
+        picked: list[Box] = []
+        width, height = self._frame_size or (thumb.shape[1] * k, thumb.shape[0] * k)
         if self._reference is not None:
-            # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
-            # compared with its reference at the tile's own gain, and only change beyond the tile's
-            # typical change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-            ignore = np.zeros(thumb.shape, dtype=bool)
-            g = s.change_mask_grow
-            for x0, y0, x1, y1 in windows:
-                # Followed units move in and around their windows (a tag's block and shadow are bigger
-                # than its card): not news.
-                gx, gy = g * (x1 - x0), g * (y1 - y0)
-                ignore[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = True
-            scores = []
-            for part, before in zip(parts, self._reference):
-                now = thumb[part].astype(np.float32)
-                gain = float(np.median(now)) / max(1.0, float(np.median(before)))
-                diff = np.abs(now - gain * before)
-                diff = np.maximum(diff - float(np.median(diff)), 0.0)
-                diff[ignore[part]] = 0.0
-                scores.append(float(diff.max(initial=0.0)))
-            order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
-            picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]
+            picked = self._changed_boxes(thumb, windows, width, height)
         self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
         for _ in range(min(count, len(self._tiles))):
-            if self._tile_cursor not in picked:
-                picked.append(self._tile_cursor)
+            picked.append(self._tiles[self._tile_cursor])
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        if self._reference is None:
-            self._reference = [thumb[part].astype(np.float32) for part in parts]
-        for i in picked:
-            self._reference[i] = thumb[parts[i]].astype(np.float32)
-        return [self._tiles[i] for i in picked]
+        self._mark_searched(thumb, picked)
+        return picked
+
+    def _mark_searched(self, thumb: np.ndarray, boxes: list[Box] | None) -> None:
+        """The thumbnail under each box (less a margin where a tag could be cut by the box's edge) is
+        now what was last searched there; ``None``: the whole frame was."""
+        if boxes is None or self._reference is None or self._reference.shape != thumb.shape:
+            self._reference = thumb.copy()
+            return
+        k = self._thumb_step()
+        m = self._overlap_px(self._frame_size[0] if self._frame_size else thumb.shape[1] * k) // 2
+        width, height = thumb.shape[1] * k, thumb.shape[0] * k
+        for x0, y0, x1, y1 in boxes:
+            # A box at the frame's edge keeps its edge: no tag is cut there.
+            a = 0 if x0 <= 0 else x0 + m
+            b = 0 if y0 <= 0 else y0 + m
+            c = width if x1 >= width else x1 - m
+            d = height if y1 >= height else y1 - m
+            if c > a and d > b:
+                ys, xs = slice(-(-b // k), d // k), slice(-(-a // k), c // k)
+                self._reference[ys, xs] = thumb[ys, xs]
+
+    def _changed_boxes(self, thumb: np.ndarray, windows: list[Box], width: int, height: int) -> list[Box]:
+        import cv2
+
+        s = self.settings
+        k = self._thumb_step()
+        reference = self._reference
+        assert reference is not None
+        # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
+        # compared with its reference at the tile's own gain, and only change beyond the tile's typical
+        # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
+        diff = np.zeros(thumb.shape, dtype=np.float32)
+        for ys, xs in self._cells(thumb.shape):
+            now, before = thumb[ys, xs], reference[ys, xs]
+            if now.size == 0:
+                continue
+            gain = float(np.median(now)) / max(1.0, float(np.median(before)))
+            d = np.abs(now - gain * before)
+            diff[ys, xs] = d - float(np.median(d))
+        g = s.change_mask_grow
+        for x0, y0, x1, y1 in windows:
+            # Followed units move in and around their windows (a tag's block and shadow are bigger than
+            # its card): not news.
+            gx, gy = g * (x1 - x0), g * (y1 - y0)
+            diff[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = 0.0
+        changed = (diff >= s.change_threshold).astype(np.uint8)
+        if not changed.any():
+            return []
+        # Grown by half a tile overlap (wide enough for a 2" anchor close to the camera): a tag whose
+        # card changed a few thumbnail pixels lies whole in its box.
+        r = max(1, -(-(self._overlap_px(width) // 2) // k))
+        grown = cv2.dilate(changed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        peaks = np.zeros(n, dtype=np.float32)
+        np.maximum.at(peaks, labels[changed > 0], diff[changed > 0])
+        budget = s.changed_sweep_fraction * width * height
+        boxes: list[Box] = []
+        for label in sorted(range(1, n), key=lambda i: -peaks[i]):
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            box = (x * k, y * k, min(width, (x + w) * k), min(height, (y + h) * k))
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            if boxes and area > budget:
+                continue  # the rest waits for the next frames (their reference is not updated)
+            budget -= area
+            boxes.append(box)
+        return boxes
+
+    def _cells(self, shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
+        """The tile grid without overlap, in thumbnail pixels: where exposure gain is measured."""
+        k = self._thumb_step()
+        ny = max(1, round(shape[0] * k / self._tile_px(shape[1] * k)))
+        nx = max(1, round(shape[1] * k / self._tile_px(shape[1] * k)))
+        ys = [round(j * shape[0] / ny) for j in range(ny + 1)]
+        xs = [round(i * shape[1] / nx) for i in range(nx + 1)]
+        return [(slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1])) for j in range(ny) for i in range(nx)]
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
         """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
@@ -491,7 +655,9 @@ class FastTagDetector:
     def _run(
         self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int
     ) -> TagDetections:
-        parts = _balanced_split(jobs, len(self._detectors))
+        # Handing work to the other thread costs more than a few small windows take.
+        small = sum(_job_cost(j) for j in jobs) < self.settings.split_min_px
+        parts = _balanced_split(jobs, 1 if small else len(self._detectors))
 
         def work(k: int) -> TagDetections:
             detectors = {step: d[k] for step, d in self._step_detectors.items()}
@@ -571,6 +737,12 @@ class FastTagDetector:
         track.last_seen_t = t_s
         track.misses = 0
         track.confirmed = True
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
 def _edge_px(corners: np.ndarray) -> float:
