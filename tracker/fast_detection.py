@@ -410,13 +410,12 @@ class FastTagDetector:
     def _missing(self, found: TagDetections, expected: list[tuple[int, Box]]) -> list[tuple[int, Box]]:
         """The windows of tags seen in the last frame whose tag was not found in them now."""
         fresh = {t.tag_id for t in self._tracks if t.confirmed and t.misses == 0}
+        where: dict[int, list[tuple[float, float]]] = {}
+        for tag_id, (x, y) in zip(found.tag_ids.tolist(), found.centers_px.tolist()):
+            where.setdefault(tag_id, []).append((x, y))
         out = []
         for tag_id, (x0, y0, x1, y1) in expected:
-            if tag_id not in fresh:
-                continue
-            idx = np.flatnonzero(found.tag_ids == tag_id)
-            c = found.centers_px[idx]
-            if not np.any((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)):
+            if tag_id in fresh and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in where.get(tag_id, ())):
                 out.append((tag_id, (x0, y0, x1, y1)))
         return out
 
@@ -580,14 +579,13 @@ class FastTagDetector:
         # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
         # compared with its reference at the tile's own gain, and only change beyond the tile's typical
         # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-        diff = np.zeros(thumb.shape, dtype=np.float32)
-        for ys, xs in self._cells(thumb.shape):
-            now, before = thumb[ys, xs], reference[ys, xs]
-            if now.size == 0:
-                continue
-            gain = float(np.median(now)) / max(1.0, float(np.median(before)))
-            d = np.abs(now - gain * before)
-            diff[ys, xs] = d - float(np.median(d))
+        shape = (thumb.shape[1], thumb.shape[0])
+        cells = self._cell_grid(thumb.shape)
+        mean = lambda a: cv2.resize(a, cells, interpolation=cv2.INTER_AREA)  # noqa: E731 - per cell
+        spread = lambda a: cv2.resize(a, shape, interpolation=cv2.INTER_NEAREST)  # noqa: E731 - back to pixels
+        gain = spread(mean(thumb) / np.maximum(1.0, mean(reference)))
+        diff = cv2.absdiff(thumb, gain * reference)
+        diff -= spread(mean(diff))
         g = s.change_mask_grow
         for x0, y0, x1, y1 in windows:
             # Followed units move in and around their windows (a tag's block and shadow are bigger than
@@ -616,14 +614,12 @@ class FastTagDetector:
             boxes.append(box)
         return boxes
 
-    def _cells(self, shape: tuple[int, ...]) -> list[tuple[slice, slice]]:
-        """The tile grid without overlap, in thumbnail pixels: where exposure gain is measured."""
+    def _cell_grid(self, shape: tuple[int, ...]) -> tuple[int, int]:
+        """How many cells (across, down) of about a tile each the thumbnail is split into to measure
+        the exposure gain."""
+        tile = self._tile_px(shape[1] * self._thumb_step())
         k = self._thumb_step()
-        ny = max(1, round(shape[0] * k / self._tile_px(shape[1] * k)))
-        nx = max(1, round(shape[1] * k / self._tile_px(shape[1] * k)))
-        ys = [round(j * shape[0] / ny) for j in range(ny + 1)]
-        xs = [round(i * shape[1] / nx) for i in range(nx + 1)]
-        return [(slice(ys[j], ys[j + 1]), slice(xs[i], xs[i + 1])) for j in range(ny) for i in range(nx)]
+        return (max(1, round(shape[1] * k / tile)), max(1, round(shape[0] * k / tile)))
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
         """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
@@ -679,11 +675,12 @@ class FastTagDetector:
         matched: set[int] = set()
         # Each detection goes to the nearest track of its id (a tag may be followed twice for a moment:
         # the old track where it vanished and a new one where it was found again).
+        by_id: dict[int, list[int]] = {}
+        for k, t in enumerate(self._tracks):
+            by_id.setdefault(t.tag_id, []).append(k)
+        ids = found.tag_ids.tolist()
         order = sorted(
-            (float(np.linalg.norm(found.centers_px[i] - t.center)), i, k)
-            for i in range(len(found))
-            for k, t in enumerate(self._tracks)
-            if t.tag_id == found.tag_ids[i]
+            (math.dist(found.centers_px[i], self._tracks[k].center), i, k) for i in range(len(found)) for k in by_id.get(ids[i], ())
         )
         used: set[int] = set()
         for _, i, k in order:
@@ -707,13 +704,16 @@ class FastTagDetector:
                 )
             )
         kept: list[_PixelTrack] = []
+        kept_by_id: dict[int, list[_PixelTrack]] = {}
         for track in sorted(self._tracks, key=lambda t: t.last_seen_t, reverse=True):
             limit = s.forget_after_s if track.confirmed else s.candidate_forget_s
             if t_s - track.last_seen_t > limit:
                 continue
             # A track of a tag found again elsewhere that has since caught up with it: one is enough.
-            if any(o.tag_id == track.tag_id and np.linalg.norm(o.center - track.center) < s.duplicate_px for o in kept):
+            same = kept_by_id.setdefault(track.tag_id, [])
+            if any(math.dist(o.center, track.center) < s.duplicate_px for o in same):
                 continue
+            same.append(track)
             kept.append(track)
         self._tracks = kept
 
@@ -746,7 +746,8 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def _edge_px(corners: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+    (a, b, c, d) = corners.tolist()
+    return (math.dist(a, b) + math.dist(b, c) + math.dist(c, d) + math.dist(d, a)) / 4.0
 
 
 def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:
