@@ -59,15 +59,16 @@ class FastDetectorSettings:
     # picture changed since they were last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
     thumbnail_step: int = 8  # at 1920 px wide; scaled with the frame's width (a tag spans as many thumbnail pixels)
+    reuse_still: bool = True  # False: every followed tag is searched in every frame (the old way; for comparison)
     still_change_threshold: float = 4.0  # a followed tag whose patch of the thumbnail changed less than this
     # (grey levels, after the patch's own exposure gain) since it was last detected has not moved: its last
     # detection is reported again without running the detector (a 1 px shift of a tag's edge changes its
     # thumbnail pixels by 15-20 levels)
     reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
     # frames (spread over the frames by tag id), whatever its pixels say
-    still_average: int = 8  # a still tag's reported corners are the mean of up to this many of its real
-    # detections in a row (each within still_match_edges of the mean): steadier than any one of them; it is
-    # reported again unchanged only once it has this many (a unit just put down is detected for a few frames)
+    still_average: int = 16  # a still tag is reported again unchanged only once it has been detected this
+    # many frames in a row at the same place (a unit just put down is searched for half a second); from then
+    # on it is reported at the mean of its detections there (each within still_match_edges of the mean)
     still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
     still_match_edges: float = 0.02  # a detection whose corners all lie this close to the mean is the same
     # place (0.5 px for a 25 px tag); farther, the unit moved and the mean starts again
@@ -332,6 +333,13 @@ class FastTagDetector:
         max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
         size = (width, height)
         found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+        if len(unchanged) and len(found):
+            # A still tag found again by a sweep box keeps its steadier mean detection.
+            again = np.array([
+                any(math.dist(c, u) < s.duplicate_px for u in unchanged.centers_px[unchanged.tag_ids == tag_id])
+                for tag_id, c in zip(found.tag_ids.tolist(), found.centers_px)
+            ])
+            found = found.filter(~again)
         found = concat_detections([unchanged, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
         missing = [] if full else self._missing(found, expected)
         rescue = bool(missing) and (
@@ -475,6 +483,8 @@ class FastTagDetector:
         rows = []
         for track in self._tracks:
             track.reused = False
+            if not s.reuse_still:
+                continue
             if not (track.confirmed and track.misses == 0 and track.ref_detection is not None and track.ref_patch is not None):
                 continue
             if track.ref_count < s.still_average:
@@ -517,13 +527,16 @@ class FastTagDetector:
             margin, hamming = float(reported.decision_margins[i]), int(reported.hammings[i])
             before = track.ref_detection
             limit = self.settings.still_match_edges * track.edge_px
-            if before is not None and float(np.max(np.linalg.norm(corners - before[0], axis=1))) <= limit:
+            if self.settings.reuse_still and before is not None and float(np.max(np.linalg.norm(corners - before[0], axis=1))) <= limit:
                 # The same place again: the mean of the detections there is steadier than each of them.
                 n = min(track.ref_count, self.settings.still_average_max)
                 corners = (n * before[0] + corners) / (n + 1)
                 centre = (n * before[1] + centre) / (n + 1)
                 track.ref_count += 1
-                corners_out[i], centres_out[i] = corners, centre
+                if n >= self.settings.still_average:
+                    # Reported from now on; until then the raw detections are (the pose filter
+                    # averages a still unit's measurements itself, and this mean is theirs).
+                    corners_out[i], centres_out[i] = corners, centre
             else:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)

@@ -278,15 +278,21 @@ class _ReadAheadSource:
         self.close()
 
 
-def gray_video_frames(path: str | Path) -> Iterator[np.ndarray]:
+def gray_video_frames(path: str | Path, *, threaded: bool = True) -> Iterator[np.ndarray]:
     """Each frame of a video file as a grey image, straight from the decoder: the luma plane of a YUV
     video as it was decoded (a view, no colour conversion, no copy; about half a 4K frame's decode time
-    goes into the conversion to BGR). Other pixel formats are converted to grey."""
+    goes into the conversion to BGR). Other pixel formats are converted to grey.
+
+    ``threaded``: FFmpeg decodes several frames at once on the cores it has (False: one frame at a
+    time, on the caller's thread, so that its cost can be timed)."""
     import av
 
     with av.open(str(path)) as container:
         stream = container.streams.video[0]
-        stream.thread_type = "AUTO"  # FFmpeg decodes several frames at once on the cores it has
+        if threaded:
+            stream.thread_type = "AUTO"
+        else:
+            stream.codec_context.thread_count = 1
         for frame in container.decode(stream):
             if frame.format.name in ("yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444p", "nv12", "gray"):
                 plane = frame.planes[0]
