@@ -516,13 +516,13 @@ class FastTagDetector:
         """Each tag detected for real in this frame keeps this detection and its thumbnail patch; a tag
         detected where it stood is reported at the mean of its detections there (returned)."""
         corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
+        rows = {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(reported.tag_ids.tolist(), reported.centers_px.tolist()))}
         for track in self._tracks:
             if track.reused or not track.confirmed or track.misses or track.last_seen_t != t_s:
                 continue
-            idx = np.flatnonzero((reported.tag_ids == track.tag_id) & np.all(np.abs(reported.centers_px - track.center) < 1e-9, axis=1))
-            if len(idx) == 0:
+            i = rows.get((track.tag_id, float(track.center[0]), float(track.center[1])))
+            if i is None:
                 continue
-            i = int(idx[0])
             corners, centre = reported.corners_px[i], reported.centers_px[i]
             margin, hamming = float(reported.decision_margins[i]), int(reported.hammings[i])
             before = track.ref_detection
