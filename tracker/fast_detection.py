@@ -66,7 +66,7 @@ class FastDetectorSettings:
     # thumbnail pixels by 15-20 levels)
     reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
     # frames (spread over the frames by tag id), whatever its pixels say
-    still_average: int = 16  # a still tag is reported again unchanged only once it has been detected this
+    still_average: int = 8  # a still tag is reported again unchanged only once it has been detected this
     # many frames in a row at the same place (a unit just put down is searched for half a second); from then
     # on it is reported at the mean of its detections there (each within still_match_edges of the mean)
     still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
