@@ -1,35 +1,43 @@
 """Tracking speed and recall: the whole pipeline against the bare detector, side by side from one run.
 
-Synthetic table videos at 1920x1080 and 3840x2160: 40 unit tags of 1" (16 moving at 1-4 in/s and
-turning, 24 standing still), sensor noise, focus blur, motion blur, JPEG and uneven light, a mildly
-wide-angle camera 60" over the table (a 1" tag is about 25 px wide at 1080p). Moving units drive
-straight on, through their neighbours if they meet one: a tag partly or wholly under another unit's
-block is the hard case for both detectors ("crowded" below). On the same frames:
+Synthetic table videos at 1920x1080 and 3840x2160: 40 unit tags of 1" - 24 that never move and 16
+that move in turns at 1-4 in/s, turning (each moves 1 s of every 4 s, about 4 at any moment, as units
+do at a real table; ``--continuous``: all 16 all the time) - with sensor noise, focus blur, motion
+blur, JPEG and uneven light, a mildly wide-angle camera 60" over the table (a 1" tag is about 25 px
+wide at 1080p). The frames are encoded to H.264 (crf 23, a camera's own stream) and decoded again for
+each side. Moving units drive straight on, through their neighbours if they meet one: a tag partly or
+wholly under another unit's block is the hard case for both detectors ("crowded" below). On the same
+frames:
 
-* **bare detector**: pupil-apriltags (tag36h11, ``quad_decimate=1``, ``nthreads=2`` so it uses both
-  cores too, the same detector options as the pipeline), grey conversion + detection of every whole
-  frame; everything it reports counts, including decodes with corrected bits (its default);
-* **pipeline**: ``tracker.pipeline.Tracker.process`` - detection in windows around known tags plus a
-  round-robin sweep for new ones on two threads, unit poses in table inches, filtering, events.
+* **bare detector**: pupil-apriltags (tag36h11, ``quad_decimate=1``, ``refine_edges=1``,
+  ``nthreads=2`` so it uses both cores too) on every whole frame; everything it reports counts,
+  including decodes with corrected bits (its default);
+* **pipeline**: ``tracker.pipeline.Tracker.process`` - still tags whose pixels have not changed
+  reported without searching, windows around the others, boxes where the picture changed and a slow
+  round robin for new ones, unit poses in table inches, filtering, events;
+* **before**: the same pipeline searching every followed tag in every frame
+  (``FastDetectorSettings(reuse_still=False)``), for recall, accuracy and jitter beside ours.
 
-Timing: each frame is rendered, then given to both, the order alternating from frame to frame, so
-that load from other programs on the machine slows both alike. The first frame is reported apart (the
-pipeline searches it whole, as the bare detector does every frame); the ratio is over the frames after
-it, and the ratios of the first and second half of those frames show how steady it is.
+Timing: each side decodes its own copy of the frame to grey (one thread, one frame at a time: the
+same cost on each side, counted in each side's time; "w/o decode" leaves it out) and handles it; the
+three sides take each frame in turn, the order rotating, so that load from other programs slows all
+alike. The first frame is reported apart (the pipeline searches it whole); the ratio is over the frames
+after it, and the ratios of the first and second half of those frames show how steady it is.
+"Streamed" runs the pipeline alone on the file as ``sandtable track`` reads it (decoding on its own
+thread while the pipeline works).
 
 Recall is the share of (frame, visible unit tag) pairs where the tag was found within a quarter of its
 width of the true centre, over every frame including the first. Also printed: who missed which
 sightings (``--list-misses`` lists each: tag, frame, moving or still, speed, where, crowded or not),
-the pipeline's position error and the jitter of still units (peak-to-peak of the reported pose; a
-still unit should read the same every frame).
+the position error of still units and their jitter (peak-to-peak of the reported pose; a still unit
+should read the same every frame), now and before.
 
 Targets: pipeline time <= 0.10x the bare detector's at 1080p and <= 0.05x at 4K, recall no lower than
-the bare detector's, and the frames per second the pipeline reaches (1000 / its ms per frame; the
-rendering of the synthetic frames is not counted, a camera's decoding would be). The machine's other
-load slows both sides alike but makes the fps figure a floor: the bench prints the load average.
+the bare detector's, still-unit jitter no worse than before, and the frames per second the pipeline
+reaches. The machine's other load makes the fps figures floors: the bench prints the load average.
 
-    .venv/bin/python bench/tracking.py [--frames-1080 150] [--frames-4k 90] [--speed 1 4]
-                                       [--list-misses] [--save-frame DIR]
+    .venv/bin/python bench/tracking.py [--frames-1080 150] [--frames-4k 90] [--webcam-frames 60]
+                                       [--speed 1 4] [--continuous] [--list-misses] [--save-frame DIR]
 """
 from __future__ import annotations
 
