@@ -298,23 +298,43 @@ class FastTagDetector:
 
         full = self._full_search
         self._frame_no += 1
+        s = self.settings
+        max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
+        size = (width, height)
         # One grey frame for every window, tile and the thumbnail (none of it when the source gives grey).
         image = _gray(image)
-        thumb = self._thumbnail(image)
         # Where each followed tag is expected: its window (also on a whole-frame search, where it only
         # decides which corrected decodes to accept).
         expected = self._windows(t_s, width, height)
-        unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=(width, height))
+        unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
+        early: Any = None
         if full:
+            thumb = self._thumbnail(image)
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
+            found = self._search(image, windows, tiles, 1, frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
         else:
             # On a real table most units stand still most of the time: a tag whose pixels are as they
             # were when it was last detected is still there, exactly; only the others are searched.
-            unchanged = self._unchanged_tags(thumb, frame_index=frame_index, t_s=t_s, frame_size=(width, height))
+            # The windows of tags that cannot be such (moving, missing, just put down, due for their
+            # re-check) are searched on the other core while this one makes the thumbnail and checks
+            # the rest.
+            candidates = self._reuse_candidates()
+            maybe_still = {t.tag_id for t in candidates}
+            sure = merge_boxes([box for tag_id, box in expected if tag_id not in maybe_still])
+            sure_jobs: list[Job] = []
+            if self._pool is not None and sure:
+                sure_jobs = self._window_jobs(sure, width, height)
+                early = self._pool.submit(
+                    _detect_boxes, {step: d[-1] for step, d in self._step_detectors.items()}, image, sure_jobs,
+                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
+                )
+            thumb = self._thumbnail(image)
+            unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
             still = set(int(i) for i in unchanged.tag_ids)
-            windows = merge_boxes([box for tag_id, box in expected if tag_id not in still])
+            rest = merge_boxes([box for tag_id, box in expected if tag_id in maybe_still and tag_id not in still])
+            windows = rest if early is not None else merge_boxes(sure + rest)
             # Change is expected only around units that are moving and seen (their blocks and shadows
             # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
             # is news: a unit put down, or one that stopped where its window did not follow it.
@@ -324,15 +344,10 @@ class FastTagDetector:
                 if t.misses == 0 and t.velocity_known and float(np.linalg.norm(t.velocity)) > self.settings.moving_edges_per_s * t.edge_px
             }
             tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
-        steps = self._window_steps(windows)
-        sweep_step = 1 if full else self._sweep_step()
-        windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
-        tiles = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
-        jobs = [(box, st) for box, st in zip(windows, steps)] + [(box, sweep_step) for box in tiles]
-        s = self.settings
-        max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
-        size = (width, height)
-        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+            found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+            if early is not None:
+                found = concat_detections([early.result(), found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                windows = windows + [box for box, _ in sure_jobs]
         if len(unchanged) and len(found):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
@@ -392,6 +407,21 @@ class FastTagDetector:
             retried=retried, whole_frame_rescue=rescue, unchanged=len(unchanged),
         )
         return reported
+
+    def _window_jobs(self, windows: list[Box], width: int, height: int) -> list[Job]:
+        """Merged windows with their decimation steps, aligned to the detector's threshold grid."""
+        steps = self._window_steps(windows)
+        return [(align_box(b, width, height, step=4 * st), st) for b, st in zip(windows, steps)]
+
+    def _search(
+        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: int, *, frame_index: int, t_s: float, max_hamming: int
+    ) -> TagDetections:
+        """Search merged windows and sweep boxes (both lists are aligned in place: the work accounting)."""
+        height, width = image.shape[:2]
+        tiles[:] = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
+        jobs = self._window_jobs(windows, width, height) + [(box, sweep_step) for box in tiles]
+        windows[:] = [box for box, _ in jobs[: len(windows)]]
+        return self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
 
     def _common_shift_px(self, found: TagDetections, t_s: float) -> float:
         """How far the tags found moved all alike from where they were predicted (median shift, px):
@@ -476,11 +506,11 @@ class FastTagDetector:
             slice(max(0, int((centre[0] - r) // k)), int(-(-(centre[0] + r) // k))),
         )
 
-    def _unchanged_tags(self, thumb: np.ndarray, *, frame_index: int, t_s: float, frame_size: tuple[int, int]) -> TagDetections:
-        """The last detection of every followed tag seen in the last frame whose thumbnail patch is as it
-        was when the tag was last detected (after the patch's exposure gain), unless its re-check is due."""
+    def _reuse_candidates(self) -> list[_PixelTrack]:
+        """The followed tags that may be reported unsearched this frame, if their pixels have not changed:
+        seen in the last frame, detected ``still_average`` times at one place, their re-check not due."""
         s = self.settings
-        rows = []
+        out = []
         for track in self._tracks:
             track.reused = False
             if not s.reuse_still:
@@ -491,6 +521,17 @@ class FastTagDetector:
                 continue
             if s.reverify_frames > 0 and (self._frame_no + track.tag_id * 7) % s.reverify_frames == 0:
                 continue
+            out.append(track)
+        return out
+
+    def _unchanged_tags(
+        self, thumb: np.ndarray, candidates: list[_PixelTrack], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+    ) -> TagDetections:
+        """The last detection of each candidate (:meth:`_reuse_candidates`) whose thumbnail patch is as it
+        was when the tag was last detected (after the patch's exposure gain)."""
+        s = self.settings
+        rows = []
+        for track in candidates:
             now = thumb[track.ref_slice]
             before = track.ref_patch
             if now.shape != before.shape or now.size == 0:
