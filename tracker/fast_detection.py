@@ -52,8 +52,8 @@ class FastDetectorSettings:
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
     split_min_px: float = 40_000  # a frame's search smaller than this (full-resolution-equivalent pixels)
     # stays on one thread
-    sweep_fraction: float = 1 / 96  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in about three seconds at 30 frames/s; a tag put down is a change,
+    sweep_fraction: float = 1 / 192  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about six seconds at 30 frames/s; a tag put down is a change,
     # searched at once)
     changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
     # picture changed since they were last searched (a tag put down, a hand gone)
