@@ -307,7 +307,7 @@ class MainWindow(QMainWindow):
         for action in self.actions_by_name.values():
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             if keys:
-                lines.append(f"{keys:<16} {action.text().replace('&', '')}")
+                lines.append(f"{keys}\t{action.text().replace('&', '')}")
         lines += ["", "Mouse: click a unit to select it · wheel zooms · right-drag pans"]
         return lines
 
