@@ -254,6 +254,9 @@ class FastTagDetector:
         # at full resolution (refine_edges), so the step costs no accuracy.
         self._step_detectors = {step: [make_detector(quad_decimate=float(step), nthreads=1) for _ in range(workers)] for step in STEPS}
         self._detectors = self._step_detectors[1]
+        # Its own detectors for the windows started early on a worker (a detector serves one thread at a
+        # time; the workers' own may be busy with the rest of the frame).
+        self._early_detectors = {step: make_detector(quad_decimate=float(step), nthreads=1) for step in STEPS}
         self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         self._tracks: list[_PixelTrack] = []
@@ -327,7 +330,7 @@ class FastTagDetector:
             if self._pool is not None and sure:
                 sure_jobs = self._window_jobs(sure, width, height)
                 early = self._pool.submit(
-                    _detect_boxes, {step: d[-1] for step, d in self._step_detectors.items()}, image, sure_jobs,
+                    _detect_boxes, self._early_detectors, image, sure_jobs,
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
                 )
             thumb = self._thumbnail(image)

@@ -90,3 +90,14 @@ def test_without_reuse_every_followed_tag_is_searched_in_every_frame():
         frames = run(25, lambda i: UNITS, fast)
     assert all(work.unchanged == 0 for _, _, work in frames)
     assert all(sorted(found.tag_ids.tolist()) == [u.tag_id for u in UNITS] for _, found, _ in frames[1:])
+
+
+def test_more_worker_threads_find_the_same_tags_at_the_same_places():
+    """A machine with more cores: windows started early and the rest of the frame on several threads."""
+    moving = lambda i: [TagPlacement(u.tag_id, u.x_in + (0.1 * i if u.tag_id < 12 else 0.0), u.y_in, u.z_in, u.heading_deg)  # noqa: E731
+                        for u in UNITS]
+    with FastTagDetector() as two, FastTagDetector(settings=FastDetectorSettings(workers=3)) as three:
+        for (r2, found2, _), (r3, found3, _) in zip(run(24, moving, two), run(24, moving, three)):
+            assert sorted(found2.tag_ids.tolist()) == sorted(found3.tag_ids.tolist()) == [u.tag_id for u in UNITS]
+            for u in UNITS:
+                assert np.linalg.norm(centre_of(found3, u.tag_id) - truth_centre(r3, u.tag_id)) < 0.3
