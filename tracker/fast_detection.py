@@ -1,18 +1,25 @@
-"""Full-resolution AprilTag detection at camera rate: search where tags are, sweep the rest in turns.
+"""Full-resolution AprilTag detection at camera rate: search where tags move, sweep where the picture changed.
 
 The bare detector at ``quad_decimate=1`` spends its time on every pixel of the frame, although the tags
 cover a few percent of it. Decimating the frame (the detector's default of 2) makes it fast but loses
 small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after decimation. So instead:
 
-* **regions**: every tag seen recently is searched for at full resolution in a small window around
-  where it is predicted to be (last centre + velocity), sized from its apparent size plus a margin that
-  grows while it is missing. Overlapping windows are merged.
-* **sweep**: the rest of the frame is searched for new tags in overlapping tiles, a few tiles per frame
-  in round robin (a whole sweep takes ``1 / sweep_fraction`` frames), at full resolution. The first
-  frame, and any frame after ``request_full_search()`` (a camera that came back), is searched whole.
-* **two cores**: the windows and tiles of a frame are split into two lists of about equal area, each
-  searched by its own detector in its own thread (pupil-apriltags releases the GIL while it detects;
-  the grey conversion of each crop happens in the worker too).
+* **still tags**: a tag standing still whose pixels (a patch of a small grey thumbnail of the frame)
+  are as they were when it was last detected is reported at the mean of its detections there, without
+  searching; it is searched again when its patch changes, and once every ``reverify_frames`` anyway.
+  On a real table most units stand still most of the time.
+* **regions**: every other tag seen recently is searched for at full resolution in a small window
+  around where it is predicted to be (last centre + velocity), sized from its apparent size plus a
+  margin that grows while it is missing. Overlapping windows are merged.
+* **sweep**: new tags are looked for where the picture changed since that part was last searched
+  (boxes around the changed thumbnail pixels, in the same frame), and in overlapping tiles in a slow
+  round robin (a whole sweep takes ``1 / sweep_fraction`` frames), quads found at a decimation step
+  the smallest tag allows, edges and bits at full resolution. The first frame, and any frame after
+  ``request_full_search()`` (a camera that came back), is searched whole.
+* **two cores**: the windows of tags that must be searched start on the second core while the first
+  makes the thumbnail and checks the still tags; a large search (tiles) is split into two lists of
+  about equal area, each searched by its own detector in its own thread (pupil-apriltags releases the
+  GIL while it detects). The frame is made grey once, or comes grey from the source.
 
 Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
 the larger decision margin.
@@ -55,8 +62,8 @@ class FastDetectorSettings:
     sweep_fraction: float = 1 / 192  # share of the tiles searched in round robin each frame whatever changed
     # (the safety net: a whole sweep in about six seconds at 30 frames/s; a tag put down is a change,
     # searched at once)
-    changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
-    # picture changed since they were last searched (a tag put down, a hand gone)
+    changed_sweep_fraction: float = 1 / 8  # at most this share of the frame searched each frame because its
+    # picture changed since it was last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
     thumbnail_step: int = 8  # at 1920 px wide; scaled with the frame's width (a tag spans as many thumbnail pixels)
     reuse_still: bool = True  # False: every followed tag is searched in every frame (the old way; for comparison)
