@@ -1,7 +1,9 @@
-"""The Tracking panel: the camera's frames per second and delay, the anchors, and every unit's state
-with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second."""
+"""The Tracking panel: the camera's frames per second and delay, the anchors, every unit's state with
+the reason (never seen, too small in the picture, hidden, lost), and the tag-like squares in view that
+the tracker could not read (a trimmed border, too small, too blurred), refreshed twice a second."""
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 from gui.panels.tables import read_only_table
 from gui.theme import TEXT_COLORS
 
+MAX_NOTICE_LINES = 2  # undecoded-square lines shown in the panel (the rest in its tooltip)
 STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "lost": TEXT_COLORS["error"],
                 "never seen": TEXT_COLORS["error"], "lifted": TEXT_COLORS["muted"]}
 
@@ -24,10 +27,13 @@ class TrackingPanel(QWidget):
         self.summary.setWordWrap(True)
         self.anchors = QLabel("")
         self.anchors.setWordWrap(True)
+        self.undecoded = QLabel("")
+        self.undecoded.setWordWrap(True)
+        self.undecoded.hide()
         self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.table):
+        for w in (self.summary, self.anchors, self.undecoded, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -38,6 +44,17 @@ class TrackingPanel(QWidget):
             note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
                     "from the others" if status.missing_anchors else "")
             self.anchors.setText("Anchors " + ", ".join(words) + note)
+        undecoded = status.undecoded
+        if undecoded:
+            # The first few lines (tags read only by the fallback come first: the likeliest fix); all of
+            # them in the tooltip, so the unit table keeps its room in a small dock.
+            shown = [html.escape(line) for line in undecoded[:MAX_NOTICE_LINES]]
+            if len(undecoded) > MAX_NOTICE_LINES:
+                shown.append(f"… and {len(undecoded) - MAX_NOTICE_LINES} more (hover to read them)")
+            self.undecoded.setText(f"<span style='color:{TEXT_COLORS['warning']}'><b>In view but not tracked:</b><br>"
+                                   + "<br>".join(shown) + "</span>")
+            self.undecoded.setToolTip("\n".join(undecoded))
+        self.undecoded.setVisible(bool(undecoded))
         self.table.setRowCount(len(status.units))
         for row, u in enumerate(status.units):
             cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
