@@ -220,6 +220,9 @@ class DebriefFacts:
     emissions: tuple[EmissionFact, ...]
     bookmarks: tuple[BookmarkFact, ...]
     problems: tuple[str, ...]
+    #: Whether the rule system has emissions at all (:class:`~rules.ruleset.DebriefedEmissions`): a report
+    #: for one without them has no "Signals and emissions" section rather than an empty one.
+    emissions_apply: bool = True
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -359,6 +362,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         engagements=engagements,
         casualties=casualties,
         emissions=emissions,
+        emissions_apply=isinstance(ruleset, DebriefedEmissions),
         bookmarks=bookmarks,
         problems=tuple(problems),
     )
