@@ -1,5 +1,7 @@
 """The Tracking panel: the camera's frames per second and delay, the anchors, and every unit's state
-with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second."""
+with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second. With
+several cameras, a line per camera (frames per second, anchors it sees, units in its view) and which
+cameras see each unit."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,10 +23,14 @@ class TrackingPanel(QWidget):
         self.summary.setWordWrap(True)
         self.anchors = QLabel("")
         self.anchors.setWordWrap(True)
-        self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
+        self.cameras = QLabel("")
+        self.cameras.setWordWrap(True)
+        self.cameras.hide()
+        self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why", "Seen by"), stretch=(4,), min_px=120)
+        self.table.setColumnHidden(5, True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.table):
+        for w in (self.summary, self.anchors, self.cameras, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -35,9 +41,17 @@ class TrackingPanel(QWidget):
             note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
                     "from the others" if status.missing_anchors else "")
             self.anchors.setText("Anchors " + ", ".join(words) + note)
+        cameras = getattr(status, "cameras", ())
+        if cameras:
+            self.cameras.setText("<br>".join(
+                f"<span style='color:{TEXT_COLORS['good'] if c.delivering else TEXT_COLORS['error']}'>{c.text()}</span>"
+                for c in cameras))
+        self.cameras.setVisible(bool(cameras))
+        self.table.setColumnHidden(5, not cameras)
         self.table.setRowCount(len(status.units))
         for row, u in enumerate(status.units):
-            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
+            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why,
+                     ", ".join(getattr(u, "cameras", ())))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 2:

@@ -1,4 +1,5 @@
-"""The several-camera loop: files in lockstep, every frame of each, until the last one ends."""
+"""The one tracking loop: several cameras' files in lockstep, every frame of each, until the last one ends;
+its subscribers (the recorder, TUIO) get one stream."""
 import math
 
 import cv2
@@ -8,9 +9,9 @@ from calibration.synthetic import Faults, TagPlacement
 from calibration.synthetic.camera_rig import CameraRig, seam_layout
 from tracker.frames import Frame
 from tracker.multi_camera import MultiCameraTracker, register_cameras
-from tracker.multi_session import run_multi_tracking
 from tracker.roster import Roster, UnitSpec
 from tracker.sources import ImageFolderSource
+from tracker.tracking_loop import Listener, TrackingLoop
 
 
 def test_two_videos_are_tracked_frame_by_frame_until_the_longer_one_ends(tmp_path):
@@ -27,7 +28,9 @@ def test_two_videos_are_tracked_frame_by_frame_until_the_longer_one_ends(tmp_pat
     results = []
     with MultiCameraTracker(cals, roster=roster) as tracker, \
             ImageFolderSource(tmp_path / "cam0", fps=10.0) as a, ImageFolderSource(tmp_path / "cam1", fps=10.0) as b:
-        rounds = run_multi_tracking({"cam0": a, "cam1": b}, tracker, on_frame=results.append)
+        loop = TrackingLoop(tracker, {"cam0": a, "cam1": b})
+        loop.subscribe(Listener(on_frame=lambda r: results.append(r.tracked)))
+        rounds = loop.run()
     assert rounds == 6 and [r.t_s for r in results] == [i / 10 for i in range(6)]
     assert [r.seen_by[10] for r in results] == [("cam0", "cam1")] * 3 + [("cam0",)] * 3
     for r in results:
