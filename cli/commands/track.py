@@ -4,12 +4,15 @@
     sandtable track game.mp4 --scenario game.toml --jsonl > poses.jsonl
     sandtable track 0 --calibration table.json --tuio 127.0.0.1:3333   # TUIO 1.1 for other software (docs/tuio.md)
     sandtable track --camera 0 --camera 1 --calibration left.json --calibration right.json   # several cameras, fused
+    sandtable track --camera 0 --camera 1 --calibration l.json --calibration r.json --tuio --record game.sqlite --video
 
 ``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
 "x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
 when uncalibrated). Without it, events are printed as they happen and a summary at the end. Files are
 processed frame by frame (none skipped) as fast as possible, with a progress bar on stderr; a camera
-runs until Ctrl+C (the recording is closed properly).
+runs until Ctrl+C (the recording is closed properly). With several cameras, ``--tuio`` sends the fused
+units in table coordinates, and ``--video`` keeps the first camera's video (the recording's calibration
+is that camera's); ``--bare`` is for comparing detectors on one camera and is refused.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "the cameras are given (SOURCEs, then --camera, then --node)")
     parser.add_argument("--scenario", metavar="FILE", help="scenario (TOML): which tag is which unit")
     parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
-    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi)")
+    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi; with several cameras the first one's)")
     parser.add_argument("--jsonl", action="store_true", help="print one JSON line per frame")
     parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     parser.add_argument("--fps", type=float, default=None, help="frame rate of an image folder or a video without one")
