@@ -79,7 +79,7 @@ class TwoCameras:
         return out + ["--scenario", str(self.scenario)]
 
 
-def two_camera_footage(root: Path, frames: int = 15) -> TwoCameras:
+def two_camera_footage(root: Path, frames: int = 10) -> TwoCameras:
     """Two cameras side by side over a 96x48" table at 10 frames/s; the hand from :data:`HAND_FROM_S`."""
     layout = seam_layout(96.0, 48.0)
     rig = CameraRig.side_by_side(layout, cameras=2, size_px=(1280, 720), faults=Faults(noise_sigma=2.0))
