@@ -76,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.settle >= 0:
             raise UsageError(f"--settle {args.settle}: give seconds (0 or more)")
     elif several:
-        require_window(instead="to track without a window use `sandtable track --camera 0 --camera 1 --calibration "
-                       "left.json --calibration right.json --scenario game.toml --record game.sqlite`")
+        given = " ".join([f"--camera {c}" for c in cameras] + [f"--node {n}" for n in args.node or []]
+                         + [f"--calibration {c}" for c in args.calibration or []])
+        require_window(instead=f"to track without a window use `sandtable track {given} --scenario game.toml "
+                       "--record game.sqlite`")
     else:
         camera = args.camera or "0"
         require_window(instead=f"to track without a window use `sandtable track {camera} --calibration "

@@ -181,3 +181,13 @@ def test_a_unit_walking_into_a_gap_no_camera_sees_is_stale_there_and_the_panel_s
         tracker.close()
         window.close()
     assert time.monotonic() - started < 60
+
+
+def test_without_a_display_several_cameras_point_at_headless_tracking_with_the_same_cameras(two_cameras, monkeypatch, capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["run", *two_cameras.argv()]) == 2
+    err = capsys.readouterr().err.strip()
+    cam0, cam1 = two_cameras.folders["cam0"], two_cameras.folders["cam1"]
+    assert len(err.splitlines()) == 1 and "no display" in err
+    assert f"sandtable track --camera {cam0} --camera {cam1} --calibration {two_cameras.calibrations['cam0']}" in err
