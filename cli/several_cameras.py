@@ -61,7 +61,7 @@ def plan_cameras(specs: list[str], node_args: list[str] | None, calibration_file
     from appmodel.errors import UsageError
 
     nodes = [parse_node(n) for n in (node_args or [])]
-    names = _local_names(specs) + [name for name, _ in nodes]
+    names = camera_names(specs) + [name for name, _ in nodes]
     if len(set(names)) != len(names):
         raise UsageError(f"cameras {names}: two have the same name; give each --node its own NAME")
     if len(calibration_files) != len(names):
@@ -216,7 +216,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     return 0
 
 
-def _local_names(specs: list[str]) -> list[str]:
+def camera_names(specs: list[str]) -> list[str]:
     """Names for local cameras as the user gave them: "camera 0", or the file's name."""
     out = []
     for spec in specs:

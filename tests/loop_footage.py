@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -32,6 +33,8 @@ HAND_FROM_S = 0.5
 
 SCENARIO = """format = "sandtable-scenario"
 version = 1
+[table]
+layout = "layout.toml"
 [[sides]]
 name = "Blue"
 [[units]]
@@ -68,6 +71,7 @@ class TwoCameras:
     calibrations: dict[str, Path]
     scenario: Path
     frames: int
+    models: dict[str, Any]  # each camera's lens (what the walkthrough's lens page would load)
 
     def argv(self) -> list[str]:
         """`--camera A --camera B --calibration a.json --calibration b.json --scenario game.toml`."""
@@ -103,4 +107,8 @@ def two_camera_footage(root: Path, frames: int = 10) -> TwoCameras:
         save_table_calibration(cals[name], calibrations[name])
     scenario = root / "game.toml"
     scenario.write_text(SCENARIO, encoding="utf-8")
-    return TwoCameras(folders, calibrations, scenario, frames)
+    anchors = "".join(f"[[anchors]]\ntag_id = {a.tag_id}\nx_in = {a.x_in}\ny_in = {a.y_in}\nsize_in = {a.size_in}\n"
+                      for a in layout.anchors)
+    (root / "layout.toml").write_text(f'format = "sandtable-layout"\nversion = 1\nwidth_in = {layout.width_in}\n'
+                                      f"depth_in = {layout.depth_in}\n{anchors}", encoding="utf-8")
+    return TwoCameras(folders, calibrations, scenario, frames, {c.name: c.model for c in rig.cameras})

@@ -90,11 +90,16 @@ def run(args: argparse.Namespace) -> int:
     from gui.app import create_application
     from gui.settings import load_settings, open_store
 
-    if several:
-        return _run_several(args)
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
+    if not several and args.camera is None and len(settings.cameras) + len(settings.camera_nodes) > 1:
+        # last time several cameras played: the same ones again (their calibrations with them)
+        several = True
+        args.camera, args.node = list(settings.cameras), list(settings.camera_nodes)
+        args.calibration = args.calibration and [args.calibration]
+    if several:
+        return _run_several(args, app, store, settings)
     scenario = _scenario(args.scenario or settings.scenario_path)
     camera = str(args.camera if args.camera is not None else (settings.camera or "0"))
     choice = _calibration_choice(args, settings, camera)
@@ -133,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
 
         settings = remember(settings, camera=camera, scenario=scenario, calibration=calibration_path,
                             projector=projector_path)
+        settings = replace(settings, cameras=(), camera_nodes=(), camera_calibrations=())  # one camera now
         if args.seed is not None:
             settings = replace(settings, dice_seed=args.seed)
         from gui.settings import save_settings
@@ -230,15 +236,40 @@ def _list_cameras() -> int:
     return 0
 
 
-def _walkthrough(source, first, scenario: str, choice):
+def _walkthrough(source, first, scenario: str, choice, *, camera: str | None = None, turn: tuple[int, int] = (1, 1)):
+    """The walkthrough for one camera; with several cameras (``camera``, ``turn`` = (k, of n)) each gets its
+    own in turn: the tags are printed once (the first camera's turn) and the projector is set up once."""
     from calibration.table_setup import load_table_setup
     from gui.setup_wizard import SetupWizard
 
     wizard = SetupWizard(source, scenario_path=scenario, layout=load_table_setup(scenario).layout,
                          calibration_path=choice.path, intro=choice.problem)
+    if camera is not None:
+        k, n = turn
+        wizard.setWindowTitle(f"Sandtable Companion — set up camera {k} of {n}: {camera}")
+        if k > 1:  # the tags were printed in the first camera's turn; the projector goes with the first camera
+            for page in (wizard.print_page, wizard.projector_page):
+                wizard.removePage(next(i for i in wizard.pageIds() if wizard.page(i) is page))
     wizard._frame = first.image_bgr
     wizard.exec()
     return wizard.result_value()
+
+
+def _camera_calibration_files(args: argparse.Namespace, settings, cameras: list[str], nodes: list[str]) -> list[str]:
+    """Each camera's calibration file: as given; else the ones remembered for these same cameras; else
+    one per camera in the application's data folder (made by the walkthrough)."""
+    from gui.setup_steps import default_calibration_path
+
+    if args.calibration:
+        return list(args.calibration)
+    if tuple(cameras) == settings.cameras and tuple(nodes) == settings.camera_nodes and \
+            len(settings.camera_calibrations) == len(cameras) + len(nodes):
+        return list(settings.camera_calibrations)
+    from cli.several_cameras import camera_names, parse_node
+
+    names = camera_names(cameras) + [parse_node(n)[0] for n in nodes]
+    default = default_calibration_path()
+    return [str(default.with_name("table-" + "".join(c if c.isalnum() else "-" for c in name) + ".json")) for name in names]
 
 
 def _play(app, args, source, first, scenario, calibration, calibration_path, projector, settings, store, tuio_address) -> int:
@@ -259,25 +290,34 @@ def _play(app, args, source, first, scenario, calibration, calibration_path, pro
                       meta={"source": camera})
 
 
-def _run_several(args: argparse.Namespace) -> int:
-    """Several cameras over one table (``--camera`` repeated, ``--node``): each with its calibration."""
+def _run_several(args: argparse.Namespace, app, store, settings) -> int:
+    """Several cameras over one table (``--camera`` repeated, ``--node``): each with its calibration.
+    A camera without one (or all, with ``--recalibrate``) is calibrated by the walkthrough, one camera
+    after the other; then a picture shows where their views overlap before the game starts."""
+    import sys
     from dataclasses import replace
+    from pathlib import Path
 
     from appmodel.errors import UsageError
     from appmodel.live_tracking import LiveTracking
     from calibration.table_setup import load_table_setup
     from cli.several_cameras import load_calibrations, open_cameras, plan_cameras, several_camera_tracker
-    from gui.app import create_application
-    from gui.settings import load_settings, open_store
+    from gui.settings import save_settings
+    from gui.setup_steps import CalibrationChoice
     from tracker.roster import load_roster
 
-    if args.recalibrate:
-        raise UsageError("--recalibrate walks through one camera: run `sandtable run --camera N --recalibrate "
-                         "--calibration camN.json` for each camera, then start them together")
-    plan = plan_cameras(list(args.camera or []), args.node, list(args.calibration or []), command="run")
-    calibrations = load_calibrations(plan)
-    store = open_store(args.settings)
-    settings = load_settings(store)
+    cameras, nodes = list(args.camera or []), list(args.node or [])
+    files = _camera_calibration_files(args, settings, cameras, nodes)
+    plan = plan_cameras(cameras, nodes, files, command="run")
+    local = dict(zip(plan.local_names, plan.calibration_files))
+    for (name, _), path in zip(plan.nodes, plan.calibration_files[len(plan.specs):]):
+        if not Path(path).is_file():
+            raise UsageError(f"camera node {name} has no table calibration at {path}: calibrate that camera on its own "
+                             "computer (`sandtable calibrate table`) and give the file with --calibration")
+    todo = [name for name, path in local.items() if args.recalibrate or not Path(path).is_file()]
+    if todo and args.screenshot:
+        raise UsageError(f"no table calibration for camera {todo[0]} ({local[todo[0]]}); run `sandtable run` with these "
+                         "cameras and a display to calibrate each in turn, or give one --calibration per camera")
     if args.seed is not None:
         settings = replace(settings, dice_seed=args.seed)
     scenario = _scenario(args.scenario or settings.scenario_path)
@@ -287,7 +327,7 @@ def _run_several(args: argparse.Namespace) -> int:
 
         tuio_address = TuioAddress.parse(args.tuio)
     projector = _projector(args.projector or settings.projector_calibration_path, explicit=bool(args.projector))
-    app = create_application()
+    projector_path = projector[1]
     sources = open_cameras(plan)
     tracker = receiver = None
     try:
@@ -298,27 +338,46 @@ def _run_several(args: argparse.Namespace) -> int:
                 raise UsageError(f"camera {name} opened but sent no picture in 5 seconds; is another program using it? "
                                  "Close it, or leave that --camera out")
             firsts[name] = first
+        for k, name in enumerate(todo, start=1):
+            why = "calibrating again" if args.recalibrate else "not calibrated yet"
+            choice = CalibrationChoice(Path(local[name]), None, f"Camera {k} of {len(todo)}, {name}: {why} (saved to "
+                                       f"{local[name]}). Every camera must see at least two anchors.")
+            result = _walkthrough(sources[name], firsts[name], scenario, choice, camera=name, turn=(k, len(todo)))
+            if result is None:
+                print(f"sandtable run: camera {name} is not calibrated yet; run it again when its anchors are in view",
+                      file=sys.stderr)
+                return 1
+            if result.projector_path is not None:
+                projector_path = result.projector_path
+                projector = _projector(str(projector_path), explicit=True)
+        calibrations = load_calibrations(plan)
+        if todo and not _views_overlap(calibrations):
+            print("sandtable run: stopped after calibrating the cameras; run it again to play", file=sys.stderr)
+            return 1
+        settings = replace(settings, cameras=tuple(plan.specs), camera_nodes=tuple(nodes), scenario_path=scenario,
+                           camera_calibrations=tuple(str(Path(f).resolve()) for f in plan.calibration_files),
+                           projector_calibration_path=str(Path(projector_path).resolve()) if projector_path else
+                           settings.projector_calibration_path)
+        save_settings(settings, store)  # remembered now: the next `sandtable run` opens the same cameras
         roster = load_roster(scenario)
         tracker, receiver = several_camera_tracker(plan, calibrations, roster=roster,
                                                    terrain=load_table_setup(scenario).terrain)
-        import sys
-
         print(tracker.coverage().summary(), file=sys.stderr)
         shown = plan.local_names[0] if plan.local_names else None
         live = LiveTracking(sources, tracker, realtime=True, receiver=receiver, shown_camera=shown)
         view_name = shown or plan.names[0]
-        calibration = tracker.calibration(view_name)  # sized to its pictures by the tracker
+        calibration = tracker.calibration(view_name)
         if view_name in firsts:
             image = firsts[view_name].image_bgr
             calibration = calibration.for_frame_size(image.shape[1], image.shape[0])
-        cameras = " ".join([f"--camera {c}" for c in plan.specs] + [f"--node {n}={a}" for n, a in plan.nodes])
+        given = " ".join([f"--camera {c}" for c in plan.specs] + [f"--node {n}={a}" for n, a in plan.nodes])
         meta = plan.metadata()
         calibration_path = meta.pop("calibration_path")
         meta.pop("calibration_json")
-        tracker, receiver = None, None  # closed by the window's session from here on
+        tracker, receiver = None, None  # closed with the window from here on
         return _play_live(app, args, live, firsts, scenario, calibration, calibration_path, projector[0], settings,
                           store, tuio_address, roster=roster, meta=meta,
-                          command=f"sandtable run {cameras} --scenario {scenario} --record {args.record}")
+                          command=f"sandtable run {given} --scenario {scenario} --record {args.record}")
     finally:
         if tracker is not None:
             tracker.close()
@@ -326,6 +385,13 @@ def _run_several(args: argparse.Namespace) -> int:
             receiver.close()
         for source in sources.values():
             source.close()
+
+
+def _views_overlap(calibrations) -> bool:
+    """After calibrating: where the cameras' views overlap (and any gap); True to start the game."""
+    from gui.coverage_dialog import CoverageDialog
+
+    return bool(CoverageDialog(calibrations).exec())
 
 
 def _play_live(app, args, live, firsts, scenario, calibration, calibration_path, projector, settings, store,

@@ -191,3 +191,59 @@ def test_without_a_display_several_cameras_point_at_headless_tracking_with_the_s
     cam0, cam1 = two_cameras.folders["cam0"], two_cameras.folders["cam1"]
     assert len(err.splitlines()) == 1 and "no display" in err
     assert f"sandtable track --camera {cam0} --camera {cam1} --calibration {two_cameras.calibrations['cam0']}" in err
+
+
+def test_the_first_run_calibrates_each_camera_in_turn_shows_the_overlap_and_the_next_run_starts_directly(
+        two_cameras, tmp_path, monkeypatch, capsys):
+    """The walkthrough is clicked through as a user would, once per camera; the window is not opened."""
+    import cli.commands.run as run_command
+    import cli.display_check
+    from gui.coverage_dialog import CoverageDialog
+    from gui.setup_wizard import SetupWizard
+
+    monkeypatch.setattr(cli.display_check, "display_available", lambda *a, **k: True)
+    walked, overlaps, played = [], [], []
+
+    def click_through(wizard):
+        camera = wizard.windowTitle().rsplit(": ", 1)[-1]
+        pages = [wizard.page(i) for i in wizard.pageIds()]
+        walked.append((wizard.windowTitle(), wizard.print_page in pages, wizard.projector_page in pages))
+        wizard.show()
+        for _ in range(10):
+            if wizard.currentPage() is wizard.register_page:
+                break
+            wizard.next()
+        wizard.camera_model = two_cameras.models[camera]  # the lens page: the user picked this camera's lens file
+        assert wizard.register_page.capture().verdict == "good"
+        for _ in range(10):
+            if wizard.currentPage() is wizard.done_page:
+                break
+            wizard.next()
+        wizard.accept()
+        return 1
+
+    def look_at_overlap(dialog):
+        overlaps.append((dialog.cover.names, dialog.text.text(), dialog.picture.pixmap().width()))
+        return 1  # Start the game
+
+    monkeypatch.setattr(SetupWizard, "exec", click_through)
+    monkeypatch.setattr(CoverageDialog, "exec", look_at_overlap)
+    monkeypatch.setattr(run_command, "_play_live", lambda app, args, live, firsts, scenario, calibration, *rest, **kw:
+                        played.append((tuple(live.camera_names), live.tracker.calibration("cam1").residual_in)) or 0)
+    settings = ["--settings", str(tmp_path / "settings.ini")]
+    mine = [tmp_path / "mine" / "left.json", tmp_path / "mine" / "right.json"]
+    cameras = ["--camera", str(two_cameras.folders["cam0"]), "--camera", str(two_cameras.folders["cam1"])]
+    argv = ["run", *cameras, "--calibration", str(mine[0]), "--calibration", str(mine[1]),
+            "--scenario", str(two_cameras.scenario), *settings]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert [w[0] for w in walked] == ["Sandtable Companion — set up camera 1 of 2: cam0",
+                                      "Sandtable Companion — set up camera 2 of 2: cam1"]
+    assert walked[0][1:] == (True, True) and walked[1][1:] == (False, False)  # tags printed, projector set up once
+    assert mine[0].is_file() and mine[1].is_file()
+    names, text, width = overlaps[0]
+    assert names == ("cam0", "cam1") and width > 600
+    assert "2 camera(s) see 100% of the 96x48 in table" in text and "cam0: registered from anchors" in text
+    assert played[-1][0] == ("cam0", "cam1") and played[-1][1] < 0.05
+    # next time: no options at all, the same two cameras and their calibrations, no walkthrough
+    assert main(["run", *settings]) == 0, capsys.readouterr().err
+    assert len(walked) == 2 and len(overlaps) == 1 and played[-1][0] == ("cam0", "cam1")
