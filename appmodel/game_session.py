@@ -19,373 +19,54 @@ the state it produced, so a replay shows the overlays and log as they were.
 """
 from __future__ import annotations
 
-import json
-import math
-import threading
-import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import odds_json
 from appmodel.errors import UsageError
 from appmodel.observer import Signal
-from rules.dice import DiceRoll, DiceSource, EnteredDice, RollRequest, SeededDice
-from rules.errors import RulesError
+from appmodel.session import hand_edits, scenario_facts
+from appmodel.session.attack_analysis import AttackAnalysis, analysis_for
+from appmodel.session.attacks import AttackDraft, MissMarker, PendingLanding, landing_point, miss_marker
+from appmodel.session.clock import SessionClock
+from appmodel.session.dice_sources import CapturingDice, Entry, ReplayThenDice, check_all_used, entered_or
+from appmodel.session.game_log import GameLog, LogEntry, bookmark_text, clock_text, rules_lines, tracker_event_text
+from appmodel.session.procedures import Procedure, dice_needed, run_rolls
+from appmodel.session.recording_rows import RecordingRows, recording_metadata
+from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
+from appmodel.session.selection import Selection
+from appmodel.session.snapshot import Snapshot, SnapshotInputs
+from appmodel.session.tape import TapeMeasure, measure_tape, unit_at
+from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, TrackedPoses, pose_state, set_tracked_pose, \
+    sharing_spot
+from rules.dice import DiceSource, RollRequest, SeededDice
 from rules.events import RulesEvent
-from rules.geometry import Circle, distance_to_point_in, gap_in, units_in_blast
-from rules.ruleset import HIT_AND_KILL, AttackRequest, DraftOverlays, GroupedRuleset, GroupView, OddsLegend, Overlay, \
-    Resolution, Ruleset, TargetOdds, TargetProposal, UnitView, WeaponView, get_ruleset, odds_legend
-from rules.ruleset import GroupHandEdits, HandEdits, pose_options
-from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
+from rules.ruleset import GroupView, OddsLegend, Resolution, Ruleset, TargetOdds, UnitView, get_ruleset
 
 XY = tuple[float, float]
-Entry = int | Sequence[int]
-#: A rule procedure the session runs with its dice: ``fn(state, dice) -> Resolution`` (an activation,
-#: a test, reinforcements, the automation tables...).
-Procedure = Callable[[Any, DiceSource], Resolution]
 
-#: Default overlay colours of sides that give none (scenario ``[[sides]] color``), in order.
-DEFAULT_SIDE_COLORS = ("#2f6fd0", "#d03a2f", "#2a9d55", "#c58b12", "#8e44ad", "#16a2b8")
-#: A tracked pose closer than this to the state's (inches / degrees) is not a change worth a set_pose.
-POSE_EPS_IN = 0.01
-HEADING_EPS_DEG = 0.5
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the session log: ``kind`` is "rules", "tracker", "note", "bookmark" or "warning"."""
-
-    t_s: float
-    kind: str
-    text: str
-    round: int | None = None
-
-
-@dataclass(frozen=True)
-class TapeMeasure:
-    """A tape between two points or units; ``distance_in`` is base to base for units, as the rules measure."""
-
-    start_in: XY
-    end_in: XY
-    start_unit: int | None
-    end_unit: int | None
-    distance_in: float
-
-
-@dataclass(frozen=True)
-class AttackDraft:
-    """An attack being set up at the table (what the attack panel shows)."""
-
-    attacker_id: int
-    weapon: str
-    target_ids: tuple[int, ...] = ()
-    declarations: Mapping[str, Any] = field(default_factory=dict)
-    target_declarations: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
-    aim_point: XY | None = None
-
-    def request(self) -> AttackRequest:
-        decl = dict(self.declarations)
-        mode = str(decl.get("mode", "attack"))
-        return AttackRequest(self.attacker_id, self.weapon, tuple(self.target_ids), (),
-                             self.aim_point, mode, decl,
-                             {uid: dict(self.target_declarations.get(uid, {})) for uid in self.target_ids})
-
-
-@dataclass(frozen=True)
-class MissMarker:
-    """Where a missed explosive was aimed, how far it may land, who chooses, and where it landed."""
-
-    intended_in: XY
-    miss_radius_in: float
-    chooser: str
-    landed_in: XY | None = None
-
-
-@dataclass(frozen=True)
-class PendingLanding:
-    """A missed explosive waiting for its landing point (the ruleset's ``pending``)."""
-
-    draft: AttackDraft
-    entries: tuple[Entry, ...]
-    miss: MissMarker
-    message: str
-    #: The odds the players were shown before the first roll (recorded with the attack once it lands).
-    odds: tuple[TargetOdds, ...] = ()
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a view draws at one moment, immutable (the compositor and the overlays read it)."""
-
-    version: int
-    state: Any
-    ruleset: Ruleset
-    units: tuple[UnitView, ...]
-    table_size_in: XY
-    side_colors: Mapping[str, str]
-    radio_units: frozenset[int]
-    selected_unit: int | None
-    selected_weapon: str | None
-    weapons: tuple[WeaponView, ...]
-    overlays: tuple[Overlay, ...]
-    blast_point: XY | None
-    blast_radius_in: float | None
-    blast_caught: tuple[int, ...]
-    tape: TapeMeasure | None
-    draft: AttackDraft | None
-    analysis: "AttackAnalysis"
-    miss: MissMarker | None
-    t_s: float
-    #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
-    templates: Any = None
-    #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
-    ground: Any = None
-
-    @property
-    def proposals(self) -> tuple[TargetProposal, ...]:
-        """Every unit the geometry allows (or not) as a target of the draft (computed on first use)."""
-        return self.analysis.proposals
-
-    @property
-    def odds(self) -> tuple[TargetOdds, ...]:
-        """Exact odds per ticked target of the draft (computed on first use)."""
-        return self.analysis.odds
-
-    @property
-    def odds_error(self) -> str:
-        return self.analysis.error
-
-    @property
-    def odds_legend(self) -> OddsLegend:
-        """What the draft's odds mean in this ruleset (the words of the panel's columns and the table's labels)."""
-        return self.analysis.legend
-
-    def unit(self, unit_id: int) -> UnitView | None:
-        for u in self.units:
-            if u.unit_id == unit_id:
-                return u
-        return None
-
-    def color_of(self, side: str | None) -> str:
-        return self.side_colors.get(side or "", "#dddddd")
-
-    def weapon(self, name: str | None) -> WeaponView | None:
-        for w in self.weapons:
-            if w.name == name:
-                return w
-        return None
-
-
-class AttackAnalysis:
-    """Target proposals and exact odds of one draft against one game state, computed when first read.
-
-    Drawing a frame needs the odds only when the odds overlay is on, and never the proposals (the
-    attack panel lists them); the session keeps one analysis for as long as neither the state nor
-    the draft changes, so a new selection or tape does not compute them again.
-    """
-
-    def __init__(self, ruleset: Ruleset, state: Any, draft: AttackDraft | None) -> None:
-        self.ruleset = ruleset
-        self.state = state
-        self.draft = draft
-        self._proposals: tuple[TargetProposal, ...] | None = None
-        self._odds: tuple[TargetOdds, ...] | None = None
-        self._legend: OddsLegend | None = None
-        self._errors = {"proposals": "", "odds": ""}
-        # A snapshot built on a view's worker thread shares this analysis with the panels on the UI
-        # thread: whoever asks first computes, the other waits for that answer.
-        self._lock = threading.RLock()
-
-    def matches(self, state: Any, draft: AttackDraft | None) -> bool:
-        return state is self.state and draft == self.draft
-
-    @property
-    def proposals(self) -> tuple[TargetProposal, ...]:
-        if self._proposals is None:
-            with self._lock:
-                if self._proposals is None:
-                    proposals: tuple[TargetProposal, ...] = ()
-                    if self.draft is not None:
-                        try:
-                            proposals = self.ruleset.propose_targets(self.state, self.draft.attacker_id, self.draft.weapon,
-                                                                     aim_point=self.draft.aim_point)
-                        except (RulesError, ValueError) as exc:
-                            self._errors["proposals"] = str(exc)
-                    self._proposals = proposals
-        return self._proposals
-
-    @property
-    def odds(self) -> tuple[TargetOdds, ...]:
-        if self._odds is None:
-            with self._lock:
-                if self._odds is None:
-                    odds: tuple[TargetOdds, ...] = ()
-                    if self.draft is not None and (self.draft.target_ids or self.draft.aim_point is not None):
-                        try:
-                            odds = self.ruleset.attack_odds(self.state, self.draft.request())
-                        except (RulesError, ValueError) as exc:
-                            self._errors["odds"] = str(exc)
-                    self._odds = odds
-        return self._odds
-
-    @property
-    def legend(self) -> OddsLegend:
-        """What the odds' figures mean for this draft (Down Range's hit and kill unless the ruleset says)."""
-        if self._legend is None:
-            legend = HIT_AND_KILL
-            if self.draft is not None:
-                try:
-                    legend = odds_legend(self.ruleset, self.state, self.draft.request())
-                except (RulesError, ValueError):
-                    pass
-            self._legend = legend
-        return self._legend
-
-    @property
-    def error(self) -> str:
-        """Why the rules refused the draft ('' when they did not)."""
-        _ = self.proposals, self.odds
-        return self._errors["proposals"] or self._errors["odds"]
-
-
-@dataclass(frozen=True)
-class SnapshotInputs:
-    """What a :class:`Snapshot` is made from, captured on the session's thread (every field is an
-    immutable value or, for ``analysis``, a lock-guarded lazy one); :meth:`build` asks the rules for
-    the shapes and may run on any thread."""
-
-    version: int
-    state: Any
-    ruleset: Ruleset
-    units: tuple[UnitView, ...] | None  # the units of ``state`` if already known
-    table_size_in: XY
-    side_colors: Mapping[str, str]
-    radio_units: frozenset[int]
-    selected_unit: int | None
-    selected_weapon: str | None
-    blast_point: XY | None
-    tape: TapeMeasure | None
-    draft: AttackDraft | None
-    analysis: AttackAnalysis
-    miss: MissMarker | None
-    t_s: float
-    templates: Any = None
-    ground: Any = None
-
-    def build(self) -> Snapshot:
-        """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
-        table-wide ones, who a blast point catches."""
-        ruleset, state = self.ruleset, self.state
-        units = self.units if self.units is not None else ruleset.units(state)
-        weapons: tuple[WeaponView, ...] = ()
-        overlays: list[Overlay] = []
-        sel = self.selected_unit
-        on_table = {u.unit_id: u for u in units if u.on_table}
-        if sel is not None:
-            weapons = ruleset.weapons(state, sel)
-            if sel in on_table:
-                overlays += ruleset.overlays(state, sel, weapon=self.selected_weapon)
-        # Table-wide overlays (voice chains of every side, jamming, smoke...) come with any unit's
-        # overlays(); one call per side that the selection does not already cover.
-        per_unit = ("range", "movement", "fan", "blast reach", "signal")
-        shown_sides = {on_table[sel].side} if sel in on_table else set()
-        for u in units:
-            if u.on_table and u.status == "active" and u.side not in shown_sides:
-                shown_sides.add(u.side)
-                overlays += [o for o in ruleset.overlays(state, u.unit_id) if o.kind not in per_unit]
-        draft = self.draft
-        if draft is not None and draft.attacker_id in on_table and (draft.attacker_id, draft.weapon) != (sel, self.selected_weapon):
-            # The attack panel's templates stand on their own: the attacker's range, fan and blast reach
-            # stay drawn whatever is selected on the map (a click on empty table clears only the selection).
-            overlays += [o for o in ruleset.overlays(state, draft.attacker_id, weapon=draft.weapon)
-                         if o.kind in ("range", "fan", "blast reach")]
-        if self.draft is not None and isinstance(ruleset, DraftOverlays):
-            # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
-            try:
-                overlays += ruleset.attack_overlays(state, self.draft.request())
-            except (RulesError, ValueError):
-                pass
-        overlays = _dedupe_table_overlays(overlays)
-        radius = None
-        caught: tuple[int, ...] = ()
-        w = next((x for x in weapons if x.name == self.selected_weapon), None)
-        if self.blast_point is not None:
-            radius = w.radius_in if w is not None and w.radius_in else None
-            if not radius and draft is not None and draft.aim_point is not None:
-                # The aim point's blast comes from the attack set up, not from what the map has selected.
-                dw = next((x for x in ruleset.weapons(state, draft.attacker_id) if x.name == draft.weapon), None)
-                radius = dw.radius_in if dw is not None and dw.radius_in else None
-            if radius:
-                caught = units_in_blast(self.blast_point, radius,
-                                        {u.unit_id: u.footprint for u in units if u.on_table and u.status == "active"})
-        return Snapshot(
-            self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
-            self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground)
-
-
-class _NeedDice(Exception):
-    def __init__(self, request: RollRequest) -> None:
-        super().__init__(request.label)
-        self.request = request
-
-
-class _ProbeDice:
-    """Dice fed one entry per roll; raises :class:`_NeedDice` at the first roll without an entry."""
-
-    def __init__(self, entries: Sequence[Entry]) -> None:
-        self.entries = list(entries)
-        self.requests: list[RollRequest] = []
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        if len(self.requests) >= len(self.entries):
-            raise _NeedDice(request)
-        entry = self.entries[len(self.requests)]
-        self.requests.append(request)
-        return EnteredDice([entry]).roll(request)
-
-
-class _CapturingDice:
-    """Rolls with ``inner`` and keeps each roll as an entry, so the same dice can be fed again."""
-
-    def __init__(self, inner: DiceSource) -> None:
-        self.inner = inner
-        self.entries: list[Entry] = []
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        roll = self.inner.roll(request)
-        self.entries.append(list(roll.faces) if roll.faces is not None else roll.dice_total)
-        return roll
-
-
-class _ReplayThenDice:
-    """The rolls already made (their entries, in order), then ``then`` for the rolls that follow."""
-
-    def __init__(self, entries: Sequence[Entry], then: DiceSource) -> None:
-        self.entries = list(entries)
-        self.then = then
-        self.used = 0
-
-    def roll(self, request: RollRequest) -> DiceRoll:
-        if self.used < len(self.entries):
-            entry = self.entries[self.used]
-            self.used += 1
-            return EnteredDice([entry]).roll(request)
-        return self.then.roll(request)
-
-
-def _default_clock() -> Callable[[], float]:
-    start = time.monotonic()
-    return lambda: time.monotonic() - start
+__all__ = [
+    "AttackAnalysis", "AttackDraft", "DEFAULT_SIDE_COLORS", "Entry", "GameSession", "HEADING_EPS_DEG", "LogEntry",
+    "MissMarker", "POSE_EPS_IN", "PendingLanding", "Procedure", "Snapshot", "SnapshotInputs", "TapeMeasure",
+    "set_tracked_pose",
+]
+#: Names other modules imported from here before the session was split into parts.
+_clock_text = clock_text
+_pose_state = pose_state
+_sharing_spot = sharing_spot
 
 
 class GameSession:
     """One game at the table (mutable; single-threaded: call it from the UI thread or the demo loop).
     Other threads get frozen values only: a view's overlay worker builds the snapshot from
-    :meth:`snapshot_inputs` and hands it back (:meth:`adopt_snapshot`)."""
+    :meth:`snapshot_inputs` and hands it back (:meth:`adopt_snapshot`).
+
+    A façade over the parts in :mod:`appmodel.session`: it holds the game state and the version the
+    views draw, hands each part what it needs, and commits what they return (the state, the log, the
+    recording's rows, the ``changed`` signal)."""
 
     def __init__(self, ruleset: Ruleset, state: Any, *, scenario: Mapping[str, Any] | None = None,
                  scenario_path: str | None = None, table_size_in: XY | None = None,
@@ -394,32 +75,25 @@ class GameSession:
         self._state = state
         self.scenario: Mapping[str, Any] = dict(scenario or {})
         self.scenario_path = scenario_path
-        table = self.scenario.get("table", {}) if isinstance(self.scenario.get("table"), Mapping) else {}
-        self.table_size_in: XY = table_size_in or (float(table.get("width_in", 72.0)), float(table.get("depth_in", 48.0)))
-        self.side_colors = self._side_colors()
-        self.radio_units = frozenset(int(u["tag_id"]) for u in self.scenario.get("units", [])
-                                     if any("radio" in str(e).lower() for e in u.get("equipment", ())))
+        self.table_size_in: XY = table_size_in or scenario_facts.table_size_in(self.scenario)
+        self.side_colors = scenario_facts.side_colors(self.scenario, (u.side for u in ruleset.units(state)))
+        self.radio_units = scenario_facts.radio_units(self.scenario)
         self.dice: DiceSource = dice or SeededDice()
         #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
         self.ground: Any = None
-        self._clock = clock or _default_clock()
-        self._tracked_t_s: float | None = None
-        self.changed = Signal()
-        self.turn_started = Signal()
-        self.log: list[LogEntry] = []
-        self.recorder: Any | None = None
-        self._selected: int | None = None
-        self._weapon: str | None = None
-        self._blast_point: XY | None = None
-        self._tape: TapeMeasure | None = None
         #: Templates players placed and keep (appmodel.placed_templates.TemplateBoard); see set_templates.
         self.templates: Any = None
+        self.changed = Signal()
+        self.turn_started = Signal()
+        self.game_log = GameLog()
+        self._clock = SessionClock(clock)
+        self._rows: RecordingRows | None = None
+        self._selection = Selection()
+        self._tape: TapeMeasure | None = None
         self._draft: AttackDraft | None = None
         self._pending: PendingLanding | None = None
         self._miss: MissMarker | None = None
-        self._moved_seen: dict[int, float] = {}
-        #: Units whose own tag the tracker has seen: they move on their own, never as riders.
-        self._tagged: set[int] = set()
+        self._poses = TrackedPoses(ruleset, partial(scenario_facts.base_height_in, self.scenario))
         self._version = 0
         self._snapshot: Snapshot | None = None
         self._analysis: AttackAnalysis | None = None
@@ -446,16 +120,6 @@ class GameSession:
         return cls(ruleset, state, scenario=scenario, scenario_path=source if source != "<scenario>" else None,
                    dice=SeededDice(seed), clock=clock)
 
-    def _side_colors(self) -> dict[str, str]:
-        colors: dict[str, str] = {}
-        sides = [s for s in self.scenario.get("sides", []) if isinstance(s, Mapping)]
-        for i, side in enumerate(sides):
-            colors[str(side.get("name"))] = str(side.get("color") or DEFAULT_SIDE_COLORS[i % len(DEFAULT_SIDE_COLORS)])
-        for u in self.ruleset.units(self._state):
-            if u.side not in colors:
-                colors[u.side] = DEFAULT_SIDE_COLORS[len(colors) % len(DEFAULT_SIDE_COLORS)]
-        return colors
-
     # -- reading --------------------------------------------------------------------------------
     @property
     def state(self) -> Any:
@@ -465,9 +129,31 @@ class GameSession:
     def pending(self) -> PendingLanding | None:
         return self._pending
 
+    @property
+    def draft(self) -> AttackDraft | None:
+        return self._draft
+
+    @property
+    def selection(self) -> Selection:
+        """The selected unit, its weapon and the blast point (a frozen value)."""
+        return self._selection
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The log's lines in order (read-only for callers: :meth:`note`, :meth:`set_log` change it)."""
+        return self.game_log.entries
+
+    @property
+    def recorder(self) -> Any | None:
+        """The open recording's ``Recorder`` (None when not recording)."""
+        return self._rows.recorder if self._rows is not None else None
+
     def now_s(self) -> float:
         """Session time: the tracker's frame time when tracking, else the wall clock since the start."""
-        return self._tracked_t_s if self._tracked_t_s is not None else self._clock()
+        return self._clock.now_s()
+
+    def _round(self) -> int | None:
+        return getattr(self._state, "round", None)
 
     def units(self) -> tuple[UnitView, ...]:
         """Every unit as the ruleset shows it (computed once per game state: states are immutable)."""
@@ -486,14 +172,10 @@ class GameSession:
 
     def unit_at(self, x_in: float, y_in: float, *, slack_in: float = 0.5) -> int | None:
         """The on-table unit whose base is nearest to a point, within ``slack_in`` of it."""
-        best: tuple[float, int] | None = None
-        for u in self.units():
-            if not u.on_table:
-                continue
-            d = distance_to_point_in(u.footprint, x_in, y_in)
-            if d <= slack_in and (best is None or d < best[0]):
-                best = (d, u.unit_id)
-        return best[1] if best else None
+        return unit_at(self.units(), x_in, y_in, slack_in=slack_in)
+
+    def _weapon_names(self, unit_id: int) -> list[str]:
+        return [w.name for w in self.ruleset.weapons(self._state, unit_id)]
 
     @property
     def version(self) -> int:
@@ -510,19 +192,19 @@ class GameSession:
         return snap
 
     def _current_analysis(self) -> AttackAnalysis:
-        if self._analysis is None or not self._analysis.matches(self._state, self._draft):
-            self._analysis = AttackAnalysis(self.ruleset, self._state, self._draft)
+        self._analysis = analysis_for(self._analysis, self.ruleset, self._state, self._draft)
         return self._analysis
 
-    def snapshot_inputs(self) -> "SnapshotInputs":
+    def snapshot_inputs(self) -> SnapshotInputs:
         """Everything :meth:`snapshot` is made from, frozen (cheap): a view's worker thread builds the
         snapshot from it (:meth:`SnapshotInputs.build`) while this session goes on changing."""
-        self._current_analysis()
+        analysis = self._current_analysis()
         cached = self._units_of
         units = cached[1] if cached is not None and cached[0] is self._state else None
+        sel = self._selection
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
-                              dict(self.side_colors), self.radio_units, self._selected, self._weapon, self._blast_point,
-                              self._tape, self._draft, self._analysis, self._miss, self.now_s(),
+                              dict(self.side_colors), self.radio_units, sel.unit_id, sel.weapon, sel.blast_point,
+                              self._tape, self._draft, analysis, self._miss, self.now_s(),
                               templates=self.templates, ground=self.ground)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
@@ -535,7 +217,7 @@ class GameSession:
         self._units_of = (snapshot.state, snapshot.units)
         return True
 
-    # -- changes --------------------------------------------------------------------------------
+    # -- what the views show: selection, tape, templates, ground ----------------------------------
     def _touch(self, kind: str) -> None:
         self._version += 1
         self.changed.emit(kind)
@@ -550,48 +232,41 @@ class GameSession:
         self._state = state
         self._touch(kind)
 
-    def select_unit(self, unit_id: int | None, *, weapon: str | None = None) -> None:
-        """Select a unit (and one of its weapons: by default its first)."""
-        if unit_id is not None:
-            self.unit(unit_id)  # refuses an unknown id with the list of ids
-            names = [w.name for w in self.ruleset.weapons(self._state, unit_id)]
-            if weapon is not None and weapon not in names:
-                raise UsageError(f"{self.unit(unit_id).name} has no weapon {weapon!r}: it has {', '.join(names) or 'none'}")
-            weapon = weapon or (self._weapon if self._weapon in names and unit_id == self._selected else None) \
-                or (names[0] if names else None)
-        self._selected, self._weapon = unit_id, weapon if unit_id is not None else None
-        self._record_view()
+    def _set_selection(self, selection: Selection) -> None:
+        self._selection = selection
+        if self._rows is not None:
+            self._rows.view(self.now_s(), selection.unit_id, selection.weapon, selection.blast_point)
         self._touch("selection")
 
+    def select_unit(self, unit_id: int | None, *, weapon: str | None = None) -> None:
+        """Select a unit (and one of its weapons: by default its first)."""
+        if unit_id is None:
+            self._set_selection(self._selection.with_unit(None, None))
+            return
+        name = self.unit(unit_id).name  # refuses an unknown id with the list of ids
+        self._set_selection(self._selection.with_unit(unit_id, weapon, unit_name=name,
+                                                      weapon_names=self._weapon_names(unit_id)))
+
     def select_weapon(self, name: str) -> None:
-        if self._selected is None:
+        if self._selection.unit_id is None:
             raise UsageError("select a unit first, then its weapon")
-        self.select_unit(self._selected, weapon=name)
+        self.select_unit(self._selection.unit_id, weapon=name)
 
     def set_blast_point(self, point: XY | None) -> None:
         """Where a blast is shown (a point the user picked, or a unit's centre)."""
-        self._blast_point = None if point is None else (float(point[0]), float(point[1]))
-        self._record_view()
+        self._set_selection(self._selection.with_blast_point(point))
+
+    def restore_view(self, selected_unit: int | None, selected_weapon: str | None, blast_point: XY | None) -> None:
+        """The selection as it was (replay)."""
+        names = self._weapon_names(selected_unit) if selected_unit is not None else []
+        self._selection = Selection.restored(selected_unit, selected_weapon, blast_point,
+                                             unit_ids={u.unit_id for u in self.units()}, weapon_names=names)
         self._touch("selection")
 
     def measure(self, start: XY, end: XY) -> TapeMeasure:
         """Set the tape measure between two points; a point on a unit's base snaps to that unit and the
         distance is then measured base to base, as the rules measure range."""
-        a, b = self.unit_at(*start), self.unit_at(*end)
-        views = {u.unit_id: u for u in self.units()}
-        if a is not None and b is not None and a != b:
-            d = gap_in(views[a].footprint, views[b].footprint)
-            s, e = (views[a].x_in, views[a].y_in), (views[b].x_in, views[b].y_in)
-        elif a is not None:
-            d = distance_to_point_in(views[a].footprint, *end)
-            s, e = (views[a].x_in, views[a].y_in), end
-        elif b is not None:
-            d = distance_to_point_in(views[b].footprint, *start)
-            s, e = start, (views[b].x_in, views[b].y_in)
-        else:
-            d = math.hypot(end[0] - start[0], end[1] - start[1])
-            s, e = start, end
-        self._tape = TapeMeasure((float(s[0]), float(s[1])), (float(e[0]), float(e[1])), a, b, float(d))
+        self._tape = measure_tape(self.units(), start, end)
         self._touch("selection")
         return self._tape
 
@@ -607,41 +282,13 @@ class GameSession:
     # -- tracking -------------------------------------------------------------------------------
     def apply_poses(self, poses: Iterable[Any], *, t_s: float | None = None) -> int:
         """Move the rules' units to the tracker's poses (``tracker.unit_pose.UnitPose``); returns how many
-        changed. The path length the tracker measured since the last pose is passed as ``moved_in``, so
-        a unit carried around an obstacle is charged for the way it went.
-
-        Gun teams: members standing on one spot share one token with one tag; the rules move the
-        riders with it (``team`` in docs/rules-down-range.md). A member whose own tag the tracker has
-        seen is not a rider: it moves alone, and a team-mate on its spot is not dragged along. A hidden
-        tag's pose (stale, lost) is its last sighting, already applied: it never pulls a unit back.
+        changed (:meth:`appmodel.session.tracked_poses.TrackedPoses.apply` says how gun teams, hidden
+        tags and the path length are treated). ``t_s`` pins the session clock to the frame's time.
         Emits ``changed("poses")``."""
         if t_s is not None:
-            self._tracked_t_s = float(t_s)
-        poses = list(poses)
-        self._tagged.update(p.tag_id for p in poses if _pose_state(p) == "seen")
-        views = {u.unit_id: u for u in self.units()}
-        changed = 0
-        state = self._state
-        before = len(getattr(state, "events", ()))
-        for p in poses:
-            kind = _pose_state(p)
-            if getattr(p, "x_in", None) is None or p.tag_id not in views or kind in ("stale", "lost"):
-                continue
-            u = views[p.tag_id]
-            on_table = kind != "lifted"
-            moved_now = p.moved_this_turn_in
-            seen = self._moved_seen.get(p.tag_id)
-            delta = None
-            if moved_now is not None:
-                delta = moved_now if seen is None or moved_now < seen else moved_now - seen
-                self._moved_seen[p.tag_id] = moved_now
-            turned = abs(((p.heading_deg - u.heading_deg) + 180.0) % 360.0 - 180.0)
-            if math.hypot(p.x_in - u.x_in, p.y_in - u.y_in) > POSE_EPS_IN or turned > HEADING_EPS_DEG \
-                    or on_table != u.on_table:
-                alone = any(uid in self._tagged for uid in _sharing_spot(views, u))
-                state = set_tracked_pose(self.ruleset, state, p, moved_in=delta, on_table=on_table, alone=alone,
-                                         base_height_in=self.base_height_in(p.tag_id))
-                changed += 1
+            self._clock.pin(t_s)
+        before = len(getattr(self._state, "events", ()))
+        state, changed = self._poses.apply(self._state, {u.unit_id: u for u in self.units()}, poses)
         if changed:
             self._state = state
             self._note_new_events(before, ())
@@ -649,45 +296,24 @@ class GameSession:
         return changed
 
     def base_height_in(self, unit_id: int) -> float:
-        for u in self.scenario.get("units", ()):
-            if isinstance(u, Mapping) and u.get("tag_id") == unit_id:
-                return float(u.get("base_height_in", 1.0))
-        return 1.0
+        return scenario_facts.base_height_in(self.scenario, unit_id)
 
     def on_tracker_event(self, event: Any) -> None:
         """Log what a player should hear about (a unit lifted, a camera lost, a duplicate tag)."""
-        kind = getattr(event.kind, "value", str(event.kind))
-        name = event.name or (f"tag {event.tag_id}" if event.tag_id is not None else "")
-        words = {
-            "lifted": f"{name} was lifted off the table.",
-            "returned": f"{name} is back on the table.",
-            "lost": f"{name} has not been seen for a while (lost).",
-            "conflict": f"Two tags with id {event.tag_id} are in view: {event.payload.get('hint', 'remove the copy')}.",
-            "unknown_tag": f"Tag {event.tag_id} is not in the scenario's roster.",
-            "drift": f"The camera or table moved: {event.payload.get('message', 're-registering')}.",
-            "reregistered": f"The table was registered again ({event.payload.get('residual_in', 0):.3f}\" residual).",
-            "source_lost": "The camera stopped delivering frames; the game is kept and tracking resumes when it is back.",
-            "source_back": "The camera is back.",
-        }
-        text = words.get(kind)
+        text = tracker_event_text(event)
         if text:
-            self._log(LogEntry(float(event.t_s), "tracker", text, getattr(self._state, "round", None)))
+            self._add_log(LogEntry(float(event.t_s), "tracker", text, self._round()))
 
     # -- attacks --------------------------------------------------------------------------------
     def set_attack(self, draft: AttackDraft | None) -> None:
         """Set up (or clear) the attack the panel shows; odds and proposals follow in the snapshot."""
         if draft is not None:
-            self.unit(draft.attacker_id)
-            names = [w.name for w in self.ruleset.weapons(self._state, draft.attacker_id)]
+            attacker = self.unit(draft.attacker_id)
+            names = self._weapon_names(draft.attacker_id)
             if draft.weapon not in names:
-                raise UsageError(f"{self.unit(draft.attacker_id).name} has no weapon {draft.weapon!r}: "
-                                 f"it has {', '.join(names) or 'none'}")
+                raise UsageError(f"{attacker.name} has no weapon {draft.weapon!r}: it has {', '.join(names) or 'none'}")
         self._draft = draft
         self._touch("attack")
-
-    @property
-    def draft(self) -> AttackDraft | None:
-        return self._draft
 
     def dice_needed(self, entries: Sequence[Entry], *, what: str | Procedure = "attack") -> RollRequest | None:
         """The next roll the rules will ask for after ``entries`` (None when they are enough).
@@ -695,49 +321,24 @@ class GameSession:
         ``what``: "attack" (the attack set up), "initiative", "turn", or a :data:`Procedure`. The
         entered-dice form lists exactly these, one at a time: which dice follow depends on the earlier
         ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
-        probe = _ProbeDice(entries)
-        try:
-            self._run_rolls(what, probe, landing=None)
-        except _NeedDice as need:
-            return need.request
-        return None
-
-    def _run_rolls(self, what: str | Procedure, dice: DiceSource, *, landing: XY | None) -> Resolution:
-        if callable(what):
-            return what(self._state, dice)
-        if what == "attack":
-            if self._draft is None:
-                raise UsageError("no attack is set up: choose an attacker, a weapon and targets first")
-            if not self._draft.target_ids and self._draft.aim_point is None:
-                raise UsageError("tick at least one target (or pick an aim point for an explosive)")
-            return self.ruleset.resolve_attack(self._state, self._draft.request(), dice, landing_point=landing)
-        if what == "initiative":
-            return self.ruleset.start_round(self._state, dice)
-        if what == "turn":
-            return self.ruleset.start_turn(self._state, dice)
-        raise ValueError(what)
+        return dice_needed(self.ruleset, self._state, what, entries, draft=self._draft)
 
     def resolve_attack(self, entries: Sequence[Entry] | None = None) -> Resolution:
         """Resolve the attack set up: with the session's virtual dice, or with ``entries`` the players
         rolled (one per roll, as :meth:`dice_needed` lists them). A missed explosive whose landing point
         a player must choose stays pending until :meth:`choose_landing`."""
         shown = self._current_analysis().odds  # what the players saw before rolling: recorded with the attack
-        dice = _CapturingDice(self.dice if entries is None else EnteredDice(list(entries)))
-        res = self._run_rolls("attack", dice, landing=None)
-        if entries is not None:
-            dice.inner.check_all_used()  # type: ignore[attr-defined]
+        dice = CapturingDice(entered_or(entries, self.dice))
+        res = run_rolls(self.ruleset, self._state, "attack", dice, draft=self._draft)
+        check_all_used(entries, dice.inner)
         assert self._draft is not None
         if res.pending:
-            miss = getattr(res.result, "miss", None)
-            marker = MissMarker((float(miss.intended_x_in), float(miss.intended_y_in)), float(miss.miss_radius_in),
-                                str(miss.chooser)) if miss is not None else None
-            if marker is None:
-                raise RulesError(res.pending)
+            marker = miss_marker(res)
             self._pending = PendingLanding(self._draft, tuple(dice.entries), marker, res.pending, shown)
             self._miss = marker
             for line in res.sentences:
-                self._log(LogEntry(self.now_s(), "rules", line, getattr(self._state, "round", None)))
-            self._log(LogEntry(self.now_s(), "note", f"Waiting for the landing point: {res.pending}."))
+                self._add_log(LogEntry(self.now_s(), "rules", line, self._round()))
+            self._add_log(LogEntry(self.now_s(), "note", f"Waiting for the landing point: {res.pending}."))
             self._touch("attack")
             return res
         self._commit(res, "attack", odds=shown)
@@ -751,22 +352,13 @@ class GameSession:
         pending = self._pending
         if pending is None:
             raise UsageError("no missed explosive is waiting for a landing point")
-        x, y = float(point[0]), float(point[1])
-        ix, iy = pending.miss.intended_in
-        if math.hypot(x - ix, y - iy) > pending.miss.miss_radius_in + 1e-6:
-            raise UsageError(f"({x:.1f}, {y:.1f}) is {math.hypot(x - ix, y - iy):.1f}\" from the intended point; "
-                             f"the round lands within {pending.miss.miss_radius_in:g}\" of ({ix:.1f}, {iy:.1f})")
-        saved = self._draft
-        self._draft = pending.draft
-        try:
-            then = EnteredDice(list(entries)) if entries is not None else self.dice
-            res = self._run_rolls("attack", _ReplayThenDice(pending.entries, then), landing=(x, y))
-            if entries is not None:
-                then.check_all_used()  # type: ignore[attr-defined]
-        finally:
-            self._draft = saved
+        landed = landing_point(pending.miss, point)
+        then = entered_or(entries, self.dice)
+        res = run_rolls(self.ruleset, self._state, "attack", ReplayThenDice(pending.entries, then),
+                        draft=pending.draft, landing=landed)
+        check_all_used(entries, then)
         self._pending = None
-        self._miss = replace(pending.miss, landed_in=(x, y))
+        self._miss = replace(pending.miss, landed_in=landed)
         self._commit(res, "attack", already_logged=True, odds=pending.odds)
         return res
 
@@ -775,10 +367,10 @@ class GameSession:
         self._miss = None
         self._touch("attack")
 
-    # -- turns ----------------------------------------------------------------------------------
+    # -- turns and procedures -------------------------------------------------------------------
     def start_round(self, entries: Sequence[Entry] | None = None) -> Resolution:
         """Roll initiative (virtual dice or the players' ``entries``) and start the round."""
-        res = self._run_rolls("initiative", self.dice if entries is None else EnteredDice(list(entries)), landing=None)
+        res = run_rolls(self.ruleset, self._state, "initiative", entered_or(entries, self.dice))
         self._commit(res, "initiative")
         return res
 
@@ -786,18 +378,14 @@ class GameSession:
         """The next player's turn: the rules expire tokens (an automated side of the generic rules rolls
         its tables, with the players' ``entries`` or virtual dice), and the tracker restarts movement
         accounting."""
-        res = self._run_rolls("turn", self.dice if entries is None else EnteredDice(list(entries)), landing=None)
+        res = run_rolls(self.ruleset, self._state, "turn", entered_or(entries, self.dice))
         self._commit(res, "turn")
-        self._moved_seen.clear()
+        self._poses.start_turn()
         self.turn_started.emit()
         return res
 
     def end_turn(self) -> None:
-        before = len(getattr(self._state, "events", ()))
-        self._state = self.ruleset.end_turn(self._state)
-        self._note_new_events(before, ())
-        self._record_state("turn")
-        self._touch("state")
+        self.apply_rules(self.ruleset.end_turn, kind="turn")
 
     def apply_action(self, action: Any, *, kind: str = "edit") -> None:
         """Apply one of the ruleset's own actions (a hand edit from the roster, a Signal...)."""
@@ -817,43 +405,34 @@ class GameSession:
         activation, tests, reinforcements or a declared initiative, the generic rules' automation tables
         -- with the session's virtual dice or the players' ``entries`` (every one must be used), and
         commit it as an attack or a turn is: the state, the log and the recording (``state:<kind>``)."""
-        entered = EnteredDice(list(entries)) if entries is not None else None
-        res = procedure(self._state, entered if entered is not None else self.dice)
-        if entered is not None:
-            entered.check_all_used()
+        dice = entered_or(entries, self.dice)
+        res = procedure(self._state, dice)
+        check_all_used(entries, dice)
         self._commit(res, kind)
         return res
 
+    # -- hand edits -----------------------------------------------------------------------------
     def groups(self) -> tuple[GroupView, ...]:
         """The units of several figures (Force on Force's fireteams); () for rulesets without them."""
-        if not isinstance(self.ruleset, GroupedRuleset):
-            return ()
-        return self.ruleset.groups(self._state)
+        return hand_edits.groups(self.ruleset, self._state)
 
     def group_of(self, unit_id: int) -> GroupView | None:
         """The unit of several figures a tag belongs to (None: the tag is a unit of its own)."""
-        return next((g for g in self.groups() if unit_id in g.member_ids), None)
+        return hand_edits.group_of(self.ruleset, self._state, unit_id)
 
     def edit_unit(self, unit_id: int, changes: Mapping[str, Any]) -> None:
-        """Hand edits of what the camera cannot see, through the ruleset's edit action for one tag:
-        Down Range's tokens and injuries (``EditUnit``), a Force on Force figure's status, elevation,
-        leader qualities (``EditFigure``), a generic unit's status level, identification, shots left
-        (``EditUnit``). The rules refuse a field or value they do not take, naming it."""
+        """Hand edits of what the camera cannot see, through the ruleset's edit action for one tag
+        (:mod:`appmodel.session.hand_edits`). The rules refuse a field or value they do not take, naming it."""
         self.unit(unit_id)
-        if not isinstance(self.ruleset, HandEdits):
-            raise UsageError(f"hand edits are not available for the {self.ruleset.name} ruleset")
-        self.apply_action(self.ruleset.edit_action(unit_id, changes))
+        self.apply_action(hand_edits.unit_edit(self.ruleset, unit_id, changes))
 
     def edit_group(self, unit_id: int, changes: Mapping[str, Any]) -> None:
         """Hand edits of the unit of several figures that ``unit_id`` belongs to (Force on Force's
         ``EditTeam``: defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower)."""
-        group = self.group_of(unit_id)
-        if group is None:
-            raise UsageError(f"{self.unit(unit_id).name} is not part of a unit of several figures: edit the figure itself")
-        if not isinstance(self.ruleset, GroupHandEdits):
-            raise UsageError(f"unit edits are not available for the {self.ruleset.name} ruleset")
-        self.apply_action(self.ruleset.group_edit_action(group.name, changes))
+        name = self.unit(unit_id).name
+        self.apply_action(hand_edits.group_edit(self.ruleset, self._state, unit_id, name, changes))
 
+    # -- committing what the rules did ------------------------------------------------------------
     def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False,
                 odds: Sequence[TargetOdds] = ()) -> None:
         before = len(getattr(self._state, "events", ()))
@@ -869,183 +448,70 @@ class GameSession:
     def _note_new_events(self, before: int, sentences: Sequence[str], *, odds: Sequence[TargetOdds] = (),
                          legend: OddsLegend | None = None) -> None:
         events: Sequence[RulesEvent] = tuple(getattr(self._state, "events", ())[before:])
-        rnd = getattr(self._state, "round", None)
-        if sentences:
-            for line in sentences:
-                self._log(LogEntry(self.now_s(), "rules", line, rnd))
-            for e in events:
-                for w in e.warnings:
-                    self._log(LogEntry(self.now_s(), "warning", w, rnd))
-        else:
-            for e in events:
-                self._log(LogEntry(self.now_s(), "warning" if e.warnings else "rules", e.summary, rnd))
-                for w in e.warnings:
-                    if w != e.summary:
-                        self._log(LogEntry(self.now_s(), "warning", w, rnd))
-        if self.recorder is not None:
-            # The odds shown before the roll go with the attack's own event (the first the resolution
-            # logged; a tracked move's warning is never one), so the debrief lists them.
-            attack = next((e for e in events if e.kind != "warning"), None) if odds else None
-            for e in events:
-                payload: dict[str, Any] = {"event": e.to_json()}
-                if e is attack:
-                    payload["odds"] = [odds_json(o, legend=legend) for o in odds]
-                self.recorder.record_rules_event(self.now_s(), e.kind, payload)
+        for entry in rules_lines(events, sentences, self.now_s(), self._round()):
+            self._add_log(entry)
+        if self._rows is not None:
+            self._rows.rules_events(self.now_s(), events, odds=odds, legend=legend)
+
+    def _record_state(self, kind: str, *, sentences: Sequence[str] = ()) -> None:
+        if self._rows is not None:
+            self._rows.state(self.now_s(), kind, self._state, sentences=sentences)
 
     # -- log ------------------------------------------------------------------------------------
-    def _log(self, entry: LogEntry) -> None:
-        self.log.append(entry)
-        if self.recorder is not None:
-            # The log as it was shown, so a replay shows the same lines at the same moments.
-            self.recorder.record_rules_event(entry.t_s, LOG_KIND, {"kind": entry.kind, "text": entry.text, "round": entry.round})
+    def _add_log(self, entry: LogEntry) -> None:
+        self.game_log.add(entry)
+        if self._rows is not None:
+            self._rows.log_line(entry)
         self.changed.emit("log")
 
     def note(self, text: str) -> None:
-        self._log(LogEntry(self.now_s(), "note", text, getattr(self._state, "round", None)))
+        self._add_log(LogEntry(self.now_s(), "note", text, self._round()))
 
     def set_log(self, entries: Sequence[LogEntry]) -> None:
-        self.log = list(entries)
+        self.game_log.replace(entries)
         self.changed.emit("log")
 
     def export_log(self, path: str | Path) -> Path:
         """Write the log: JSON Lines for ``.jsonl``/``.json``, else plain text (one line per entry)."""
-        path = Path(path)
-        if path.suffix.lower() in (".jsonl", ".json"):
-            text = "".join(json.dumps({"t_s": round(e.t_s, 3), "kind": e.kind, "round": e.round, "text": e.text}) + "\n"
-                           for e in self.log)
-        else:
-            text = "".join(f"[{_clock_text(e.t_s)}]{f' R{e.round}' if e.round else ''} {e.text}\n" for e in self.log)
-        path.write_text(text, encoding="utf-8")
-        return path
+        return self.game_log.export(path)
+
+    def bookmark(self, note: str = "") -> LogEntry:
+        """Mark this moment for the debrief (kept in the recording when recording)."""
+        text = bookmark_text(note, self.now_s())
+        if self._rows is not None:
+            self._rows.bookmark(self.now_s(), text)
+        entry = LogEntry(self.now_s(), "bookmark", text, self._round())
+        self._add_log(entry)
+        return entry
 
     # -- recording ------------------------------------------------------------------------------
     def start_recording(self, path: str | Path, *, video: bool = False, calibration_path: str | None = None,
                         roster: Any | None = None) -> Any:
         """Record the session to a new SQLite file (refused if it exists: a recording is never overwritten)."""
-        from tracker.recording import Recorder
-
-        if self.recorder is not None:
+        if self._rows is not None:
             raise UsageError("already recording; stop the recording first")
-        meta: dict[str, Any] = {"ruleset": self.ruleset.name, "command": "sandtable gui"}
-        if self.scenario_path:
-            meta["scenario_path"] = self.scenario_path
-            try:
-                meta["scenario_toml"] = Path(self.scenario_path).read_text(encoding="utf-8")
-            except OSError:
-                pass
-        if calibration_path:
-            meta["calibration_path"] = calibration_path
-            try:
-                meta["calibration_json"] = Path(calibration_path).read_text(encoding="utf-8")
-            except OSError:
-                pass
-        if Path(path).exists():
-            raise UsageError(f"{str(path)!r} already exists: choose a new file name (recordings are never overwritten)")
-        self.recorder = Recorder(path, metadata=meta, roster=roster, video=video)
+        meta = recording_metadata(self.ruleset.name, scenario_path=self.scenario_path,
+                                  calibration_path=calibration_path)
+        self._rows = RecordingRows.open(path, metadata=meta, roster=roster, video=video)
         self._record_state("start")
-        self._record_view()
-        self._log(LogEntry(self.now_s(), "note", f"Recording to {path}."))
+        sel = self._selection
+        self._rows.view(self.now_s(), sel.unit_id, sel.weapon, sel.blast_point)
+        self._add_log(LogEntry(self.now_s(), "note", f"Recording to {path}."))
         self.changed.emit("recording")
-        return self.recorder
+        return self._rows.recorder
 
     def stop_recording(self) -> None:
-        if self.recorder is None:
+        if self._rows is None:
             return
-        recorder, self.recorder = self.recorder, None
-        path = recorder.path
-        recorder.close()
-        self._log(LogEntry(self.now_s(), "note", f"Recording saved: {path}."))
+        rows, self._rows = self._rows, None
+        path = rows.path
+        rows.close()
+        self._add_log(LogEntry(self.now_s(), "note", f"Recording saved: {path}."))
         self.changed.emit("recording")
-
-    def bookmark(self, note: str = "") -> LogEntry:
-        """Mark this moment for the debrief (kept in the recording when recording)."""
-        text = note.strip() or f"Bookmark at {_clock_text(self.now_s())}"
-        if self.recorder is not None:
-            self.recorder.add_bookmark(self.now_s(), text)
-        entry = LogEntry(self.now_s(), "bookmark", text, getattr(self._state, "round", None))
-        self._log(entry)
-        return entry
-
-    def _record_state(self, kind: str, *, sentences: Sequence[str] = ()) -> None:
-        if self.recorder is None:
-            return
-        to_json = getattr(self._state, "to_json", None)
-        payload = {"state": to_json() if to_json else None, "sentences": list(sentences)}
-        self.recorder.record_rules_event(self.now_s(), f"{STATE_KIND_PREFIX}{kind}", payload)
-
-    def _record_view(self) -> None:
-        if self.recorder is None:
-            return
-        self.recorder.record_rules_event(self.now_s(), VIEW_KIND, {
-            "selected_unit": self._selected, "selected_weapon": self._weapon,
-            "blast_point": list(self._blast_point) if self._blast_point else None})
-
-    def restore_view(self, selected_unit: int | None, selected_weapon: str | None, blast_point: XY | None) -> None:
-        """The selection as it was (replay)."""
-        names = [w.name for w in self.ruleset.weapons(self._state, selected_unit)] if selected_unit is not None else []
-        self._selected = selected_unit if selected_unit in {u.unit_id for u in self.units()} else None
-        self._weapon = selected_weapon if selected_weapon in names else (names[0] if names and self._selected else None)
-        self._blast_point = tuple(blast_point) if blast_point else None  # type: ignore[assignment]
-        self._touch("selection")
 
     def set_time(self, t_s: float) -> None:
         """Pin the session clock (replay)."""
-        self._tracked_t_s = float(t_s)
+        self._clock.pin(t_s)
 
     def close(self) -> None:
         self.stop_recording()
-
-
-def _pose_state(pose: Any) -> str:
-    """A tracker pose's state as text ("seen", "stale", "lost", "lifted"); poses without one are seen."""
-    return str(getattr(getattr(pose, "state", None), "value", getattr(pose, "state", None) or "seen"))
-
-
-def _sharing_spot(views: Mapping[int, UnitView], unit: UnitView) -> list[int]:
-    """Other units standing exactly on ``unit``'s spot (a gun team's shared token)."""
-    return [uid for uid, v in views.items()
-            if uid != unit.unit_id and (v.x_in, v.y_in, v.on_table) == (unit.x_in, unit.y_in, unit.on_table)]
-
-
-def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
-                     alone: bool = False, base_height_in: float = 1.0) -> Any:
-    """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``
-    (a gun-team member with its own tag, Down Range) and the ground height under the figure
-    (``uses_elevation`` rulesets: the tag's height minus the base's)."""
-    kwargs: dict[str, Any] = {"moved_in": moved_in, "on_table": on_table}
-    options = pose_options(ruleset)
-    if alone and "alone" in options:
-        kwargs["alone"] = True
-    z = getattr(pose, "z_in", None)
-    if "z_in" in options and z is not None:
-        kwargs["z_in"] = round(max(0.0, float(z) - base_height_in), 2)
-    return ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), **kwargs)
-
-
-def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:
-    """The same table-wide overlay (a jamming zone, a smoke cloud) comes back from each overlays() call."""
-    seen: set[tuple[str, Any]] = set()
-    out = []
-    for o in overlays:
-        key = (o.kind, o.side if o.kind == "voice" else repr(o.shape))
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(o)
-    return out
-
-
-def _clock_text(t_s: float) -> str:
-    """A session time as m:ss (h:mm:ss past an hour).
-
-    >>> _clock_text(75.4), _clock_text(3725)
-    ('1:15', '1:02:05')
-    """
-    t = int(max(0.0, t_s))
-    h, rest = divmod(t, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def blast_circle(point: XY, radius_in: float) -> Circle:
-    return Circle(point[0], point[1], radius_in)

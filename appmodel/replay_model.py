@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from appmodel.errors import UsageError
-from appmodel.game_session import GameSession, LogEntry, _sharing_spot, set_tracked_pose
+from appmodel.game_session import GameSession
+from appmodel.session.game_log import LogEntry
+from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 
@@ -115,7 +117,7 @@ class ReplayModel:
             if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
                     or u.on_table != on_table:
                 # moved_in=0: where the unit stood is replayed, its movement was already accounted live
-                alone = any(uid in tagged for uid in _sharing_spot(known, u))
+                alone = any(uid in tagged for uid in sharing_spot(known, u))
                 state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
                                          base_height_in=self.session.base_height_in(pose.tag_id))
         return state

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
 from gui.panels.base import SessionPanel
-from appmodel.game_session import _clock_text
+from appmodel.session.game_log import clock_text
 
 KIND_COLORS = {"rules": "#f0f0f0", "tracker": "#9fc9ff", "note": "#b0b0b0", "bookmark": "#ffe14d", "warning": "#ff9f6b"}
 
@@ -42,7 +42,7 @@ class LogPanel(SessionPanel):
             self._shown = 0
         for entry in log[self._shown:]:
             rnd = f" R{entry.round}" if entry.round else ""
-            item = QListWidgetItem(f"{_clock_text(entry.t_s)}{rnd}  {entry.text}")
+            item = QListWidgetItem(f"{clock_text(entry.t_s)}{rnd}  {entry.text}")
             item.setForeground(QColor(KIND_COLORS.get(entry.kind, "#f0f0f0")))
             self.list.addItem(item)
         self._shown = len(log)

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSlider,
                                QVBoxLayout, QWidget)
 
-from appmodel.game_session import _clock_text
+from appmodel.session.game_log import clock_text
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 #: Slider steps per second of recording.
@@ -73,11 +73,11 @@ class TimelinePanel(QWidget):
         self.speed.setCurrentIndex(SPEEDS.index(1.0))
         self.moments = QListWidget()
         for m in replay.moments:
-            item = QListWidgetItem(f"{_clock_text(m.t_s)}  {m.text}")
+            item = QListWidgetItem(f"{clock_text(m.t_s)}  {m.text}")
             item.setData(Qt.ItemDataRole.UserRole, m.t_s)
             self.moments.addItem(item)
         for b in replay.bookmarks:
-            item = QListWidgetItem(f"{_clock_text(b.t_s)}  ★ {b.note}")
+            item = QListWidgetItem(f"{clock_text(b.t_s)}  ★ {b.note}")
             item.setData(Qt.ItemDataRole.UserRole, b.t_s)
             self.moments.addItem(item)
         self.moments.sortItems()
@@ -114,7 +114,7 @@ class TimelinePanel(QWidget):
             self.slider.blockSignals(True)
             self.slider.setValue(int(round(self.replay.t_s * STEPS_PER_S)))
             self.slider.blockSignals(False)
-        self.time_label.setText(f"{_clock_text(self.replay.t_s)} / {_clock_text(self.replay.duration_s)}")
+        self.time_label.setText(f"{clock_text(self.replay.t_s)} / {clock_text(self.replay.duration_s)}")
         self._follow_in_list(self.replay.t_s)
         if self.on_frame is not None:
             self.on_frame(self.replay.frame_at(self.replay.t_s))
