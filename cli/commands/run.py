@@ -8,9 +8,12 @@
     sandtable run --camera 0 --camera 1 --calibration left.json --calibration right.json   # a big table, two cameras
 
 With several cameras (``--camera`` repeated, ``--node NAME=tcp://HOST:PORT`` for a camera on another
-computer) each camera needs its own ``--calibration``, in the order the cameras are given; the window
-shows the first camera's picture, the Tracking panel every camera's part, and the units' poses are
-fused from every camera that sees them (as ``sandtable track`` does).
+computer) each camera has its own calibration (``--calibration`` once per camera, in the order the
+cameras are given; without them, the ones remembered or one per camera in the data folder). A camera
+without one is calibrated by the walkthrough, one camera after the other, and a picture then shows
+where the views overlap. The window shows the first camera's picture, the Tracking panel every
+camera's part, and the units' poses are fused from every camera that sees them (as ``sandtable
+track`` does).
 
 The first run without a table calibration opens the walkthrough (print the tags, place the anchors,
 optional lens file, register the table with its error in inches, optional projector); the files are

@@ -92,9 +92,12 @@ def test_several_cameras_refuse_what_they_cannot_do_in_one_line(two_cameras, tmp
 
     monkeypatch.setattr(cli.display_check, "display_available", lambda *a, **k: True)
     settings = ["--settings", str(tmp_path / "s.ini")]
-    assert main(["run", *two_cameras.argv(), "--recalibrate", *settings]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "--recalibrate" in err and "for each camera" in err
+    missing = tmp_path / "nowhere.json"
+    assert main(["run", "--camera", str(two_cameras.folders["cam0"]), "--camera", str(two_cameras.folders["cam1"]),
+                 "--calibration", str(two_cameras.calibrations["cam0"]), "--calibration", str(missing),
+                 "--screenshot", str(tmp_path / "shot.png"), *settings]) == 2
+    err = capsys.readouterr().err.strip()  # a picture cannot walk through calibrating the second camera
+    assert len(err.splitlines()) == 1 and f"no table calibration for camera cam1 ({missing})" in err
     cam0 = two_cameras.folders["cam0"]
     assert main(["run", "--camera", str(cam0), "--camera", str(two_cameras.folders["cam1"]),
                  "--calibration", str(two_cameras.calibrations["cam0"]), *settings]) == 2
