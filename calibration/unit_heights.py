@@ -2,8 +2,8 @@
 
 The scanned relief says how high the ground is wherever a unit stands; its tag is at that height plus
 its base, so parallax correction needs no typing. The tag's apparent size says the same thing another
-way (a tag closer to the camera looks bigger): less precise (tenths of an inch), but independent. When
-the two disagree by more than the size method's own precision, something is off (the base height
+way (a tag closer to the camera looks bigger): less precise (tenths of an inch for big tags, inches for
+small ones: ``size_precision_in``), but independent. When the two disagree by more than that, something is off (the base height
 typed for the unit, the sand reshaped since the scan, a unit standing on a box) and the window says so.
 """
 from __future__ import annotations
@@ -15,9 +15,20 @@ import numpy as np
 from calibration.table_calibration import TableCalibration
 from calibration.terrain import Terrain
 
-#: How far the two heights may differ before it is shown, inches (the size method's precision at 720p
-#: for 1" tags is 0.1-0.4").
+#: How far the two heights may always differ before it is shown, inches (the least the size method is
+#: off by, for big tags in sharp pictures).
 DEFAULT_TOLERANCE_IN = 0.6
+#: How far a tag's apparent edge may be off, pixels: the detector's corners are good to about a quarter
+#: pixel each. An error of e pixels on an edge of E moves the height by e/E of the camera's height, so
+#: small tags are checked loosely (1" tags at 720p: about 2"; a wrong tag size is still tens of percent).
+EDGE_ERROR_PX = 0.5
+
+
+def size_precision_in(cal: TableCalibration, corners_px: np.ndarray) -> float:
+    """How far the height a tag's size gives may be off, inches, for a tag seen with these corners."""
+    c = np.asarray(corners_px, dtype=np.float64).reshape(4, 2)
+    edge_px = float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+    return float(cal.pose.camera_position_in[2]) * EDGE_ERROR_PX / max(edge_px, 1.0)
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ def unit_height(cal: TableCalibration, tag_id: int, corners_px: np.ndarray, *, b
     if size_z is None:
         return UnitHeight(tag_id, where.x_in, where.y_in, where.z_in, ground, None, True)
     diff = size_z - where.z_in
-    agrees = abs(diff) <= tolerance_in
+    agrees = abs(diff) <= max(tolerance_in, size_precision_in(cal, corners_px))
     message = "" if agrees else (
         f"tag {tag_id} looks {abs(diff):.1f}\" {'higher' if diff > 0 else 'lower'} than the ground under it "
         f"({ground:.1f}\") plus its {base_height_in:g}\" base: check its base height, or rescan the sand"

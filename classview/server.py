@@ -32,6 +32,7 @@ SEND_TIMEOUT_S = 10.0
 HEARTBEAT_S = 20.0
 STATIC_FILES = {"": ("index.html", "text/html"), "index.html": ("index.html", "text/html"),
                 "classview.js": ("classview.js", "text/javascript"), "live.js": ("live.js", "text/javascript"),
+                "zoom.js": ("zoom.js", "text/javascript"),
                 "classview.css": ("classview.css", "text/css")}
 #: The page runs only its own scripts and talks only to its own server (the unit chips' colours are
 #: inline styles).

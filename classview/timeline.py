@@ -192,6 +192,7 @@ def scrub_html(timeline: dict[str, Any]) -> str:
       <option value="16">16×</option></select></div>
 </div>
 <script>{_asset("classview.js")}</script>
+<script>{_asset("zoom.js")}</script>
 <script>{_asset("scrub.js")}</script>
 <script type="application/json" id="class-timeline-data">{timeline_json(timeline)}</script>
 <script>window.classTimeline = ClassViewScrub.init(document.getElementById("class-timeline"),

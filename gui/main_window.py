@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from appmodel.errors import UsageError
+from appmodel.height_check import HeightCheck, heights_summary
 from appmodel.overlay_shapes import overlays_for
 from appmodel.tracking_status import TrackingMonitor, roster_names
 from gui.panels.attack_panel import AttackPanel
@@ -118,6 +119,7 @@ class MainWindow(QMainWindow):
             self.docks["Timeline"].raise_()
         self.tracking_panel: TrackingPanel | None = None
         self.tracking_monitor: TrackingMonitor | None = None
+        self.height_check: HeightCheck | None = None  # tag size against base height, per unit
         if live is not None and hasattr(live, "tracker"):
             # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
             tracker = live.tracker
@@ -126,6 +128,7 @@ class MainWindow(QMainWindow):
             anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
             # The units the game has on the table are expected in view (reserves join when first seen).
             self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)
+            self.height_check = HeightCheck.for_tracker(tracker)
             self.tracking_panel = TrackingPanel()
             self._dock("Tracking", self.tracking_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
             self.tabifyDockWidget(self.docks["Roster"], self.docks["Tracking"])
@@ -308,7 +311,7 @@ class MainWindow(QMainWindow):
         for action in self.actions_by_name.values():
             keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             if keys:
-                lines.append(f"{keys:<16} {action.text().replace('&', '')}")
+                lines.append(f"{keys}\t{action.text().replace('&', '')}")
         lines += ["", "Mouse: click a unit to select it · wheel zooms · right-drag pans"]
         return lines
 
@@ -527,6 +530,8 @@ class MainWindow(QMainWindow):
                 self.check_sand(update.frame_bgr)
         if update.tracked is not None:
             self.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if self.height_check is not None:
+                self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:
                 import time
 
@@ -549,12 +554,14 @@ class MainWindow(QMainWindow):
             return
         self._tracking_shown_at = now
         status = self.tracking_monitor.status()
-        self.tracking_strip.setText(status.summary())
+        heights = self.height_check.notes() if self.height_check is not None else ()
+        self.tracking_strip.setText(" · ".join(part for part in (status.summary(), heights_summary(heights)) if part))
         self.tracking_strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
                                           " padding: 0 8px; }")
         self.tracking_strip.show()
         if self.tracking_panel is not None:
             self.tracking_panel.show_status(status)
+            self.tracking_panel.show_heights(heights)
         self.view.tracking = status
         self.view.update()
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 from gui.compositor import Compositor
 from gui.overlay_worker import ViewRenderer, ViewSpec
 from gui.settings import OverlayToggles
+from appmodel.tag_spots import tag_spots
 from appmodel.transforms import ProjectorTransform, TopDownTransform
 
 
@@ -190,14 +191,15 @@ class ProjectorWindow(QWidget):
 
     def tag_mask_polygons(self) -> list[np.ndarray]:
         """Projector-pixel polygons over every unit's tag on the table (its card plus a margin, at the
-        ground under it plus a typical base), where the picture is kept black."""
+        ground under it plus its base, at the size and turn the roster gives its tag, else the
+        layout's unit tag size), where the picture is kept black."""
         if self.mode != "projector" or not self.mask_tags:
             return []
-        from calibration.projector_mask import TagSpot, tag_mask_polygons
+        from calibration.projector_mask import tag_mask_polygons
         from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
 
-        spots = [TagSpot(u.x_in, u.y_in, u.z_in + 1.0, DEFAULT_UNIT_TAG_SIZE_IN, u.heading_deg)
-                 for u in self.session.snapshot().units if u.on_table]
+        default_size = getattr(getattr(self.calibration, "layout", None), "unit_tag_size_in", DEFAULT_UNIT_TAG_SIZE_IN)
+        spots = tag_spots(self.session.snapshot(), self.session.scenario, default_tag_size_in=default_size)
         return tag_mask_polygons(self.projector_calibration, spots)
 
     def _paint_tag_mask(self, p: QPainter) -> None:

@@ -18,7 +18,7 @@ Finding the calibration to use (:func:`find_calibration`) decides whether the wa
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -107,16 +107,23 @@ def write_tags_for(scenario_path: str | Path, folder: str | Path) -> PrintedShee
 # ---------------------------------------------------------------------------------- 2. anchors
 @dataclass(frozen=True)
 class AnchorCheck:
-    """Which of the layout's anchors one frame shows."""
+    """Which of the layout's anchors one frame shows; ``expected_px``: where in the picture each missing
+    anchor should be (its four corners, predicted from the anchors seen; empty when too few are seen)."""
 
     found: tuple[int, ...]
     missing: tuple[int, ...]
     corners_px: dict[int, Any]
     message: str
+    expected_px: dict[int, Any] = field(default_factory=dict)
 
     @property
     def enough(self) -> bool:
         return len(self.found) >= 3
+
+    @property
+    def expected_rough(self) -> bool:
+        """Whether ``expected_px`` is a rough guess: two anchors seen cannot tell the camera's tilt well."""
+        return bool(self.expected_px) and len(self.found) < 3
 
 
 def describe_place(anchor: Any, layout: Any) -> str:
@@ -150,15 +157,50 @@ def check_anchors(image_bgr: Any, layout: Any) -> AnchorCheck:
     corners = {int(i): c for i, c in zip(detections.tag_ids.tolist(), detections.corners_px) if int(i) in wanted}
     found = tuple(sorted(corners))
     missing = tuple(i for i in sorted(wanted) if i not in corners)
+    expected = expected_anchor_corners_px(corners, missing, layout, image_bgr.shape[1::-1])
     if not missing:
         message = f"All {len(found)} anchors are in view."
     else:
         places = "; ".join(f"anchor {i} belongs at the {describe_place(layout.anchor(i), layout)} "
                            f"({layout.anchor(i).x_in:g}, {layout.anchor(i).y_in:g}) in" for i in missing)
         lead = f"Anchors in view: {', '.join(map(str, found))}. " if found else "No anchor is in view. "
-        message = (f"{lead}Missing: {places}. Check each is taped flat, uncovered and inside the picture "
+        marked = (" The picture marks " + ("about " if len(found) < 3 else "") + "where each should be.") if expected else ""
+        message = (f"{lead}Missing: {places}.{marked} Check each is taped flat, uncovered and inside the picture "
                    "(three are enough, four are steadier).")
-    return AnchorCheck(found, missing, corners, message)
+    return AnchorCheck(found, missing, corners, message, expected)
+
+
+def expected_anchor_corners_px(seen_px: dict[int, Any], missing: tuple[int, ...], layout: Any,
+                               size_px: tuple[int, int]) -> dict[int, Any]:
+    """Where the ``missing`` anchors should appear in a ``size_px`` picture: the camera's pose solved from
+    the corners of the anchors seen (two or more; one says too little) with a plain lens, since the lens
+    is not known at this step. On a wide-angle webcam that lands within a few percent of the picture's
+    width with three anchors seen, and in the right part of the picture with two."""
+    import cv2
+    import numpy as np
+
+    from calibration.camera_model import CameraModel, CameraPose
+    from calibration.projection import camera_from_table
+
+    if len(seen_px) < 2 or not missing:
+        return {}
+    table = np.concatenate([layout.anchor(i).corners_in() for i in seen_px]).astype(np.float64)
+    pixels = np.concatenate([np.asarray(c, np.float64).reshape(4, 2) for c in seen_px.values()])
+    model = CameraModel.default(int(size_px[0]), int(size_px[1]))
+    try:
+        # IPPE: the two poses a flat target allows; the first fits the corners best.
+        count, rvecs, tvecs, _ = cv2.solvePnPGeneric(table, pixels, model.matrix, model.distortion, flags=cv2.SOLVEPNP_IPPE)
+    except cv2.error:
+        return {}
+    if not count:
+        return {}
+    pose = CameraPose(tuple(np.ravel(rvecs[0])), tuple(np.ravel(tvecs[0])))
+    out = {}
+    for i in missing:
+        corners = camera_from_table(layout.anchor(i).corners_in(), model, pose)
+        if np.all(np.isfinite(corners)):
+            out[i] = corners
+    return out
 
 
 # ---------------------------------------------------------------------------------- 4. register
@@ -258,5 +300,5 @@ def default_calibration_path() -> Path:
 
 
 __all__ = ["AnchorCheck", "CalibrationChoice", "PrintedSheets", "Registration", "check_anchors", "default_calibration_path",
-           "describe_place",
+           "describe_place", "expected_anchor_corners_px",
            "find_calibration", "register_frame", "remember", "save_calibration", "write_tags_for"]

@@ -33,7 +33,16 @@ class SetupResult:
     projector_path: Path | None = None
 
 
-def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None, width: int = PREVIEW_W) -> QPixmap:
+#: Anchors seen are outlined green; where a missing one should be, a dashed amber outline and a label.
+SEEN_COLOR = "#3ee06a"
+EXPECTED_COLOR = "#ffb020"
+MIN_MARK_RADIUS_PX = 18
+
+
+def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None, width: int = PREVIEW_W,
+            expected: dict[int, Any] | None = None, *, rough: bool = False) -> QPixmap:
+    """The camera's picture at ``width`` with the anchors seen outlined and where the ``expected`` ones
+    should be marked (``rough``: a guess from two anchors, and worded so)."""
     if frame_bgr is None:
         pm = QPixmap(width, int(width * 9 / 16))
         pm.fill(QColor("#202226"))
@@ -47,18 +56,55 @@ def _pixmap(frame_bgr: np.ndarray | None, outlines: dict[int, Any] | None = None
     h, w = frame_bgr.shape[:2]
     scale = width / w
     small = cv2.resize(frame_bgr, (width, int(round(h * scale))), interpolation=cv2.INTER_AREA)
-    rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
+    rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB) if small.ndim == 3 else cv2.cvtColor(small, cv2.COLOR_GRAY2RGB)
     image = QImage(rgb.data, rgb.shape[1], rgb.shape[0], rgb.strides[0], QImage.Format.Format_RGB888).copy()
-    if outlines:
+    if outlines or expected:
         p = QPainter(image)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        p.setPen(QPen(QColor("#3ee06a"), 3))
-        for tag_id, corners in outlines.items():
+        p.setPen(QPen(QColor(SEEN_COLOR), 3))
+        for tag_id, corners in (outlines or {}).items():
             pts = [QPointF(float(x) * scale, float(y) * scale) for x, y in np.asarray(corners).reshape(-1, 2)]
             p.drawPolygon(QPolygonF(pts))
             p.drawText(pts[1] + QPointF(0, -4), str(tag_id))
+        labels: list[Any] = []  # placed so far: a label never covers another
+        for tag_id, corners in sorted((expected or {}).items()):
+            _mark_expected(p, tag_id, np.asarray(corners, float).reshape(-1, 2) * scale, image.width(), image.height(),
+                           rough=rough, taken=labels)
         p.end()
     return QPixmap.fromImage(image)
+
+
+def _mark_expected(p: QPainter, tag_id: int, corners: np.ndarray, width: int, height: int, *, rough: bool,
+                   taken: list[Any]) -> None:
+    """A dashed outline where anchor ``tag_id`` should be (larger than the tag, so a far one shows) and a
+    label saying so; beyond the picture, the label at the nearest edge says that instead. The label moves
+    off the ones in ``taken`` (and joins them)."""
+    from PySide6.QtCore import QRectF
+
+    centre = corners.mean(axis=0)
+    inside = 0 <= centre[0] < width and 0 <= centre[1] < height
+    pen = QPen(QColor(EXPECTED_COLOR), 3, Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    radius = float(np.max(np.linalg.norm(corners - centre, axis=1)))
+    grow = max(1.5, MIN_MARK_RADIUS_PX / max(radius, 1e-6))
+    p.drawPolygon(QPolygonF([QPointF(*(centre + grow * (c - centre))) for c in corners]))
+    radius *= grow
+    where = ("about here" if rough else "here") if inside else ("near this edge" if rough else "beyond this edge")
+    text = f"anchor {tag_id} not seen — expected {where}"
+    metrics = p.fontMetrics()
+    box = QRectF(0, 0, metrics.horizontalAdvance(text) + 10, metrics.height() + 6)
+    # Below the mark, or above it near the bottom; always whole inside the picture, clear of other labels.
+    x = min(max(centre[0] - box.width() / 2, 2.0), width - box.width() - 2)
+    below = centre[1] + radius + 4 + box.height() < height
+    y = centre[1] + radius + 4 if below else centre[1] - radius - 4 - box.height()
+    box.moveTo(x, min(max(y, 2.0), height - box.height() - 2))
+    step = (box.height() + 2) * (1 if box.top() < height / 2 else -1)
+    while any(box.intersects(other) for other in taken) and 0 <= box.top() + step <= height - box.height():
+        box.translate(0, step)
+    taken.append(box)
+    p.fillRect(box, QColor(0, 0, 0, 190))
+    p.setPen(QColor(EXPECTED_COLOR))
+    p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
 
 
 class _Page(QWizardPage):
@@ -121,7 +167,8 @@ class AnchorPage(_Page):
         places = "; ".join(f"anchor {a.tag_id} at ({a.x_in:g}, {a.y_in:g}) in, the {setup_steps.describe_place(a, layout)}"
                            for a in layout.anchors)
         self.label(f"Table inches start at the corner next to anchor 0, x along the width, y along the depth: {places}. "
-                   "The camera's picture below outlines every anchor it sees in green.")
+                   "The camera's picture below outlines every anchor it sees in green, and marks with a dashed outline "
+                   "where one it cannot see should be.")
         self.preview = QLabel()
         self.preview.setPixmap(_pixmap(None))
         self.layout_.addWidget(self.preview)
@@ -153,7 +200,9 @@ class AnchorPage(_Page):
             check, self._pending = self._pending, None
             self._show(check, frame)
         elif frame is not None:
-            self.preview.setPixmap(_pixmap(frame, self.check.corners_px if self.check else None))
+            self.preview.setPixmap(_pixmap(frame, self.check.corners_px if self.check else None,
+                                           expected=self.check.expected_px if self.check else None,
+                                           rough=bool(self.check and self.check.expected_rough)))
         if frame is not None and (self._worker is None or not self._worker.is_alive()):
             def work(image: np.ndarray = frame) -> None:
                 self._pending = setup_steps.check_anchors(image, self.owner.table_layout)
@@ -163,7 +212,7 @@ class AnchorPage(_Page):
     def _show(self, check: setup_steps.AnchorCheck, frame: np.ndarray | None) -> None:
         self.check = check
         self.status.setText(check.message)
-        self.preview.setPixmap(_pixmap(frame, check.corners_px))
+        self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=check.expected_px, rough=check.expected_rough))
         self.completeChanged.emit()
 
 
@@ -248,9 +297,14 @@ class RegisterPage(_Page):
                                                          "plugged in, then capture again.")
         else:
             self.registration = setup_steps.register_frame(frame, self.owner.table_layout, self.owner.camera_model)
-            if self.registration.calibration is not None:
-                used = {i: c for i, c in setup_steps.check_anchors(frame, self.owner.table_layout).corners_px.items()}
-                self.preview.setPixmap(_pixmap(frame, used))
+            layout = self.owner.table_layout
+            check = setup_steps.check_anchors(frame, layout)
+            expected, rough = check.expected_px, check.expected_rough
+            calibration = self.registration.calibration
+            if calibration is not None:  # registered: where the missing anchors are, through the lens too
+                expected = {i: calibration.camera_from_table(layout.anchor(i).corners_in()[:, :2]) for i in check.missing}
+                rough = False
+            self.preview.setPixmap(_pixmap(frame, check.corners_px, expected=expected, rough=rough))
         colour = {"good": "#3ee06a", "usable": "#ffd24a", "retry": "#ff7b6b"}[self.registration.verdict]
         self.status.setText(f"<span style='color:{colour}'><b>{self.registration.verdict.capitalize()}.</b></span> "
                             f"{self.registration.message}")

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
@@ -64,7 +64,12 @@ class TableView(QWidget):
         self.current_template: int | None = None
         self._drag_now: tuple[float, float] | None = None
         self._pan_from: QPointF | None = None
-        self.help_text: str | None = None
+        self._help_text: str | None = None
+        #: The first row of the F1 list shown, when it needs scrolling (wheel, arrows, Page Up/Down).
+        self.help_scroll = 0
+        self._help_rows = (0, 0)  # (rows shown at once, rows in all) at the last paint
+        #: The F1 list's lines drawn whole inside the view at the last paint (what the user can read now).
+        self.help_lines_shown: list[str] = []
         #: The tracking status (appmodel.tracking_status.TrackingStatus) the window last computed, or None.
         self.tracking: Any | None = None
         self.setMouseTracking(True)
@@ -289,36 +294,92 @@ class TableView(QWidget):
         p.setPen(QColor("#ffffff"))
         p.drawText(QRectF(16, 8, self.width(), 24), int(Qt.AlignmentFlag.AlignVCenter), text)
 
+    @property
+    def help_text(self) -> str | None:
+        """The F1 list (first line the title; "keys\tdescription" lines), shown over the view; None hides it."""
+        return self._help_text
+
+    @help_text.setter
+    def help_text(self, text: str | None) -> None:
+        self._help_text = text
+        self.help_scroll = 0
+        self.update()
+
+    def scroll_help(self, rows: int) -> None:
+        """Scroll the F1 list by ``rows`` (negative: up), within its length."""
+        shown, total = self._help_rows
+        self.help_scroll = max(0, min(self.help_scroll + int(rows), max(0, total - shown)))
+        self.update()
+
     def _paint_help(self, p: QPainter) -> None:
-        """The shortcut list over the view, in as many columns as the view's height needs (a long list
-        on a laptop screen was cut off at the bottom); the font shrinks only when even columns overflow."""
+        """The shortcut list over the view, keys and what they do in aligned columns, in as many columns as
+        the view's height needs (a long list on a laptop screen was cut off at the bottom); the font shrinks
+        when even columns overflow, and where the smallest still does not fit the list scrolls (wheel,
+        arrows, Page Up/Down, Home/End) with a note saying there is more."""
         lines = (self.help_text or "").splitlines()
         title, body = (lines[0], lines[1:]) if lines else ("", [])
         while body and not body[0].strip():
             body = body[1:]
+        pairs = [tuple(line.split("\t", 1)) if "\t" in line else (line,) for line in body]
         font = QFont()
+        margin, gap = 24, 28
         for px in (16, 14, 13, 12, 11, 10):
             font.setPixelSize(px)
             p.setFont(font)
             fm = p.fontMetrics()
-            rows = max(1, int((self.height() - 40 - 40 - 2 * fm.height()) // fm.height()))
-            columns = max(1, -(-len(body) // rows))
-            col_w = max((fm.horizontalAdvance(line) for line in body), default=0) + 28
-            if columns * col_w + 48 <= self.width() - 20:
+            key_w = max((fm.horizontalAdvance(q[0]) for q in pairs if len(q) == 2), default=0) + 12
+            col_w = max((key_w + fm.horizontalAdvance(q[1]) if len(q) == 2 else fm.horizontalAdvance(q[0]) for q in pairs),
+                        default=0) + gap
+            # The title, a blank row, the rows, and a row for the "more" note, inside 20 px of frame each side.
+            room_rows = max(1, int((self.height() - 20 - 40 - 3 * fm.height()) // fm.height()))
+            columns = max(1, -(-len(body) // room_rows))
+            if columns * col_w + 2 * margin <= self.width() - 20:
                 break
-        rows = -(-len(body) // columns) if body else 0
-        w = min(self.width() - 20, max(columns * col_w, fm.horizontalAdvance(title)) + 48)
-        h = fm.height() * (rows + 2) + 40
+        columns = max(1, min(columns, int((self.width() - 20 - 2 * margin) // max(col_w, 1))))
+        total_rows = -(-len(body) // columns) if body else 0
+        rows = min(total_rows, room_rows)
+        self._help_rows = (rows, total_rows)
+        self.help_scroll = max(0, min(self.help_scroll, total_rows - rows))
+        scrolls = rows < total_rows
+        w = min(self.width() - 20, max(columns * col_w, fm.horizontalAdvance(title)) + 2 * margin)
+        h = fm.height() * (rows + 2 + (1 if scrolls else 0)) + 40
         box = QRectF((self.width() - w) / 2, max(10, (self.height() - h) / 2), w, h)
         p.setPen(QPen(QColor("#ffe14d"), 2))
         p.setBrush(QColor(10, 12, 16, 235))
         p.drawRoundedRect(box, 8, 8)
         p.setPen(QColor("#ffffff"))
         top = box.top() + 20 + fm.ascent()
-        p.drawText(QPointF(box.left() + 24, top), title)
-        for i, line in enumerate(body):
-            c, r = divmod(i, rows)
-            p.drawText(QPointF(box.left() + 24 + c * col_w, top + (r + 2) * fm.height()), line)
+        p.drawText(QPointF(box.left() + margin, top), title)
+        self.help_lines_shown = []
+        for i, pair in enumerate(pairs):
+            c, r = divmod(i, total_rows)
+            r -= self.help_scroll
+            if not 0 <= r < rows:
+                continue
+            x, y = box.left() + margin + c * col_w, top + (r + 2) * fm.height()
+            p.setPen(QColor("#ffe14d") if len(pair) == 2 else QColor("#ffffff"))
+            p.drawText(QPointF(x, y), pair[0])
+            if len(pair) == 2:
+                p.setPen(QColor("#ffffff"))
+                p.drawText(QPointF(x + key_w, y), pair[1])
+            self.help_lines_shown.append(body[i])
+        if scrolls:
+            below = total_rows - rows - self.help_scroll
+            note = " · ".join(x for x in (f"▲ {self.help_scroll} rows above" if self.help_scroll else "",
+                                          f"▼ {below} rows below" if below else "") if x)
+            p.setPen(QColor("#c0c8d0"))
+            p.drawText(QPointF(box.left() + margin, top + (rows + 2) * fm.height()),
+                       f"{note}  (wheel, arrows, Page Up/Down)")
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if self.help_text:
+            page = max(1, self._help_rows[0] - 1)
+            step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -page, Qt.Key.Key_PageDown: page,
+                    Qt.Key.Key_Home: -10**6, Qt.Key.Key_End: 10**6}.get(Qt.Key(event.key()))
+            if step is not None:
+                self.scroll_help(step)
+                return
+        super().keyPressEvent(event)
 
     # -- mouse ----------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
@@ -380,6 +441,9 @@ class TableView(QWidget):
             self.update()
 
     def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        if self.help_text:  # over the F1 list the wheel scrolls it, it does not zoom the map beneath
+            self.scroll_help(-3 if event.angleDelta().y() > 0 else 3)
+            return
         factor = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
         pos = event.position()
         self.zoom_by(factor, (pos.x(), pos.y()))

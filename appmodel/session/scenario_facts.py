@@ -1,5 +1,6 @@
 """What the session reads from a scenario file besides the rules' own game: the table's size, each
-side's colour, the units carrying a radio, the height of a figure's base (docs/scenario-format.md).
+side's colour, the units carrying a radio, the height of a figure's base, the size and turn of its tag
+(docs/scenario-format.md).
 
 >>> table_size_in({"table": {"width_in": 48}})
 (48.0, 48.0)
@@ -40,9 +41,28 @@ def radio_units(scenario: Mapping[str, Any]) -> frozenset[int]:
                      if any("radio" in str(e).lower() for e in u.get("equipment", ())))
 
 
-def base_height_in(scenario: Mapping[str, Any], unit_id: int) -> float:
-    """The height of a figure's base (the tag sits on it), 1 inch unless the scenario's unit says."""
+def _unit_entry(scenario: Mapping[str, Any], unit_id: int) -> Mapping[str, Any]:
     for u in scenario.get("units", ()):
         if isinstance(u, Mapping) and u.get("tag_id") == unit_id:
-            return float(u.get("base_height_in", 1.0))
-    return 1.0
+            return u
+    return {}
+
+
+def base_height_in(scenario: Mapping[str, Any], unit_id: int) -> float:
+    """The height of a figure's base (the tag sits on it), 1 inch unless the scenario's unit says."""
+    return float(_unit_entry(scenario, unit_id).get("base_height_in", 1.0))
+
+
+def tag_size_in(scenario: Mapping[str, Any], unit_id: int) -> float | None:
+    """The edge of the unit's printed tag when the scenario gives it, else None (the layout's unit tag size).
+
+    >>> tag_size_in({"units": [{"tag_id": 40, "tag_size_in": 1.5}]}, 40), tag_size_in({}, 40)
+    (1.5, None)
+    """
+    size = _unit_entry(scenario, unit_id).get("tag_size_in")
+    return None if size is None else float(size)
+
+
+def facing_offset_deg(scenario: Mapping[str, Any], unit_id: int) -> float:
+    """How far the unit's front is turned from its tag's top edge (the tag's heading is the unit's minus this)."""
+    return float(_unit_entry(scenario, unit_id).get("facing_offset_deg", 0.0))

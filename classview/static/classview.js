@@ -84,7 +84,10 @@
   /* Draw ``scene``'s table into ``svg`` (an <svg> element), replacing what it showed. */
   function renderTable(svg, scene) {
     var w = scene.table_in[0], d = scene.table_in[1], m = MARGIN_IN;
-    svg.setAttribute("viewBox", (-m) + " " + (-m) + " " + (w + 2 * m) + " " + (d + 2 * m));
+    // The whole table; a zoomed-in view (zoom.js) is kept across redraws, refitted if the table changed.
+    svg.fullBox = [-m, -m, w + 2 * m, d + 2 * m];
+    svg.zoomBox = svg.zoomBox && global.ClassViewZoom ? global.ClassViewZoom.clamp(svg, svg.zoomBox) : null;
+    svg.setAttribute("viewBox", (svg.zoomBox || svg.fullBox).join(" "));
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     var inPerPx = 1 / pxPerIn(svg, scene);
     while (svg.firstChild) { svg.removeChild(svg.firstChild); }

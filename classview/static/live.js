@@ -28,6 +28,7 @@
     };
   }
 
+  window.ClassViewZoom.attach(root);
   // Pen widths and markers are in screen pixels: redraw at the new size.
   window.addEventListener("resize", function () { if (scene) { window.ClassView.renderTable(root.querySelector("svg.table"), scene); } });
   connect();

@@ -73,6 +73,7 @@
       if (after.length) { setPlaying(false); show(after[0]); }
     });
     next.disabled = !data.engagements.length;
+    if (global.ClassViewZoom) { global.ClassViewZoom.attach(root); }
     global.addEventListener("resize", function () { shown = -1; show(t); });
     show(0);
     return { show: show, play: function () { setPlaying(true); }, pause: function () { setPlaying(false); } };

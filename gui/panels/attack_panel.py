@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSpinBox,
-                               QTableWidgetItem, QWidget)
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
 from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, AttackPanelBase, odds_cell,
@@ -80,11 +80,16 @@ class AttackPanel(AttackPanelBase):
         setup.addWidget(self.aim_label, 5, 2, 1, 2)
         setup.setColumnStretch(1, 1)
         setup.setColumnStretch(3, 1)
-        targets_head = QHBoxLayout()
+        # The title over its two tick boxes, not beside them: side by side they were wider than the panel
+        # on a 1366x768 screen, which cut off the right-hand fields.
+        targets_head = QVBoxLayout()
+        # (Not word-wrapped: a wrapping label makes the scroll area lay the panel out at its preferred height.)
         targets_head.addWidget(QLabel("<b>Targets</b> — tick to attack; hit and kill are the exact odds"))
-        targets_head.addStretch(1)
-        targets_head.addWidget(self.from_ground)
-        targets_head.addWidget(self.show_all)
+        targets_options = QHBoxLayout()
+        targets_options.addWidget(self.from_ground)
+        targets_options.addWidget(self.show_all)
+        targets_options.addStretch(1)
+        targets_head.addLayout(targets_options)
         self.lay_out(setup, targets_head, (self.targets, 4),
                      QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"), (self.odds, 2), spacing=6)
 

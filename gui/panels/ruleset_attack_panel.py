@@ -105,9 +105,14 @@ class RulesetAttackPanel(AttackPanelBase):
         declarations.addWidget(declared_box, 1)
         declarations.addWidget(self.target_box, 1)
         self.targets_title = QLabel()
-        targets_head = QHBoxLayout()
-        targets_head.addWidget(self.targets_title, 1)
-        targets_head.addWidget(self.show_all)
+        # The tick box under the title, not beside it: side by side they were wider than the panel on a
+        # 1366x768 screen, which cut the box off.
+        targets_head = QVBoxLayout()
+        targets_head.addWidget(self.targets_title)
+        show_all_row = QHBoxLayout()
+        show_all_row.addWidget(self.show_all)
+        show_all_row.addStretch(1)
+        targets_head.addLayout(show_all_row)
         self.lay_out(setup, targets_head, (self.targets, 2), self.geometry_label, declarations,
                      QLabel("<b>Odds</b> in detail: every outcome of the procedure, exactly"), (self.odds, 2), spacing=4)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -17,6 +18,8 @@ STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "l
 
 
 class TrackingPanel(QWidget):
+    heights: QLabel | None = None  # the units whose tag size and base height disagree, made when first needed
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel("Camera: waiting for the first frame")
@@ -59,3 +62,17 @@ class TrackingPanel(QWidget):
                 if col == 4 and text:
                     item.setToolTip(text)
                 self.table.setItem(row, col, item)
+
+    def show_heights(self, lines: tuple[str, ...]) -> None:
+        """One line per unit whose tag size and base height disagree (``appmodel.height_check``), above
+        the units' table; hidden when there are none."""
+        if self.heights is None:
+            if not lines:
+                return
+            self.heights = QLabel()
+            self.heights.setTextFormat(Qt.TextFormat.PlainText)
+            self.heights.setWordWrap(True)
+            self.heights.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['warning']}; }}")
+            self.layout().insertWidget(self.layout().indexOf(self.table), self.heights)
+        self.heights.setText("\n".join(lines))
+        self.heights.setVisible(bool(lines))

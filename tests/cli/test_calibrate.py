@@ -132,6 +132,10 @@ def test_simulate_writes_video_ground_truth_and_the_true_calibration(tmp_path, c
     while capture.read()[0]:
         frames += 1
     assert frames == 10
+    import av
+
+    with av.open(str(video)) as container:  # H.264, which browsers play (not OpenCV's MPEG-4 Part 2)
+        assert container.streams.video[0].codec_context.name == "h264"
     lines = (tmp_path / "walk.truth.jsonl").read_text().splitlines()
     header, first, last = json.loads(lines[0]), json.loads(lines[1]), json.loads(lines[-1])
     assert header["format"] == "sandtable-synthetic-truth" and header["frame_count"] == 10 and len(lines) == 11

@@ -97,3 +97,81 @@ def test_the_f1_list_fits_the_view_at_1366x768(make_window):
     # Its top and bottom edges are both inside the view: nothing of the list is cut off.
     assert max(edges) - min(edges) > 100 and max(edges) < image.height() - 2
     assert len(window.help_lines()) > 30  # a long list, yet it fits
+
+
+def test_every_f1_line_is_on_screen_at_1366x768(make_window):
+    window = make_window(1366, 768)
+    window.actions_by_name["help"].trigger()
+    window.view.grab()
+    every = [line for line in window.help_lines()[1:] if line.strip()]
+    shown = [line for line in window.view.help_lines_shown if line.strip()]
+    assert shown == every and every[-1].startswith("Mouse:")  # down to the last line, nothing to scroll
+
+
+def test_where_the_f1_list_cannot_fit_it_scrolls_to_its_last_line(make_window, qtbot, tmp_path):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window(1366, 768)
+    window.actions_by_name["help"].trigger()
+    view = window.view
+    view.resize(480, 320)  # the smallest the map gets: even small type in columns does not hold the list
+    view.grab()
+    last = window.help_lines()[-1]
+    assert last not in view.help_lines_shown and view.help_lines_shown
+    first_shown = list(view.help_lines_shown)
+    qtbot.keyClick(view, Qt.Key.Key_PageDown)
+    view.grab()
+    assert view.help_lines_shown != first_shown  # a page further on
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    view.grab()
+    assert last in view.help_lines_shown
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    view.grab()
+    assert view.help_lines_shown == first_shown
+    centre = QPointF(view.width() / 2, view.height() / 2)
+    for _ in range(40):  # the wheel over the list scrolls it rather than zooming the map
+        QApplication.sendEvent(view, QWheelEvent(centre, view.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -120),
+                                                 Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                                                 Qt.ScrollPhase.NoScrollPhase, False))
+    view.grab()
+    assert last in view.help_lines_shown
+    view.grab().save(str(tmp_path / "help-scrolled.png"))
+
+
+def assert_whole_in_attack_dock(window, widgets) -> None:
+    from PySide6.QtCore import QPoint, QRect
+
+    dock_view = window.docks["Attack"].widget().viewport()  # what the dock shows of the panel
+    setup_view = window.attack.setup_scroll.viewport()  # what the panel's own scrolling area shows
+    for widget in widgets:
+        for viewport in (v for v in (dock_view, setup_view) if v.isAncestorOf(widget)):
+            where = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
+            assert viewport.rect().contains(where), f"{widget.objectName() or type(widget).__name__} {where} cut off by {viewport.rect()}"
+        assert widget.width() >= widget.minimumSizeHint().width()  # not squeezed either: its text is whole
+
+
+def test_the_attack_panels_right_hand_fields_are_whole_on_a_1366x768_screen(make_window, tmp_path):
+    window = make_window(1366, 768)
+    panel = window.attack
+    window.grab().save(str(tmp_path / "attack-1366.png"))
+    assert_whole_in_attack_dock(window, (panel.payload, panel.assistants, panel.untrained, panel.from_ground, panel.show_all))
+
+
+def test_another_rulesets_attack_panel_is_whole_on_a_1366x768_screen(qtbot, tmp_path):
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+    from rules.generic.examples.solo import SCENARIO_PATH as SOLO
+
+    create_application()
+    store = open_store(tmp_path / "settings.ini")
+    window = MainWindow(GameSession.from_scenario_file(SOLO), settings=load_settings(store), store=store)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.fit_docks()
+    qtbot.wait(50)
+    assert_whole_in_attack_dock(window, (window.attack.show_all, window.attack.resolve_button))

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 RECORDING_FORMAT = "sandtable-recording"
 RECORDING_VERSION = 1
-VIDEO_SUFFIX = ".avi"
+VIDEO_SUFFIX = ".mp4"
+#: What recordings made before the H.264 video kept (Motion-JPEG); still read.
+LEGACY_VIDEO_SUFFIXES = (".avi",)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -20,10 +20,14 @@ writer through a bounded queue (it blocks only if the disk falls seconds behind;
 dropped), and ``close()`` sends a sentinel, waits for the writer to drain the queue and marks the
 session as ended.
 
-Optionally the camera frames go to a Motion-JPEG AVI next to the database (``<name>.avi``), written
-by the same thread; MJPEG AVI stays readable when the writer is killed (an MP4 would not, its index is
-written at the end). The ``frames`` table maps frame index to time and to the frame's number in the
-video.
+Optionally the camera frames go to an H.264 MP4 next to the database (``<name>.mp4``, which browsers
+play), fragmented so that a killed recording leaves a video that plays up to its last second or so
+(``tracker/h264_video.py``). The video has a thread and a short queue of its own: encoding never holds
+up the tracking thread, and should the encoder fall behind, a frame is left out of the video (its
+``frames`` row says so, ``video_frame`` NULL) rather than the camera kept waiting; the count is in
+``meta.video_frames_dropped``. The ``frames`` table maps frame index to time and to the frame's number
+in the video. Recordings made before kept a Motion-JPEG ``<name>.avi``; ``meta.video_file`` names
+whichever there is, and readers open both.
 """
 from __future__ import annotations
 
@@ -44,7 +48,7 @@ import numpy as np
 
 from tracker.errors import RecordingError
 from tracker.events import EventBus, TrackerEvent
-from tracker.recording.schema import POSE_COLUMNS, RECORDING_FORMAT, RECORDING_VERSION, SCHEMA, VIDEO_SUFFIX
+from tracker.recording.schema import LEGACY_VIDEO_SUFFIXES, POSE_COLUMNS, RECORDING_FORMAT, RECORDING_VERSION, SCHEMA, VIDEO_SUFFIX
 from tracker.roster import Roster
 from tracker.unit_pose import UnitPose
 
@@ -56,11 +60,19 @@ HEADING_EPS_DEG = 0.01
 #: Room kept free for the closing note and checkpoint after a disk fills (see the module's docstring).
 RESERVE_BYTES = 256 * 1024
 RESERVE_SUFFIX = "-reserve"
+#: Camera frames waiting for the encoder, in bytes: about a second at 1080p (6 MB a frame), to ride out a
+#: busy moment of the machine, and a bound on the memory a lagging encoder takes.
+VIDEO_QUEUE_BYTES = 200 * 1024 * 1024
+#: The recording's video: camera footage for the debrief, not the demo's sharp overlay text. x264's
+#: fastest preset costs less CPU than the Motion-JPEG it replaces, at a fifteenth of the size (README,
+#: bench/recording_video.py): the tracker shares the machine with it.
+VIDEO_CRF = 23
+VIDEO_PRESET = "ultrafast"
 _INSERT_POSE = f"INSERT INTO poses ({', '.join(POSE_COLUMNS)}) VALUES ({', '.join('?' * len(POSE_COLUMNS))})"
 
 
 def video_path_for(path: str | Path) -> Path:
-    """Where the camera video of recording ``path`` goes: same name, ``.avi``."""
+    """Where the camera video of recording ``path`` goes: same name, ``.mp4``."""
     return Path(path).with_suffix(VIDEO_SUFFIX)
 
 
@@ -89,7 +101,7 @@ class Recorder:
     """Writes one session to a SQLite file (mutable; ``close()`` it, or use it as a context manager).
 
     ``metadata``: session facts stored in the ``meta`` table (scenario path and text, calibration
-    JSON, ruleset...). ``video``: also write the frames handed to :meth:`record_frame` to ``<name>.avi``.
+    JSON, ruleset...). ``video``: also write the frames handed to :meth:`record_frame` to ``<name>.mp4``.
     An existing file is refused unless ``overwrite`` (a recording is never destroyed by accident).
     ``max_size_bytes``: the database may not grow past this size; reaching it stops the recording
     exactly as a full disk does (what was committed stays readable, ``meta.stop_reason`` says why).
@@ -169,8 +181,17 @@ class Recorder:
         self._checkpoint_interval_s = float(checkpoint_interval_s)
         self._video = video
         self._video_fps = float(video_fps)
-        self._writer_video: Any = None
-        self._video_frames = 0
+        self._video_frames = 0  # handed to the video thread (the next one's number in the video)
+        self._video_dropped = 0
+        self._video_written = 0  # encoded (the video thread's count)
+        self._video_error: BaseException | None = None
+        self._video_queue: queue.Queue[Any] = queue.Queue()  # bounded by bytes: see _queue_video
+        self._video_queued_bytes = 0
+        self._video_lock = threading.Lock()
+        self._video_thread: threading.Thread | None = None
+        if video:
+            self._video_thread = threading.Thread(target=self._video_loop, name=f"sandtable-video-{self.path.name}", daemon=True)
+            self._video_thread.start()
         self._commit_interval_s = float(commit_interval_s)
         self._clock = clock
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=max(8, queue_size))
@@ -214,8 +235,8 @@ class Recorder:
             if pose.tag_id not in self._known_units:
                 self._known_units.add(pose.tag_id)
                 self._put(("unit", (pose.tag_id, pose.name, pose.side, _json({"tag_id": pose.tag_id, "name": pose.name}))))
-        image = image_bgr if self._video else None
-        self._put(("frame", (int(frame_index), float(t_s)), rows, image))
+        video_frame = self._queue_video(image_bgr) if self._video and image_bgr is not None else None
+        self._put(("frame", (int(frame_index), float(t_s), video_frame), rows))
 
     def record_event(self, event: TrackerEvent) -> None:
         self._check()
@@ -241,7 +262,12 @@ class Recorder:
         self._put(("meta", (str(key), value if isinstance(value, str) else _json(value))))
 
     def flush(self, timeout_s: float = 10.0) -> None:
-        """Wait until everything handed over so far is committed to the file."""
+        """Wait until everything handed over so far is committed to the file (and the video encoder)."""
+        if self._video_thread is not None and self._video_thread.is_alive():
+            encoded = threading.Event()
+            self._video_queue.put(encoded)
+            if not encoded.wait(timeout_s):
+                raise RecordingError(f"the video of '{self.path}' is more than {timeout_s:.0f} s behind; is the machine very busy?")
         done = threading.Event()
         self._put(("flush", done))
         if not done.wait(timeout_s):
@@ -255,6 +281,14 @@ class Recorder:
         self._closed = True
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if self._video_thread is not None:
+            self._video_queue.put(_STOP)
+            self._video_thread.join()
+            notes = [("video_frames_dropped", str(self._video_dropped))]
+            if self._video_error is not None:
+                notes.append(("video_stop_reason", f"{self._video_error}; the video ends after {self._video_written} frames"))
+            for note in notes:
+                self._put(("meta", note))
         self._queue.put(_STOP)
         self._thread.join()
         if self._error is not None:
@@ -269,10 +303,21 @@ class Recorder:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def video_frame_count(self) -> int:
+        """Frames handed to the video so far (each has its number in the video in the ``frames`` table)."""
+        return self._video_frames
+
+    @property
+    def video_frames_encoded(self) -> int:
+        """Frames the encoder has taken so far: the file holds all but the last second of them."""
+        return self._video_written
+
     # -- internals ---------------------------------------------------------------------------
     def _files(self) -> tuple[Path, ...]:
         return (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"), Path(f"{self.path}-journal"),
-                Path(f"{self.path}{RESERVE_SUFFIX}"), video_path_for(self.path))
+                Path(f"{self.path}{RESERVE_SUFFIX}"), video_path_for(self.path),
+                *(self.path.with_suffix(s) for s in LEGACY_VIDEO_SUFFIXES))
 
     def _release_reserve(self) -> None:
         self._reserve.unlink(missing_ok=True)
@@ -363,7 +408,6 @@ class Recorder:
                     break
                 if item is not None and item[0] == "flush":
                     item[1].set()
-        self._finish_video()
         db.close()
 
     def _mark_stopped(self, db: sqlite3.Connection, pending: list[Any]) -> None:
@@ -374,7 +418,7 @@ class Recorder:
         for rows in (pending, []):  # the lost half second and the note; else the note alone
             try:
                 for item in rows:
-                    self._apply(db, item if item[0] != "frame" else (*item[:3], None))  # the video is not retried
+                    self._apply(db, item)
                 if rows:
                     self._failed_after_t_s = self._applied_t_s
                 reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
@@ -398,8 +442,7 @@ class Recorder:
         if kind in ("frame", "event", "rules", "bookmark"):
             self._applied_t_s = max(self._applied_t_s, float(item[1][1] if kind == "frame" else item[1][0]))
         if kind == "frame":
-            (frame_index, t_s), rows, image = item[1], item[2], item[3]
-            video_frame = self._write_video(image) if image is not None else None
+            (frame_index, t_s, video_frame), rows = item[1], item[2]
             db.execute("INSERT OR REPLACE INTO frames (frame_index, t_s, video_frame) VALUES (?, ?, ?)", (frame_index, t_s, video_frame))
             if rows:
                 db.executemany(_INSERT_POSE, rows)
@@ -414,23 +457,54 @@ class Recorder:
         elif kind == "meta":
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", item[1])
 
-    def _write_video(self, image: np.ndarray) -> int:
-        import cv2
-
-        if self._writer_video is None:
-            h, w = image.shape[:2]
-            writer = cv2.VideoWriter(str(video_path_for(self.path)), cv2.VideoWriter_fourcc(*"MJPG"), self._video_fps, (w, h))
-            if not writer.isOpened():
-                raise OSError(f"OpenCV cannot write the video '{video_path_for(self.path)}'")
-            self._writer_video = writer
-        self._writer_video.write(image)
+    # -- the video, on a thread of its own ------------------------------------------------------
+    def _queue_video(self, image_bgr: np.ndarray) -> int | None:
+        """Hand a frame to the encoder without waiting; its number in the video, or None if left out."""
+        if self._video_error is not None:
+            return None
+        with self._video_lock:
+            if self._video_queued_bytes > 0 and self._video_queued_bytes + image_bgr.nbytes > VIDEO_QUEUE_BYTES:
+                self._video_dropped += 1  # the encoder is behind: the camera does not wait for it
+                return None
+            self._video_queued_bytes += image_bgr.nbytes
+        # A copy: it is encoded later, and a camera may fill the same array with its next frame meanwhile.
+        self._video_queue.put(image_bgr.copy())
         self._video_frames += 1
         return self._video_frames - 1
 
-    def _finish_video(self) -> None:
-        if self._writer_video is not None:
-            self._writer_video.release()
-            self._writer_video = None
+    def _video_loop(self) -> None:
+        from tracker.h264_video import H264Writer
+
+        writer: H264Writer | None = None
+        while True:
+            image = self._video_queue.get()
+            if image is _STOP:
+                break
+            if isinstance(image, threading.Event):  # flush(): everything before it is encoded
+                image.set()
+                continue
+            with self._video_lock:
+                self._video_queued_bytes -= image.nbytes
+            if self._video_error is not None:
+                continue  # keep draining, so the tracking thread never waits on a dead encoder
+            try:
+                if writer is None:
+                    h, w = image.shape[:2]
+                    writer = H264Writer(video_path_for(self.path), self._video_fps, (w, h), crf=VIDEO_CRF,
+                                        preset=VIDEO_PRESET, crash_safe=True)
+                elif (image.shape[1], image.shape[0]) != writer.size_px:  # the camera came back at another size
+                    import cv2
+
+                    image = cv2.resize(image, writer.size_px, interpolation=cv2.INTER_AREA)
+                writer.write(image)
+                self._video_written += 1
+            except Exception as exc:  # disk full, an encoder error: the poses keep being recorded
+                self._video_error = exc
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception as exc:
+                self._video_error = self._video_error or exc
 
 
 def _pose_row(frame_index: int, p: UnitPose) -> tuple[Any, ...]:
