@@ -250,6 +250,7 @@ def _walkthrough(source, first, scenario: str, choice, *, camera: str | None = N
     if camera is not None:
         k, n = turn
         wizard.setWindowTitle(f"Sandtable Companion — set up camera {k} of {n}: {camera}")
+        wizard.anchor_page.setSubTitle(choice.problem)  # which camera, and that it needs only some anchors
         if k > 1:  # the tags were printed in the first camera's turn; the projector goes with the first camera
             for page in (wizard.print_page, wizard.projector_page):
                 wizard.removePage(next(i for i in wizard.pageIds() if wizard.page(i) is page))
@@ -344,7 +345,7 @@ def _run_several(args: argparse.Namespace, app, store, settings) -> int:
         for k, name in enumerate(todo, start=1):
             why = "calibrating again" if args.recalibrate else "not calibrated yet"
             choice = CalibrationChoice(Path(local[name]), None, f"Camera {k} of {len(todo)}, {name}: {why} (saved to "
-                                       f"{local[name]}). Every camera must see at least two anchors.")
+                                       f"{local[name]}). It must see at least two anchors; the others may be outside its picture.")
             result = _walkthrough(sources[name], firsts[name], scenario, choice, camera=name, turn=(k, len(todo)))
             if result is None:
                 print(f"sandtable run: camera {name} is not calibrated yet; run it again when its anchors are in view",

@@ -211,6 +211,7 @@ def test_the_first_run_calibrates_each_camera_in_turn_shows_the_overlap_and_the_
         camera = wizard.windowTitle().rsplit(": ", 1)[-1]
         pages = [wizard.page(i) for i in wizard.pageIds()]
         walked.append((wizard.windowTitle(), wizard.print_page in pages, wizard.projector_page in pages))
+        assert f"Camera {len(walked)} of 2, {camera}: not calibrated yet" in wizard.anchor_page.subTitle()
         wizard.show()
         for _ in range(10):
             if wizard.currentPage() is wizard.register_page:
