@@ -1,13 +1,20 @@
 """What the window says about tracking (Qt-free): the camera's frames per second and delay, each unit's
 state -- seen, stale, lost, lifted, never seen -- and why, the anchors' health, and whether the feed has
 stopped. With several cameras also each camera's part: its frames per second, the anchors it sees, and
-which cameras see each unit (a unit in a gap no camera sees is stale there, and says so). :class:`TrackingMonitor` is fed every tracked frame the window takes from the live loop and
+which cameras see each unit (a unit in a gap no camera sees is stale there, and says so).
+:class:`TrackingMonitor` is fed every tracked frame the window takes from the live loop and
 answers :meth:`TrackingMonitor.status` at any moment (a stalled feed shows as such without a new frame).
+
+While a unit of the roster is never seen or lost, the monitor looks at a frame every
+``SQUARES_EVERY_S`` for what the tracker did not report (``tracker.undecoded_squares.frame_notices``:
+a tag whose white border was trimmed, a tag-like square too small or too blurred to decode), on a
+thread of its own (the look takes tens of milliseconds), and the status says so, as ``detect`` does.
 """
 from __future__ import annotations
 
+import threading
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +26,8 @@ SMALL_TAG_PX = 12.0
 STALLED_AFTER_S = 2.0
 #: Frames per second over this window of the latest frames.
 FPS_WINDOW = 30
+#: While a roster unit is missing, a frame is searched for undecoded tag-like squares this often.
+SQUARES_EVERY_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,8 @@ class TrackingStatus:
     seconds_since_frame: float | None
     units: tuple[UnitStatus, ...]
     anchors: tuple[AnchorStatus, ...]
+    #: What the last look at a frame found that the tracker did not report (one line each; see the module).
+    undecoded: tuple[str, ...] = ()
     cameras: tuple[CameraLine, ...] = ()  # several cameras only
 
     def count(self, state: str) -> int:
@@ -100,6 +111,9 @@ class TrackingStatus:
             parts.append(f"anchors {seen}/{len(self.anchors)}" + (
                 " (missing " + ", ".join(str(a.tag_id) for a in self.missing_anchors) + ")" if seen < len(self.anchors)
                 else ""))
+        if self.undecoded:
+            n = len(self.undecoded)
+            parts.append(f"{n} tag-like square{'s' if n > 1 else ''} in view not tracked (see Tracking)")
         if self.cameras:
             quiet = [c.name for c in self.cameras if not c.delivering]
             parts.append(f"{len(self.cameras)} cameras" + (f" ({', '.join(quiet)} NO FEED)" if quiet else ""))
@@ -114,10 +128,20 @@ class TrackingMonitor:
     """Keeps what the status needs from the frames seen so far (mutable; bounded memory)."""
 
     def __init__(self, roster: Iterable[tuple[int, str]] = (), anchors: Iterable[tuple[int, float, float]] = (),
-                 clock: Any = None) -> None:
+                 clock: Any = None, *, look: Callable[[Any, Any], list[str]] | None = None, background: bool = True) -> None:
+        """``look(frame, detections)``: the undecoded-square search (``frame_notices`` by default);
+        ``background=False`` runs it on the caller's thread (tests)."""
         import time
 
         self._clock = clock or time.monotonic
+        self._look = look
+        self._background = background
+        self._looked_at: float | None = None
+        self._looking: threading.Thread | None = None
+        self._undecoded: tuple[str, ...] = ()
+        #: How many times a frame was searched for undecoded squares, and why the last search failed.
+        self.looks = 0
+        self.look_error: str | None = None
         self._roster = dict(roster)
         self._anchors = tuple(anchors)
         self._arrivals: deque[float] = deque(maxlen=FPS_WINDOW)
@@ -133,8 +157,9 @@ class TrackingMonitor:
         self._seen_by: Mapping[int, tuple[str, ...]] = {}
         self._in_gap: frozenset[int] = frozenset()
 
-    def add(self, tracked: Any, *, delay_s: float | None = None) -> None:
-        """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it."""
+    def add(self, tracked: Any, *, delay_s: float | None = None, frame: Any = None) -> None:
+        """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it, and the
+        camera frame it came from (for the undecoded-square look; optional)."""
         self._arrivals.append(self._clock())
         self.frames += 1
         self._delay_s = delay_s
@@ -151,6 +176,46 @@ class TrackingMonitor:
             self._anchors_seen = frozenset(ids) & {a[0] for a in self._anchors}
         else:
             self._anchors_seen = frozenset()
+        self._maybe_look(frame, detections)
+
+    def _missing_units(self) -> bool:
+        for tag in self._roster:
+            pose = self._poses.get(tag)
+            if pose is None or getattr(pose.state, "value", str(pose.state)) == "lost":
+                return True
+        return False
+
+    def _maybe_look(self, frame: Any, detections: Any) -> None:
+        """Search this frame for undecoded squares if a roster unit is missing and the last look is old."""
+        if not self._missing_units():
+            self._undecoded = ()  # every unit is found: an old notice would only confuse
+            return
+        now = self._clock()
+        if frame is None or (self._looked_at is not None and now - self._looked_at < SQUARES_EVERY_S):
+            return
+        if self._looking is not None and self._looking.is_alive():
+            return
+        self._looked_at = now
+        self.looks += 1
+        if detections is None:
+            from tracker.detections import TagDetections
+
+            detections = TagDetections.empty()
+        if self._background:
+            self._looking = threading.Thread(target=self._run_look, args=(frame, detections), name="sandtable-squares", daemon=True)
+            self._looking.start()
+        else:
+            self._run_look(frame, detections)
+
+    def _run_look(self, frame: Any, detections: Any) -> None:
+        look = self._look
+        if look is None:
+            from tracker.undecoded_squares import frame_notices as look
+        try:
+            self._undecoded = tuple(look(frame, detections))
+            self.look_error = None
+        except Exception as exc:  # a failed look must not take the window down, nor pass for a finding
+            self.look_error = str(exc)
 
     def _add_cameras(self, tracked: Any) -> None:
         """A round of several cameras (``tracker.multi_camera.MultiTrackedFrame``): each camera that
@@ -196,7 +261,9 @@ class TrackingMonitor:
         for tag in sorted(set(self._roster) | set(self._poses)):
             units.append(self._unit(tag, stalled))
         anchors = tuple(AnchorStatus(t, t in self._anchors_seen, x, y) for t, x, y in self._anchors)
-        return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, self._camera_lines(now))
+        undecoded = self._undecoded if self._missing_units() else ()
+        return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, undecoded,
+                              self._camera_lines(now))
 
     def _unit(self, tag: int, stalled: bool) -> UnitStatus:
         name = self._roster.get(tag) or getattr(self._poses.get(tag), "name", "") or f"tag {tag}"

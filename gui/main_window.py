@@ -536,7 +536,7 @@ class MainWindow(QMainWindow):
                 import time
 
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
-                self.tracking_monitor.add(update.tracked, delay_s=delay)
+                self.tracking_monitor.add(update.tracked, delay_s=delay, frame=update.frame_bgr)
         self._show_tracking()
         for event in update.events:
             self.session.on_tracker_event(event)

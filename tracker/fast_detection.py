@@ -1,18 +1,25 @@
-"""Full-resolution AprilTag detection at camera rate: search where tags are, sweep the rest in turns.
+"""Full-resolution AprilTag detection at camera rate: search where tags move, sweep where the picture changed.
 
 The bare detector at ``quad_decimate=1`` spends its time on every pixel of the frame, although the tags
 cover a few percent of it. Decimating the frame (the detector's default of 2) makes it fast but loses
 small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after decimation. So instead:
 
-* **regions**: every tag seen recently is searched for at full resolution in a small window around
-  where it is predicted to be (last centre + velocity), sized from its apparent size plus a margin that
-  grows while it is missing. Overlapping windows are merged.
-* **sweep**: the rest of the frame is searched for new tags in overlapping tiles, a few tiles per frame
-  in round robin (a whole sweep takes ``1 / sweep_fraction`` frames), at full resolution. The first
-  frame, and any frame after ``request_full_search()`` (a camera that came back), is searched whole.
-* **two cores**: the windows and tiles of a frame are split into two lists of about equal area, each
-  searched by its own detector in its own thread (pupil-apriltags releases the GIL while it detects;
-  the grey conversion of each crop happens in the worker too).
+* **still tags**: a tag standing still whose pixels (a patch of a small grey thumbnail of the frame)
+  are as they were when it was last detected is reported at the mean of its detections there, without
+  searching; it is searched again when its patch changes, and once every ``reverify_frames`` anyway.
+  On a real table most units stand still most of the time.
+* **regions**: every other tag seen recently is searched for at full resolution in a small window
+  around where it is predicted to be (last centre + velocity), sized from its apparent size plus a
+  margin that grows while it is missing. Overlapping windows are merged.
+* **sweep**: new tags are looked for where the picture changed since that part was last searched
+  (boxes around the changed thumbnail pixels, in the same frame), and in overlapping tiles in a slow
+  round robin (a whole sweep takes ``1 / sweep_fraction`` frames), quads found at a decimation step
+  the smallest tag allows, edges and bits at full resolution. The first frame, and any frame after
+  ``request_full_search()`` (a camera that came back), is searched whole.
+* **two cores**: the windows of tags that must be searched start on the second core while the first
+  makes the thumbnail and checks the still tags; a large search (tiles) is split into two lists of
+  about equal area, each searched by its own detector in its own thread (pupil-apriltags releases the
+  GIL while it detects). The frame is made grey once, or comes grey from the source.
 
 Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
 the larger decision margin.
@@ -37,7 +44,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,12 +57,28 @@ class FastDetectorSettings:
     """How :class:`FastTagDetector` splits its work. Defaults measured by ``bench/tracking.py``."""
 
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
-    sweep_fraction: float = 1 / 32  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in about a second at 30 frames/s)
-    changed_sweep_fraction: float = 1 / 8  # at most this share of tiles searched each frame because their
-    # picture changed since they were last searched (a tag put down, a hand gone)
+    split_min_px: float = 40_000  # a frame's search smaller than this (full-resolution-equivalent pixels)
+    # stays on one thread
+    sweep_fraction: float = 1 / 192  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about six seconds at 30 frames/s; a tag put down is a change,
+    # searched at once)
+    changed_sweep_fraction: float = 1 / 8  # at most this share of the frame searched each frame because its
+    # picture changed since it was last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
-    thumbnail_step: int = 8
+    thumbnail_step: int = 8  # at 1920 px wide; scaled with the frame's width (a tag spans as many thumbnail pixels)
+    reuse_still: bool = True  # False: every followed tag is searched in every frame (the old way; for comparison)
+    still_change_threshold: float = 4.0  # a followed tag whose patch of the thumbnail changed less than this
+    # (grey levels, after the patch's own exposure gain) since it was last detected has not moved: its last
+    # detection is reported again without running the detector (a 1 px shift of a tag's edge changes its
+    # thumbnail pixels by 15-20 levels)
+    reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
+    # frames (spread over the frames by tag id), whatever its pixels say
+    still_average: int = 8  # a still tag is reported again unchanged only once it has been detected this
+    # many frames in a row at the same place (a unit just put down is searched for half a second); from then
+    # on it is reported at the mean of its detections there (each within still_match_edges of the mean)
+    still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
+    still_match_edges: float = 0.02  # a detection whose corners all lie this close to the mean is the same
+    # place (0.5 px for a 25 px tag); farther, the unit moved and the mean starts again
     change_mask_grow: float = 1.0  # change this many window sizes around a moving tag's window is its own
     moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
@@ -94,6 +117,13 @@ class _PixelTrack:
     misses: int = 0
     velocity_known: bool = False
     confirmed: bool = True  # False: seen only with corrected bits outside any window so far; not reported
+    # Its last real detection (corners, centre, margin, hamming) and the thumbnail patch around it then:
+    # while the patch stays the same the tag has not moved, and that detection is reported again.
+    ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
+    ref_slice: tuple[slice, slice] | None = None
+    ref_patch: np.ndarray | None = None
+    ref_count: int = 0  # real detections averaged into ref_detection
+    reused: bool = False  # its detection of this frame is the last real one, reported again
 
 
 @dataclass(frozen=True)
@@ -112,6 +142,7 @@ class DetectionWork:
     held: int = 0
     retried: int = 0  # windows searched again with the other sharpening (their tag was missing)
     whole_frame_rescue: bool = False  # many tags missed their windows: the whole frame was searched too
+    unchanged: int = 0  # followed tags whose pixels had not changed: their last detection reported again
 
     @property
     def searched_share(self) -> float:
@@ -193,16 +224,17 @@ def _balanced_split(jobs: list[Job], parts: int) -> list[list[Job]]:
     lists: list[list[Job]] = [[] for _ in range(parts)]
     loads = [0.0] * parts
 
-    def cost(job: Job) -> float:
-        (x0, y0, x1, y1), step = job
-        # Quad finding dominates and scales with the decimated area; decoding does not shrink.
-        return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
-
-    for job in sorted(jobs, key=lambda j: -cost(j)):
+    for job in sorted(jobs, key=lambda j: -_job_cost(j)):
         k = loads.index(min(loads))
         lists[k].append(job)
-        loads[k] += cost(job)
+        loads[k] += _job_cost(job)
     return lists
+
+
+def _job_cost(job: Job) -> float:
+    (x0, y0, x1, y1), step = job
+    # Quad finding dominates and scales with the decimated area; decoding does not shrink.
+    return (x1 - x0) * (y1 - y0) * (0.15 + 0.85 / (step * step))
 
 
 class FastTagDetector:
@@ -229,17 +261,21 @@ class FastTagDetector:
         # at full resolution (refine_edges), so the step costs no accuracy.
         self._step_detectors = {step: [make_detector(quad_decimate=float(step), nthreads=1) for _ in range(workers)] for step in STEPS}
         self._detectors = self._step_detectors[1]
+        # Its own detectors for the windows started early on a worker (a detector serves one thread at a
+        # time; the workers' own may be busy with the rest of the frame).
+        self._early_detectors = {step: make_detector(quad_decimate=float(step), nthreads=1) for step in STEPS}
         self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
-        # Each tile's thumbnail as it was when the tile was last searched (one per tile, not one image:
-        # overlapping tiles searched at different times would otherwise share pixels of mixed ages).
-        self._reference: list[np.ndarray] | None = None
+        # The thumbnail as it was when each part of the frame was last searched (parts searched at
+        # different times hold pixels of different ages).
+        self._reference: np.ndarray | None = None
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
+        self._frame_no = 0
         self.last_work: DetectionWork | None = None
 
     def request_full_search(self) -> None:
@@ -271,16 +307,44 @@ class FastTagDetector:
             self._tile_cursor = 0
 
         full = self._full_search
+        self._frame_no += 1
+        s = self.settings
+        max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
+        size = (width, height)
+        # One grey frame for every window, tile and the thumbnail (none of it when the source gives grey).
+        image = _gray(image)
         # Where each followed tag is expected: its window (also on a whole-frame search, where it only
         # decides which corrected decodes to accept).
         expected = self._windows(t_s, width, height)
+        unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
+        early: Any = None
         if full:
+            thumb = self._thumbnail(image)
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
-            self._reference = None
+            found = self._search(image, windows, tiles, 1, frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
         else:
-            windows = merge_boxes([box for _, box in expected])
+            # On a real table most units stand still most of the time: a tag whose pixels are as they
+            # were when it was last detected is still there, exactly; only the others are searched.
+            # The windows of tags that cannot be such (moving, missing, just put down, due for their
+            # re-check) are searched on the other core while this one makes the thumbnail and checks
+            # the rest.
+            candidates = self._reuse_candidates()
+            maybe_still = {t.tag_id for t in candidates}
+            sure = merge_boxes([box for tag_id, box in expected if tag_id not in maybe_still])
+            sure_jobs: list[Job] = []
+            if self._pool is not None and sure:
+                sure_jobs = self._window_jobs(sure, width, height)
+                early = self._pool.submit(
+                    _detect_boxes, self._early_detectors, image, sure_jobs,
+                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
+                )
+            thumb = self._thumbnail(image)
+            unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
+            still = set(int(i) for i in unchanged.tag_ids)
+            rest = merge_boxes([box for tag_id, box in expected if tag_id in maybe_still and tag_id not in still])
+            windows = rest if early is not None else merge_boxes(sure + rest)
             # Change is expected only around units that are moving and seen (their blocks and shadows
             # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
             # is news: a unit put down, or one that stopped where its window did not follow it.
@@ -289,16 +353,19 @@ class FastTagDetector:
                 for t in self._tracks
                 if t.misses == 0 and t.velocity_known and float(np.linalg.norm(t.velocity)) > self.settings.moving_edges_per_s * t.edge_px
             }
-            tiles = self._next_tiles(image, [box for tag_id, box in expected if tag_id in moving])
-        steps = self._window_steps(windows)
-        sweep_step = 1 if full else self._sweep_step()
-        windows = [align_box(b, width, height, step=4 * st) for b, st in zip(windows, steps)]
-        tiles = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
-        jobs = [(box, st) for box, st in zip(windows, steps)] + [(box, sweep_step) for box in tiles]
-        s = self.settings
-        max_hamming = max(s.max_hamming, s.new_tag_max_hamming)
-        size = (width, height)
-        found = self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+            tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
+            found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+            if early is not None:
+                found = concat_detections([early.result(), found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                windows = windows + [box for box, _ in sure_jobs]
+        if len(unchanged) and len(found):
+            # A still tag found again by a sweep box keeps its steadier mean detection.
+            again = np.array([
+                any(math.dist(c, u) < s.duplicate_px for u in unchanged.centers_px[unchanged.tag_ids == tag_id])
+                for tag_id, c in zip(found.tag_ids.tolist(), found.centers_px)
+            ])
+            found = found.filter(~again)
+        found = concat_detections([unchanged, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
         missing = [] if full else self._missing(found, expected)
         rescue = bool(missing) and (
             len(missing) >= max(s.bump_min_missing, s.bump_missing_share * self._seen_last_frame())
@@ -317,6 +384,8 @@ class FastTagDetector:
             extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
+        if full or rescue:
+            self._mark_searched(thumb, None)
         elif missing:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
@@ -341,12 +410,28 @@ class FastTagDetector:
         )
         reported, held = found.filter(report), found.filter(~report)
         self._update_tracks(reported, held, t_s)
+        reported = self._remember_patches(thumb, reported, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
         self.last_work = DetectionWork(
             area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held),
-            retried=retried, whole_frame_rescue=rescue,
+            retried=retried, whole_frame_rescue=rescue, unchanged=len(unchanged),
         )
         return reported
+
+    def _window_jobs(self, windows: list[Box], width: int, height: int) -> list[Job]:
+        """Merged windows with their decimation steps, aligned to the detector's threshold grid."""
+        steps = self._window_steps(windows)
+        return [(align_box(b, width, height, step=4 * st), st) for b, st in zip(windows, steps)]
+
+    def _search(
+        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: int, *, frame_index: int, t_s: float, max_hamming: int
+    ) -> TagDetections:
+        """Search merged windows and sweep boxes (both lists are aligned in place: the work accounting)."""
+        height, width = image.shape[:2]
+        tiles[:] = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
+        jobs = self._window_jobs(windows, width, height) + [(box, sweep_step) for box in tiles]
+        windows[:] = [box for box, _ in jobs[: len(windows)]]
+        return self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
 
     def _common_shift_px(self, found: TagDetections, t_s: float) -> float:
         """How far the tags found moved all alike from where they were predicted (median shift, px):
@@ -373,13 +458,12 @@ class FastTagDetector:
     def _missing(self, found: TagDetections, expected: list[tuple[int, Box]]) -> list[tuple[int, Box]]:
         """The windows of tags seen in the last frame whose tag was not found in them now."""
         fresh = {t.tag_id for t in self._tracks if t.confirmed and t.misses == 0}
+        where: dict[int, list[tuple[float, float]]] = {}
+        for tag_id, (x, y) in zip(found.tag_ids.tolist(), found.centers_px.tolist()):
+            where.setdefault(tag_id, []).append((x, y))
         out = []
         for tag_id, (x0, y0, x1, y1) in expected:
-            if tag_id not in fresh:
-                continue
-            idx = np.flatnonzero(found.tag_ids == tag_id)
-            c = found.centers_px[idx]
-            if not np.any((c[:, 0] >= x0) & (c[:, 0] < x1) & (c[:, 1] >= y0) & (c[:, 1] < y1)):
+            if tag_id in fresh and not any(x0 <= x < x1 and y0 <= y < y1 for x, y in where.get(tag_id, ())):
                 out.append((tag_id, (x0, y0, x1, y1)))
         return out
 
@@ -412,54 +496,194 @@ class FastTagDetector:
             steps.append(self._step(min(inside)) if inside else 1)
         return steps
 
-    def _thumbnail(self, image: np.ndarray) -> np.ndarray:
+    def _thumb_step(self) -> int:
+        width = self._frame_size[0] if self._frame_size else 1920
+        return max(1, round(self.settings.thumbnail_step * width / 1920))
+
+    def _thumbnail(self, gray: np.ndarray) -> np.ndarray:
         import cv2
 
-        k = self.settings.thumbnail_step
-        small = cv2.resize(image, (max(1, image.shape[1] // k), max(1, image.shape[0] // k)), interpolation=cv2.INTER_AREA)
-        return (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.int16)
+        k = self._thumb_step()
+        small = cv2.resize(gray, (max(1, gray.shape[1] // k), max(1, gray.shape[0] // k)), interpolation=cv2.INTER_AREA)
+        return small.astype(np.float32)
 
-    def _next_tiles(self, image: np.ndarray, windows: list[Box]) -> list[Box]:
-        """Tiles whose picture changed since they were last searched (most changed first, up to
-        ``changed_sweep_fraction``), plus the slow round robin that searches every tile in turn."""
+    def _patch_slice(self, centre: np.ndarray, edge_px: float) -> tuple[slice, slice]:
+        """The thumbnail pixels over a tag and a quarter of its width around it."""
+        k = self._thumb_step()
+        r = edge_px * (math.sqrt(0.5) + 0.25)
+        return (
+            slice(max(0, int((centre[1] - r) // k)), int(-(-(centre[1] + r) // k))),
+            slice(max(0, int((centre[0] - r) // k)), int(-(-(centre[0] + r) // k))),
+        )
+
+    def _reuse_candidates(self) -> list[_PixelTrack]:
+        """The followed tags that may be reported unsearched this frame, if their pixels have not changed:
+        seen in the last frame, detected ``still_average`` times at one place, their re-check not due."""
         s = self.settings
-        k = s.thumbnail_step
-        thumb = self._thumbnail(image)
-        picked: list[int] = []
-        parts = [(slice(y0 // k, y1 // k), slice(x0 // k, x1 // k)) for x0, y0, x1, y1 in self._tiles]
+        out = []
+        for track in self._tracks:
+            track.reused = False
+            if not s.reuse_still:
+                continue
+            if not (track.confirmed and track.misses == 0 and track.ref_detection is not None and track.ref_patch is not None):
+                continue
+            if track.ref_count < s.still_average:
+                continue
+            if s.reverify_frames > 0 and (self._frame_no + track.tag_id * 7) % s.reverify_frames == 0:
+                continue
+            out.append(track)
+        return out
+
+    def _unchanged_tags(
+        self, thumb: np.ndarray, candidates: list[_PixelTrack], *, frame_index: int, t_s: float, frame_size: tuple[int, int]
+    ) -> TagDetections:
+        """The last detection of each candidate (:meth:`_reuse_candidates`) whose thumbnail patch is as it
+        was when the tag was last detected (after the patch's exposure gain)."""
+        s = self.settings
+        rows = []
+        for track in candidates:
+            now = thumb[track.ref_slice]
+            before = track.ref_patch
+            if now.shape != before.shape or now.size == 0:
+                continue
+            gain = float(now.mean()) / max(1.0, float(before.mean()))
+            if float(np.abs(now - gain * before).max()) < s.still_change_threshold:
+                track.reused = True
+                rows.append((track.tag_id, *track.ref_detection))
+        if not rows:
+            return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+        return TagDetections(
+            tag_ids=np.array([r[0] for r in rows], dtype=np.int64),
+            corners_px=np.array([r[1] for r in rows], dtype=np.float64),
+            centers_px=np.array([r[2] for r in rows], dtype=np.float64),
+            decision_margins=np.array([r[3] for r in rows], dtype=np.float64),
+            hammings=np.array([r[4] for r in rows], dtype=np.int64),
+            frame_index=frame_index,
+            t_s=t_s,
+            frame_size_px=frame_size,
+        )
+
+    def _remember_patches(self, thumb: np.ndarray, reported: TagDetections, t_s: float) -> TagDetections:
+        """Each tag detected for real in this frame keeps this detection and its thumbnail patch; a tag
+        detected where it stood is reported at the mean of its detections there (returned)."""
+        corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
+        rows = {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(reported.tag_ids.tolist(), reported.centers_px.tolist()))}
+        for track in self._tracks:
+            if track.reused or not track.confirmed or track.misses or track.last_seen_t != t_s:
+                continue
+            i = rows.get((track.tag_id, float(track.center[0]), float(track.center[1])))
+            if i is None:
+                continue
+            corners, centre = reported.corners_px[i], reported.centers_px[i]
+            margin, hamming = float(reported.decision_margins[i]), int(reported.hammings[i])
+            before = track.ref_detection
+            limit = self.settings.still_match_edges * track.edge_px
+            if self.settings.reuse_still and before is not None and float(np.max(np.linalg.norm(corners - before[0], axis=1))) <= limit:
+                # The same place again: the mean of the detections there is steadier than each of them.
+                n = min(track.ref_count, self.settings.still_average_max)
+                corners = (n * before[0] + corners) / (n + 1)
+                centre = (n * before[1] + centre) / (n + 1)
+                track.ref_count += 1
+                if n >= self.settings.still_average:
+                    # Reported from now on; until then the raw detections are (the pose filter
+                    # averages a still unit's measurements itself, and this mean is theirs).
+                    corners_out[i], centres_out[i] = corners, centre
+            else:
+                track.ref_count = 1
+            track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
+            track.ref_slice = self._patch_slice(track.center, track.edge_px)
+            track.ref_patch = thumb[track.ref_slice].copy()
+        return replace(reported, corners_px=corners_out, centers_px=centres_out)
+
+    def _next_tiles(self, thumb: np.ndarray, windows: list[Box]) -> list[Box]:
+        """Boxes around the parts of the picture that changed since they were last searched (most
+        changed first, at most ``changed_sweep_fraction`` of the frame), plus the slow round robin that
+        searches every tile in turn. The searched parts of the thumbnail become their new reference."""
+        s = self.settings
+        k = self._thumb_step()
+        picked: list[Box] = []
+        width, height = self._frame_size or (thumb.shape[1] * k, thumb.shape[0] * k)
         if self._reference is not None:
-            # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
-            # compared with its reference at the tile's own gain, and only change beyond the tile's
-            # typical change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-            ignore = np.zeros(thumb.shape, dtype=bool)
-            g = s.change_mask_grow
-            for x0, y0, x1, y1 in windows:
-                # Followed units move in and around their windows (a tag's block and shadow are bigger
-                # than its card): not news.
-                gx, gy = g * (x1 - x0), g * (y1 - y0)
-                ignore[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = True
-            scores = []
-            for part, before in zip(parts, self._reference):
-                now = thumb[part].astype(np.float32)
-                gain = float(np.median(now)) / max(1.0, float(np.median(before)))
-                diff = np.abs(now - gain * before)
-                diff = np.maximum(diff - float(np.median(diff)), 0.0)
-                diff[ignore[part]] = 0.0
-                scores.append(float(diff.max(initial=0.0)))
-            order = sorted((i for i, v in enumerate(scores) if v >= s.change_threshold), key=lambda i: -scores[i])
-            picked = order[: max(1, int(s.changed_sweep_fraction * len(self._tiles)))]
+            picked = self._changed_boxes(thumb, windows, width, height)
         self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
         for _ in range(min(count, len(self._tiles))):
-            if self._tile_cursor not in picked:
-                picked.append(self._tile_cursor)
+            picked.append(self._tiles[self._tile_cursor])
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        if self._reference is None:
-            self._reference = [thumb[part].astype(np.float32) for part in parts]
-        for i in picked:
-            self._reference[i] = thumb[parts[i]].astype(np.float32)
-        return [self._tiles[i] for i in picked]
+        self._mark_searched(thumb, picked)
+        return picked
+
+    def _mark_searched(self, thumb: np.ndarray, boxes: list[Box] | None) -> None:
+        """The thumbnail under each box (less a margin where a tag could be cut by the box's edge) is
+        now what was last searched there; ``None``: the whole frame was."""
+        if boxes is None or self._reference is None or self._reference.shape != thumb.shape:
+            self._reference = thumb.copy()
+            return
+        k = self._thumb_step()
+        m = self._overlap_px(self._frame_size[0] if self._frame_size else thumb.shape[1] * k) // 2
+        width, height = thumb.shape[1] * k, thumb.shape[0] * k
+        for x0, y0, x1, y1 in boxes:
+            # A box at the frame's edge keeps its edge: no tag is cut there.
+            a = 0 if x0 <= 0 else x0 + m
+            b = 0 if y0 <= 0 else y0 + m
+            c = width if x1 >= width else x1 - m
+            d = height if y1 >= height else y1 - m
+            if c > a and d > b:
+                ys, xs = slice(-(-b // k), d // k), slice(-(-a // k), c // k)
+                self._reference[ys, xs] = thumb[ys, xs]
+
+    def _changed_boxes(self, thumb: np.ndarray, windows: list[Box], width: int, height: int) -> list[Box]:
+        import cv2
+
+        s = self.settings
+        k = self._thumb_step()
+        reference = self._reference
+        assert reference is not None
+        # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
+        # compared with its reference at the tile's own gain, and only change beyond the tile's typical
+        # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
+        shape = (thumb.shape[1], thumb.shape[0])
+        cells = self._cell_grid(thumb.shape)
+        mean = lambda a: cv2.resize(a, cells, interpolation=cv2.INTER_AREA)  # noqa: E731 - per cell
+        spread = lambda a: cv2.resize(a, shape, interpolation=cv2.INTER_NEAREST)  # noqa: E731 - back to pixels
+        gain = spread(mean(thumb) / np.maximum(1.0, mean(reference)))
+        diff = cv2.absdiff(thumb, gain * reference)
+        diff -= spread(mean(diff))
+        g = s.change_mask_grow
+        for x0, y0, x1, y1 in windows:
+            # Followed units move in and around their windows (a tag's block and shadow are bigger than
+            # its card): not news.
+            gx, gy = g * (x1 - x0), g * (y1 - y0)
+            diff[max(0, int((y0 - gy) // k)) : int(-(-(y1 + gy) // k)), max(0, int((x0 - gx) // k)) : int(-(-(x1 + gx) // k))] = 0.0
+        changed = (diff >= s.change_threshold).astype(np.uint8)
+        if not changed.any():
+            return []
+        # Grown by half a tile overlap (wide enough for a 2" anchor close to the camera): a tag whose
+        # card changed a few thumbnail pixels lies whole in its box.
+        r = max(1, -(-(self._overlap_px(width) // 2) // k))
+        grown = cv2.dilate(changed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        peaks = np.zeros(n, dtype=np.float32)
+        np.maximum.at(peaks, labels[changed > 0], diff[changed > 0])
+        budget = s.changed_sweep_fraction * width * height
+        boxes: list[Box] = []
+        for label in sorted(range(1, n), key=lambda i: -peaks[i]):
+            x, y, w, h = (int(v) for v in stats[label, :4])
+            box = (x * k, y * k, min(width, (x + w) * k), min(height, (y + h) * k))
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            if boxes and area > budget:
+                continue  # the rest waits for the next frames (their reference is not updated)
+            budget -= area
+            boxes.append(box)
+        return boxes
+
+    def _cell_grid(self, shape: tuple[int, ...]) -> tuple[int, int]:
+        """How many cells (across, down) of about a tile each the thumbnail is split into to measure
+        the exposure gain."""
+        tile = self._tile_px(shape[1] * self._thumb_step())
+        k = self._thumb_step()
+        return (max(1, round(shape[1] * k / tile)), max(1, round(shape[0] * k / tile)))
 
     def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
         """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
@@ -491,7 +715,9 @@ class FastTagDetector:
     def _run(
         self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int
     ) -> TagDetections:
-        parts = _balanced_split(jobs, len(self._detectors))
+        # Handing work to the other thread costs more than a few small windows take.
+        small = sum(_job_cost(j) for j in jobs) < self.settings.split_min_px
+        parts = _balanced_split(jobs, 1 if small else len(self._detectors))
 
         def work(k: int) -> TagDetections:
             detectors = {step: d[k] for step, d in self._step_detectors.items()}
@@ -513,11 +739,12 @@ class FastTagDetector:
         matched: set[int] = set()
         # Each detection goes to the nearest track of its id (a tag may be followed twice for a moment:
         # the old track where it vanished and a new one where it was found again).
+        by_id: dict[int, list[int]] = {}
+        for k, t in enumerate(self._tracks):
+            by_id.setdefault(t.tag_id, []).append(k)
+        ids = found.tag_ids.tolist()
         order = sorted(
-            (float(np.linalg.norm(found.centers_px[i] - t.center)), i, k)
-            for i in range(len(found))
-            for k, t in enumerate(self._tracks)
-            if t.tag_id == found.tag_ids[i]
+            (math.dist(found.centers_px[i], self._tracks[k].center), i, k) for i in range(len(found)) for k in by_id.get(ids[i], ())
         )
         used: set[int] = set()
         for _, i, k in order:
@@ -541,13 +768,16 @@ class FastTagDetector:
                 )
             )
         kept: list[_PixelTrack] = []
+        kept_by_id: dict[int, list[_PixelTrack]] = {}
         for track in sorted(self._tracks, key=lambda t: t.last_seen_t, reverse=True):
             limit = s.forget_after_s if track.confirmed else s.candidate_forget_s
             if t_s - track.last_seen_t > limit:
                 continue
             # A track of a tag found again elsewhere that has since caught up with it: one is enough.
-            if any(o.tag_id == track.tag_id and np.linalg.norm(o.center - track.center) < s.duplicate_px for o in kept):
+            same = kept_by_id.setdefault(track.tag_id, [])
+            if any(math.dist(o.center, track.center) < s.duplicate_px for o in same):
                 continue
+            same.append(track)
             kept.append(track)
         self._tracks = kept
 
@@ -573,8 +803,15 @@ class FastTagDetector:
         track.confirmed = True
 
 
+def _gray(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
 def _edge_px(corners: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+    (a, b, c, d) = corners.tolist()
+    return (math.dist(a, b) + math.dist(b, c) + math.dist(c, d) + math.dist(d, a)) / 4.0
 
 
 def align_box(box: Box, width: int, height: int, *, step: int = 4) -> Box:

@@ -292,7 +292,8 @@ class UnitTracker:
     ) -> list[TrackerEvent]:
         x, y, heading = float(pose[0]), float(pose[1]), float(pose[3])
         z = float(pose[2]) if self.mapping is not None else None
-        edge = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+        a, b, c, d = corners.tolist()
+        edge = (math.dist(a, b) + math.dist(b, c) + math.dist(c, d) + math.dist(d, a)) / 4.0
         unit = self._units.get(spec.tag_id)
         events: list[TrackerEvent] = []
         if unit is None:

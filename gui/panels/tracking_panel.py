@@ -1,9 +1,11 @@
-"""The Tracking panel: the camera's frames per second and delay, the anchors, and every unit's state
-with the reason (never seen, too small in the picture, hidden, lost), refreshed twice a second. With
+"""The Tracking panel: the camera's frames per second and delay, the anchors, every unit's state with
+the reason (never seen, too small in the picture, hidden, lost), and the tag-like squares in view that
+the tracker could not read (a trimmed border, too small, too blurred), refreshed twice a second. With
 several cameras, a line per camera (frames per second, anchors it sees, units in its view) and which
 cameras see each unit."""
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -13,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 from gui.panels.tables import read_only_table
 from gui.theme import TEXT_COLORS
 
+MAX_NOTICE_LINES = 2  # undecoded-square lines shown in the panel (the rest in its tooltip)
 STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "lost": TEXT_COLORS["error"],
                 "never seen": TEXT_COLORS["error"], "lifted": TEXT_COLORS["muted"]}
 
@@ -26,6 +29,9 @@ class TrackingPanel(QWidget):
         self.summary.setWordWrap(True)
         self.anchors = QLabel("")
         self.anchors.setWordWrap(True)
+        self.undecoded = QLabel("")
+        self.undecoded.setWordWrap(True)
+        self.undecoded.hide()
         self.cameras = QLabel("")
         self.cameras.setWordWrap(True)
         self.cameras.hide()
@@ -33,7 +39,7 @@ class TrackingPanel(QWidget):
         self.table.setColumnHidden(5, True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.cameras, self.table):
+        for w in (self.summary, self.anchors, self.cameras, self.undecoded, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -44,6 +50,17 @@ class TrackingPanel(QWidget):
             note = (" — a missing anchor is marked where it belongs in the camera view; the table stays registered "
                     "from the others" if status.missing_anchors else "")
             self.anchors.setText("Anchors " + ", ".join(words) + note)
+        undecoded = status.undecoded
+        if undecoded:
+            # The first few lines (tags read only by the fallback come first: the likeliest fix); all of
+            # them in the tooltip, so the unit table keeps its room in a small dock.
+            shown = [html.escape(line) for line in undecoded[:MAX_NOTICE_LINES]]
+            if len(undecoded) > MAX_NOTICE_LINES:
+                shown.append(f"… and {len(undecoded) - MAX_NOTICE_LINES} more (hover to read them)")
+            self.undecoded.setText(f"<span style='color:{TEXT_COLORS['warning']}'><b>In view but not tracked:</b><br>"
+                                   + "<br>".join(shown) + "</span>")
+            self.undecoded.setToolTip("\n".join(undecoded))
+        self.undecoded.setVisible(bool(undecoded))
         cameras = getattr(status, "cameras", ())
         if cameras:
             self.cameras.setText("<br>".join(

@@ -74,3 +74,86 @@ def test_fps_states_reasons_anchors_and_a_stopped_feed():
     stalled = monitor.status()
     assert stalled.stalled and stalled.summary().startswith("NO FEED for 5 s")
     assert all("feed has stopped" in u.why for u in stalled.units if u.state != "never seen")
+
+
+def trimmed_and_damaged_tags() -> np.ndarray:
+    """A camera frame with tag 17 cut at its black square on a dark base (no white border), and a
+    tag-like square scribbled over (no code at all)."""
+    import cv2
+
+    from tracker_helpers import tag_bitmap
+
+    image = np.full((360, 480), 60, np.uint8)
+    image[100:124, 100:124] = cv2.resize(tag_bitmap(17), (24, 24), interpolation=cv2.INTER_AREA)
+    damaged = tag_bitmap(5, px=160).copy()
+    damaged[40:120, 40:120] = 255 - damaged[40:120, 40:120]
+    framed = cv2.copyMakeBorder(damaged, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    image[150:210, 300:360] = cv2.resize(framed, (60, 60), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 0.7), cv2.COLOR_GRAY2BGR)
+
+
+def test_a_missing_unit_makes_the_status_name_what_is_in_view_but_not_tracked():
+    from tracker.detections import TagDetections
+
+    clock = Clock()
+    monitor = TrackingMonitor({17: "Sgt. Reyes", 18: "Cpl. Diaz"}, clock=clock, background=False)
+    picture = trimmed_and_damaged_tags()
+    nothing = TagDetections.empty()
+    monitor.add(Tracked((), nothing), frame=picture)
+    status = monitor.status()
+    assert monitor.looks == 1
+    assert any("tag 17" in line and "trimmed white border" in line for line in status.undecoded)
+    assert any("tag-like square at (330, 180) px" in line and "not decoded" in line for line in status.undecoded)
+    assert "2 tag-like squares in view not tracked" in status.summary()
+    # Not every frame: the look costs tens of milliseconds; it is repeated every few seconds.
+    for _ in range(30):
+        clock.t += 1 / 30
+        monitor.add(Tracked((), nothing), frame=picture)
+    assert monitor.looks == 1 and len(monitor.status().undecoded) == 2
+    clock.t += 5.0
+    monitor.add(Tracked((), nothing), frame=picture)
+    assert monitor.looks == 2
+
+
+def test_no_look_and_no_notice_while_every_unit_is_found():
+    from tracker.detections import TagDetections
+
+    clock = Clock()
+    calls = []
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, clock=clock, background=False,
+                              look=lambda image, found: calls.append(1) or ["tag-like square at (1, 1) px"])
+    seen = Tracked((pose(10),), TagDetections.empty())
+    for _ in range(200):
+        clock.t += 1 / 30
+        monitor.add(seen, frame=np.zeros((8, 8, 3), np.uint8))
+    assert calls == [] and monitor.status().undecoded == ()
+    # The unit is lost: the next frame is looked at, and what the look found is shown.
+    monitor.add(Tracked((pose(10, UnitState.LOST),), TagDetections.empty()), frame=np.zeros((8, 8, 3), np.uint8))
+    assert calls == [1] and monitor.status().undecoded == ("tag-like square at (1, 1) px",)
+    # Found again: the notice goes with it.
+    monitor.add(seen, frame=np.zeros((8, 8, 3), np.uint8))
+    assert monitor.status().undecoded == ()
+
+
+def test_the_look_runs_beside_the_window_not_in_its_way():
+    """On its own thread: add() returns at once even if the look is slow, and the result shows later."""
+    import threading
+    import time
+
+    from tracker.detections import TagDetections
+
+    release = threading.Event()
+
+    def slow_look(image, found):
+        release.wait(5.0)
+        return ["tag-like square at (5, 5) px, 20 px wide, not decoded: too blurred"]
+
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, look=slow_look)
+    monitor.add(Tracked((), TagDetections.empty()), frame=np.zeros((8, 8, 3), np.uint8))
+    # Run on the caller's thread, add() would have waited for the look and its line would show now.
+    assert monitor.status().undecoded == ()
+    release.set()
+    deadline = time.monotonic() + 5.0
+    while not monitor.status().undecoded and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert monitor.status().undecoded == ("tag-like square at (5, 5) px, 20 px wide, not decoded: too blurred",)

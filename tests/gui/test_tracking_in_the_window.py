@@ -120,3 +120,43 @@ def test_status_strip_panel_missing_anchor_mark_and_stopped_feed(window, qtbot):
     frame_red = sum(1 for x in range(cx - 100, cx + 100, 4) for y in range(cy - 27, cy - 20)
                     if (c := image.pixelColor(x, y)).red() > 150 and c.green() < 110 and c.blue() < 110)
     assert frame_red > 20  # the notice's red frame across the middle of the view
+
+
+def test_the_tracking_panel_names_a_trimmed_tag_in_view_that_the_tracker_cannot_read(qtbot, tmp_path):
+    """A unit never seen, and its tag in the picture with the white border cut off: the panel and the
+    strip say what is in view but not tracked, and why, instead of only 'never seen'."""
+    import cv2
+
+    from appmodel.synthetic_feed import SyntheticFeed
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+    from tracker.detections import TagDetections
+    from tracker_helpers import tag_bitmap
+
+    create_application()
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    units = [u for u in session.units() if u.on_table]
+    missing = units[-1]
+    feed = SyntheticFeed(session.table_size_in, width_px=640, height_px=360)
+    picture = feed.render(session.units()).copy()
+    grey = np.full((40, 40), 60, np.uint8)  # a dark base, the tag cut at its black square
+    grey[8:32, 8:32] = cv2.resize(tag_bitmap(missing.unit_id), (24, 24), interpolation=cv2.INTER_AREA)
+    picture[300:340, 560:600] = cv2.cvtColor(cv2.GaussianBlur(grey, (0, 0), 0.7), cv2.COLOR_GRAY2BGR)
+    live = ScriptedLive(feed.calibration, picture)
+    store = open_store(tmp_path / "settings.ini")
+    w = MainWindow(session, settings=load_settings(store), store=store, calibration=feed.calibration, live=live)
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    poses = tuple(UnitPose(u.unit_id, u.name, u.side, u.x_in, u.y_in, 1.0, u.heading_deg, UnitState.SEEN, 0.0, 0.0)
+                  for u in units[:-1])
+    for i in range(8):
+        live.feed(Tracked(i / 10, poses, TagDetections.empty()))
+        qtbot.wait(60)
+    panel = w.tracking_panel
+    qtbot.waitUntil(lambda: panel.undecoded.isVisible() and f"tag {missing.unit_id} at (579, 320) px" in panel.undecoded.text(),
+                    timeout=5000)
+    assert "trimmed white border" in panel.undecoded.text()
+    qtbot.waitUntil(lambda: "not tracked" in w.tracking_strip.text(), timeout=3000)
+    panel.grab().save(str(tmp_path / "tracking_panel.png"))

@@ -113,3 +113,40 @@ def test_a_source_that_cannot_be_opened_says_which_and_how_to_fix_it(tmp_path, s
         spec = str(bad)
     with pytest.raises(SourceError, match=message):
         open_source(spec)
+
+
+def test_a_video_read_grey_gives_the_same_frames_as_colour_and_the_same_tags(tmp_path):
+    """Grey straight from the decoder (no colour conversion) is the picture the tracker would have got."""
+    from calibration.synthetic import SyntheticTable, TagPlacement
+    from tracker.h264_video import H264Writer
+    from tracker.pipeline import Tracker
+
+    table = SyntheticTable()
+    placements = [TagPlacement(10 + k, 20.0 + 8.0 * k, 24.0, 1.0, 20.0 * k) for k in range(4)]
+    image = table.render(placements).image_bgr
+    path = tmp_path / "clip.mp4"
+    with H264Writer(path, 30.0, (image.shape[1], image.shape[0])) as writer:
+        for _ in range(6):
+            writer.write(image)
+    with VideoFileSource(path) as colour, VideoFileSource(path, gray=True) as grey:
+        pairs = []
+        while (c := colour.read()) is not None:
+            g = grey.read()
+            assert g is not None and g.index == c.index and g.t_s == pytest.approx(c.t_s)
+            pairs.append((c, g))
+        assert grey.read() is None
+    assert len(pairs) == 6
+    c, g = pairs[-1]
+    assert g.image_bgr.ndim == 2 and g.image_bgr.shape == c.image_bgr.shape[:2]
+    # Same picture: the luma plane is the grey of the colour frame up to the video's level range
+    # (16-235 in most videos), within the rounding of the colour conversions.
+    luma = g.image_bgr.astype(float).ravel()
+    grey = cv2.cvtColor(c.image_bgr, cv2.COLOR_BGR2GRAY).astype(float).ravel()
+    slope, offset = np.polyfit(grey, luma, 1)
+    assert 0.8 < slope < 1.05
+    assert np.abs(luma - (slope * grey + offset)).mean() < 1.5
+    with Tracker() as on_colour, Tracker() as on_grey:
+        for c, g in pairs:
+            ids_colour = sorted(on_colour.process(c).detections.tag_ids.tolist())
+            ids_grey = sorted(on_grey.process(g).detections.tag_ids.tolist())
+            assert ids_grey == ids_colour and {10, 11, 12, 13} <= set(ids_grey)
