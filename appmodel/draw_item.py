@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from appmodel.draw_memo import NoMemo
-from rules.geometry import Circle, Cone, OrientedRect, Reach
+from rules.geometry import Circle, Cone, OrientedRect, Reach, Shape
 
 XY = tuple[float, float]
 
@@ -139,9 +139,10 @@ def _outline_now(shape: object, segments: int) -> np.ndarray:
         out = pts(shape.outline_in(64))
     elif isinstance(shape, OrientedRect):
         out = pts(shape.corners_in())
+    elif isinstance(shape, Shape):
+        out = pts(shape.outline_in())
     else:
-        method = getattr(shape, "outline_in", None)
-        out = pts(method()) if method else np.zeros((0, 2))
+        out = np.zeros((0, 2))
     out.setflags(write=False)  # shared between frames through the memo
     return out
 
@@ -177,12 +178,12 @@ def lighter(color: str, amount: float = 0.45) -> str:
 def base_radius(u: Any) -> float:
     """About how far a unit's base reaches from its centre (a round base's radius, half a hull's length)."""
     fp = u.footprint
-    return getattr(fp, "radius_in", None) or getattr(fp, "length_in", 1.0) / 2
+    return fp.radius_in if isinstance(fp, Circle) else fp.length_in / 2
 
 
 def height_of(u: Any) -> float:
     """The height of the ground a unit stands on (``UnitView.z_in``; 0 for the table plane)."""
-    return float(getattr(u, "z_in", 0.0) or 0.0)
+    return float(u.z_in)
 
 
 def heights_along(points: np.ndarray, a: XY, b: XY, z_a: float, z_b: float) -> float | tuple[float, ...]:

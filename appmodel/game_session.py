@@ -44,7 +44,7 @@ from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, Tracked
     sharing_spot
 from rules.dice import DiceSource, RollRequest, SeededDice
 from rules.events import RulesEvent
-from rules.ruleset import GroupView, OddsLegend, Resolution, Ruleset, TargetOdds, UnitView, get_ruleset
+from rules.ruleset import GroupView, OddsLegend, Resolution, Ruleset, RulesState, TargetOdds, UnitView, get_ruleset
 
 XY = tuple[float, float]
 
@@ -68,7 +68,7 @@ class GameSession:
     views draw, hands each part what it needs, and commits what they return (the state, the log, the
     recording's rows, the ``changed`` signal)."""
 
-    def __init__(self, ruleset: Ruleset, state: Any, *, scenario: Mapping[str, Any] | None = None,
+    def __init__(self, ruleset: Ruleset, state: RulesState, *, scenario: Mapping[str, Any] | None = None,
                  scenario_path: str | None = None, table_size_in: XY | None = None,
                  dice: DiceSource | None = None, clock: Callable[[], float] | None = None) -> None:
         self.ruleset = ruleset
@@ -122,7 +122,7 @@ class GameSession:
 
     # -- reading --------------------------------------------------------------------------------
     @property
-    def state(self) -> Any:
+    def state(self) -> RulesState:
         return self._state
 
     @property
@@ -153,7 +153,7 @@ class GameSession:
         return self._clock.now_s()
 
     def _round(self) -> int | None:
-        return getattr(self._state, "round", None)
+        return self._state.round
 
     def units(self) -> tuple[UnitView, ...]:
         """Every unit as the ruleset shows it (computed once per game state: states are immutable)."""
@@ -227,7 +227,7 @@ class GameSession:
         self.ground = ground
         self._touch("ground")
 
-    def set_state(self, state: Any, *, kind: str = "state") -> None:
+    def set_state(self, state: RulesState, *, kind: str = "state") -> None:
         """Replace the game state (replay, loading a saved game)."""
         self._state = state
         self._touch(kind)
@@ -287,7 +287,7 @@ class GameSession:
         Emits ``changed("poses")``."""
         if t_s is not None:
             self._clock.pin(t_s)
-        before = len(getattr(self._state, "events", ()))
+        before = len(self._state.events)
         state, changed = self._poses.apply(self._state, {u.unit_id: u for u in self.units()}, poses)
         if changed:
             self._state = state
@@ -394,7 +394,7 @@ class GameSession:
     def apply_rules(self, change: Callable[[Any], Any], *, kind: str = "edit") -> None:
         """A change the ruleset makes without dice -- ``change(state) -> state`` (the generic rules'
         ``identify``, a Force on Force split...) --, logged and recorded as an action is."""
-        before = len(getattr(self._state, "events", ()))
+        before = len(self._state.events)
         self._state = change(self._state)
         self._note_new_events(before, ())
         self._record_state(kind)
@@ -435,7 +435,7 @@ class GameSession:
     # -- committing what the rules did ------------------------------------------------------------
     def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False,
                 odds: Sequence[TargetOdds] = ()) -> None:
-        before = len(getattr(self._state, "events", ()))
+        before = len(self._state.events)
         legend = self._current_analysis().legend if odds else None
         self._state = res.state
         lines = res.sentences
@@ -447,7 +447,7 @@ class GameSession:
 
     def _note_new_events(self, before: int, sentences: Sequence[str], *, odds: Sequence[TargetOdds] = (),
                          legend: OddsLegend | None = None) -> None:
-        events: Sequence[RulesEvent] = tuple(getattr(self._state, "events", ())[before:])
+        events: Sequence[RulesEvent] = tuple(self._state.events[before:])
         for entry in rules_lines(events, sentences, self.now_s(), self._round()):
             self._add_log(entry)
         if self._rows is not None:

@@ -10,8 +10,8 @@ Adding an overlay = one builder + one :data:`OVERLAYS` entry (+ one flag in
 :class:`gui.settings.OverlayToggles`). Down Range's builders and the shared ones are here; Force on
 Force's (cohesion, leaders, line of fire, Hot Spots) in :mod:`appmodel.overlay_shapes_fof`, the generic
 rules' (range bands, scatter and area of effect, command range, the solo tables' moves) in
-:mod:`appmodel.overlay_shapes_generic`. An entry names the rule systems that produce what it draws, so the
-menus offer only those (:func:`overlays_for`); :class:`DrawItem` and the helpers they share are in
+:mod:`appmodel.overlay_shapes_generic`. An entry drawn from shapes only some rule systems produce is
+``own``: the menus offer it when the rule system lists it in its ``FrontEnd.overlays`` (:func:`overlays_for`); :class:`DrawItem` and the helpers they share are in
 :mod:`appmodel.draw_item`.
 
 Builders take an optional :class:`appmodel.draw_memo.Memo`: a compositor passes its own, so a frame in
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from appmodel.draw_item import pts as _pts
 from appmodel.draw_memo import Memo
 from appmodel.overlay_shapes_fof import cohesion_items, draft_heights, hot_spot_items, line_of_fire_items
 from appmodel.overlay_shapes_generic import automation_items, band_items, command_items, scatter_items
-from rules.geometry import Circle, CommsGraph, Cone
+from rules.geometry import Circle, Cluster, CommsGraph, Cone, Segment
 
 #: Grid spacing of the top-down view, inches, and the spacing of its labels.
 GRID_IN = 6.0
@@ -51,18 +51,19 @@ GRID_LABEL_IN = 12.0
 
 @dataclass(frozen=True)
 class OverlaySpec:
-    """An overlay: its toggle name, what the menus call it, its shortcut, its builder, and which
-    rule systems produce what it draws."""
+    """An overlay: its toggle name, what the menus call it, its shortcut, its builder, and whether only
+    some rule systems produce what it draws."""
 
     name: str
     title: str
     shortcut: str
     build: Callable[..., list[DrawItem]] = field(repr=False)
-    #: The rule systems whose shapes it draws (the menus offer it only for them); () for all.
-    rulesets: tuple[str, ...] = ()
+    #: It draws shapes only some rule systems produce (the menus offer it when the rule system's
+    #: ``FrontEnd.overlays`` names it); False: every game has what it draws (bases, the tape...).
+    own: bool = False
 
-    def offered_for(self, ruleset: str | None) -> bool:
-        return not self.rulesets or ruleset is None or ruleset in self.rulesets
+    def offered_for(self, offered: Collection[str] | None) -> bool:
+        return not self.own or offered is None or self.name in offered
 
 
 # -- builders ----------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ def label_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     for u in snap.units:
         if not u.on_table:
             continue
-        if getattr(u, "group", None) is not None and u.unit_id != sel:
+        if u.group is not None and u.unit_id != sel:
             teams.setdefault((u.side, u.group), []).append(u)
         else:
             spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
@@ -195,7 +196,7 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
         if u.status != "active":
             text += f" [{u.status}]"
         texts.append(text)
-    r = max(getattr(u.footprint, "radius_in", None) or getattr(u.footprint, "width_in", 1.0) / 2 for u in units)
+    r = max(u.footprint.radius_in if isinstance(u.footprint, Circle) else u.footprint.width_in / 2 for u in units)
     selected = any(u.unit_id == sel for u in units)
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
@@ -464,7 +465,7 @@ def template_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     """Templates players placed (appmodel.placed_templates): circles and fans drawn from the rules'
     Circle and Cone with the units they touch ringed, lines and a tape's legs with their length; a
     pinned one is drawn solid, a free one dashed."""
-    board = getattr(snap, "templates", None)
+    board = snap.templates
     if board is None or not board.templates:
         return []
     footprints = {u.unit_id: u.footprint for u in snap.units if u.on_table and u.status == "active"}
@@ -500,11 +501,11 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     d = snap.draft
     if d is None:
         return []
-    ruled = [o for o in snap.overlays if o.kind == "line of sight" and hasattr(o.shape, "ax_in")]
+    ruled = [o for o in snap.overlays if o.kind == "line of sight" and isinstance(o.shape, Segment)]
     if ruled:
         z = _ends(*draft_heights(snap))
         items = [memo.get(("ruled sight", o, snap.color_of(o.side), z), lambda: _ruled_sight_now(o, z)) for o in ruled]
-        ground = getattr(snap, "ground", None)
+        ground = snap.ground
         for o in ruled if ground is not None else ():
             seg = o.shape
             items += memo.get(("blocked sight", id(ground), seg), lambda: blocked_sight_items(ground, (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in), ()))
@@ -513,7 +514,7 @@ def sight_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     if a is None or not a.on_table:
         return []
     out = []
-    ground = getattr(snap, "ground", None)
+    ground = snap.ground
     for uid in d.target_ids:
         t = snap.unit(uid)
         if t is not None and t.on_table:
@@ -617,14 +618,13 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
         color = snap.color_of(o.side)
         pts = outline(shape, 72, memo)
         if len(pts):
-            closed = len(pts) > 2 and type(shape).__name__ != "Segment"
+            closed = len(pts) > 2 and not isinstance(shape, Segment)
             out.append(DrawItem("other", (o.kind, shape), pts, color, closed=closed, width_px=2.0,
                                 dashed=o.kind in ("scatter reach", "range band", "command range"),
                                 fill=18 if closed and o.kind in ("line of fire", "cohesion", "area of effect") else 0,
                                 label=o.label, text_in=top_of(pts), label_on_outline=closed, units=None))
-        segments = getattr(shape, "segments_in", None)
-        if callable(segments):
-            for a, b in segments():
+        if isinstance(shape, Cluster):  # a unit's figures and the links that hold it together
+            for a, b in shape.segments_in():
                 out.append(DrawItem("other", (o.kind, "link", a, b), _pts([a, b]), lighter(color, 0.35), width_px=1.5))
         for uid in o.unit_ids:
             u = snap.unit(uid)
@@ -632,8 +632,6 @@ def other_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
                 out.append(ring_around(u, "other", color, memo, pad_in=0.6))
     return out
 
-
-DOWN_RANGE, FORCE_ON_FORCE, GENERIC = "down-range", "force-on-force", "generic"
 
 #: What the players do not see by default on the table (the projector) and on their own screens (the
 #: class view): no grid (the table is real), no odds, no names over the figures, and placed templates
@@ -644,21 +642,21 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("grid", "Table grid", "Alt+G", grid_items),
     OverlaySpec("units", "Unit bases", "Alt+U", unit_items),
     OverlaySpec("labels", "Unit names", "Alt+N", label_items),
-    OverlaySpec("range", "Weapon range", "Alt+R", range_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("bands", "Range bands and to-hit numbers", "Alt+H", band_items, (GENERIC,)),
-    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items, (DOWN_RANGE,)),
-    OverlaySpec("movement", "Movement left", "Alt+M", movement_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items, (DOWN_RANGE, GENERIC)),
-    OverlaySpec("scatter", "Area of effect and scatter", "Alt+A", scatter_items, (GENERIC,)),
-    OverlaySpec("cohesion", "Unit cohesion and leaders", "Alt+C", cohesion_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("line_of_fire", "Line of fire (who is in it)", "Alt+I", line_of_fire_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("hot_spots", "Hot Spots", "Alt+P", hot_spot_items, (FORCE_ON_FORCE,)),
-    OverlaySpec("command", "Command range", "Alt+D", command_items, (GENERIC,)),
-    OverlaySpec("automation", "Solo tables' suggested moves", "Alt+W", automation_items, (GENERIC,)),
-    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items, (DOWN_RANGE,)),
-    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items, (DOWN_RANGE,)),
-    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, (DOWN_RANGE,)),
-    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, (DOWN_RANGE,)),
+    OverlaySpec("range", "Weapon range", "Alt+R", range_items, own=True),
+    OverlaySpec("bands", "Range bands and to-hit numbers", "Alt+H", band_items, own=True),
+    OverlaySpec("fan", "Fan of fire", "Alt+F", fan_items, own=True),
+    OverlaySpec("movement", "Movement left", "Alt+M", movement_items, own=True),
+    OverlaySpec("blast", "Blast and miss radius", "Alt+B", blast_items, own=True),
+    OverlaySpec("scatter", "Area of effect and scatter", "Alt+A", scatter_items, own=True),
+    OverlaySpec("cohesion", "Unit cohesion and leaders", "Alt+C", cohesion_items, own=True),
+    OverlaySpec("line_of_fire", "Line of fire (who is in it)", "Alt+I", line_of_fire_items, own=True),
+    OverlaySpec("hot_spots", "Hot Spots", "Alt+P", hot_spot_items, own=True),
+    OverlaySpec("command", "Command range", "Alt+D", command_items, own=True),
+    OverlaySpec("automation", "Solo tables' suggested moves", "Alt+W", automation_items, own=True),
+    OverlaySpec("voice", "Voice-comms chains", "Alt+V", voice_items, own=True),
+    OverlaySpec("jamming", "Jamming", "Alt+J", jamming_items, own=True),
+    OverlaySpec("emissions", "Emission and observation tokens", "Alt+E", emission_items, own=True),
+    OverlaySpec("areas", "Smoke and illumination", "Alt+S", area_items, own=True),
     OverlaySpec("tape", "Tape measure", "Alt+T", tape_items),
     OverlaySpec("templates", "Placed templates", "Alt+K", template_items),
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
@@ -672,14 +670,14 @@ DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "mov
               "tape", "labels", "odds")
 
 
-def overlays_for(ruleset: str | None) -> tuple[OverlaySpec, ...]:
-    """The overlays worth offering in the menus for a rule system (its own kinds and the shared ones),
-    in menu order; every overlay when the rule system is not known.
+def overlays_for(offered: Collection[str] | None) -> tuple[OverlaySpec, ...]:
+    """The overlays worth offering in the menus for a rule system whose ``FrontEnd.overlays`` is
+    ``offered`` (its own and the shared ones), in menu order; every overlay when it lists none (None).
 
-    >>> [spec.name for spec in overlays_for("force-on-force")][3:7]
+    >>> [spec.name for spec in overlays_for(("cohesion", "line_of_fire", "hot_spots"))][3:7]
     ['cohesion', 'line_of_fire', 'hot_spots', 'tape']
     """
-    return tuple(spec for spec in OVERLAYS.values() if spec.offered_for(ruleset))
+    return tuple(spec for spec in OVERLAYS.values() if spec.offered_for(offered))
 
 
 def build_items(snap: Any, layers: Iterable[str], *, memo: Memo | None = None) -> list[DrawItem]:

@@ -96,7 +96,7 @@ def _cluster_items(c: Cluster, label: str, color: str, names: dict[int, str], me
         near = min(main, key=lambda j: gap_in(fp, where[j]))
         gap = gap_in(fp, where[near])
         a, b = fp.center.xy, where[near].center.xy
-        r = (getattr(fp, "radius_in", None) or 0.5) + 0.5
+        r = (fp.radius_in if isinstance(fp, Circle) else 0.5) + 0.5
         out.append(DrawItem("cohesion", ("straggler", i, a), outline(Circle(a[0], a[1], r), 40, memo), WARNING,
                             closed=True, width_px=3.0, units=(i,)))
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)

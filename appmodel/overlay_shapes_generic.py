@@ -22,7 +22,7 @@ import numpy as np
 
 from appmodel.draw_item import (NO_MEMO, RING_SEGMENTS, WARNING, DrawItem, arrow_head, base_radius, bottom_of, lighter,
                            outline, pts, ring_around, top_of)
-from rules.geometry import Circle, Segment
+from rules.geometry import Circle, Reach, Segment
 
 #: Area-of-effect fill: the colour of Down Range's blast, so an area that hurts looks the same in both.
 EFFECT_COLOR = "#ff8c1a"
@@ -113,7 +113,7 @@ def command_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     out: list[DrawItem] = []
     sel = snap.unit(snap.selected_unit) if snap.selected_unit is not None else None
     for o in snap.overlays:
-        if o.kind != "command range" or sel is None or getattr(o.shape, "around", None) != sel.footprint:
+        if o.kind != "command range" or sel is None or not isinstance(o.shape, Reach) or o.shape.around != sel.footprint:
             continue
         ring = outline(o.shape, RING_SEGMENTS, memo)
         color = lighter(snap.color_of(o.side), 0.25)

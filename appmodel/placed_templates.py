@@ -95,7 +95,7 @@ def snapped(point: XY, units: Iterable[Any], within_in: float = SNAP_IN) -> XY:
     """``point``, or the centre of the nearest unit (rules' UnitView) within ``within_in``."""
     best, best_d = point, within_in
     for u in units:
-        if not getattr(u, "on_table", True):
+        if not u.on_table:
             continue
         d = math.hypot(u.x_in - point[0], u.y_in - point[1])
         if d <= best_d:

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.events import RollRecord, RulesEvent
+
 
 @dataclass(frozen=True)
 class ResultCard:
@@ -19,20 +21,19 @@ class ResultCard:
     odds_before: tuple[str, ...]
 
 
-def _faces(roll: Any) -> str:
-    faces = getattr(roll, "faces", None)
-    if faces:
-        return ", ".join(str(f) for f in faces)
-    return f"total {getattr(roll, 'dice_total', '?')}"
+def _faces(roll: RollRecord) -> str:
+    if roll.faces:
+        return ", ".join(str(f) for f in roll.faces)
+    return f"total {roll.dice_total}"
 
 
-def result_card(events: Sequence[Any], sentences: Sequence[str], odds: Sequence[Any], legend: Any | None) -> ResultCard:
+def result_card(events: Sequence[RulesEvent], sentences: Sequence[str], odds: Sequence[Any], legend: Any | None) -> ResultCard:
     """The card of one resolution: ``events`` the rules logged for it, ``sentences`` its words, ``odds``
     the TargetOdds shown before the roll, ``legend`` the rule system's words for them (OddsLegend)."""
     # The first sentence says what was done ("Sergeant fires the M4/M16."); the others what came of it.
-    summary = next((e.summary for e in events if getattr(e, "kind", "") != "warning"), "")
+    summary = next((e.summary for e in events if e.kind != "warning"), "")
     title = sentences[0] if sentences else summary.split(". ")[0]
-    dice = tuple(f"{r.label} {r.count}d{r.sides}: {_faces(r)}" for e in events for r in getattr(e, "rolls", ()))
+    dice = tuple(f"{r.label} {r.count}d{r.sides}: {_faces(r)}" for e in events for r in e.rolls)
     outcome = tuple(s for s in sentences[1:] if s != title)
     lines = []
     for o in odds:

@@ -15,6 +15,7 @@ import numpy as np
 from calibration.synthetic import SyntheticTable, TagPlacement, overhead_pose, webcam_model
 from calibration.table_calibration import TableCalibration
 from calibration.table_layout import TableLayout
+from rules.geometry import OrientedRect
 
 #: Height of a unit's tag above the table (the synthetic block under it).
 UNIT_TAG_HEIGHT_IN = 1.0
@@ -43,7 +44,7 @@ class SyntheticFeed:
                 if spot not in tokens or u.unit_id < tokens[spot].unit_id:
                     tokens[spot] = u
         return [TagPlacement(int(u.unit_id), float(u.x_in), float(u.y_in), UNIT_TAG_HEIGHT_IN, float(u.heading_deg),
-                             size_in=1.5 if getattr(u.footprint, "length_in", None) else 1.0)
+                             size_in=1.5 if isinstance(u.footprint, OrientedRect) else 1.0)
                 for u in tokens.values()]
 
     def render(self, units: Iterable[Any]) -> np.ndarray:

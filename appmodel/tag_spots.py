@@ -9,17 +9,20 @@ less the roster's facing offset).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from appmodel.session import scenario_facts
 from calibration.projector_mask import TagSpot
 from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
 
+if TYPE_CHECKING:
+    from appmodel.session.snapshot import Snapshot
 
-def tag_spots(snapshot: Any, scenario: Mapping[str, Any], *,
+
+def tag_spots(snapshot: Snapshot, scenario: Mapping[str, Any], *,
               default_tag_size_in: float = DEFAULT_UNIT_TAG_SIZE_IN) -> list[TagSpot]:
     """One spot per unit on the table of ``snapshot`` (``appmodel.session.snapshot.Snapshot``)."""
-    ground = getattr(snapshot, "ground", None)
+    ground = snapshot.ground
     out = []
     for u in snapshot.units:
         if not u.on_table:

@@ -17,7 +17,7 @@ def poses_from_units(units: Iterable[Any], t_s: float) -> tuple[UnitPose, ...]:
         if not u.on_table:
             continue
         moved = None if math.isinf(u.move_in) or math.isinf(u.move_left_in) else max(0.0, u.move_in - u.move_left_in)
-        poses.append(UnitPose(u.unit_id, u.name, u.side, float(u.x_in), float(u.y_in), float(getattr(u, "z_in", 0.0)),
+        poses.append(UnitPose(u.unit_id, u.name, u.side, float(u.x_in), float(u.y_in), float(u.z_in),
                               float(u.heading_deg), UnitState.SEEN, float(t_s), moved, last_seen_t_s=float(t_s)))
     return tuple(poses)
 

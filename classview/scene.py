@@ -25,6 +25,8 @@ import numpy as np
 from appmodel.overlay_shapes import PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
+from rules.events import RulesEvent
+from rules.ruleset import RulesState
 
 #: The nominal view the labels are placed in: pixels per table inch and the label font, pixels (the
 #: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
@@ -87,7 +89,7 @@ class SceneBuilder:
             "labels": self._labels(items, (w, d)),
             "units": units_json(snapshot),
             "turn": turn_json(snapshot.state),
-            "roll": last_roll_json(snapshot.state),
+            "roll": last_roll_json(snapshot.state.events),
             "log": log_json(log),
         }
 
@@ -206,12 +208,10 @@ def units_json(snapshot: Any) -> list[dict[str, Any]]:
 _POSSESSIVE = {True: "'", False: "'s"}
 
 
-def turn_json(state: Any) -> dict[str, Any]:
+def turn_json(state: RulesState) -> dict[str, Any]:
     """The round and whose turn it is, in words, as the turn panel says them ("Round 2 · US Army's
     turn"; "Round 1 · between turns"; "Set-up" before the first round), and the order of play."""
-    rnd = getattr(state, "round", None) or 0
-    side = getattr(state, "active_side", None)
-    order = [str(s) for s in (getattr(state, "order", ()) or ())]
+    rnd, side, order = state.round, state.active_side, [str(s) for s in state.order]
     text = f"Round {rnd}" if rnd else "Set-up (no round started)"
     if side:
         text += f" · {side}{_POSSESSIVE[side.endswith('s')]} turn"
@@ -220,10 +220,10 @@ def turn_json(state: Any) -> dict[str, Any]:
     return {"round": int(rnd), "side": side, "order": order, "text": text}
 
 
-def last_roll_json(state: Any) -> dict[str, Any] | None:
+def last_roll_json(events: Sequence[RulesEvent]) -> dict[str, Any] | None:
     """The last rules event that rolled dice, as a card: what happened in the rules' words, each roll
     with its faces and total."""
-    for e in reversed(tuple(getattr(state, "events", ()))):
+    for e in reversed(tuple(events)):
         if e.rolls:
             return {"kind": e.kind, "round": e.round, "side": e.side, "summary": e.summary,
                     "rolls": [{"label": r.label, "faces": list(r.faces) if r.faces is not None else None,

@@ -17,7 +17,6 @@ import html
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from classview.scene import SceneBuilder, class_layers, last_roll_json, log_json
@@ -144,7 +143,7 @@ def _recorded_events(replay: Any) -> list[tuple[float, Any]]:
 
 
 def _roll_before(recorded: Sequence[tuple[float, Any]]) -> dict[str, Any] | None:
-    return last_roll_json(SimpleNamespace(events=[e for _, e in recorded]))
+    return last_roll_json([e for _, e in recorded])
 
 
 def timeline_json(timeline: dict[str, Any]) -> str:

@@ -6,15 +6,17 @@ GUI replay (Qt-free, so both show the same facts).
 * the units (roster, side colours) and each unit's **trail** on the table, split where it was lifted;
 * the tracker's events and the instructor's **bookmarks**;
 * every **rule resolution** with the ruleset's own sentences (``ruleset.explain``), every die rolled
-  with its exact odds (``roll_odds.py``) and the odds shown before the roll;
+  with its exact odds (the ruleset's ``recorded_rolls``) and the odds shown before the roll;
 * **engagements**: who fired at whom, from where to where, and how it came out (killed, hit without a
-  kill, miss, suppressed; a Force on Force fire's test won, lost or drawn), with the odds shown in the
-  ruleset's own words -- Down Range's attacks, Force on Force's fires, the generic rules' shots and
-  close combats;
-* **casualties** over time (down, back in play after treatment, removed; a Force on Force figure made a
-  casualty by hand, a generic unit destroyed);
+  kill, miss, suppressed; a test won, lost or drawn), with the odds shown in the ruleset's own words;
+* **casualties** over time (down, back in play after treatment, removed, set by hand);
 * **emissions**: who put an emission token on the table, until when, and which enemy EW unit could
   have located it (or did, with SIGINT).
+
+What a logged event means -- its engagements, casualties, emissions and rolls -- is the rule system's
+to say (:class:`rules.ruleset.DebriefedEvents`, :class:`~rules.ruleset.DebriefedEmissions`,
+:class:`~rules.ruleset.RecordedRolls`); this module adds what only the recording knows: names from its
+roster, places from the tracked poses at the time, the odds shown before each roll.
 
 A recording that was cut off (the program killed mid-game, the disk full) still gives its facts; what
 is missing is listed in ``problems``. A damaged table is reported there too instead of stopping.
@@ -31,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from debrief.roll_odds import RollFact, rolls_of
 from appmodel.rules_payload import read_rules_payload
 from rules.events import RulesEvent
-from rules.ruleset import DEFAULT_RULESET, DebriefedEvents, front_end
+from rules.ruleset import (DEFAULT_RULESET, DebriefedEmissions, DebriefedEvents, EmissionView, RecordedRolls, RollView,
+                           front_end)
 from tracker.recording.schema import is_bookkeeping
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
@@ -92,7 +94,7 @@ class RulesFact:
     seq: int | None = None
     round: int | None = None
     side: str | None = None
-    rolls: tuple[RollFact, ...] = ()
+    rolls: tuple[RollView, ...] = ()
     odds: tuple[dict[str, Any], ...] = ()
     warnings: tuple[str, ...] = ()
     payload: dict[str, Any] = field(default_factory=dict)  # what was recorded, as it was
@@ -218,6 +220,9 @@ class DebriefFacts:
     emissions: tuple[EmissionFact, ...]
     bookmarks: tuple[BookmarkFact, ...]
     problems: tuple[str, ...]
+    #: Whether the rule system has emissions at all (:class:`~rules.ruleset.DebriefedEmissions`): a report
+    #: for one without them has no "Signals and emissions" section rather than an empty one.
+    emissions_apply: bool = True
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -248,7 +253,7 @@ class DebriefFacts:
             curves.setdefault(c.side, [(0.0, 0)]).append((c.t_s, len(group)))
         return curves
 
-    def rolls(self) -> list[tuple[RulesFact, RollFact]]:
+    def rolls(self) -> list[tuple[RulesFact, RollView]]:
         return [(fact, roll) for fact in self.rules for roll in fact.rolls]
 
     def rules_until(self, t_s: float) -> tuple[RulesFact, ...]:
@@ -319,11 +324,13 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
 
     records = [r for r in safely("rules events", reader.rules_events, []) if not is_bookkeeping(r.kind)]
     ruleset = _ruleset(ruleset_name)
-    options = getattr(game, "options", None)
-    catalog = _catalog(game)
     rules: list[RulesFact] = []
+    logged: list[tuple[RulesFact, RulesEvent | None]] = []
     for i, record in enumerate(records):
-        rules.append(_rules_fact(record, ruleset, options, catalog, roll_odds=front_end(ruleset).roll_odds))
+        event, odds = read_rules_payload(record.payload)
+        fact = _rules_fact(record, event, odds, ruleset, game)
+        rules.append(fact)
+        logged.append((fact, event))
         report("rules events", i + 1, len(records))
 
     def where(tag_id: int | None, t_s: float) -> tuple[float, float] | None:
@@ -331,10 +338,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
             return None
         return position_at(trails[tag_id], t_s)
 
-    engagements = tuple(e for fact in rules for e in _engagements(fact, names, where, game, ruleset))
-    casualties = tuple(_declared_casualties(rules, names, ruleset) if isinstance(ruleset, DebriefedEvents)
-                       else _casualties(rules, names))
-    emissions = tuple(_emissions(rules, names, game, casualties, where))
+    engagements = tuple(e for fact, event in logged for e in _engagements(fact, event, ruleset, game, names, where))
+    casualties = tuple(_casualties(logged, names, ruleset))
+    emissions = tuple(_emissions(logged, names, game, ruleset, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
     problems += [p for p in reader.problems[opened_with:] if p not in problems]  # what reading the rows found damaged
@@ -356,6 +362,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         engagements=engagements,
         casualties=casualties,
         emissions=emissions,
+        emissions_apply=isinstance(ruleset, DebriefedEmissions),
         bookmarks=bookmarks,
         problems=tuple(problems),
     )
@@ -401,13 +408,6 @@ def _ruleset(name: str) -> Any:
     try:
         return get_ruleset(name)
     except RulesError:
-        return None
-
-
-def _catalog(game: Any) -> Any:
-    try:
-        return game.catalog if game is not None else None
-    except Exception:  # a missing data file: odds of medicine fall back to Table 2-2's defaults
         return None
 
 
@@ -469,8 +469,7 @@ def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
     return best
 
 
-def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_odds: bool = True) -> RulesFact:
-    event, odds = read_rules_payload(record.payload)
+def _rules_fact(record: Any, event: RulesEvent | None, odds: Any, ruleset: Any, game: Any) -> RulesFact:
     payload = dict(record.payload["event"]) if event is not None and isinstance(record.payload.get("event"), Mapping) \
         else dict(record.payload)
     if event is None:
@@ -482,87 +481,20 @@ def _rules_fact(record: Any, ruleset: Any, options: Any, catalog: Any, *, roll_o
             sentences = tuple(ruleset.explain(event))
         except Exception:  # a payload from a newer program: its own summary still tells it
             sentences = ()
-    rolls: tuple[RollFact, ...] = ()
-    try:
-        rolls = rolls_of(event.kind, event.outcome, options=options if roll_odds else None,
-                         catalog=catalog if roll_odds else None)
-    except (TypeError, ValueError, KeyError):
-        rolls = ()
+    rolls: tuple[RollView, ...] = ()
+    if isinstance(ruleset, RecordedRolls):
+        try:
+            rolls = tuple(ruleset.recorded_rolls(event, game))
+        except (TypeError, ValueError, KeyError, AttributeError):  # a result this program does not know
+            rolls = ()
     if not rolls and event.rolls:  # a result without a roll we know: every die as recorded, no odds
-        rolls = tuple(RollFact(r.label, f"{r.count}d{r.sides}", "", tuple(r.faces) if r.faces else None, r.dice_total,
+        rolls = tuple(RollView(r.label, f"{r.count}d{r.sides}", "", tuple(r.faces) if r.faces else None, r.dice_total,
                                "", None, None) for r in event.rolls)
     return RulesFact(record.t_s, event.kind, event.summary, sentences or (event.summary,), event.seq, event.round,
                      event.side, rolls, odds, tuple(event.warnings), payload)
 
 
 Where = Callable[[int | None, float], tuple[float, float] | None]
-
-
-def _engagements(fact: RulesFact, units: Mapping[int, UnitFacts], where: Where, game: Any = None,
-                 ruleset: Any = None) -> Iterable[Engagement]:
-    if isinstance(ruleset, DebriefedEvents):
-        yield from _declared_engagements(fact, ruleset, units, where)
-        return
-    outcome = fact.payload.get("outcome") or {}
-    kind = outcome.get("type") if isinstance(outcome, Mapping) else None
-    if kind == "FireResult":
-        yield from _fof_fire(fact, outcome, where, game)
-        return
-    if kind == "ShotResult":
-        yield from _generic_shot(fact, outcome, units, where)
-        return
-    if kind == "CloseCombatResult":
-        yield from _generic_close_combat(fact, outcome, units, where)
-        return
-    if fact.kind != "attack" or not isinstance(outcome, Mapping) or kind != "AttackResult":
-        return
-    attacker = int(outcome.get("attacker", -1))
-    side = str(outcome.get("side") or fact.side or "")
-    name = str(outcome.get("attacker_name") or (units[attacker].name if attacker in units else f"unit {attacker}"))
-    weapon = str(outcome.get("weapon", ""))
-    suppress = outcome.get("mode") == "suppress"
-    impact = None
-    if outcome.get("impact_x_in") is not None and outcome.get("impact_y_in") is not None:
-        impact = (float(outcome["impact_x_in"]), float(outcome["impact_y_in"]))
-    radius = outcome.get("radius_in")
-    origin = where(attacker, fact.t_s)
-    shown = {int(o["unit_id"]): o for o in fact.odds if "unit_id" in o}
-    targets = [t for t in outcome.get("targets", []) if isinstance(t, Mapping) and t.get("allowed", True)]
-    down_all = {int(u) for t in targets for u in t.get("went_down", [])}
-    for target in targets:
-        tid = int(target["unit_id"])
-        shots = [s for s in target.get("shots", []) if isinstance(s, Mapping)]
-        hits = sum(1 for s in shots if s.get("outcome") == "hit")
-        if target.get("killed") or tid in down_all:
-            result = EngagementOutcome.KILLED
-        elif target.get("suppressed") or suppress:
-            result = EngagementOutcome.SUPPRESSED
-        elif hits:
-            result = EngagementOutcome.HIT
-        else:
-            result = EngagementOutcome.MISS
-        odds = shown.get(tid, {})
-        to = where(tid, fact.t_s)
-        # What the rules measured (2.3): base to base to the target (or the players' measured distance of
-        # an untracked unit), and for a unit in a blast from the blast's centre to its base.
-        how = "from the blast centre" if target.get("in_blast") else "base to base"
-        yield Engagement(fact.t_s, attacker, name, side, weapon, tid, str(target.get("name", "")), str(target.get("side", "")),
-                         result, len(shots), hits, origin, to, impact, float(radius) if radius is not None else None,
-                         odds.get("p_hit"), odds.get("p_kill_any", odds.get("p_kill")), fact.round, ("hit", "kill"), "",
-                         *_measured(_number(target.get("distance_in")), how, origin, to))
-    if not targets:
-        miss = outcome.get("miss") or {}
-        aim = None
-        if isinstance(miss, Mapping) and miss.get("intended_x_in") is not None:
-            aim = (float(miss["intended_x_in"]), float(miss["intended_y_in"]))
-        # A miss: the odds the players had against the unit aimed at (listed first) are still worth seeing.
-        single = next(iter(shown.values()), {})
-        # The attack records no distance to the point it aimed at: the tracked one, marked so.
-        yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "",
-                         EngagementOutcome.SUPPRESSED if suppress else EngagementOutcome.MISS, 1, 0, origin, aim or impact,
-                         impact, float(radius) if radius is not None else None, single.get("p_hit"),
-                         single.get("p_kill_any", single.get("p_kill")), fact.round, ("hit", "kill"), "",
-                         *_measured(None, "", origin, aim or impact))
 
 
 def _odds_of(fact: RulesFact) -> tuple[dict[int, Mapping[str, Any]], tuple[str, str | None]]:
@@ -589,51 +521,6 @@ def _centre(ids: Iterable[int], t_s: float, where: Where) -> tuple[float, float]
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
-def _fof_fire(fact: RulesFact, outcome: Mapping[str, Any], where: Where, game: Any) -> Iterable[Engagement]:
-    """A Force on Force unit's fire: the opposed (or unopposed) test it won, lost or drew."""
-    check = outcome.get("check") or {}
-    test = outcome.get("test") or None
-    firer, target = str(check.get("firer", "")), str(check.get("target", ""))
-    _, words = _odds_of(fact)
-    odds = next((o for o in fact.odds if o.get("name") == target), {})
-    target_ids = tuple(int(m) for m in odds.get("members") or ()) or ((int(odds["unit_id"]),) if "unit_id" in odds else ())
-    firer_ids: tuple[int, ...] = ()
-    try:
-        if game is not None and game.has_team(firer):
-            firer_ids = tuple(f.figure_id for f in game.members(firer))
-    except Exception:  # noqa: BLE001 (a game from another program: positions are then unknown)
-        firer_ids = ()
-    if not isinstance(test, Mapping):
-        result, detail = EngagementOutcome.NO_WINNER, "no test: line of sight and line of fire only"
-    elif test.get("type") == "OpposedResult":
-        a, b = test.get("first") or {}, test.get("second") or {}
-        winner = test.get("winner")
-        result = EngagementOutcome.WON if winner == firer else EngagementOutcome.LOST if winner else EngagementOutcome.NO_WINNER
-        detail = f"{a.get('name')} {a.get('total')} against {b.get('name')} {b.get('total')}"
-    else:
-        roll = test.get("roll") or {}
-        result = EngagementOutcome.WON if roll.get("success") else EngagementOutcome.LOST
-        detail = f"{roll.get('name')} {roll.get('total')}: {'passes' if roll.get('success') else 'fails'}"
-    distance = _number(check.get("centre_distance_in"))
-    # The centres the rules measured between (the ends of the line of fire), with the units' figures as
-    # they were at that moment: the scenario's teams are out of date once an element has split or merged.
-    corridor = check.get("corridor") if isinstance(check.get("corridor"), Mapping) else {}
-    ends = [_number(corridor.get(k)) for k in ("ax_in", "ay_in", "bx_in", "by_in")]
-    if all(v is not None for v in ends):
-        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])
-    else:  # an older recording: the tracked figures' middle
-        origin, aim = _centre(firer_ids, fact.t_s, where), _centre(target_ids, fact.t_s, where)
-    yield Engagement(fact.t_s, min(firer_ids, default=-1), firer, str(check.get("firer_side") or fact.side or ""), "Fire",
-                     int(odds["unit_id"]) if "unit_id" in odds else None, target, str(check.get("target_side", "")),
-                     result, 1, 1 if result is EngagementOutcome.WON else 0, origin, aim, None, None, odds.get("p_hit"),
-                     odds.get("p_kill_any") if words[1] is not None else None, fact.round, words, detail,
-                     *_measured(distance, "centre to centre", origin, aim))
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
 def _measured(distance: float | None, how: str, origin: tuple[float, float] | None,
               to: tuple[float, float] | None) -> tuple[float | None, str]:
     """(distance, how it was measured): the rules' own, or the tracked positions' when they recorded none.
@@ -650,302 +537,133 @@ def _measured(distance: float | None, how: str, origin: tuple[float, float] | No
     return None, ""
 
 
-def _declared_engagements(fact: RulesFact, ruleset: Any, units: Mapping[int, UnitFacts],
-                          where: Where) -> Iterable[Engagement]:
-    """The engagements a ruleset declares for its own logged event (:class:`rules.ruleset.EngagementView`)."""
+def _engagements(fact: RulesFact, event: RulesEvent | None, ruleset: Any, game: Any, units: Mapping[int, UnitFacts],
+                 where: Where) -> Iterable[Engagement]:
+    """The engagements the ruleset declares for one logged event (:class:`rules.ruleset.EngagementView`),
+    with what the recording adds: names and sides from its roster, places from the tracked poses at the
+    time, and the odds shown before the roll."""
+    if event is None or not isinstance(ruleset, DebriefedEvents):
+        return
     try:
-        views = ruleset.engagements(RulesEvent.from_json(fact.payload))
+        views = ruleset.engagements(event, game)
     except (KeyError, TypeError, ValueError):  # not an event of this program's: nothing to list
         return
     shown, words = _odds_of(fact)
     for v in views:
-        attacker = units.get(v.attacker_id)
-        target = units.get(v.target_id) if v.target_id is not None else None
-        origin, to = where(v.attacker_id, fact.t_s), where(v.target_id, fact.t_s)
-        odds = shown.get(v.target_id, {}) if v.target_id is not None else {}
-        distance, measured = _measured(v.distance_in, front_end(ruleset).measured, origin, to)
-        yield Engagement(fact.t_s, v.attacker_id, attacker.name if attacker else f"unit {v.attacker_id}",
-                         attacker.side if attacker else str(fact.side or ""), v.weapon, v.target_id,
-                         target.name if target else "nobody", target.side if target else "", EngagementOutcome(v.outcome),
-                         v.shots, v.hits, origin, to, None, None, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
-                         words, v.detail, distance, measured)
+        odds: Mapping[str, Any] = {}
+        if v.odds == "first shown":
+            odds = next(iter(shown.values()), {})
+        elif v.odds == "target":
+            odds = shown.get(v.target_id, {}) if v.target_id is not None else \
+                next((o for o in fact.odds if v.target_name and o.get("name") == v.target_name), {})
+        target_id = v.target_id
+        target_ids: tuple[int, ...] = (target_id,) if target_id is not None else ()
+        if target_id is None and v.odds == "target" and "unit_id" in odds:  # named only: the unit the odds named so
+            target_id = int(odds["unit_id"])
+            target_ids = tuple(int(m) for m in odds.get("members") or ()) or (target_id,)
+        attacker, target = units.get(v.attacker_id), units.get(target_id) if target_id is not None else None
+        origin = v.from_in or _centre(v.attacker_ids or (v.attacker_id,), fact.t_s, where)
+        to = v.to_in or _centre(target_ids, fact.t_s, where)
+        if v.distance_in is not None:
+            distance, measured = v.distance_in, v.measured or front_end(ruleset).measured
+        elif v.measured:  # the rules measured none and say why ("adjacent", "in the blast")
+            distance, measured = None, v.measured
+        else:
+            distance, measured = _measured(None, "", origin, to)
+        name = v.attacker_name or (attacker.name if attacker else f"unit {v.attacker_id}")
+        side = v.side or (attacker.side if attacker else "") or str(fact.side or "")
+        target_name = v.target_name or (target.name if target else f"unit {target_id}" if target_id is not None else "nobody")
+        target_side = v.target_side or (target.side if target else "")
+        p_kill = odds.get("p_kill_any", odds.get("p_kill")) if words[1] is not None else None
+        yield Engagement(fact.t_s, v.attacker_id, name, side, v.weapon, target_id, target_name, target_side,
+                         EngagementOutcome(v.outcome), v.shots, v.hits, origin, to, v.impact_in, v.radius_in,
+                         odds.get("p_hit"), p_kill, fact.round, words, v.detail, distance, measured)
 
 
-def _generic_shot(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
-                  where: Where) -> Iterable[Engagement]:
-    """A generic-rules shot: each unit it caught (the target hit, or everyone where it came down) and
-    how far down the status ladder it went; a miss that caught nobody."""
-    plan = outcome.get("plan") or {}
-    attacker = int(plan.get("attacker", -1))
-    name = str(plan.get("attacker_name") or (units[attacker].name if attacker in units else f"unit {attacker}"))
-    side = str(plan.get("side") or fact.side or "")
-    weapon = str(plan.get("weapon", ""))
-    shown, words = _odds_of(fact)
-    origin = where(attacker, fact.t_s)
-    impact = None
-    if outcome.get("impact_x_in") is not None and outcome.get("impact_y_in") is not None:
-        impact = (float(outcome["impact_x_in"]), float(outcome["impact_y_in"]))
-    aoe = float(plan.get("aoe_in") or 0.0)
-    radius = aoe if aoe > 0 else None
-    damages = [d for d in outcome.get("damages") or () if isinstance(d, Mapping)]
-    target = plan.get("target")
-    caught = {int(d["unit_id"]) for d in damages}
-    rows: list[tuple[int, str, str, EngagementOutcome, int, str]] = []
-    for d in damages:
-        uid = int(d["unit_id"])
-        result = EngagementOutcome.KILLED if d.get("destroyed") else EngagementOutcome.HIT
-        change = f"{d.get('status_before')} -> {d.get('status_after')}" if d.get("applied") else "no damage got through"
-        rows.append((uid, str(d.get("name", "")), str(d.get("side", "")), result, 1, change))
-    if target is not None and int(target) not in caught:
-        u = units.get(int(target))
-        miss = not outcome.get("hit")
-        detail = "a dummy: the shot was wasted" if outcome.get("dummy_removed") else ("missed" if miss else "no damage")
-        rows.insert(0, (int(target), str(plan.get("target_name") or (u.name if u else "")), u.side if u else "",
-                        EngagementOutcome.MISS if miss else EngagementOutcome.HIT, 0 if miss else 1, detail))
-    # The plan's distance is to what was aimed at (base to base, or to the point); a unit caught elsewhere
-    # in the area of effect was measured from where the shot came down, not from the firer.
-    distance = _number(plan.get("distance_in"))
-    aimed_how = "base to base" if target is not None else "to the aim point"
-    for uid, target_name, target_side, result, hits, detail in rows:
-        odds = shown.get(uid, {})
-        to = where(uid, fact.t_s)
-        how = _measured(distance, aimed_how, origin, to) if target is not None and uid == int(target) else (None, "in the blast")
-        yield Engagement(fact.t_s, attacker, name, side, weapon, uid, target_name, target_side, result, 1, hits, origin,
-                         to, impact, radius, odds.get("p_hit"), odds.get("p_kill_any"), fact.round,
-                         words, detail, *how)
-    if not rows:
-        aim = (float(plan.get("intended_x_in", 0.0)), float(plan.get("intended_y_in", 0.0)))
-        yield Engagement(fact.t_s, attacker, name, side, weapon, None, "nobody", "", EngagementOutcome.MISS, 1, 0, origin,
-                         impact or aim, impact, radius, None, None, fact.round, words, "caught nobody",
-                         *_measured(distance, aimed_how, origin, aim))
-
-
-def _generic_close_combat(fact: RulesFact, outcome: Mapping[str, Any], units: Mapping[int, UnitFacts],
-                          where: Where) -> Iterable[Engagement]:
-    """A generic-rules close combat: the attacker's round against the defender and the return round."""
-    shown, words = _odds_of(fact)
-    a, d = int(outcome.get("attacker", -1)), int(outcome.get("defender", -1))
-
-    def unit(uid: int, fallback: str) -> tuple[str, str]:
-        u = units.get(uid)
-        return (str(outcome.get(fallback) or (u.name if u else f"unit {uid}")), u.side if u else "")
-
-    for striker, struck, levels, destroyed, status, odds in (
-            (a, d, "defender_levels", "defender_destroyed", "defender_status", shown.get(d, {})),
-            (d, a, "attacker_levels", "attacker_destroyed", "attacker_status", {})):
-        if struck == a and not outcome.get(levels):
-            continue  # the return round only when it did something
-        s_name, s_side = unit(striker, "attacker_name" if striker == a else "defender_name")
-        t_name, t_side = unit(struck, "defender_name" if struck == d else "attacker_name")
-        lost = int(outcome.get(levels) or 0)
-        result = EngagementOutcome.KILLED if outcome.get(destroyed) else EngagementOutcome.HIT if lost else EngagementOutcome.MISS
-        before_after = outcome.get(status) or ("", "")
-        detail = f"{before_after[0]} -> {before_after[1]}" if lost else "no effect"
-        if striker == d:
-            detail = "return round: " + detail
-        # Close combat needs the bases adjacent (B.5); the rules record no distance, so none is made up.
-        yield Engagement(fact.t_s, striker, s_name, s_side, "Close combat", struck, t_name, t_side, result, 1,
-                         1 if lost else 0, where(striker, fact.t_s), where(struck, fact.t_s), None, None,
-                         odds.get("p_hit"), odds.get("p_kill_any"), fact.round, words, detail, None, "adjacent")
-
-
-def _hand_set_status(fact: RulesFact) -> tuple[int, str] | None:
-    """(unit, new status) of a hand edit that took a unit out of the fight or brought it back: a Force
-    on Force figure's ``casualty``/``removed``/``active``, a Down Range unit's ``down``/``removed``/``active``."""
-    inputs = fact.payload.get("inputs") or {}
-    if fact.kind != "edit" or not isinstance(inputs, Mapping):
-        return None
-    ref = inputs.get("figure", inputs.get("unit_id"))
-    changes = inputs.get("changes")
-    if not isinstance(ref, int) or not isinstance(changes, Mapping):
-        return None
-    status = {"casualty": "casualty", "down": "casualty", "removed": "removed", "active": "active"}.get(
-        str(changes.get("status")))
-    return (ref, status) if status else None
-
-
-def _destroyed(outcome: Mapping[str, Any]) -> tuple[list[int], str]:
-    """Units a generic-rules shot or close combat destroyed, and how."""
-    if outcome.get("type") == "ShotResult":
-        plan = outcome.get("plan") or {}
-        ids = [int(d["unit_id"]) for d in outcome.get("damages") or () if isinstance(d, Mapping) and d.get("destroyed")]
-        return ids, f"{plan.get('attacker_name', '')} with the {plan.get('weapon', '')}"
-    if outcome.get("type") == "CloseCombatResult":
-        ids = [int(outcome[k]) for k, flag in (("defender", "defender_destroyed"), ("attacker", "attacker_destroyed"))
-               if outcome.get(flag)]
-        return ids, f"close combat: {outcome.get('attacker_name', '')} against {outcome.get('defender_name', '')}"
-    return [], ""
-
-
-def _declared_casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts], ruleset: Any) -> Iterable[CasualtyChange]:
-    """The casualties a ruleset declares for its own logged events (:class:`rules.ruleset.CasualtyView`)."""
-    for fact in rules:
+def _casualties(rules: Iterable[tuple[RulesFact, RulesEvent | None]], units: Mapping[int, UnitFacts],
+                ruleset: Any) -> Iterable[CasualtyChange]:
+    """The casualties the ruleset declares for its logged events (:class:`rules.ruleset.CasualtyView`),
+    each change once: a unit already down does not go down again, only a unit out of the fight comes back."""
+    if not isinstance(ruleset, DebriefedEvents):
+        return
+    down: set[int] = set()
+    removed: set[int] = set()
+    for fact, event in rules:
+        if event is None:
+            continue
         try:
-            views = ruleset.casualties(RulesEvent.from_json(fact.payload))
+            views = ruleset.casualties(event)
         except (KeyError, TypeError, ValueError):  # not an event of this program's
             continue
         for v in views:
+            if v.change == "back in play":
+                if v.unit_id not in down:
+                    continue
+                down.discard(v.unit_id)
+                removed.discard(v.unit_id)
+            elif v.unit_id in (removed if v.change == "removed" else down):
+                continue
+            else:
+                down.add(v.unit_id)
+                if v.change == "removed":
+                    removed.add(v.unit_id)
             u = units.get(v.unit_id)
             yield CasualtyChange(fact.t_s, v.unit_id, u.name if u else f"unit {v.unit_id}", u.side if u else "",
                                  v.change, v.cause)
 
 
-def _casualties(rules: Iterable[RulesFact], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:
-    down: set[int] = set()
-
-    def unit(tag_id: int) -> tuple[str, str]:
-        u = units.get(tag_id)
-        return (u.name, u.side) if u else (f"unit {tag_id}", "")
-
-    for fact in rules:
-        outcome = fact.payload.get("outcome") or {}
-        if not isinstance(outcome, Mapping):
-            continue
-        if outcome.get("type") == "TreatmentResult":
-            patient = int(outcome.get("patient", -1))
-            result = str(outcome.get("outcome", ""))
-            medic = outcome.get("medic_name", "")
-            if result in ("injured", "restored") and patient in down:
-                down.discard(patient)
-                yield CasualtyChange(fact.t_s, patient, *unit(patient), "back in play", f"treated by {medic} ({result})")
-            elif result == "removed":
-                down.add(patient)
-                yield CasualtyChange(fact.t_s, patient, *unit(patient), "removed", f"treatment by {medic} failed")
-            continue
-        hand = _hand_set_status(fact)
-        if hand is not None:  # a Force on Force casualty: the players' ruling after a fire, entered by hand
-            tag_id, status = hand
-            if status in ("casualty", "removed") and tag_id not in down:
-                down.add(tag_id)
-                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down" if status == "casualty" else "removed",
-                                     f"set by hand ({status})")
-            elif status == "active" and tag_id in down:
-                down.discard(tag_id)
-                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "back in play", "set by hand")
-            continue
-        destroyed, how = _destroyed(outcome)
-        for tag_id in destroyed:
-            if tag_id not in down:
-                down.add(tag_id)
-                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down", how)
-        cause = fact.kind
-        if outcome.get("type") == "AttackResult":
-            cause = f"{outcome.get('attacker_name', '')} with the {outcome.get('weapon', '')}"
-        for tag_id in _went_down(outcome):
-            if tag_id not in down:
-                down.add(tag_id)
-                yield CasualtyChange(fact.t_s, tag_id, *unit(tag_id), "down", cause)
-
-
-def _went_down(node: Any) -> list[int]:
-    out: list[int] = []
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            if key == "went_down" and isinstance(value, list):
-                out += [int(v) for v in value if isinstance(v, int)]
-            else:
-                out += _went_down(value)
-    elif isinstance(node, list):
-        for item in node:
-            out += _went_down(item)
-    return out
-
-
-def _hand_set_emission(fact: RulesFact) -> tuple[int, Mapping[str, Any] | None] | None:
-    """(unit, the emission token it was given, or None when it was taken away) of a hand edit that set
-    or cleared one (Down Range's ``EditUnit`` with ``emission``); None for any other record."""
-    inputs = fact.payload.get("inputs") or {}
-    if fact.kind != "edit" or not isinstance(inputs, Mapping) or "unit_id" not in inputs:
-        return None
-    changes = inputs.get("changes")
-    if not isinstance(changes, Mapping) or "emission" not in changes:
-        return None
-    token = changes["emission"]
-    return int(inputs["unit_id"]), token if isinstance(token, Mapping) else None
-
-
-#: Rule resolutions that put an emission token on the table (Down Range 5.1): kind -> (who, purpose),
-#: and the hand edits that set one (who, its purpose "(set by hand)").
-def _emitter(fact: RulesFact) -> tuple[int, str] | None:
-    inputs = fact.payload.get("inputs") or {}
-    outcome = fact.payload.get("outcome") or {}
-    if not isinstance(inputs, Mapping) or not isinstance(outcome, Mapping):
-        return None
-    hand = _hand_set_emission(fact)
-    if hand is not None:
-        unit_id, token = hand
-        if token is None:
-            return None
-        purpose = str(token.get("purpose") or "emission")
-        if token.get("jamming"):
-            purpose += ", jamming"
-        return unit_id, purpose if "by hand" in purpose else f"{purpose} (set by hand)"
-    if fact.kind == "signal" and "unit_id" in inputs:
-        purpose = "fires observation" if "observation" in outcome else str(outcome.get("emission") or inputs.get("purpose", "signal"))
-        return int(inputs["unit_id"]), purpose
-    if fact.kind == "rpv" and inputs.get("type") == "ControlRpv":
-        return int(inputs["operator_id"]), "RPV control"
-    if fact.kind == "main effort" and outcome.get("by_radio") and "commander_id" in inputs:
-        return int(inputs["commander_id"]), "Main Effort by radio"
-    if fact.kind == "sigint" and outcome.get("shared") and "unit_id" in inputs:
-        return int(inputs["unit_id"]), "SIGINT share"
-    if fact.kind == "jamming" and "unit_id" in inputs:
-        return int(inputs["unit_id"]), "jamming"
-    return None
-
-
-def _emissions(rules: list[RulesFact], units: Mapping[int, UnitFacts], game: Any, casualties: tuple[CasualtyChange, ...],
-               where: Callable[[int | None, float], tuple[float, float] | None]) -> Iterable[EmissionFact]:
-    ew_units = _ew_units(game)
-    sigint_range = float(getattr(getattr(game, "options", None), "sigint_range_in", math.inf))
-    for i, fact in enumerate(rules):
-        found = _emitter(fact)
-        if found is None:
-            continue
-        tag_id, purpose = found
-        u = units.get(tag_id)
-        name, side = (u.name, u.side) if u else (f"unit {tag_id}", fact.side or "")
-        # The token lifts at the start of its side's next turn (a hand-set one: of the side it names),
-        # or when a player takes it away by hand first.
-        hand = _hand_set_emission(fact)
-        lifts_at = str((hand[1] or {}).get("until_start_of") or side) if hand is not None else side
-        ends = [r.t_s for r in rules[i + 1:] if r.kind == "turn" and r.side == lifts_at
-                and isinstance(r.payload.get("inputs"), Mapping) and r.payload["inputs"].get("side") == lifts_at][:1]
-        ends += [r.t_s for r in rules[i + 1:] if (_hand_set_emission(r) or (None, {}))[0] == tag_id][:1]
-        until = min(ends, default=None)
-        down = {c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change != "back in play"} - {
-            c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change == "back in play"}
-        here = where(tag_id, fact.t_s)
-        could = []
-        for ew_id, ew_name, ew_side in ew_units:
-            if ew_side == side or ew_id in down:
-                continue
-            if math.isinf(sigint_range):
-                could.append(ew_name)
-                continue
-            there = where(ew_id, fact.t_s)
-            if here is not None and there is not None and math.dist(here, there) <= sigint_range:
-                could.append(ew_name)
-        end = math.inf if until is None else until
-        located = tuple(sorted({units[int(r.payload["inputs"]["unit_id"])].name if int(r.payload["inputs"]["unit_id"]) in units else "EW unit"
-                                for r in rules[i + 1:] if r.kind == "sigint" and r.t_s <= end
-                                and tag_id in (r.payload.get("outcome") or {}).get("found", [])}))
-        if located:
-            note = f"located by SIGINT ({', '.join(located)})"
-        elif could:
-            reach = "anywhere on the table" if math.isinf(sigint_range) else f"within {sigint_range:g}\""
-            note = f"could have been located by {', '.join(could)} (SIGINT sees emitters {reach})"
-        else:
-            note = "no enemy EW unit in the fight: it could not be located"
-        yield EmissionFact(fact.t_s, tag_id, name, side, purpose, until, tuple(could), located, note)
-
-
-def _ew_units(game: Any) -> list[tuple[int, str, str]]:
-    if game is None:
-        return []
+def _emissions(rules: list[tuple[RulesFact, RulesEvent | None]], units: Mapping[int, UnitFacts], game: Any, ruleset: Any,
+               casualties: tuple[CasualtyChange, ...], where: Where) -> Iterable[EmissionFact]:
+    """Each emission token the ruleset declares (:class:`rules.ruleset.EmissionView`): until when it
+    stayed on the table, and which enemy unit that locates emitters could have found it (or did)."""
+    if not isinstance(ruleset, DebriefedEmissions):
+        return
+    declared: list[tuple[RulesFact, tuple[EmissionView, ...]]] = []
+    for fact, event in rules:
+        try:
+            declared.append((fact, ruleset.emissions(event) if event is not None else ()))
+        except (KeyError, TypeError, ValueError):  # not an event of this program's
+            declared.append((fact, ()))
     try:
-        from rules.downrange.command import is_ew
-
-        return [(u.unit_id, u.name, u.side) for u in game.units if is_ew(game, u)]
-    except Exception:  # another ruleset: no EW notion the debrief knows of
-        return []
+        locators = ruleset.locators(game) if game is not None else ()
+    except (KeyError, TypeError, ValueError, AttributeError):  # a game from another program: nobody known to listen
+        locators = ()
+    for i, (fact, views) in enumerate(declared):
+        for token in (v for v in views if v.change == "emits"):
+            tag_id, purpose = token.unit_id, token.purpose
+            u = units.get(tag_id)
+            name, side = (u.name, u.side) if u else (f"unit {tag_id}", fact.side or "")
+            # The token lifts at the start of its side's next turn (a hand-set one: of the side it names),
+            # or when a player changes it by hand first.
+            lifts_at = token.until_start_of or side
+            later = declared[i + 1:]
+            ends = [r.t_s for r, _ in later if r.kind == "turn" and r.side == lifts_at
+                    and isinstance(r.payload.get("inputs"), Mapping) and r.payload["inputs"].get("side") == lifts_at][:1]
+            ends += [r.t_s for r, vs in later if any(w.by_hand and w.unit_id == tag_id for w in vs)][:1]
+            until = min(ends, default=None)
+            down = {c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change != "back in play"} - {
+                c.tag_id for c in casualties if c.t_s <= fact.t_s and c.change == "back in play"}
+            here = where(tag_id, fact.t_s)
+            could = []
+            for ear in locators:
+                if ear.side == side or ear.unit_id in down:
+                    continue
+                if math.isinf(ear.reach_in):
+                    could.append(ear)
+                    continue
+                there = where(ear.unit_id, fact.t_s)
+                if here is not None and there is not None and math.dist(here, there) <= ear.reach_in:
+                    could.append(ear)
+            end = math.inf if until is None else until
+            located = tuple(sorted({units[w.by_unit].name if w.by_unit in units else "EW unit"
+                                    for r, vs in later if r.t_s <= end
+                                    for w in vs if w.change == "located" and w.unit_id == tag_id}))
+            if located:
+                note = f"located by SIGINT ({', '.join(located)})"
+            elif could:
+                reach_in = max(ear.reach_in for ear in could)
+                reach = "anywhere on the table" if math.isinf(reach_in) else f"within {reach_in:g}\""
+                note = f"could have been located by {', '.join(ear.name for ear in could)} (SIGINT sees emitters {reach})"
+            else:
+                note = "no enemy EW unit in the fight: it could not be located"
+            yield EmissionFact(fact.t_s, tag_id, name, side, purpose, until, tuple(ear.name for ear in could), located, note)

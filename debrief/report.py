@@ -181,7 +181,7 @@ def _summary(facts: DebriefFacts) -> str:
     attacks = len({(e.t_s, e.attacker_id) for e in facts.engagements})
     rolls = facts.rolls()
     counts = [("attacks", attacks), ("rolls", len(rolls)), ("casualties", sum(1 for c in facts.casualties if c.change == "down")),
-              ("emissions", len(facts.emissions)), ("bookmarks", len(facts.bookmarks)), ("rule resolutions", len(facts.rules))]
+              *([("emissions", len(facts.emissions))] if facts.emissions_apply else []), ("bookmarks", len(facts.bookmarks)), ("rule resolutions", len(facts.rules))]
     cards += [f'<div class="card">{_e(label)}<b>{n}</b></div>' for label, n in counts]
     body = f'<div class="cards">{"".join(cards)}</div>'
     kills = [e for e in facts.engagements if e.outcome is EngagementOutcome.KILLED and e.p_kill is not None]
@@ -273,6 +273,8 @@ def _rolls(facts: DebriefFacts) -> str:
 
 
 def _emissions(facts: DebriefFacts) -> str:
+    if not facts.emissions_apply:
+        return ""
     if not facts.emissions:
         return _section("emissions", "Signals and emissions", "<p>Nobody Signalled: no emission token was put on the table.</p>")
     rows = []

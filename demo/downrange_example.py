@@ -84,7 +84,7 @@ class InDepthExample(DemoExample):
 
     @property
     def bookmarks(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]
-        from debrief.example_recording import EXAMPLE_BOOKMARKS
+        from demo.example_recording import EXAMPLE_BOOKMARKS
 
         return tuple(EXAMPLE_BOOKMARKS)
 

@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
           menu=tools)
         # Only the overlays of this game's rule system (and the shared ones) are offered: a Force on
         # Force table has no fans or voice chains. Every toggle is still kept in the settings.
-        offered = overlays_for(getattr(self.session.ruleset, "name", None))
+        offered = overlays_for(front_end(self.session.ruleset).overlays)
         for spec in offered:
             a(f"overlay_{spec.name}", spec.title, spec.shortcut, lambda on, n=spec.name: self.set_overlay(n, on),
               menu=overlays, checkable=True, checked=self.settings.overlays.is_on(spec.name))

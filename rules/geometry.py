@@ -26,6 +26,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol, runtime_checkable
 
 #: Half of the 45-degree cone of an automatic weapon (index and middle finger spread).
 HALF_CONE_DEG = 22.5
@@ -106,6 +107,15 @@ class OrientedRect:
 
 
 Footprint = Circle | OrientedRect
+
+
+@runtime_checkable
+class Shape(Protocol):
+    """Any shape the rules hand to renderers (an :class:`~rules.ruleset.Overlay`'s): its outline in
+    table inches, as many points as ``segments`` asks for round parts (a segment's two ends, a
+    corridor's four corners)."""
+
+    def outline_in(self, segments: int = ...) -> list[XY]: ...
 
 
 def footprint_from(x_in: float, y_in: float, heading_deg: float, *, radius_in: float | None = None,

@@ -4,8 +4,9 @@ A rule system (Down Range today; Force on Force and a generic ruleset later) imp
 :class:`Ruleset`. Callers never import a rule system directly: they ask :func:`get_ruleset` for it by
 the name a scenario gives (``ruleset = "down-range"``) and work with the neutral types below.
 
-The game state a ruleset returns is its own frozen dataclass; the interface only relies on it having
-``apply(action)``, ``to_json()``, ``events`` and ``round``. Positions come in through
+The game state a ruleset returns is its own frozen dataclass; front ends read of it only what
+:class:`RulesState` lists (round, order, whose turn, sides, the log) and everything else through the
+ruleset's views (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...). Positions come in through
 :meth:`Ruleset.set_pose` (the tracker never imports rules; the GUI composes them).
 
 Rule systems differ in what a "unit" is and in what an attack comes to, so a few things are optional
@@ -23,10 +24,20 @@ or ``isinstance(ruleset, DraftOverlays)``):
   :data:`POSE_OPTIONS` its :meth:`Ruleset.set_pose` takes: ``z_in`` (elevation: the height of the
   ground under the figure, table inches, given back in :attr:`UnitView.z_in` so renderers draw the
   figure's own overlays at that height; such a ruleset also has ``uses_elevation``) and ``alone``.
-* **Hand edits**: :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give
-  the action for a player's edit of what the camera cannot see.
+* **Hand edits**: :meth:`HandEditForms.edit_form` describes the form (:class:`EditForm`: sections of
+  typed fields, :class:`EditField`, with the unit's values), :func:`form_changes` reads it back (a ruleset
+  whose edits take values built from several fields says how: :class:`ComposedEdits`), and
+  :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give the action.
+* **The turn panel's own part**: :meth:`TurnBoxes.turn_box` describes it (:class:`TurnBox`: text,
+  tables, fields and buttons), :meth:`TurnBoxes.turn_command` says what a button does.
+* **The debrief**: :class:`DebriefedEvents` (engagements, casualties), :class:`DebriefedEmissions`
+  (emission tokens, who could locate them), :class:`RecordedRolls` (every roll's odds, again).
+
+The forms and boxes are defined in :mod:`rules.front_end_forms` and the debrief's views in
+:mod:`rules.debrief_views`; this module re-exports them, so callers import everything from here.
 * **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
-  which attack panel, turn box and edit form front ends show, and what the debrief lists.
+  which attack panel front ends show, the words of its buttons, the overlays it offers, and how the
+  debrief lists engagements.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
   scatter): :meth:`DraftOverlays.attack_overlays`.
 * **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
@@ -62,9 +73,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+from rules.debrief_views import (XY, CasualtyView, DebriefedEmissions, DebriefedEvents, EmissionView, EngagementView,
+                                 LocatorView, RecordedRolls, RollView)
+from rules.front_end_forms import (EditChanges, EditField, EditForm, EditSection, TurnBox, TurnButton, TurnCommand,
+                                   TurnSection, TurnTable, same_value)
 from rules.dice import DiceSource
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
+from rules.geometry import Footprint, Shape
 
 #: Registered rule systems: name -> "module:factory". Add a line to register another one.
 RULESETS: Mapping[str, str] = {
@@ -72,6 +88,52 @@ RULESETS: Mapping[str, str] = {
     "force-on-force": "rules.forceonforce.ruleset:ForceOnForce",
     "generic": "rules.generic.ruleset:GenericMiniatures",
 }
+
+
+@runtime_checkable
+class RulesState(Protocol):
+    """What a front end may read of any rule system's game state, whatever else the state holds.
+
+    Every rule system's state is its own frozen dataclass mixing in
+    :class:`rules.ruleset_state.RulesetState`, which has all of these; the rest of a state (units,
+    tokens, the rule system's own records) front ends read through the :class:`Ruleset`'s views
+    (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...), never field by field.
+
+    ``round``: the round being played (0: none started yet); ``order``: the sides' order this round
+    (empty until it is decided); ``active_side``: whose turn it is (None between turns); ``sides``:
+    the sides, each with its ``name``; ``events``: the game's log (:class:`RulesEvent`, the last
+    initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system.
+    """
+
+    ruleset_name: str
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def order(self) -> tuple[str, ...]: ...
+
+    @property
+    def active_side(self) -> str | None: ...
+
+    @property
+    def sides(self) -> tuple[Any, ...]: ...
+
+    @property
+    def events(self) -> tuple[RulesEvent, ...]: ...
+
+    def apply(self, action: Any) -> Any:
+        """The state after one of its rule system's actions."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as saved (JSON data with its format, version and ruleset)."""
+        ...
+
+
+def last_event(state: RulesState, kind: str) -> RulesEvent | None:
+    """The last event of ``kind`` in ``state``'s log ("initiative": the last initiative roll), or None."""
+    return next((e for e in reversed(state.events) if e.kind == kind), None)
 
 
 @dataclass(frozen=True)
@@ -85,7 +147,7 @@ class UnitView:
     x_in: float
     y_in: float
     heading_deg: float
-    footprint: Any
+    footprint: Footprint
     on_table: bool
     status: str
     tokens: tuple[str, ...]
@@ -98,6 +160,12 @@ class UnitView:
     #: The height of the ground the figure stands on, table inches (a rooftop, a hill): renderers draw
     #: its base, rings and labels there. 0.0 for the table plane and for rule systems without elevation.
     z_in: float = 0.0
+    #: What the players know of a counter the rules may keep anonymous (:class:`Identifies`): "hidden:
+    #: counter only", "identified", "dummy", "dummy, found out"; "" for a unit known from the start.
+    identity: str = ""
+    #: The other side sees only its counter (hidden, not yet identified): front ends give nothing more of
+    #: it away (the rules already leave out its type and weapons; a roster shows no movement either).
+    counter_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,6 +186,12 @@ class GroupView:
     status: str = "active"
     tokens: tuple[str, ...] = ()
     leader_id: int | None = None
+    #: Its leader in words ("led by Sgt. Hale", "Sgt. Hale out of cohesion"); "" without one.
+    leader_words: str = ""
+    #: Its figures too far from the rest to hold together (a roster names them).
+    astray_ids: tuple[int, ...] = ()
+    #: What a roster lists of it besides cohesion and its leader (ratings, turn state); None: its tokens.
+    ratings: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -285,33 +359,34 @@ class FrontEnd:
     ``attack_panel``: "declarations" (a panel built from :meth:`Ruleset.declarations`, one figure per
     target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
     ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
-    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll and the
-    units whose reaction is ready. ``turn_box``: the turn panel's own box, "initiative test" (the
-    opposed initiative test, leaders and hot spots), "automation" (the solo-play tables' decisions)
-    or None. ``edit_button`` and ``edit_form``: the roster's hand-edit button and the form it opens,
-    "tokens" (status, suppression, emission, ammunition), "figure" (a figure and its unit),
-    "counter" (status level, identification) or "unit" (status and tokens). ``roll_odds``: the debrief
-    computes recorded rolls' odds again with the game's own options and data catalogue. ``engagement_table``: the debrief's
+    that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll;
+    ``ready``: (the words of a turn-panel row, a token) -- the row lists the units holding the token
+    (Down Range: "Reactions ready", "reaction ready"). A rule system with more to show has a box of its
+    own (:class:`TurnBoxes`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
+    rule system's :class:`EditForm`). ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
     to centre"). ``outcomes_always``: outcomes the debrief's map legend lists even when no attack came
-    to them ("killed", "hit, no kill", "miss", "suppressed").
+    to them ("killed", "hit, no kill", "miss", "suppressed"). ``overlays``: the overlay toggles worth
+    offering for the shapes it produces, beyond those every game has (bases, names, the tape, templates,
+    lines of sight, odds): "range", "bands", "fan", "movement", "blast", "scatter", "cohesion",
+    "line_of_fire", "hot_spots", "command", "automation", "voice", "jamming", "emissions", "areas";
+    None offers every one.
 
-    >>> front_end(object()).attack_panel, front_end(object()).edit_form
-    ('declarations', 'unit')
+    >>> front_end(object()).attack_panel, front_end(object()).edit_button
+    ('declarations', 'Edit by hand…')
     """
 
     attack_panel: str = "declarations"
     dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
     round_button: str = "Roll initiative"
     initiative_rolls: bool = False
-    turn_box: str | None = None
+    ready: tuple[str, str] | None = None
     edit_button: str = "Edit by hand…"
-    edit_form: str = "unit"
-    roll_odds: bool = False
     engagement_table: str = "procedure"
     measured: str = "base to base"
     outcomes_always: tuple[str, ...] = ()
+    overlays: tuple[str, ...] | None = None
 
 
 #: The front end of a ruleset that does not describe its own.
@@ -329,21 +404,35 @@ class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
     kind: str
-    shape: Any
+    shape: Shape
     label: str
     side: str | None = None
     unit_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
+class LandingChoice:
+    """A missed explosive waiting for a player to say where it lands: it was aimed at
+    (``intended_x_in``, ``intended_y_in``) and lands within ``radius_in`` of it, where ``chooser``
+    (the attacker's opponent, in the rules' words) puts it."""
+
+    intended_x_in: float
+    intended_y_in: float
+    radius_in: float
+    chooser: str
+
+
+@dataclass(frozen=True)
 class Resolution:
     """What an attack came to: the result data, the sentences, the new state, and whether a player
-    must still choose something (e.g. where a missed explosive lands)."""
+    must still choose something (``pending`` says what; ``landing``: where a missed explosive lands,
+    to be resolved again with that ``landing_point``)."""
 
     result: Any
     sentences: tuple[str, ...]
-    state: Any
+    state: RulesState
     pending: str | None = None
+    landing: LandingChoice | None = None
 
 
 @runtime_checkable
@@ -354,54 +443,54 @@ class Ruleset(Protocol):
     title: str
 
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
-                 base_dir: str | None = None) -> Any:
+                 base_dir: str | None = None) -> RulesState:
         """A game state from a scenario dict (the parsed TOML)."""
         ...
 
-    def load_state(self, data: Mapping[str, Any]) -> Any:
+    def load_state(self, data: Mapping[str, Any]) -> RulesState:
         """A game state from its saved JSON data."""
         ...
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: RulesState, action: Any) -> RulesState:
         """The state after one of the rule system's actions (``state.apply(action)``)."""
         ...
 
-    def units(self, state: Any) -> tuple[UnitView, ...]:
+    def units(self, state: RulesState) -> tuple[UnitView, ...]:
         ...
 
-    def weapons(self, state: Any, unit_id: int) -> tuple[WeaponView, ...]:
+    def weapons(self, state: RulesState, unit_id: int) -> tuple[WeaponView, ...]:
         ...
 
     def declarations(self) -> tuple[Declaration, ...]:
         ...
 
-    def set_pose(self, state: Any, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
-                 moved_in: float | None = None, on_table: bool = True) -> Any:
+    def set_pose(self, state: RulesState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
+                 moved_in: float | None = None, on_table: bool = True) -> RulesState:
         """The state with a unit's tracked position (movement is accounted)."""
         ...
 
-    def propose_targets(self, state: Any, attacker_id: int, weapon: str, *,
+    def propose_targets(self, state: RulesState, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,
                         axis_deg: float | None = None) -> tuple[TargetProposal, ...]:
         ...
 
-    def attack_odds(self, state: Any, request: AttackRequest) -> tuple[TargetOdds, ...]:
+    def attack_odds(self, state: RulesState, request: AttackRequest) -> tuple[TargetOdds, ...]:
         ...
 
-    def resolve_attack(self, state: Any, request: AttackRequest, dice: DiceSource, *,
+    def resolve_attack(self, state: RulesState, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:
         ...
 
-    def start_round(self, state: Any, dice: DiceSource) -> Resolution:
+    def start_round(self, state: RulesState, dice: DiceSource) -> Resolution:
         ...
 
-    def start_turn(self, state: Any, dice: DiceSource) -> Resolution:
+    def start_turn(self, state: RulesState, dice: DiceSource) -> Resolution:
         ...
 
-    def end_turn(self, state: Any) -> Any:
+    def end_turn(self, state: RulesState) -> RulesState:
         ...
 
-    def overlays(self, state: Any, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
+    def overlays(self, state: RulesState, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
         ...
 
     def explain(self, event: RulesEvent) -> tuple[str, ...]:
@@ -413,7 +502,7 @@ class Ruleset(Protocol):
 class GroupedRuleset(Protocol):
     """A rule system whose units are several figures, each with its own tag (Force on Force)."""
 
-    def groups(self, state: Any) -> tuple[GroupView, ...]:
+    def groups(self, state: RulesState) -> tuple[GroupView, ...]:
         """Every multi-figure unit, with its figures and whether it holds together."""
         ...
 
@@ -422,7 +511,7 @@ class GroupedRuleset(Protocol):
 class DraftOverlays(Protocol):
     """A rule system that draws shapes for an attack being set up (before it is rolled)."""
 
-    def attack_overlays(self, state: Any, request: AttackRequest) -> tuple[Overlay, ...]:
+    def attack_overlays(self, state: RulesState, request: AttackRequest) -> tuple[Overlay, ...]:
         """Shapes of the drafted attack: the line of fire and who is in it, where a miss may land..."""
         ...
 
@@ -431,50 +520,8 @@ class DraftOverlays(Protocol):
 class DescribedOdds(Protocol):
     """A rule system whose odds are not Down Range's hit and kill says what they mean."""
 
-    def odds_legend(self, state: Any, request: AttackRequest) -> OddsLegend:
+    def odds_legend(self, state: RulesState, request: AttackRequest) -> OddsLegend:
         """What ``attack_odds(state, request)``'s ``p_hit`` and ``p_kill_any`` stand for."""
-        ...
-
-
-@dataclass(frozen=True)
-class EngagementView:
-    """One attack on one target as the debrief lists it, from a logged event.
-
-    ``outcome`` is one of "killed", "hit, no kill", "miss", "suppressed", "won the test", "lost the
-    test", "nobody won"; ``distance_in`` the distance the rules measured (None: none measured);
-    ``detail`` the procedure's own result in a few words.
-    """
-
-    attacker_id: int
-    weapon: str
-    target_id: int | None
-    outcome: str
-    shots: int = 1
-    hits: int = 0
-    distance_in: float | None = None
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class CasualtyView:
-    """A unit leaving the fight or coming back, from a logged event: ``change`` is "down", "removed"
-    or "back in play"; ``cause`` says why in a few words ("Ann with the Pebble", "set by hand")."""
-
-    unit_id: int
-    change: str
-    cause: str
-
-
-@runtime_checkable
-class DebriefedEvents(Protocol):
-    """A rule system that says what its logged events mean to the debrief: engagements, casualties."""
-
-    def engagements(self, event: RulesEvent) -> tuple[EngagementView, ...]:
-        """The attacks ``event`` records, one per target (empty for any other event)."""
-        ...
-
-    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
-        """The units ``event`` took out of the fight or brought back (empty for most events)."""
         ...
 
 
@@ -483,8 +530,19 @@ class TokenWords(Protocol):
     """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
     it emits), for the roster's Tokens cell."""
 
-    def token_texts(self, state: Any, view: UnitView) -> tuple[str, str]:
+    def token_texts(self, state: RulesState, view: UnitView) -> tuple[str, str]:
         """(the tokens of ``view``'s unit in words, a tooltip saying until when)."""
+        ...
+
+
+@runtime_checkable
+class Identifies(Protocol):
+    """A rule system with counters the other side sees only as counters until the players identify them
+    (the generic rules' hidden units and dummies): the roster shows :attr:`UnitView.identity` and an
+    Identify button."""
+
+    def identify(self, state: RulesState, unit_id: int) -> RulesState:
+        """The state after the players identify ``unit_id``'s counter (a dummy is removed)."""
         ...
 
 
@@ -496,6 +554,75 @@ class HandEdits(Protocol):
         """The action that applies ``changes`` (field -> value, as the ruleset's edit form names them)
         to one tag's unit; the rules refuse a field or value they do not take, naming it."""
         ...
+
+
+@runtime_checkable
+class HandEditForms(Protocol):
+    """A rule system that describes its hand-edit form as data (:class:`EditForm`); without
+    :meth:`form_changes`, every field whose value changed is a change under its own key."""
+
+    def edit_form(self, state: RulesState, unit_id: int) -> EditForm:
+        """The fields a player may edit of ``unit_id`` (and of its unit of several figures), with their
+        current values."""
+        ...
+
+
+@runtime_checkable
+class ComposedEdits(Protocol):
+    """A rule system whose edit takes values built from several fields (a token with a purpose and an
+    end), so it says itself what a filled-in form changes."""
+
+    def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+        ...
+
+
+@runtime_checkable
+class TurnBoxes(Protocol):
+    """A rule system with a part of its own in the turn panel, below the round, the order and the
+    players' dice: Force on Force's initiative test and a force's procedures, the solo tables' decisions."""
+
+    def turn_box(self, state: RulesState, values: Mapping[str, Any]) -> TurnBox:
+        """The box for ``state``, with the fields as the players set them (``values``, by key; empty the
+        first time): previews such as a test's odds follow what is chosen."""
+        ...
+
+    def turn_command(self, state: RulesState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        """What pressing ``button`` does with the fields' ``values`` (None: nothing, with what is chosen);
+        what was typed wrong raises the rules' error, naming it."""
+        ...
+
+
+#: The statuses the plain form offers (a rule system without its own :class:`EditForm`).
+PLAIN_STATUSES = ("active", "down", "removed")
+
+
+def edit_form(ruleset: Any, state: RulesState, view: UnitView) -> EditForm:
+    """The hand-edit form of ``view``'s unit: the rule system's own, or its status alone."""
+    if isinstance(ruleset, HandEditForms):
+        return ruleset.edit_form(state, view.unit_id)
+    statuses = PLAIN_STATUSES if view.status in PLAIN_STATUSES else (view.status, *PLAIN_STATUSES)
+    return EditForm(f"Edit {view.name}", (EditSection("", (
+        EditField("status", "Status", "choice", view.status, tuple((s, s) for s in statuses)),)),))
+
+
+def form_changes(ruleset: Any, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+    """What ``values`` (field key -> value, as a front end read the form) change: the rule system's
+    reading (:class:`ComposedEdits`) or every field whose value is not its starting one.
+
+    >>> form = EditForm("Edit Ann", (EditSection("", (EditField("status", "Status", "choice", "active"),
+    ...                                                EditField("hidden", "Hidden", "bool", False))),))
+    >>> form_changes(object(), form, {"status": "down", "hidden": False})
+    EditChanges(unit={'status': 'down'}, group={})
+    """
+    if isinstance(ruleset, ComposedEdits):
+        return ruleset.form_changes(form, values)
+    unit: dict[str, Any] = {}
+    group: dict[str, Any] = {}
+    for section in form.sections:
+        for f in section.fields:
+            if f.key in values and not same_value(f, values[f.key]):
+                (group if section.group else unit)[f.change_name] = values[f.key]
+    return EditChanges(unit, group)
 
 
 @runtime_checkable
@@ -517,7 +644,7 @@ def pose_options(ruleset: Any) -> frozenset[str]:
     return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
 
 
-def odds_legend(ruleset: Any, state: Any, request: AttackRequest) -> OddsLegend:
+def odds_legend(ruleset: Any, state: RulesState, request: AttackRequest) -> OddsLegend:
     """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
     if isinstance(ruleset, DescribedOdds):
         return ruleset.odds_legend(state, request)
@@ -551,7 +678,10 @@ def ruleset_of(state: Any) -> Ruleset:
 
 __all__: Sequence[str] = (
     "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "CasualtyView", "DEFAULT_RULESET", "DebriefedEvents", "EngagementView", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "TurnBox", "TurnBoxes", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
+    "LandingChoice", "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
+    "HandEditForms", "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
+    "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
 )

@@ -87,13 +87,6 @@ def test_gui_imports_nothing_of_the_command_line_demo_or_debrief() -> None:
 
 
 RULE_SYSTEMS = {p.parent.name for p in (ROOT / "rules").glob("*/__init__.py")}
-#: What front ends still import of a rule system, until the procedures they show come through the
-#: ruleset interface too (the shrinking list: a file that stops importing must leave it).
-STILL_IMPORTING = {
-    "debrief/example_recording.py",  # builds the Down Range example recording the demo writes up
-    "debrief/facts.py",  # which of Down Range's emitters are electronic-warfare sets
-    "debrief/roll_odds.py",  # Down Range's rolls' odds computed again from their inputs
-}
 
 
 def _rule_system_imports(path: Path) -> set[str]:
@@ -101,19 +94,23 @@ def _rule_system_imports(path: Path) -> set[str]:
             and m.split(".")[1] in RULE_SYSTEMS}
 
 
-def test_front_ends_import_no_rule_system_beyond_the_known_remainder() -> None:
-    """gui/ and the debrief reach rule systems through rules.ruleset (rules/<system>/ is the rule
-    system's own business)."""
+def test_front_ends_and_the_application_model_import_no_rule_system() -> None:
+    """gui/, the debrief, the class view and the application model reach rule systems through
+    rules.ruleset (rules/<system>/ is the rule system's own business; the demo and the command line may
+    name one)."""
     importing = {}
-    for package in ("gui", "debrief"):
+    for package in ("gui", "debrief", "classview", "appmodel"):
         for path in sorted((ROOT / package).rglob("*.py")):
             found = _rule_system_imports(path)
             if found:
                 importing[str(path.relative_to(ROOT))] = sorted(found)
-    new = {f: m for f, m in importing.items() if f not in STILL_IMPORTING}
-    assert not new, f"front ends import rule systems; use rules.ruleset: {new}"
-    stopped = STILL_IMPORTING - set(importing)
-    assert not stopped, f"no longer import a rule system, take them off STILL_IMPORTING: {sorted(stopped)}"
+    assert not importing, f"front ends import rule systems; use rules.ruleset: {importing}"
+
+
+def test_the_rule_system_import_check_sees_an_import(tmp_path: Path) -> None:
+    module = tmp_path / "reads_emitters.py"
+    module.write_text("def f():\n    from rules.downrange.command import is_ew\n", encoding="utf-8")
+    assert _rule_system_imports(module) == {"rules.downrange.command"}
 
 
 def _ruleset_names() -> set[str]:
@@ -131,15 +128,17 @@ def _names_a_rule_system(node: ast.AST, names: set[str]) -> bool:
 
 
 def test_front_ends_do_not_branch_on_a_rulesets_name() -> None:
-    """No comparison with a ruleset's name and no table keyed by it in gui/ or the debrief: what differs
-    between rule systems is data of rules.ruleset (FrontEnd, OddsLegend, the optional protocols)."""
+    """No comparison with a ruleset's name and no table keyed by it in gui/, the debrief, the class view
+    or the application model: what differs between rule systems is data of rules.ruleset (FrontEnd,
+    OddsLegend, the optional protocols)."""
     names = _ruleset_names()
     offenders = []
-    for package in ("gui", "debrief"):
+    for package in ("gui", "debrief", "classview", "appmodel"):
         for path in sorted((ROOT / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
             for node in ast.walk(tree):
-                if isinstance(node, ast.Compare):
+                if isinstance(node, ast.Compare) and not all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+                    # (``a.ruleset is b``: the same rule system object, not a comparison of names)
                     sides = [node.left, *node.comparators]
                     if any(_names_a_rule_system(side, names) for side in sides):
                         offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")

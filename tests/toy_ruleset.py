@@ -4,7 +4,9 @@ system they have never heard of -- everything they need comes through ``rules.ru
 
 Each unit throws pebbles 12" (base to base): one target per throw, a d6 of 4 or more knocks it out (3 or
 more when the thrower declared "aimed"). Rounds open with no roll; sides take turns in scenario order.
-Players may put a unit down, remove it or bring it back by hand ("status").
+Players may put a unit down, remove it or bring it back by hand ("status") and correct how far it walked
+this turn ("moved_in"), in the form the rule system describes (``edit_form``). The turn panel shows its
+pebble pile (``turn_box``): a pebbler digs for a pebble (a d6, 4+) or shouts.
 
 >>> game = PebbleRules().new_game(SCENARIO)
 >>> [u.name for u in PebbleRules().units(game)]
@@ -24,8 +26,9 @@ from rules.dice import DiceSource, RollRequest
 from rules.errors import RulesError
 from rules.events import RulesEvent, rolls_of
 from rules.geometry import Circle, Reach
-from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EngagementView, FrontEnd, OddsLegend, Overlay,
-                           Resolution, TargetOdds, TargetProposal, UnitView, WeaponView)
+from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
+                           EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, TurnBox,
+                           RollView, TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView)
 from rules.ruleset_state import RulesetState
 
 NAME = "pebbles"
@@ -85,6 +88,12 @@ class SetStatus:
 
 
 @dataclass(frozen=True)
+class Shout:
+    unit_id: int
+    words: str
+
+
+@dataclass(frozen=True)
 class PebbleState(RulesetState[PebbleSide]):
     sides: tuple[PebbleSide, ...]
     units: tuple[Pebbler, ...]
@@ -116,14 +125,22 @@ class PebbleState(RulesetState[PebbleSide]):
                                                       on_table=action.on_table, moved_in=u.moved_in + moved))
         if isinstance(action, SetStatus):
             u = self.unit(action.unit_id)
-            unknown = set(action.changes) - {"status"}
+            unknown = set(action.changes) - {"status", "moved_in"}
             if unknown:
-                raise RulesError(f"pebbles have no field {sorted(unknown)[0]!r} to edit: edit 'status'")
+                raise RulesError(f"pebbles have no field {sorted(unknown)[0]!r} to edit: edit 'status' or 'moved_in'")
             status = str(action.changes.get("status", u.status))
             if status not in ("active", "down", "removed"):
                 raise RulesError(f"status {status!r}: use 'active', 'down' or 'removed'")
-            return self.with_unit(dataclasses.replace(u, status=status)).log(
-                "edit", f"{u.name} set to {status} by hand.", inputs={"unit_id": u.unit_id, "status": status})
+            moved = float(action.changes.get("moved_in", u.moved_in))
+            words = [f"set to {status}"] if "status" in action.changes else []
+            words += [f'moved {moved:g}"'] if "moved_in" in action.changes else []
+            return self.with_unit(dataclasses.replace(u, status=status, moved_in=moved)).log(
+                "edit", f"{u.name} {' and '.join(words)} by hand.", inputs={"unit_id": u.unit_id, "status": status})
+        if isinstance(action, Shout):
+            if not action.words.strip():
+                raise RulesError("type what they shout first")
+            u = self.unit(action.unit_id)
+            return self.log("shout", f"{u.name} shouts {action.words.strip()!r}.", inputs={"unit_id": u.unit_id})
         raise RulesError(f"pebbles cannot apply {type(action).__name__}")
 
 
@@ -138,7 +155,7 @@ class PebbleRules:
     title = "Pebbles (a test rule system)"
     pose_options = ()
     front_end = FrontEnd(dice_hint="one d6 per throw, e.g. 5 (empty: virtual dice)", round_button="Begin round",
-                         edit_button="Set status…")
+                         edit_button="Set status…", overlays=("range",))
     LEGEND = OddsLegend("knocks out", None, hit_help="the d6 knocks the target out", shots=False, max_targets=1,
                         refused="no throw")
 
@@ -172,6 +189,48 @@ class PebbleRules:
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> SetStatus:
         return SetStatus(unit_id, dict(changes))
+
+    def edit_form(self, state: PebbleState, unit_id: int) -> EditForm:
+        u = state.unit(unit_id)
+        return EditForm(f"Set {u.name}", (EditSection("The pebbler", (
+            EditField("status", "Status", "choice", u.status, (("in the game", "active"), ("knocked out", "down"),
+                                                             ("out of the game", "removed")),
+                      help="A knocked-out pebbler throws no more"),
+            EditField("moved_in", "Walked this turn", "float", u.moved_in, maximum=99.0, suffix='"'),
+        )),))
+
+    # -- its part of the turn panel: the pile, digging for a pebble (a d6), shouting ----------------
+
+    def turn_box(self, state: PebbleState, values: Mapping[str, Any]) -> TurnBox:
+        found = [e for e in state.events if e.kind == "dig" and e.round == state.round]
+        units = tuple((u.name, u.unit_id) for u in state.units if u.status == "active")
+        who = values.get("who", units[0][1] if units else None)
+        name = next((n for n, uid in units if uid == who), "nobody")
+        return TurnBox((TurnSection(
+            "pile", "The pebble pile", f"Round {state.round}: {len(found)} dig{'s' if len(found) != 1 else ''} so far.",
+            "Pebblers", TurnTable(("Pebbler", "Side", "Status"), tuple((u.name, u.side, u.status) for u in state.units)),
+            rows=((EditField("who", "Pebbler", "choice", who, units), TurnButton("dig", "Dig (d6)", "A pebble on 4+")),
+                  (EditField("words", "Shout", "text", "", hint="what they shout"),
+                   TurnButton("shout", "Shout", clears=("words",)))),
+            note=f"{name} finds a pebble on 4+: 50%"),))
+
+    def turn_command(self, state: PebbleState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        who = values.get("who")
+        if who is None:
+            return None
+        if button == "dig":
+            return TurnCommand("dig", run=lambda s, dice: self._dig(s, int(who), dice))
+        if button == "shout":
+            return TurnCommand("action", action=Shout(int(who), str(values.get("words") or "")))
+        raise RulesError(f"no {button!r} in the pebble pile")
+
+    def _dig(self, state: PebbleState, unit_id: int, dice: DiceSource) -> Resolution:
+        u = state.unit(unit_id)
+        roll = dice.roll(RollRequest(f"{u.name} digs for a pebble", 1, 6))
+        sentence = f"{u.name} digs: {roll.dice_total} — " + ("a pebble." if roll.dice_total >= 4 else "only sand.")
+        state = state.log("dig", sentence, inputs={"unit_id": unit_id},
+                          outcome={"type": "DigResult", "name": u.name, "roll": roll.dice_total}, rolls=rolls_of([roll]))
+        return Resolution(None, (sentence,), state)
 
     def propose_targets(self, state: PebbleState, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,
@@ -223,7 +282,8 @@ class PebbleRules:
             state = state.with_unit(dataclasses.replace(t, status="down"))
         state = state.log("attack", sentence, inputs={"attacker": a.unit_id, "target": t.unit_id},
                           outcome={"type": "PebbleResult", "attacker": a.unit_id, "target": t.unit_id, "weapon": "Pebble",
-                                   "roll": roll.dice_total, "knocked_out": out, "distance_in": round(d, 2)},
+                                   "roll": roll.dice_total, "need": self._need(request), "knocked_out": out,
+                                   "distance_in": round(d, 2)},
                           rolls=rolls_of([roll]))
         return Resolution({"knocked_out": out}, (sentence,), state)
 
@@ -258,13 +318,26 @@ class PebbleRules:
     def explain(self, event: RulesEvent) -> tuple[str, ...]:
         return (event.summary,)
 
-    def engagements(self, event: RulesEvent) -> tuple[EngagementView, ...]:
+    def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
         o = event.outcome
         if o.get("type") != "PebbleResult":
             return ()
         out = bool(o["knocked_out"])
         return (EngagementView(int(o["attacker"]), str(o["weapon"]), int(o["target"]), "killed" if out else "miss",
                                1, int(out), float(o["distance_in"]), f"rolled {o['roll']}"),)
+
+    def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
+        """A throw's d6 against what it needed, a dig's d6 against 4, with the chance each had."""
+        o = event.outcome
+        if o.get("type") == "PebbleResult":
+            need, out = int(o.get("need", 4)), bool(o["knocked_out"])
+            return (RollView("pebble", "1d6", f"{need}+", (int(o["roll"]),), int(o["roll"]),
+                             "knocked out" if out else "missed", out, Fraction(7 - need, 6), "knocks out"),)
+        if o.get("type") == "DigResult":
+            found = int(o["roll"]) >= 4
+            return (RollView(f"{o['name']} digs", "1d6", "4+", (int(o["roll"]),), int(o["roll"]),
+                             "a pebble" if found else "only sand", found, Fraction(1, 2), "finds a pebble"),)
+        return ()
 
     def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
         o = event.outcome

@@ -29,13 +29,13 @@ class ScenarioCheck:
 def check_scenario(path: str | Path) -> ScenarioCheck:
     """Read ``path`` as the tracker, the rules and the table would; raises the first problem found."""
     from calibration.table_setup import load_table_setup
-    from rules.ruleset import get_ruleset
+    from rules.ruleset import DEFAULT_RULESET, get_ruleset
     from tracker.roster import load_roster
 
     p = Path(path)
     roster = load_roster(p)  # file, TOML syntax, format, version, tag ids, sides, roster fields
     data = tomllib.loads(p.read_text(encoding="utf-8"))
-    ruleset_name = str(data.get("ruleset", "down-range"))
+    ruleset_name = str(data.get("ruleset", DEFAULT_RULESET))
     game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent))
     setup = load_table_setup(p)
     frames = None

@@ -60,12 +60,11 @@ class PendingLanding:
 
 
 def miss_marker(res: Resolution) -> MissMarker:
-    """The marker of a resolution left pending on a missed explosive (the rules' ``result.miss``)."""
-    miss = getattr(res.result, "miss", None)
+    """The marker of a resolution left pending on a missed explosive (the rules' ``landing``)."""
+    miss = res.landing
     if miss is None:
         raise RulesError(res.pending)
-    return MissMarker((float(miss.intended_x_in), float(miss.intended_y_in)), float(miss.miss_radius_in),
-                      str(miss.chooser))
+    return MissMarker((float(miss.intended_x_in), float(miss.intended_y_in)), float(miss.radius_in), miss.chooser)
 
 
 def landing_point(miss: MissMarker, point: Sequence[float]) -> XY:

@@ -15,7 +15,7 @@ from appmodel.errors import UsageError
 from appmodel.rules_payload import odds_json
 from appmodel.session.game_log import LogEntry
 from rules.events import RulesEvent
-from rules.ruleset import OddsLegend, TargetOdds
+from rules.ruleset import OddsLegend, RulesState, TargetOdds
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 
@@ -74,10 +74,9 @@ class RecordingRows:
                 payload["odds"] = [odds_json(o, legend=legend) for o in odds]
             self.recorder.record_rules_event(t_s, e.kind, payload)
 
-    def state(self, t_s: float, kind: str, state: Any, *, sentences: Sequence[str] = ()) -> None:
+    def state(self, t_s: float, kind: str, state: RulesState, *, sentences: Sequence[str] = ()) -> None:
         """The game state a change produced (``state:<kind>``), what a replay restores."""
-        to_json = getattr(state, "to_json", None)
-        payload = {"state": to_json() if to_json else None, "sentences": list(sentences)}
+        payload = {"state": state.to_json(), "sentences": list(sentences)}
         self.recorder.record_rules_event(t_s, f"{STATE_KIND_PREFIX}{kind}", payload)
 
     def view(self, t_s: float, selected_unit: int | None, selected_weapon: str | None,

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give a RECORDING (e.g. sandtable debrief game.sqlite --out report.html) or --example, not both")
     bar = _Bar(enabled=not args.no_progress)
     if args.example:
-        from debrief.example_recording import record_in_depth_example
+        from demo.example_recording import record_in_depth_example
 
         out = Path(args.out or "in-depth-example.html")
         recording = out.with_suffix(".sqlite")

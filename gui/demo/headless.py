@@ -313,8 +313,7 @@ class _Captioner:
         from gui.demo.caption import CaptionText
 
         state = self.session.state
-        side = getattr(state, "active_side", None)
-        rnd = getattr(state, "round", 0)
+        side, rnd = state.active_side, state.round
         clock = f"{int(t_s) // 60}:{int(t_s) % 60:02d}"
         turn = f"{side}' turn" if side and side.endswith("s") else f"{side}'s turn" if side else ""
         status = " · ".join(x for x in (f"round {rnd}" if rnd else "", turn, clock) if x)

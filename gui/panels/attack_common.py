@@ -299,7 +299,7 @@ class AttackPanelBase(SessionPanel):
         if note is not None:
             draft = self.session.draft
             set_up = draft is not None and bool(draft.target_ids or draft.aim_point is not None)
-            note.setVisible(set_up and getattr(self.session.state, "round", 1) == 0)
+            note.setVisible(set_up and self.session.state.round == 0)
 
     def _refresh_geometry(self) -> None:
         """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
@@ -491,7 +491,7 @@ class AttackPanelBase(SessionPanel):
 
     def resolve(self) -> None:
         """Roll (or take the players' dice) and apply the attack; the outcome goes to the message line."""
-        before = len(getattr(self.session.state, "events", ()))
+        before = len(self.session.state.events)
         shown = self.session.snapshot()
         odds, legend = shown.odds, shown.odds_legend  # what the players saw before rolling
         try:
@@ -509,7 +509,7 @@ class AttackPanelBase(SessionPanel):
             self._resolved(res)
             from appmodel.result_card import result_card
 
-            card = result_card(tuple(getattr(res.state, "events", ())[before:]), res.sentences, odds, legend)
+            card = result_card(tuple(res.state.events[before:]), res.sentences, odds, legend)
             for callback in self.on_resolved:
                 callback(card)
         if self.entered.isChecked():
@@ -519,12 +519,12 @@ class AttackPanelBase(SessionPanel):
         """A missed explosive has landed (the table view's landing tool): its result card, with the odds
         shown before the first roll."""
         pending, self._pending_card = getattr(self, "_pending_card", None), None
-        if pending is None or result is None or getattr(result, "pending", None):
+        if pending is None or result is None or result.pending:
             return
         from appmodel.result_card import result_card
 
         before, odds, legend = pending
-        card = result_card(tuple(getattr(result.state, "events", ())[before:]), result.sentences, odds, legend)
+        card = result_card(tuple(result.state.events[before:]), result.sentences, odds, legend)
         for callback in self.on_resolved:
             callback(card)
 

@@ -225,7 +225,7 @@ class AttackPanel(AttackPanelBase):
 
     def _ground_proposal(self, unit_id: int) -> Any:
         """What the ground says about the selected attacker seeing ``unit_id`` (None without a relief)."""
-        ground = getattr(self.session, "ground", None)
+        ground = self.session.ground
         attacker = self.attacker.currentData()
         if ground is None or attacker is None or not self.from_ground.isChecked():
             return None

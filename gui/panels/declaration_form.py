@@ -51,7 +51,7 @@ class DeclarationForm(QWidget):
             self.widgets[d.key] = widget
             # One line each (the ruleset's short words; the full label and its help in the tooltip):
             # wrapped labels would make the attack panel taller than a table-side screen.
-            text = getattr(d, "short", "") or short_label(d.label)
+            text = d.short or short_label(d.label)
             if d.kind == "bool":
                 assert isinstance(widget, QCheckBox)
                 widget.setText(text)

@@ -30,6 +30,7 @@ from gui.panels.declaration_form import DeclarationForm
 from appmodel.game_session import AttackDraft
 from rules.errors import RulesError
 from rules.ruleset import DraftOverlays, GroupedRuleset
+from rules.terrain_sight import GroundSightProposals
 
 TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Geometry")
 COL_WHY = TARGET_COLUMNS.index("Geometry")
@@ -118,6 +119,8 @@ class RulesetAttackPanel(AttackPanelBase):
 
         #: What the players declared per target (kept while the target stays listed).
         self._target_decl: dict[int, dict[str, Any]] = {}
+        #: What the relief proposed for the target just ticked (shown after the refresh), or "".
+        self._ground_note = ""
         #: The ticked target whose declarations the target box shows.
         self._focus: int | None = None
         self.show_all.toggled.connect(lambda _: self._rebuild_targets())
@@ -223,16 +226,16 @@ class RulesetAttackPanel(AttackPanelBase):
             self._focus = next(iter(self.ticked()), None)
         self._show_target_box()
         self._setup_changed()
-        if on and getattr(self, "_ground_note", ""):
+        if on and self._ground_note:
             self.message.setText(self._ground_note)  # after the refresh, which clears the message line
 
     def _propose_from_ground(self, unit_id: int) -> None:
         """With the relief known, a newly ticked target's line-of-sight declarations start at what the
         ground says (players confirm or change them in the form); the reason goes in the status line."""
-        ground = getattr(self.session, "ground", None)
+        ground = self.session.ground
         ruleset = self.session.ruleset
         attacker = self.attacker.currentData()
-        if ground is None or attacker is None or not hasattr(ruleset, "propose_from_ground"):
+        if ground is None or attacker is None or not isinstance(ruleset, GroundSightProposals):
             return
         from appmodel.game_session import AttackDraft
 

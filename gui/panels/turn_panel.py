@@ -2,8 +2,8 @@
 
 The players' dice (one field; empty: virtual dice) go to whatever rolls next: the initiative, the
 automation tables at the start of an automated side's turn, a Force on Force activation or test. The
-field says which roll comes first. A ruleset's own part sits below: Force on Force's initiative test
-and procedures (fof_turn.py), the generic rules' automation tables (generic_turn.py)."""
+field says which roll comes first. A rule system's own part sits below, drawn from the box it describes
+(turn_box.py): Force on Force's initiative test and procedures, the generic rules' automation tables."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +12,9 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPus
 
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
+from gui.panels.turn_box import TurnBoxView
 from rules.errors import RulesError
-from rules.ruleset import front_end
+from rules.ruleset import RulesState, TurnBoxes, front_end, last_event
 
 
 def parse_dice_text(text: str) -> list[Any]:
@@ -71,9 +72,12 @@ class TurnPanel(SessionPanel):
         form.addRow("Turn", self.turn_label)
         form.addRow("Order", self.order_label)
         self.initiative_rolls = look.initiative_rolls
+        #: (the row's words, the token it lists units by), or None (FrontEnd.ready).
+        self.ready = look.ready
         if self.initiative_rolls:  # a ruleset with a test of its own shows it in its box below
             form.addRow("Initiative rolls", self.initiative_label)
-            form.addRow("Reactions ready", self.reactions_label)
+        if self.ready is not None:
+            form.addRow(self.ready[0], self.reactions_label)
         self.roll_button.setText(f"{look.round_button} (Ctrl+I)")
         form.addRow("Players' dice", self.initiative_dice)
         form.addRow("", self.next_roll)
@@ -85,15 +89,10 @@ class TurnPanel(SessionPanel):
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
-        self.extra: Any = None
-        if look.turn_box == "initiative test":
-            from gui.panels.fof_turn import ForceOnForceTurnBox
-
-            self.extra = ForceOnForceTurnBox(session, self.run_procedure, act=self.apply_action)
-        elif look.turn_box == "automation":
-            from gui.panels.generic_turn import AutomationBox
-
-            self.extra = AutomationBox(session)
+        #: The rule system's own part (its initiative test and procedures, the solo tables' decisions).
+        self.extra: TurnBoxView | None = None
+        if isinstance(session.ruleset, TurnBoxes):
+            self.extra = TurnBoxView(session, self.press)
         if self.extra is not None:
             layout.addWidget(self.extra)
         layout.addStretch(1)
@@ -107,15 +106,15 @@ class TurnPanel(SessionPanel):
             self.refresh()
 
     def refresh(self) -> None:
-        state = self.session.state
-        self.round_label.setText(str(getattr(state, "round", 0) or "not started"))
-        side = getattr(state, "active_side", None)
-        self.turn_label.setText(side or "between turns")
-        self.order_label.setText(" → ".join(getattr(state, "order", ()) or ()) or "roll initiative")
-        rolls = [e for e in getattr(state, "events", ()) if e.kind == "initiative"]
-        self.initiative_label.setText(rolls[-1].summary if rolls else "not rolled yet")
-        ready = [u.name for u in self.session.units() if "reaction ready" in u.tokens]
-        self.reactions_label.setText(", ".join(ready) or "none")
+        state: RulesState = self.session.state
+        self.round_label.setText(str(state.round or "not started"))
+        self.turn_label.setText(state.active_side or "between turns")
+        self.order_label.setText(" → ".join(state.order) or "roll initiative")
+        rolled = last_event(state, "initiative")
+        self.initiative_label.setText(rolled.summary if rolled is not None else "not rolled yet")
+        if self.ready is not None:
+            ready = [u.name for u in self.session.units() if self.ready[1] in u.tokens]
+            self.reactions_label.setText(", ".join(ready) or "none")
         self.next_roll.setText(self._next_rolls())
         if self.extra is not None:
             self.extra.refresh()
@@ -133,12 +132,15 @@ class TurnPanel(SessionPanel):
                 out.append(f"{button} asks first for {need.label}" + ("" if dice in need.label.lower() else f" ({dice})"))
         return "; ".join(out)
 
-    def _run(self, fn: Any) -> None:
+    def _run(self, fn: Any) -> bool:
+        """Do ``fn``; what the rules or the typing refuse goes to the error line (False)."""
         try:
             fn()
             self.error_label.setText("")
+            return True
         except (UsageError, RulesError, ValueError) as exc:
             self.error_label.setText(str(exc))
+            return False
 
     def _entered(self) -> list[Any] | None:
         text = self.initiative_dice.text().strip()
@@ -156,17 +158,20 @@ class TurnPanel(SessionPanel):
             self.initiative_dice.clear()
         self._run(go)
 
-    def apply_action(self, action: Any) -> None:
-        """One of the ruleset's plain actions (a leader joining, a split...), or a function making it from
-        what was typed; what the rules or the typing refuse is shown."""
-        self._run(lambda: self.session.apply_action(action() if callable(action) else action, kind="action"))
-
-    def run_procedure(self, kind: str, procedure: Any) -> None:
-        """One of the ruleset's own procedures (an activation, a test...) with the players' dice or virtual ones."""
+    def press(self, button: str, values: dict[str, Any]) -> bool:
+        """A button of the rule system's box: its procedure (an activation, a test...) with the players'
+        dice or virtual ones, or its plain action (a leader joining, a split...); what the rules or the
+        typing refuse is shown. True when it went through."""
         def go() -> None:
-            self.session.run_procedure(kind, procedure, self._entered())
-            self.initiative_dice.clear()
-        self._run(go)
+            command = self.session.ruleset.turn_command(self.session.state, button, values)
+            if command is None:
+                return
+            if command.run is not None:
+                self.session.run_procedure(command.kind, command.run, self._entered())
+                self.initiative_dice.clear()
+            else:
+                self.session.apply_action(command.action, kind=command.kind)
+        return self._run(go)
 
     def end_turn(self) -> None:
         self._run(self.session.end_turn)

@@ -18,6 +18,8 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.downrange import actions as A
+from rules.downrange import debriefed
+from rules.downrange import edit_form as edit_forms
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
 from rules.downrange.declarations import AttackMode, AttackSetup, Level, TargetSpec
@@ -33,7 +35,8 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
+                           LocatorView, RollView)
 from rules.serialize import from_jsonable
 
 LEVELS = tuple(level.value for level in Level)
@@ -128,9 +131,10 @@ class DownRange:
     title = "Down Range"
     pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
-                         initiative_rolls=True, edit_button="Edit tokens…", edit_form="tokens",
-                         roll_odds=True, engagement_table="shots",
-                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"))
+                         initiative_rolls=True, ready=("Reactions ready", "reaction ready"), edit_button="Edit tokens…",
+                         engagement_table="shots",
+                         outcomes_always=("killed", "hit, no kill", "miss", "suppressed"),
+                         overlays=("range", "fan", "movement", "blast", "voice", "jamming", "emissions", "areas"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
         """Tokens and injuries by hand (:mod:`rules.downrange.hand_edits` names the fields)."""
@@ -156,23 +160,15 @@ class DownRange:
             details.append(emission_words(unit.emission))
         return ", ".join(out), "; ".join(details)
 
-    def suppression_words(self, state: GameState, token: Any) -> str:
-        """One Suppressed token in words (by whom, until whose turn)."""
-        from rules.downrange.hand_edits import suppression_words
+    # -- the hand-edit form (rules/downrange/edit_form.py) ---------------------------------------
 
-        return suppression_words(state, token)
+    def edit_form(self, state: GameState, unit_id: int) -> EditForm:
+        """Flags, Focus, movement and status; Suppressed tokens; the emission token; ammunition left."""
+        view = next(v for v in self.units(state) if v.unit_id == unit_id)
+        return edit_forms.edit_form(state, unit_id, view.tokens)
 
-    def until_words(self, side: str) -> str:
-        """"the start of the Marines' turn": when a token set until ``side``'s turn lifts."""
-        from rules.downrange.state import possessive
-
-        return f"the start of {possessive(side)} turn"
-
-    def emission_purposes(self) -> tuple[str, ...]:
-        """Why a unit may emit, the hand-set reason first."""
-        from rules.downrange.hand_edits import EMISSION_PURPOSES, HAND_SET
-
-        return (HAND_SET, *EMISSION_PURPOSES)
+    def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+        return edit_forms.form_changes(form, values)
 
     # -- games and states -----------------------------------------------------------------------
 
@@ -276,7 +272,9 @@ class DownRange:
             return Resolution(result, sentences, state,
                               pending=f"{result.miss.chooser} chooses a landing point within "
                                       f"{result.miss.miss_radius_in:g}\" of ({result.miss.intended_x_in:.1f}, "
-                                      f"{result.miss.intended_y_in:.1f}); resolve again with landing_point")
+                                      f"{result.miss.intended_y_in:.1f}); resolve again with landing_point",
+                              landing=LandingChoice(result.miss.intended_x_in, result.miss.intended_y_in,
+                                                    result.miss.miss_radius_in, str(result.miss.chooser)))
         after, crashes = resolve_crashes(state.apply(A.RecordAttack(result)), dice)
         return Resolution(result, sentences + tuple(line for c in crashes for line in narrate_damage(c)), after)
 
@@ -388,6 +386,23 @@ class DownRange:
         if kind == "InitiativeResult":
             return tuple(narrate_initiative(from_jsonable(InitiativeResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/downrange/debriefed.py) ------------------------------------
+
+    def engagements(self, event: RulesEvent, game: GameState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def emissions(self, event: RulesEvent) -> tuple[EmissionView, ...]:
+        return debriefed.emissions(event)
+
+    def locators(self, game: GameState) -> tuple[LocatorView, ...]:
+        return debriefed.locators(game)
+
+    def recorded_rolls(self, event: RulesEvent, game: GameState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)
 
 
 def distance_report(state: GameState, a: int, b: int) -> float:

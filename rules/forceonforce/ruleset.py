@@ -27,6 +27,9 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.forceonforce import actions as A
+from rules.forceonforce import debriefed
+from rules.forceonforce import edit_form as edit_forms
+from rules.forceonforce import turn_box as turn_boxes
 from rules.forceonforce.checks import (CheckResult, OpposedResult, CheckSide, opposed_odds, p_pass, resolve_check,
                                        resolve_opposed, shifted)
 from rules.forceonforce.cohesion import cohesion_of
@@ -42,7 +45,7 @@ from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
 from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
 
 DIE_CHOICES = ("troop quality", "morale")
@@ -87,6 +90,10 @@ def _int(value: Any, key: str) -> int:
     return value
 
 
+#: A unit's token when its figures do not hold together.
+OUT_OF_COHESION = "out of cohesion"
+
+
 class ForceOnForce:
     """The Force on Force rule system (the rulebook excerpt, pp. 21-30)."""
 
@@ -95,7 +102,8 @@ class ForceOnForce:
     uses_elevation = True
     pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
-                         turn_box="initiative test", edit_form="figure", measured="centre to centre")
+                         measured="centre to centre",
+                         overlays=("cohesion", "line_of_fire", "hot_spots"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditFigure:
         """A figure's status, elevation, leader qualities by hand."""
@@ -105,7 +113,18 @@ class ForceOnForce:
         """A unit's defensive position, Supplies, Confidence, Troop Quality, Morale, Firepower by hand."""
         return A.EditTeam(group_name, dict(changes))
 
+    def edit_form(self, state: FofState, unit_id: int) -> EditForm:
+        """The figure's fields and its unit's (rules/forceonforce/edit_form.py)."""
+        return edit_forms.edit_form(state, unit_id)
+
     # -- what the turn panel's initiative-test box shows and does ---------------------------------
+
+    def turn_box(self, state: FofState, values: Mapping[str, Any]) -> TurnBox:
+        """The initiative test, a force's procedures, the unit's leader and elements (rules/forceonforce/turn_box.py)."""
+        return turn_boxes.turn_box(self, state, values)
+
+    def turn_command(self, state: FofState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        return turn_boxes.turn_command(self, state, button, values)
 
     def last_initiative(self, state: FofState) -> InitiativeResult | None:
         """The last initiative result logged, or None before the first."""
@@ -160,7 +179,7 @@ class ForceOnForce:
     def _team_tokens(self, state: FofState, team: Team) -> list[str]:
         out = [f"{team.troop_type.value.capitalize()} TQ D{team.quality} Morale D{team.morale}"]
         if not cohesion_of(state, team).is_connected:
-            out.append("out of cohesion")
+            out.append(OUT_OF_COHESION)
         if team.defensive:
             out.append("defensive position")
         if team.supplies != state.data.supplies().name:
@@ -172,9 +191,14 @@ class ForceOnForce:
             if flag:
                 out.append(word)
         if team.leader is not None:
-            leader = state.figure(team.leader)
-            out.append(f"led by {leader.name}" if leader_of(state, team) else f"{leader.name} out of cohesion")
+            out.append(self._leader_words(state, team))
         return out
+
+    def _leader_words(self, state: FofState, team: Team) -> str:
+        if team.leader is None:
+            return ""
+        leader = state.figure(team.leader)
+        return f"led by {leader.name}" if leader_of(state, team) else f"{leader.name} out of cohesion"
 
     def units(self, state: FofState) -> tuple[UnitView, ...]:
         """One view per figure; ``group`` is its unit, tokens carry the unit's state."""
@@ -215,9 +239,13 @@ class ForceOnForce:
                 continue
             c = state.centre(t)
             status = "out of action" if state.is_out_of_action(t) else "active"
+            cohesion = cohesion_of(state, t)
+            tokens = tuple(self._team_tokens(state, t))
+            leader = self._leader_words(state, t)
             out.append(GroupView(state.team_id(t), t.name, t.side, tuple(f.figure_id for f in members),
-                                 cohesion_of(state, t).is_connected, c.x_in, c.y_in, status,
-                                 tuple(self._team_tokens(state, t)), t.leader))
+                                 cohesion.is_connected, c.x_in, c.y_in, status, tokens, t.leader, leader,
+                                 tuple(sorted(cohesion.stragglers)),
+                                 tuple(w for w in tokens if w not in (leader, OUT_OF_COHESION))))
         return tuple(out)
 
     def weapons(self, state: FofState, unit_id: int) -> tuple[WeaponView, ...]:
@@ -468,6 +496,17 @@ class ForceOnForce:
         if kind == "ReinforcementResult":
             return tuple(narrate_reinforcement(from_jsonable(ReinforcementResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/forceonforce/debriefed.py) ---------------------------------
+
+    def engagements(self, event: RulesEvent, game: FofState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event, game)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def recorded_rolls(self, event: RulesEvent, game: FofState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)
 
 
 __all__ = ["ForceOnForce", "DECLARATIONS", "FigureStatus", "TroopType"]

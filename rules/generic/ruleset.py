@@ -25,6 +25,9 @@ from rules.dice import DiceSource
 from rules.errors import RulesError, UnknownNameError
 from rules.events import RulesEvent
 from rules.generic import actions as A
+from rules.generic import debriefed
+from rules.generic import edit_form as edit_forms
+from rules.generic import turn_box as turn_boxes
 from rules.generic.automation import AutomationResult, automate_side
 from rules.generic.close_combat import (CloseCombatResult, close_combat_odds, close_combat_problems,
                                         resolve_close_combat)
@@ -35,7 +38,7 @@ from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
 from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
-from rules.ruleset import FrontEnd
+from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
 
 CLOSE_COMBAT = "Close combat"
@@ -55,17 +58,41 @@ CLOSE_COMBAT_ODDS = OddsLegend("wins round 1", "destroyed", "the defender loses 
                                refused="no close combat")
 
 
+def _identity(u: Unit) -> str:
+    """What the players know of a counter (B.6): hidden (only its counter is seen), identified, a dummy
+    found out; '' for a unit known from the start. A dummy is never given away before it is identified."""
+    if u.anonymous:
+        return "hidden: counter only"
+    if u.dummy:
+        return "dummy, found out" if u.presence.value == "removed" else "dummy"
+    if u.hidden:
+        return "identified"
+    return ""
+
+
 class GenericMiniatures:
     """The generic miniatures rule system, with its solo-play automation."""
 
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
-                         round_button="Start round", turn_box="automation", edit_form="counter")
+                         round_button="Start round",
+                         overlays=("range", "bands", "movement", "blast", "scatter", "command", "automation"))
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> A.EditUnit:
         """A counter's status level, identification, shots left by hand."""
         return A.EditUnit(unit_id, dict(changes))
+
+    def edit_form(self, state: GenericState, unit_id: int) -> EditForm:
+        """Status level, hidden and identified, shots left, on the table (rules/generic/edit_form.py)."""
+        return edit_forms.edit_form(state, unit_id)
+
+    def turn_box(self, state: GenericState, values: Mapping[str, Any]) -> TurnBox:
+        """What the automation tables decided last this round (rules/generic/turn_box.py)."""
+        return turn_boxes.turn_box(state, self.last_automation(state))
+
+    def turn_command(self, state: GenericState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        raise RulesError(f"no {button!r} in the generic rules' turn panel: its box only shows the tables' decisions")
 
     def last_automation(self, state: GenericState) -> AutomationResult | None:
         """The solo tables' decisions logged last in this round, or None."""
@@ -122,7 +149,8 @@ class GenericMiniatures:
             type_name = "unidentified" if u.anonymous else u.record.name
             weapons = () if u.anonymous else tuple(w.name for w in self._weapons(u))
             out.append(UnitView(u.unit_id, name, u.side, type_name, u.x_in, u.y_in, u.heading_deg, u.footprint,
-                                u.on_table, u.presence.value, self._tokens(state, u), speed, left, weapons))
+                                u.on_table, u.presence.value, self._tokens(state, u), speed, left, weapons,
+                                identity=_identity(u), counter_only=u.anonymous))
         return tuple(out)
 
     def _weapons(self, u: Unit) -> tuple[WeaponView, ...]:
@@ -403,3 +431,14 @@ class GenericMiniatures:
         if kind == "AutomationResult":
             return tuple(narrate_automation(from_jsonable(AutomationResult, data)))
         return (event.summary,)
+
+    # -- what the debrief lists (rules/generic/debriefed.py) --------------------------------------
+
+    def engagements(self, event: RulesEvent, game: GenericState | None = None) -> tuple[EngagementView, ...]:
+        return debriefed.engagements(event)
+
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        return debriefed.casualties(event)
+
+    def recorded_rolls(self, event: RulesEvent, game: GenericState | None = None) -> tuple[RollView, ...]:
+        return debriefed.recorded_rolls(event, game)

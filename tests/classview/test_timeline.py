@@ -10,7 +10,7 @@ import pytest
 
 from classview_helpers import open_browser, page_errors, wait_for
 from classview.timeline import build_timeline, report_timeline, sample_times
-from debrief.example_recording import record_in_depth_example
+from demo.example_recording import record_in_depth_example
 from debrief.report import write_debrief_report
 from appmodel.replay_model import ReplayModel
 

@@ -165,7 +165,7 @@ def test_on_a_desktop_the_wheel_zooms_at_the_pointer_a_drag_pans_and_the_buttons
 
 def test_the_debriefs_timeline_zooms_and_keeps_the_view_while_it_plays(tmp_path: Path) -> None:
     from classview.timeline import build_timeline, scrub_html
-    from debrief.example_recording import record_in_depth_example
+    from demo.example_recording import record_in_depth_example
 
     recording = record_in_depth_example(tmp_path / "in_depth.sqlite")
     page = tmp_path / "timeline.html"

@@ -77,7 +77,7 @@ def test_a_recording_that_is_not_one_is_refused_in_one_line(tmp_path, capsys):
 def test_a_recording_file_cut_short_still_reports_what_its_intact_pages_hold(tmp_path, capsys):
     import hashlib
 
-    from debrief.example_recording import record_in_depth_example
+    from demo.example_recording import record_in_depth_example
 
     whole = record_in_depth_example(tmp_path / "whole.sqlite")
     data = whole.read_bytes()

@@ -16,7 +16,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from debrief.example_recording import record_in_depth_example
+from demo.example_recording import record_in_depth_example
 from debrief.facts import DebriefFacts, Engagement
 from debrief.report import write_debrief_report
 from debrief_helpers import parse

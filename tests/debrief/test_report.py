@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from debrief.example_recording import record_in_depth_example
+from demo.example_recording import record_in_depth_example
 from debrief.facts import EngagementOutcome, read_debrief_facts
 from debrief.report import SECTIONS, write_debrief_report
 from tracker.recording import Recorder

@@ -61,8 +61,8 @@ def test_alpha_fires_at_cell_1_with_the_players_dice_as_the_script_does(app, qtb
     attack, turn, _, _ = panels(qtbot, session)
     # Alpha activates from the turn panel (a Regular unit: no check, no dice)
     box = turn.extra
-    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
-    qtbot.mouseClick(box.activate_button, Qt.MouseButton.LeftButton)
+    box.widgets["unit"].setCurrentIndex(box.widgets["unit"].findData("Alpha"))
+    qtbot.mouseClick(box.buttons["activate"], Qt.MouseButton.LeftButton)
     assert turn.error_label.text() == "" and "Alpha activates (it may fire, not move" in log_text(session)
 
     session.select_unit(12)  # any of Alpha's figures names the fireteam
@@ -141,10 +141,11 @@ def test_a_figure_and_its_fireteam_are_edited_by_hand_in_the_dialog(app, qtbot) 
     _, _, roster, _ = panels(qtbot, session)
 
     def casualty_in_cover(dialog: Any) -> None:
-        assert dialog.windowTitle() == "Edit Bravo 1" and dialog.unit_box.title() == "The unit: Bravo"
-        dialog.status.setCurrentIndex(dialog.status.findData("casualty"))  # the players' ruling after the RPG
-        dialog.defensive.setChecked(True)
-        dialog.supplies.setCurrentIndex(dialog.supplies.findData("Abundant"))
+        assert dialog.windowTitle() == "Edit Bravo 1" and dialog.sections[1].title() == "The unit: Bravo"
+        status = dialog.widgets["status"]
+        status.setCurrentIndex(status.findData("casualty"))  # the players' ruling after the RPG
+        dialog.widgets["defensive"].setChecked(True)
+        dialog.widgets["supplies"].setCurrentIndex(dialog.widgets["supplies"].findData("Abundant"))
 
     _edit_in_dialog(roster, qtbot, BRAVO_1, casualty_in_cover)
     assert roster.error_label.text() == ""
@@ -167,25 +168,25 @@ def test_the_turn_panel_shows_the_initiative_test_with_each_forces_dice(app, qtb
 
     first = session_before("Turn 1")
     _, turn, _, _ = panels(qtbot, first)
-    assert "no test" in turn.extra.next_label.text()  # the briefing gives the patrol the first turn
+    assert "no test" in turn.extra.texts["initiative"].text()  # the briefing gives the patrol the first turn
     qtbot.mouseClick(turn.roll_button, Qt.MouseButton.LeftButton)
-    assert "US Army</b> holds the initiative (as the scenario says for the first turn)" in turn.extra.holder_label.text()
+    assert "US Army</b> holds the initiative (as the scenario says for the first turn)" in turn.extra.afters["initiative"].text()
 
     session = session_before("Turn 2 initiative")
     _, turn, _, _ = panels(qtbot, session)
     box = turn.extra
     odds = initiative_odds(side_pools(session.state), previous="US Army")
-    text = box.next_label.text()
+    text = box.texts["initiative"].text()
     assert "US Army</b> 3D8" in text and "Insurgents</b> 2D6" in text
     assert f"US Army {float(odds['US Army']):.1%}, Insurgents {float(odds['Insurgents']):.1%}" in text
     assert "initiative test of US Army, turn 2 (3D8)" in turn.next_roll.text()
     turn.initiative_dice.setText("[2 3 7] [4 6]")  # the script's dice: US Army's 3D8, then the insurgents' 2D6
     qtbot.mouseClick(turn.roll_button, Qt.MouseButton.LeftButton)
     assert turn.error_label.text() == ""
-    rows = [[box.rolls.item(r, c).text() for c in range(box.rolls.columnCount())] for r in range(box.rolls.rowCount())]
+    rows = [[box.tables["initiative"].item(r, c).text() for c in range(box.tables["initiative"].columnCount())] for r in range(box.tables["initiative"].rowCount())]
     assert [(r[0], r[1], r[3], r[4]) for r in rows] == [("US Army", "3D8", "2, 3, 7", "1"), ("Insurgents", "2D6", "4, 6", "2")]
     assert "+1 had initiative last turn" in rows[0][2] and "+1 outnumbers the opponent" in rows[1][2]
-    assert "<b>Insurgents</b> holds the initiative (the test: 2 against 1 at 4+)" in box.holder_label.text()
+    assert "<b>Insurgents</b> holds the initiative (the test: 2 against 1 at 4+)" in box.afters["initiative"].text()
     assert session.state.initiative == records["Turn 2 initiative"].state.initiative == "Insurgents"
     assert turn.order_label.text() == "Insurgents → US Army"
 
@@ -196,11 +197,11 @@ def test_a_morale_test_from_the_turn_panel_uses_the_leaders_morale(app, qtbot, r
     session = session_before("Bravo's morale")
     _, turn, _, _ = panels(qtbot, session)
     box = turn.extra
-    box.unit.setCurrentIndex(box.unit.findData("Bravo"))
-    box.test_die.setCurrentText("morale")
-    assert "Bravo on D10 (Morale): passes 70.0% (7/10)" in box.test_odds.text()  # Sgt. Hale's D10, not Bravo's D8
+    box.widgets["unit"].setCurrentIndex(box.widgets["unit"].findData("Bravo"))
+    box.widgets["test die"].setCurrentText("morale")
+    assert "Bravo on D10 (Morale): passes 70.0% (7/10)" in box.notes["procedures"].text()  # Sgt. Hale's D10, not Bravo's D8
     turn.initiative_dice.setText("7")
-    qtbot.mouseClick(box.test_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(box.buttons["roll test"], Qt.MouseButton.LeftButton)
     line = "Morale test (Bravo): Bravo rolls D10 for Morale: 7, 4+: passes."
     assert line in records["Bravo's morale"].lines and line in log_text(session)
 
@@ -212,9 +213,9 @@ def test_a_leader_joins_and_a_fireteam_splits_and_merges_from_the_turn_panel(app
     _, turn, _, _ = panels(qtbot, session)
     session.apply_rules(lambda state: session.ruleset.set_pose(state, patrol.HALE, 16.5, 21.0, 90.0), kind="poses")
     box = turn.extra
-    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
-    box.leader.setCurrentIndex(box.leader.findData(patrol.HALE))
-    qtbot.mouseClick(box.join_button, Qt.MouseButton.LeftButton)
+    box.widgets["unit"].setCurrentIndex(box.widgets["unit"].findData("Alpha"))
+    box.widgets["leader"].setCurrentIndex(box.widgets["leader"].findData(patrol.HALE))
+    qtbot.mouseClick(box.buttons["join"], Qt.MouseButton.LeftButton)
     assert turn.error_label.text() == ""
     assert session.state.team("Alpha") == records["The squad leader joins Alpha"].state.team("Alpha")  # led, fire only
 
@@ -222,20 +223,20 @@ def test_a_leader_joins_and_a_fireteam_splits_and_merges_from_the_turn_panel(app
     _, turn, _, _ = panels(qtbot, session)
     session.start_turn()
     box = turn.extra
-    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
-    box.split_figures.setText("12 x")
-    box.split_name.setText("Alpha Two")
-    qtbot.mouseClick(box.split_button, Qt.MouseButton.LeftButton)
+    box.widgets["unit"].setCurrentIndex(box.widgets["unit"].findData("Alpha"))
+    box.widgets["split figures"].setText("12 x")
+    box.widgets["split name"].setText("Alpha Two")
+    qtbot.mouseClick(box.buttons["split"], Qt.MouseButton.LeftButton)
     assert turn.error_label.text().startswith("figures '12 x': type the tags")
-    box.split_figures.setText("12 13")
-    qtbot.mouseClick(box.split_button, Qt.MouseButton.LeftButton)
+    box.widgets["split figures"].setText("12 13")
+    qtbot.mouseClick(box.buttons["split"], Qt.MouseButton.LeftButton)
     assert turn.error_label.text() == ""
     split = session.state
     assert [f.figure_id for f in split.members("Alpha Two")] == [12, 13]
     assert "Alpha splits: Alpha 3, Alpha 4 form Alpha Two." in log_text(session)
     # merging is for the beginning of a turn: the rules refuse it now, in one line, and nothing changes
-    box.unit.setCurrentIndex(box.unit.findData("Alpha"))
-    box.merge_with.setCurrentIndex(box.merge_with.findData("Alpha Two"))
-    qtbot.mouseClick(box.merge_button, Qt.MouseButton.LeftButton)
+    box.widgets["unit"].setCurrentIndex(box.widgets["unit"].findData("Alpha"))
+    box.widgets["merge with"].setCurrentIndex(box.widgets["merge with"].findData("Alpha Two"))
+    qtbot.mouseClick(box.buttons["merge"], Qt.MouseButton.LeftButton)
     assert "Alpha Two cannot merge into Alpha" in turn.error_label.text()
     assert session.state.has_team("Alpha Two")

@@ -133,9 +133,9 @@ def test_a_counter_is_edited_by_hand_in_the_dialog(app, qtbot) -> None:
     _, _, roster = panels(qtbot, session)
 
     def spotted_and_hit(dialog: Any) -> None:
-        assert dialog.windowTitle() == "Edit T1" and not dialog.identified.isChecked()
-        dialog.identified.setChecked(True)  # the scouts report it
-        dialog.status.setCurrentText("Damaged")
+        assert dialog.windowTitle() == "Edit T1" and not dialog.widgets["identified"].isChecked()
+        dialog.widgets["identified"].setChecked(True)  # the scouts report it
+        dialog.widgets["status"].setCurrentText("Damaged")
 
     _edit_in_dialog(roster, T1, spotted_and_hit)
     assert roster.error_label.text() == ""
@@ -147,8 +147,8 @@ def test_a_counter_is_edited_by_hand_in_the_dialog(app, qtbot) -> None:
     assert "T1: status Damaged, identified True." in [e.text for e in session.log]
 
     def one_shot_used_off_the_table(dialog: Any) -> None:
-        assert dialog.shots.value() == 8
-        dialog.shots.setValue(7)
+        assert dialog.widgets["shots_left"].value() == 8
+        dialog.widgets["shots_left"].setValue(7)
 
     _edit_in_dialog(roster, M1, one_shot_used_off_the_table)
     assert session.state.unit(M1).shots_left == 7
@@ -167,9 +167,9 @@ def test_the_turn_panel_shows_what_the_tables_decided_for_red(app, qtbot, record
     assert turn.error_label.text() == ""
     assert session.state.units == records["The tables play Red"].state.units
     box = turn.extra
-    assert "what the tables decided for <b>Red</b>" in box.summary.text()
-    rows = {box.table.item(r, 0).text(): [box.table.item(r, c).text() for c in range(box.table.columnCount())]
-            for r in range(box.table.rowCount())}
+    assert "what the tables decided for <b>Red</b>" in box.texts["automation"].text()
+    rows = {box.tables["automation"].item(r, 0).text(): [box.tables["automation"].item(r, c).text() for c in range(box.tables["automation"].columnCount())]
+            for r in range(box.tables["automation"].rowCount())}
     route = "OfL Esy (2, 6): outflank left, by the easiest route (best going and cover), toward the objective"
     assert rows["T1"][1:] == ["yes: 3 <= 4", route, '9" at 267° to (29.6, 27.0)', "fires at I2, Short (always at this range)"]
     assert rows["R1"][4] == "holds fire at I1, Medium (6 > 5)"

@@ -16,7 +16,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from appmodel.label_placement import LabelRequest, boxes_overlap, place_labels  # noqa: E402
 from appmodel.overlay_shapes import REQUIRED_PRIORITY  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+# After the project (not before it): bench/demo.py would otherwise hide the demo package from every test
+# that runs later in the same process (a `sandtable` command imports it).
+sys.path.append(str(Path(__file__).resolve().parents[2] / "bench"))
 
 
 def no_two_overlap(placed) -> bool:

@@ -46,10 +46,10 @@ def _cell(roster: Any, unit_id: int, column: int) -> Any:
 
 def test_a_suppression_set_in_the_dialog_shows_in_the_roster_and_clearing_it_removes_it(roster, qtbot) -> None:
     def suppress(dialog: Any) -> None:
-        editor = dialog.suppression
-        editor.add.setChecked(True)
-        editor.by.setCurrentIndex(editor.by.findData(AR))
-        assert editor.until.currentData() == PLA  # until the suppressor's side's next turn
+        by = dialog.widgets["suppressed by"]
+        dialog.widgets["suppress"].setChecked(True)
+        by.setCurrentIndex(by.findData(AR))
+        assert dialog.widgets["suppressed until"].currentData() == PLA  # until the suppressor's side's next turn
 
     _edit(roster, qtbot, SERGEANT, suppress)
     assert roster.session.state.unit(SERGEANT).suppressed == (Suppression(AR, PLA),)
@@ -59,7 +59,9 @@ def test_a_suppression_set_in_the_dialog_shows_in_the_roster_and_clearing_it_rem
     assert any("set by hand suppressed by Automatic rifleman (31)" in e.text for e in roster.session.log)
 
     def clear(dialog: Any) -> None:
-        (box, token), = dialog.suppression.kept
+        kept = [key for key in dialog.widgets if key.removeprefix("suppressed ").isdigit()]
+        assert kept == ["suppressed 0"]
+        box = dialog.widgets["suppressed 0"]
         assert box.isChecked() and "Automatic rifleman (31)" in box.text()
         box.setChecked(False)
 
@@ -70,35 +72,35 @@ def test_a_suppression_set_in_the_dialog_shows_in_the_roster_and_clearing_it_rem
 
 def test_the_emission_token_is_set_and_cleared_in_the_dialog(roster, qtbot) -> None:
     def emit(dialog: Any) -> None:
-        dialog.emission.emitting.setChecked(True)
-        dialog.emission.purpose.setCurrentText("other")
+        dialog.widgets["emitting"].setChecked(True)
+        dialog.widgets["purpose"].setCurrentText("other")
 
     _edit(roster, qtbot, CORPSMAN, emit)
     assert roster.session.state.unit(CORPSMAN).emission == Emission("other", "Marines", False)
     assert "signalling (other)" in _cell(roster, CORPSMAN, TOKENS).text()
     assert "until the start of Marines' next turn" in _cell(roster, CORPSMAN, TOKENS).toolTip()
 
-    _edit(roster, qtbot, CORPSMAN, lambda dialog: dialog.emission.emitting.setChecked(False))
+    _edit(roster, qtbot, CORPSMAN, lambda dialog: dialog.widgets["emitting"].setChecked(False))
     assert roster.session.state.unit(CORPSMAN).emission is None
     assert "signalling" not in _cell(roster, CORPSMAN, TOKENS).text()
 
 
 def test_a_jamming_token_for_a_unit_without_ew_is_refused_in_one_line(roster, qtbot) -> None:
     def jam(dialog: Any) -> None:
-        dialog.emission.emitting.setChecked(True)
-        dialog.emission.jamming.setChecked(True)
+        dialog.widgets["emitting"].setChecked(True)
+        dialog.widgets["jamming"].setChecked(True)
 
     roster.session.select_unit(CORPSMAN)
     dialog = roster.edit_dialog(CORPSMAN)
     jam(dialog)
-    roster.edit_selected(changes=dialog.changes())
+    roster.edit_selected(changes=dict(dialog.changes().unit))
     assert roster.error_label.text() == "Corpsman has no EW equipment: add 'EW equipment' to its equipment to jam"
     assert roster.session.state.unit(CORPSMAN).emission is None
 
 
 def test_ammunition_left_is_edited_and_out_of_ammunition_shows(roster, qtbot) -> None:
     def empty(dialog: Any) -> None:
-        spin = dialog.ammunition["Carl Gustaf / MAAWS"]
+        spin = dialog.widgets["ammunition Carl Gustaf / MAAWS"]
         assert spin.value() == 4
         spin.setValue(0)
 
@@ -110,9 +112,9 @@ def test_ammunition_left_is_edited_and_out_of_ammunition_shows(roster, qtbot) ->
 def test_the_flag_tokens_are_set_and_cleared_in_the_dialog(roster, qtbot) -> None:
     def set_all(dialog: Any) -> None:
         for key in ("reaction_ready", "injured", "on_fire"):
-            dialog.boxes[key].setChecked(True)
-        dialog.focused.setChecked(True)
-        dialog.moved.setValue(2.5)
+            dialog.widgets[key].setChecked(True)
+        dialog.widgets["focused"].setChecked(True)
+        dialog.widgets["moved_in"].setValue(2.5)
 
     _edit(roster, qtbot, SERGEANT, set_all)
     text = _cell(roster, SERGEANT, TOKENS).text()
@@ -121,10 +123,10 @@ def test_the_flag_tokens_are_set_and_cleared_in_the_dialog(roster, qtbot) -> Non
 
     def clear_all(dialog: Any) -> None:
         for key in ("reaction_ready", "injured", "on_fire"):
-            assert dialog.boxes[key].isChecked()
-            dialog.boxes[key].setChecked(False)
-        dialog.focused.setChecked(False)
-        dialog.moved.setValue(0.0)
+            assert dialog.widgets[key].isChecked()
+            dialog.widgets[key].setChecked(False)
+        dialog.widgets["focused"].setChecked(False)
+        dialog.widgets["moved_in"].setValue(0.0)
 
     _edit(roster, qtbot, SERGEANT, clear_all)
     text = _cell(roster, SERGEANT, TOKENS).text()
@@ -135,8 +137,8 @@ def test_cancel_changes_nothing(roster, qtbot) -> None:
     before = roster.session.state
 
     def change_then_cancel(dialog: Any) -> None:
-        dialog.suppression.add.setChecked(True)
-        dialog.boxes["injured"].setChecked(True)
+        dialog.widgets["suppress"].setChecked(True)
+        dialog.widgets["injured"].setChecked(True)
 
     _edit(roster, qtbot, SERGEANT, change_then_cancel, ok=False)
     assert roster.session.state is before
