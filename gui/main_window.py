@@ -123,7 +123,8 @@ class MainWindow(QMainWindow):
         if live is not None and hasattr(live, "tracker"):
             # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
             tracker = live.tracker
-            layout = getattr(getattr(tracker, "calibration", None), "layout", None)
+            # several cameras share one table layout (``MultiCameraTracker.layout``); one camera's is its calibration's
+            layout = getattr(tracker, "layout", None) or getattr(getattr(tracker, "calibration", None), "layout", None)
             anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
             # The units the game has on the table are expected in view (reserves join when first seen).
             self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)

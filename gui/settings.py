@@ -12,6 +12,7 @@ file when a path is given — tests always pass a path and never touch the user'
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -84,6 +85,11 @@ class AppSettings:
     """Everything the companion remembers between runs."""
 
     camera: str = "0"
+    # several cameras over one table (empty: one camera): the local ones, the nodes (NAME=ADDRESS) and
+    # each one's calibration file in that order
+    cameras: tuple[str, ...] = ()
+    camera_nodes: tuple[str, ...] = ()
+    camera_calibrations: tuple[str, ...] = ()
     scenario_path: str = ""
     calibration_path: str = ""
     projector_calibration_path: str = ""
@@ -135,6 +141,15 @@ def _toggles(store: SettingsStore, group: str, default: OverlayToggles) -> Overl
     return OverlayToggles(**values)
 
 
+def _as_strings(raw: Any) -> tuple[str, ...]:
+    """A list of strings kept as JSON text (a damaged entry reads as none)."""
+    try:
+        value = json.loads(str(raw)) if raw else []
+    except ValueError:
+        return ()
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
 def load_settings(store: SettingsStore) -> AppSettings:
     """The settings kept in ``store``; anything missing or unreadable keeps its default (a damaged
     settings file must never stop the companion from starting)."""
@@ -145,6 +160,9 @@ def load_settings(store: SettingsStore) -> AppSettings:
     state = store.value("window/state")
     return AppSettings(
         camera=str(store.value("camera/source") or d.camera),
+        cameras=_as_strings(store.value("cameras/sources")),
+        camera_nodes=_as_strings(store.value("cameras/nodes")),
+        camera_calibrations=_as_strings(store.value("cameras/calibrations")),
         scenario_path=str(store.value("files/scenario") or ""),
         calibration_path=str(store.value("files/calibration") or ""),
         projector_calibration_path=str(store.value("files/projector_calibration") or ""),
@@ -165,6 +183,9 @@ def save_settings(settings: AppSettings, store: SettingsStore) -> None:
     """Write ``settings`` to ``store`` and flush it to disk."""
     store.setValue("version", SETTINGS_VERSION)
     store.setValue("camera/source", settings.camera)
+    store.setValue("cameras/sources", json.dumps(list(settings.cameras)))
+    store.setValue("cameras/nodes", json.dumps(list(settings.camera_nodes)))
+    store.setValue("cameras/calibrations", json.dumps(list(settings.camera_calibrations)))
     store.setValue("files/scenario", settings.scenario_path)
     store.setValue("files/calibration", settings.calibration_path)
     store.setValue("files/projector_calibration", settings.projector_calibration_path)
