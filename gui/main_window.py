@@ -436,7 +436,7 @@ class MainWindow(QMainWindow):
     def _finish_projector_calibration(self, frame: Any) -> None:
         from calibration.errors import CalibrationError
         from calibration.projector import calibrate_projector, save_projector_calibration
-        from tracker.detections import detect_tags, make_detector
+        from tracker.detections import detect_tags, detector_for_this_thread
 
         run, self._calibration_run = self._calibration_run, None
         if run is None:
@@ -444,7 +444,7 @@ class MainWindow(QMainWindow):
         run["window"].close()
         import cv2
 
-        detections = detect_tags(make_detector(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        detections = detect_tags(detector_for_this_thread(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
         try:
             result = calibrate_projector(run["pattern"], detections.tag_ids, detections.corners_px, self.calibration)
         except CalibrationError as exc:
