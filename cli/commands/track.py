@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "the cameras are given (SOURCEs, then --camera, then --node)")
     parser.add_argument("--scenario", metavar="FILE", help="scenario (TOML): which tag is which unit")
     parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
-    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi; with several cameras the first one's)")
+    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.mp4, H.264, which browsers play; with several cameras the first one's)")
     parser.add_argument("--jsonl", action="store_true", help="print one JSON line per frame")
     parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     parser.add_argument("--fps", type=float, default=None, help="frame rate of an image folder or a video without one")
