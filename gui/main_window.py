@@ -276,6 +276,9 @@ class MainWindow(QMainWindow):
             a(f"projector_{spec.name}", spec.title, "", lambda on, n=spec.name: self.set_projector_overlay(n, on),
               menu=shown, checkable=True, checked=self.settings.projector_overlays.is_on(spec.name))
         a("record", "Start / stop recording", "Ctrl+R", self.toggle_recording, menu=record)
+        if hasattr(self.live, "set_recorder"):  # a camera is tracked (the synthetic table has no camera picture)
+            a("record_video", "Keep the camera video in recordings", "", self.set_record_video, menu=record,
+              checkable=True, checked=self.settings.record_video)
         a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: self.session.bookmark(), menu=record)
         a("open_replay", "Open a recording…", "Ctrl+O", self.open_replay, menu=record)
         if self.timeline is not None:
@@ -491,12 +494,20 @@ class MainWindow(QMainWindow):
                 self, "Record the session to", str(default), "Recordings (*.sqlite)")[0] or "")
             if not str(path) or str(path) == ".":
                 return
-            recorder = self.session.start_recording(path, calibration_path=self.settings.calibration_path or None)
+            video = hasattr(self.live, "set_recorder") and self.settings.record_video
+            recorder = self.session.start_recording(path, video=video,
+                                                    calibration_path=self.settings.calibration_path or None)
             if self.live is not None and hasattr(self.live, "set_recorder"):
-                self.live.set_recorder(recorder)
+                self.live.set_recorder(recorder, video=video)
             self.settings = replace(self.settings, recordings_dir=str(Path(path).parent))
         except (UsageError, RulesError, ValueError, OSError) as exc:
             self.statusBar().showMessage(str(exc), 10000)
+
+    def set_record_video(self, on: bool) -> None:
+        """Whether the next recording keeps the camera's picture (a recording under way keeps its choice)."""
+        self.settings = replace(self.settings, record_video=bool(on))
+        if self.store is not None:
+            save_settings(self.settings, self.store)
 
     def open_replay(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")

@@ -42,6 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "each, in the order the cameras are given (--camera, then --node)")
     parser.add_argument("--projector", metavar="FILE", help="projector calibration JSON")
     parser.add_argument("--record", metavar="FILE", help="record the session to this new SQLite file")
+    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.mp4, "
+                        "H.264, which browsers play; with several cameras the one the window shows)")
     parser.add_argument("--tuio", nargs="?", const="127.0.0.1:3333", default=None, metavar="HOST:PORT",
                         help="also send the units as TUIO 1.1 over UDP (default 127.0.0.1:3333)")
     parser.add_argument("--recalibrate", action="store_true", help="walk through the table calibration again")
@@ -87,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         camera = args.camera or "0"
         require_window(instead=f"to track without a window use `sandtable track {camera} --calibration "
                        "table.json --scenario game.toml --record game.sqlite`")
+    if args.video and not args.record:
+        raise UsageError("--video keeps the camera video of a recording: give --record FILE too")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
 
@@ -426,11 +430,12 @@ def _play_live(app, args, live, firsts, scenario, calibration, calibration_path,
     try:
         view = serve_session(session, args.serve, window=window)
         if args.record:
-            recorder = session.start_recording(args.record, calibration_path=str(calibration_path), roster=roster)
+            recorder = session.start_recording(args.record, video=args.video, calibration_path=str(calibration_path),
+                                               roster=roster)
             recorder.set_meta("command", command)
             for key, value in meta.items():
                 recorder.set_meta(key, value)
-            live.set_recorder(recorder)
+            live.set_recorder(recorder, video=args.video)
             live.loop.run_calls()  # the recorder subscribes now, before the first frame (the thread is not running)
         if firsts:
             live.loop.track(firsts)  # the frames the camera check waited for are the game's first
