@@ -1,12 +1,16 @@
-"""The live loop off the UI thread: frames in, poses and events out, through queues the UI polls.
+"""The window's side of the tracking loop: frames, poses and events handed to the UI through a poll.
 
-:class:`LiveTracking` runs a frame source and the tracker on a named thread
-(``sandtable-live-tracking``). The UI polls :meth:`LiveTracking.poll` from a timer: it gets the newest
-frame and poses (older ones are dropped: the view only ever shows the latest) and *every* tracker
-event (none dropped). Requests that must touch the tracker (a turn started, a unit marked lifted,
-recording switched on) are queued and run on the tracking thread between two frames, so the tracker
-is only ever used by one thread. A camera that stalls only makes ``poll`` return nothing new; the UI
-never waits for it.
+:class:`LiveTracking` runs the one tracking loop (``tracker.tracking_loop.TrackingLoop``, the same loop
+``sandtable track`` runs) on a named thread (``sandtable-live-tracking``) and is one of its subscribers:
+the one that carries the stream to the UI thread, where the game session takes the poses into the
+rules and the tracking status counts them. The recorder and TUIO are subscribers of the same loop
+(:meth:`LiveTracking.set_recorder`, ``loop.subscribe``). The UI polls :meth:`LiveTracking.poll` from a
+timer: it gets the newest frame and poses (older ones are dropped: the view only ever shows the latest)
+and *every* tracker event (none dropped). Requests that must touch the tracker (a turn started, a unit
+marked lifted, recording switched on) are queued and run on the tracking thread between two rounds, so
+the tracker is only ever used by one thread. A camera that stalls only makes ``poll`` return nothing
+new; the UI never waits for it. With several cameras the window shows ``shown_camera``'s picture (the
+first camera's unless chosen) and the tracking status gets every camera's part of the round.
 
 :class:`SyntheticLive` has the same ``poll`` interface for the camera-free mode: it renders the game
 as the rules state has it on the synthetic table, on its own thread, whenever the units moved.
@@ -17,11 +21,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from tracker.tracking_loop import LoopSubscriber, RecorderFeed, TrackedRound, TrackingLoop
 
 
 @dataclass(frozen=True)
@@ -40,52 +46,83 @@ class LiveUpdate:
     tracked_in_s: float | None = None
 
 
-class LiveTracking:
+class LiveTracking(LoopSubscriber):
     """Tracking on its own thread (mutable; ``stop()`` joins it). ``realtime``: pace files and
     recordings at their own frame rate instead of as fast as possible.
 
-    Another frame source with its own loop (the demo's story) subclasses it and overrides ``_run``,
-    tracking each frame with :meth:`_track` and handing the UI what :meth:`_take` gives."""
+    ``source``: one frame source, or a mapping of camera names to sources with a
+    ``MultiCameraTracker`` (``receiver``: its camera nodes). Another frame source with its own loop
+    (the demo's story) subclasses it and overrides ``_run``, tracking each frame with :meth:`_track`
+    and handing the UI what :meth:`_take` gives."""
 
     def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25,
-                 thread_name: str = "sandtable-live-tracking") -> None:
+                 thread_name: str = "sandtable-live-tracking", receiver: Any | None = None,
+                 shown_camera: str | None = None) -> None:
         self.source = source
         self.tracker = tracker
         self.realtime = realtime
         self.poll_timeout_s = poll_timeout_s
-        self._latest: tuple[np.ndarray, Any] | None = None
+        self.loop = TrackingLoop(tracker, source, receiver=receiver, realtime=realtime, poll_timeout_s=poll_timeout_s)
+        self.shown_camera = shown_camera
+        self._latest: tuple[np.ndarray | None, Any] | None = None
         self._lock = threading.Lock()
         self._events: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._commands: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
         self._stop = threading.Event()
-        self._recorder: Any | None = None
-        self._record_video = False
+        self._recorder_feed: RecorderFeed | None = None
+        self._unsubscribe_recorder = None
         self._timing: tuple[float | None, float | None] = (None, None)
         self._error: str | None = None
         self._finished = False
-        self.frames_processed = 0
-        self._unsubscribe = tracker.bus.subscribe(self._events.put)
+        self._unsubscribe = self.loop.subscribe(self)
         self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
 
     def start(self) -> "LiveTracking":
         self._thread.start()
         return self
 
+    @property
+    def frames_processed(self) -> int:
+        return self.loop.frames_processed
+
+    @property
+    def camera_names(self) -> tuple[str, ...]:
+        """The cameras of this session (one name for a single camera)."""
+        names = getattr(self.tracker, "camera_names", None)
+        return tuple(names) if names is not None else tuple(self.loop.sources) or ("camera",)
+
     # -- requests from the UI thread ------------------------------------------------------------
     def start_turn(self) -> None:
         """Restart the tracker's movement accounting (a player's turn began)."""
-        self._commands.put(self.tracker.start_turn)
+        self.loop.call_soon(self.tracker.start_turn)
 
     def mark_lifted(self, tag_id: int) -> None:
-        self._commands.put(lambda: self.tracker.mark_lifted(tag_id))
+        self.loop.call_soon(lambda: self.tracker.mark_lifted(tag_id))
 
     def set_recorder(self, recorder: Any | None, *, video: bool = False) -> None:
-        """Record frames and tracker events to ``recorder`` from the next frame on (None: stop)."""
+        """Record rounds and tracker events to ``recorder`` from the next round on (None: stop);
+        ``video`` keeps the shown camera's picture."""
         def switch() -> None:
+            if self._unsubscribe_recorder is not None:
+                self._unsubscribe_recorder()
+                self._unsubscribe_recorder, self._recorder_feed = None, None
             if recorder is not None:
-                recorder.attach(self.tracker.bus)
-            self._recorder, self._record_video = recorder, video
-        self._commands.put(switch)
+                camera = (self.shown_camera or self.camera_names[0]) if video else None
+                self._recorder_feed = RecorderFeed(recorder, video_camera=camera)
+                self._unsubscribe_recorder = self.loop.subscribe(self._recorder_feed)
+        self.loop.call_soon(switch)
+
+    # -- the loop's stream (on the tracking thread) ---------------------------------------------
+    def on_event(self, event: Any) -> None:
+        self._events.put(event)
+
+    def on_frame(self, tracked_round: TrackedRound) -> None:
+        image = tracked_round.image(self.shown_camera)
+        with self._lock:
+            if image is None and self._latest is not None:
+                image = self._latest[0]  # this round had no picture of the shown camera: keep the last one
+            self._latest = (image, tracked_round.tracked)
+            done = time.monotonic()
+            self._timing = (done, tracked_round.tracked_in_s)
 
     # -- the UI's poll --------------------------------------------------------------------------
     def poll(self) -> LiveUpdate:
@@ -117,56 +154,24 @@ class LiveTracking:
         if self._thread.is_alive():
             self._thread.join(timeout_s)
         self._unsubscribe()
+        self.loop.close()
 
     # -- the tracking thread --------------------------------------------------------------------
     def _run_commands(self) -> None:
-        while True:
-            try:
-                command = self._commands.get_nowait()
-            except queue.Empty:
-                return
-            command()
+        self.loop.run_calls()
 
     def _run(self) -> None:
-        started = time.monotonic()
-        first_t: float | None = None
         try:
-            while not self._stop.is_set():
-                self._run_commands()
-                if self.source.is_live:
-                    frame = self.source.latest_frame(self.poll_timeout_s)
-                    self.tracker.source_status(self.source.connected)
-                    if frame is None:
-                        continue
-                else:
-                    frame = self.source.read()
-                    if frame is None:
-                        break
-                    if self.realtime:
-                        first_t = frame.t_s if first_t is None else first_t
-                        wait = (frame.t_s - first_t) - (time.monotonic() - started)
-                        if wait > 0 and self._stop.wait(wait):
-                            break
-                self._track(frame)
+            self.loop.run(stop=self._stop)
         except Exception as exc:  # shown in the status bar; the game state in the UI is kept
             self._error = f"tracking stopped: {exc}"
         finally:
             self._finished = True
 
     def _track(self, frame: Any) -> Any:
-        """Track one frame (on the tracking thread): recorded if recording, kept as the newest."""
-        started = time.monotonic()
-        result = self.tracker.process(frame)
-        self.frames_processed += 1
-        recorder = self._recorder
-        if recorder is not None:
-            recorder.record_frame(result.frame_index, result.t_s, result.poses,
-                                  frame.image_bgr if self._record_video else None)
-        with self._lock:
-            self._latest = (frame.image_bgr, result)
-            done = time.monotonic()
-            self._timing = (done, done - started)
-        return result
+        """Track one frame of the one camera (on the tracking thread): handed to every subscriber
+        (recorded if recording, kept as the newest for the UI)."""
+        return self.loop.track_frame(frame).tracked
 
 
 class SyntheticLive:

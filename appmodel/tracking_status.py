@@ -1,6 +1,8 @@
 """What the window says about tracking (Qt-free): the camera's frames per second and delay, each unit's
 state -- seen, stale, lost, lifted, never seen -- and why, the anchors' health, and whether the feed has
-stopped. :class:`TrackingMonitor` is fed every tracked frame the window takes from the live loop and
+stopped. With several cameras also each camera's part: its frames per second, the anchors it sees, and
+which cameras see each unit (a unit in a gap no camera sees is stale there, and says so).
+:class:`TrackingMonitor` is fed every tracked frame the window takes from the live loop and
 answers :meth:`TrackingMonitor.status` at any moment (a stalled feed shows as such without a new frame).
 
 While a unit of the roster is never seen or lost, the monitor looks at a frame every
@@ -35,6 +37,7 @@ class UnitStatus:
     state: str  # "seen", "stale", "lost", "lifted" or "never seen"
     tag_px: float | None  # the tag's edge in the last frame that saw it, pixels
     why: str  # a few words a player can act on
+    cameras: tuple[str, ...] = ()  # with several cameras: the ones that see it now
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,31 @@ class AnchorStatus:
     seen: bool
     x_in: float
     y_in: float
+
+
+@dataclass(frozen=True)
+class CameraLine:
+    """One camera's part, with several cameras."""
+
+    name: str
+    fps: float | None
+    delivering: bool  # frames (or a node's detections) arrive
+    anchors_seen: tuple[int, ...]
+    units_seen: int
+    drifting: bool = False
+    message: str = ""
+
+    def text(self) -> str:
+        if not self.delivering:
+            return f"{self.name}: NO FEED (the other cameras keep tracking)"
+        parts = [f"{self.fps:.1f} fps" if self.fps else "— fps",
+                 "anchors " + (", ".join(str(a) for a in self.anchors_seen) if self.anchors_seen else "none in view"),
+                 f"{self.units_seen} unit{'s' if self.units_seen != 1 else ''} in view"]
+        if self.drifting:
+            parts.append("MOVED: re-registering from its anchors")
+        elif self.message and not self.anchors_seen:
+            parts.append(self.message)
+        return f"{self.name}: " + " · ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -56,6 +84,7 @@ class TrackingStatus:
     anchors: tuple[AnchorStatus, ...]
     #: What the last look at a frame found that the tracker did not report (one line each; see the module).
     undecoded: tuple[str, ...] = ()
+    cameras: tuple[CameraLine, ...] = ()  # several cameras only
 
     def count(self, state: str) -> int:
         return sum(1 for u in self.units if u.state == state)
@@ -85,6 +114,9 @@ class TrackingStatus:
         if self.undecoded:
             n = len(self.undecoded)
             parts.append(f"{n} tag-like square{'s' if n > 1 else ''} in view not tracked (see Tracking)")
+        if self.cameras:
+            quiet = [c.name for c in self.cameras if not c.delivering]
+            parts.append(f"{len(self.cameras)} cameras" + (f" ({', '.join(quiet)} NO FEED)" if quiet else ""))
         return " · ".join(parts)
 
 
@@ -118,6 +150,12 @@ class TrackingMonitor:
         self._tag_px: dict[int, float] = {}
         self._anchors_seen: frozenset[int] = frozenset()
         self.frames = 0
+        # several cameras: each one's arrivals, anchors in view and status; which cameras see each unit
+        self._camera_arrivals: dict[str, deque[float]] = {}
+        self._camera_anchors: dict[str, frozenset[int]] = {}
+        self._camera_status: dict[str, Any] = {}
+        self._seen_by: Mapping[int, tuple[str, ...]] = {}
+        self._in_gap: frozenset[int] = frozenset()
 
     def add(self, tracked: Any, *, delay_s: float | None = None, frame: Any = None) -> None:
         """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it, and the
@@ -127,6 +165,9 @@ class TrackingMonitor:
         self._delay_s = delay_s
         for pose in tracked.poses:
             self._poses[pose.tag_id] = pose
+        if getattr(tracked, "cameras", None) is not None:
+            self._add_cameras(tracked)
+            return
         detections = getattr(tracked, "detections", None)
         if detections is not None and len(detections):
             ids = [int(t) for t in detections.tag_ids]
@@ -176,6 +217,39 @@ class TrackingMonitor:
         except Exception as exc:  # a failed look must not take the window down, nor pass for a finding
             self.look_error = str(exc)
 
+    def _add_cameras(self, tracked: Any) -> None:
+        """A round of several cameras (``tracker.multi_camera.MultiTrackedFrame``): each camera that
+        delivered counts a frame; a tag's size is its size in the camera that sees it biggest."""
+        now = self._clock()
+        anchor_ids = {a[0] for a in self._anchors}
+        biggest: dict[int, float] = {}
+        for name, batch in tracked.detections.items():
+            self._camera_arrivals.setdefault(name, deque(maxlen=FPS_WINDOW)).append(now)
+            ids = [int(t) for t in batch.tag_ids]
+            self._camera_anchors[name] = frozenset(ids) & anchor_ids
+            for tag, corners in zip(ids, batch.corners_px):
+                biggest[tag] = max(biggest.get(tag, 0.0), _edge_px(np.asarray(corners, float)))
+        self._tag_px.update(biggest)
+        for camera in tracked.cameras:
+            self._camera_status[camera.name] = camera
+            self._camera_arrivals.setdefault(camera.name, deque(maxlen=FPS_WINDOW))
+        self._anchors_seen = frozenset().union(*self._camera_anchors.values()) if self._camera_anchors else frozenset()
+        self._seen_by = dict(tracked.seen_by)
+        self._in_gap = frozenset(int(t) for t in tracked.in_gap)
+
+    def _camera_lines(self, now: float) -> tuple[CameraLine, ...]:
+        lines = []
+        for name, arrivals in self._camera_arrivals.items():
+            fps = None
+            if len(arrivals) >= 2 and arrivals[-1] > arrivals[0]:
+                fps = (len(arrivals) - 1) / (arrivals[-1] - arrivals[0])
+            camera = self._camera_status.get(name)
+            delivering = bool(arrivals) and now - arrivals[-1] <= STALLED_AFTER_S and getattr(camera, "connected", True)
+            units = sum(1 for cams in self._seen_by.values() if name in cams)
+            lines.append(CameraLine(name, fps, delivering, tuple(sorted(self._camera_anchors.get(name, ()))), units,
+                                    bool(getattr(camera, "drifting", False)), str(getattr(camera, "message", ""))))
+        return tuple(lines)
+
     def status(self) -> TrackingStatus:
         now = self._clock()
         fps = None
@@ -188,7 +262,8 @@ class TrackingMonitor:
             units.append(self._unit(tag, stalled))
         anchors = tuple(AnchorStatus(t, t in self._anchors_seen, x, y) for t, x, y in self._anchors)
         undecoded = self._undecoded if self._missing_units() else ()
-        return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, undecoded)
+        return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, undecoded,
+                              self._camera_lines(now))
 
     def _unit(self, tag: int, stalled: bool) -> UnitStatus:
         name = self._roster.get(tag) or getattr(self._poses.get(tag), "name", "") or f"tag {tag}"
@@ -204,13 +279,17 @@ class TrackingMonitor:
         elif state == "seen":
             why = (f"small in the picture ({px:.0f} px across; below {SMALL_TAG_PX:.0f} px it is read unreliably)"
                    if px is not None and px < SMALL_TAG_PX else "")
+        elif state == "stale" and tag in self._in_gap:
+            why = "in a gap no camera sees: its last known place (stale, not lost, until a camera sees it again)"
         elif state == "stale":
             why = "hidden for a moment (a hand over it?): its last known place"
         elif state == "lost":
-            why = "not seen for a while: picked up, covered, or out of the camera's view"
+            why = ("not seen for a while: picked up, covered, or out of every camera's view" if self._camera_arrivals
+                   else "not seen for a while: picked up, covered, or out of the camera's view")
         else:
             why = "taken off the table"
-        return UnitStatus(tag, name, state, px, why)
+        cameras = tuple(self._seen_by.get(tag, ())) if state == "seen" else ()
+        return UnitStatus(tag, name, state, px, why, cameras)
 
 
 def roster_names(roster: Any) -> Mapping[int, str]:
@@ -219,5 +298,5 @@ def roster_names(roster: Any) -> Mapping[int, str]:
     return {int(getattr(u, "tag_id", getattr(u, "unit_id", -1))): str(getattr(u, "name", "")) for u in units}
 
 
-__all__ = ["AnchorStatus", "SMALL_TAG_PX", "STALLED_AFTER_S", "TrackingMonitor", "TrackingStatus", "UnitStatus",
+__all__ = ["AnchorStatus", "CameraLine", "SMALL_TAG_PX", "STALLED_AFTER_S", "TrackingMonitor", "TrackingStatus", "UnitStatus",
            "roster_names"]

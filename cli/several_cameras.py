@@ -14,6 +14,7 @@ import json
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,87 +29,165 @@ def parse_node(text: str) -> tuple[str, str]:
     return name.strip(), address.strip()
 
 
-def run_several(args: argparse.Namespace, specs: list[str], calibration_files: list[str], *, event_line: Any, progress: Any, terrain: Any) -> int:
-    """Track with several cameras; ``specs`` are the local sources, ``args.node`` the remote ones."""
-    from appmodel.errors import UsageError
-    from calibration.files import load_table_calibration
-    from tracker.camera_node import DetectionReceiver
-    from tracker.multi_camera import MultiCameraTracker
-    from tracker.multi_session import run_multi_tracking
-    from tracker.recording import Recorder
-    from tracker.roster import Roster, load_roster
-    from tracker.sources import open_source
-    from tracker.unit_tracker import TrackerSettings
+@dataclass(frozen=True)
+class CameraPlan:
+    """The cameras a user named, each with its calibration file: local ones first, then nodes."""
 
-    nodes = [parse_node(n) for n in (args.node or [])]
-    names = _local_names(specs) + [name for name, _ in nodes]
+    names: tuple[str, ...]
+    specs: tuple[str, ...]  # the local cameras' sources, in the order of the first names
+    nodes: tuple[tuple[str, str], ...]  # (name, address) of cameras on other computers
+    calibration_files: tuple[str, ...]
+
+    @property
+    def local_names(self) -> tuple[str, ...]:
+        return self.names[:len(self.specs)]
+
+    def source_text(self) -> str:
+        return " + ".join(list(self.specs) + [f"{n}={a}" for n, a in self.nodes])
+
+    def metadata(self) -> dict[str, str]:
+        """What a recording keeps about the cameras (the first camera's calibration as the table's)."""
+        return {
+            "source": self.source_text(),
+            "cameras": json.dumps([{"name": n, "calibration_path": str(Path(c).resolve())}
+                                   for n, c in zip(self.names, self.calibration_files)]),
+            "calibration_path": str(Path(self.calibration_files[0]).resolve()),
+            "calibration_json": Path(self.calibration_files[0]).read_text(encoding="utf-8"),
+        }
+
+
+def plan_cameras(specs: list[str], node_args: list[str] | None, calibration_files: list[str], *, command: str) -> CameraPlan:
+    """Check that every camera has a name of its own and a calibration (one line saying what is wrong)."""
+    from appmodel.errors import UsageError
+
+    nodes = [parse_node(n) for n in (node_args or [])]
+    names = camera_names(specs) + [name for name, _ in nodes]
     if len(set(names)) != len(names):
         raise UsageError(f"cameras {names}: two have the same name; give each --node its own NAME")
     if len(calibration_files) != len(names):
+        order = "SOURCE arguments, then --camera, then --node" if command == "track" else "--camera, then --node"
         raise UsageError(
             f"{len(names)} cameras ({', '.join(names)}) but {len(calibration_files)} --calibration file(s): give one table "
-            "calibration per camera, in the order the cameras are given (SOURCE arguments, then --camera, then --node)"
+            f"calibration per camera, in the order the cameras are given ({order})"
         )
+    return CameraPlan(tuple(names), tuple(specs), tuple(nodes), tuple(calibration_files))
+
+
+def open_cameras(plan: CameraPlan, *, fps: float | None = None) -> dict[str, Any]:
+    """The local cameras' frame sources, by name; cameras and files are not mixed (one line if they are)."""
+    from appmodel.errors import UsageError
+    from tracker.sources import open_source
+
+    sources: dict[str, Any] = {}
+    try:
+        for name, spec in zip(plan.names, plan.specs):
+            sources[name] = open_source(spec, fps=fps)
+        if len({s.is_live for s in sources.values()}) > 1:
+            raise UsageError("cameras and files cannot be tracked together: give only cameras (--camera) or only files")
+    except BaseException:
+        for s in sources.values():
+            s.close()
+        raise
+    return sources
+
+
+def load_calibrations(plan: CameraPlan) -> dict[str, Any]:
+    """Each camera's table calibration, by name (a broken file is one line naming it)."""
+    from calibration.files import load_table_calibration
+
+    return {name: load_table_calibration(path) for name, path in zip(plan.names, plan.calibration_files)}
+
+
+def several_camera_tracker(plan: CameraPlan, calibrations: dict[str, Any], *, roster: Any, terrain: Any,
+                           settings: Any = None) -> tuple[Any, Any]:
+    """(``MultiCameraTracker``, ``DetectionReceiver`` or None) for the plan's cameras."""
+    from tracker.camera_node import DetectionReceiver
+    from tracker.multi_camera import MultiCameraTracker
+
+    tracker = MultiCameraTracker(calibrations, roster=roster, terrain=terrain, settings=settings,
+                                 remote=[name for name, _ in plan.nodes])
+    try:
+        receiver = DetectionReceiver([address for _, address in plan.nodes]) if plan.nodes else None
+    except BaseException:
+        tracker.close()
+        raise
+    return tracker, receiver
+
+
+def run_several(args: argparse.Namespace, specs: list[str], calibration_files: list[str], *, event_line: Any, progress: Any, terrain: Any) -> int:
+    """Track with several cameras; ``specs`` are the local sources, ``args.node`` the remote ones."""
+    from appmodel.errors import UsageError
+    from tracker.recording import Recorder
+    from tracker.roster import Roster, load_roster
+    from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
+    from tracker.tuio import TuioAddress, TuioSender
+    from tracker.unit_tracker import TrackerSettings
+
+    plan = plan_cameras(specs, args.node, calibration_files, command="track")
     if args.bare:
-        raise UsageError("--bare compares the plain detector on one camera; leave it out with several cameras")
-    if args.video:
-        raise UsageError("--video keeps one camera's video; with several cameras record without --video")
-    if args.tuio is not None:
-        raise UsageError("--tuio sends one camera's units; with several cameras it is not available yet")
+        raise UsageError("--bare runs the plain detector over one camera's whole frames to compare it with the fast "
+                         "tracking; with several cameras each camera's own detector runs on its own core: leave --bare out")
+    if args.video and not plan.specs:
+        raise UsageError("--video keeps a camera's video, but every camera is on another computer and sends only its "
+                         "detections; leave --video out")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
-    calibrations = {name: load_table_calibration(path) for name, path in zip(names, calibration_files)}
+    tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
     roster = load_roster(args.scenario) if args.scenario else Roster()
+    calibrations = load_calibrations(plan)  # every file read before any camera opens
     sources: dict[str, Any] = {}
     tracker = None
     receiver = None
     recorder = None
+    tuio = None
+    loop = None
     stop = threading.Event()
     try:
-        for name, spec in zip(names, specs):
-            sources[name] = open_source(spec, fps=args.fps)
-        kinds = {s.is_live for s in sources.values()}
-        if len(kinds) > 1:
-            raise UsageError("cameras and files cannot be tracked together: give only cameras (--camera) or only files")
-        tracker = MultiCameraTracker(
-            calibrations, roster=roster, terrain=terrain, settings=TrackerSettings(lost_after_s=args.lost_after),
-            remote=[name for name, _ in nodes],
-        )
-        if nodes:
-            receiver = DetectionReceiver([address for _, address in nodes])
+        sources = open_cameras(plan, fps=args.fps)
+        tracker, receiver = several_camera_tracker(plan, calibrations, roster=roster, terrain=terrain,
+                                                   settings=TrackerSettings(lost_after_s=args.lost_after))
+        loop = TrackingLoop(tracker, sources, receiver=receiver)
         print(tracker.coverage().summary(), file=sys.stderr)
+        if tuio_address is not None:
+            layout = tracker.layout
+            tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in))
+            loop.subscribe(TuioFeed(tuio))
+            print(f"sending TUIO to {tuio_address} (table coordinates, every camera's units fused)", file=sys.stderr)
         if args.record:
-            metadata = {
-                "source": " + ".join(specs + [f"{n}={a}" for n, a in nodes]),
-                "command": "sandtable " + " ".join(sys.argv[1:]),
-                "cameras": json.dumps([{"name": n, "calibration_path": str(Path(c).resolve())} for n, c in zip(names, calibration_files)]),
-                "calibration_path": str(Path(calibration_files[0]).resolve()),
-                "calibration_json": Path(calibration_files[0]).read_text(encoding="utf-8"),
-            }
+            metadata = {"command": "sandtable " + " ".join(sys.argv[1:]), **plan.metadata()}
             if args.scenario:
                 import tomllib
 
                 metadata["scenario_path"] = str(Path(args.scenario).resolve())
                 metadata["scenario_toml"] = Path(args.scenario).read_text(encoding="utf-8")
                 metadata["ruleset"] = str(tomllib.loads(metadata["scenario_toml"]).get("ruleset", "down-range"))
-            recorder = Recorder(args.record, metadata=metadata, roster=roster)
+            video_camera = plan.local_names[0] if args.video else None
+            first = sources[plan.local_names[0]] if plan.specs else None
+            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video,
+                                video_fps=getattr(first, "fps", None) or 30.0)
+            if video_camera is not None:
+                recorder.set_meta("video_camera", video_camera)
+                print(f"--video keeps camera {video_camera}'s video (the recording's calibration is that camera's)",
+                      file=sys.stderr)
+            loop.subscribe(RecorderFeed(recorder, video_camera=video_camera))
         counts = [s.frame_count for s in sources.values()]
-        total = max(counts) if counts and None not in counts and not nodes else None
+        total = max(counts) if counts and None not in counts and not plan.nodes else None
         if args.max_frames is not None and total is not None:
             total = min(total, args.max_frames)
         bar = progress(total, enabled=not args.no_progress and total is not None)
         if not args.jsonl:
-            tracker.bus.subscribe(lambda e: print(event_line(e) + (f" [{e.payload['camera']}]" if "camera" in e.payload else ""), flush=True))
+            loop.subscribe(Listener(on_event=lambda e: print(
+                event_line(e) + (f" [{e.payload['camera']}]" if "camera" in e.payload else ""), flush=True)))
 
-        def on_frame(result: Any) -> None:
+        def on_frame(tracked_round: Any) -> None:
             if args.jsonl:
-                print(json.dumps(result.to_json()), flush=False)
-            bar.update(result.frame_index)
+                print(json.dumps(tracked_round.tracked.to_json()), flush=False)
+            bar.update(tracked_round.frame_index)
 
+        loop.subscribe(Listener(on_frame=on_frame))
         started = time.perf_counter()
         try:
-            processed = run_multi_tracking(sources, tracker, receiver=receiver, recorder=recorder, on_frame=on_frame,
-                                           stop=stop, max_frames=args.max_frames)
+            processed = loop.run(stop=stop, max_frames=args.max_frames)
         except KeyboardInterrupt:
             stop.set()
             processed = tracker.frames_processed
@@ -119,10 +198,16 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
             _summary(tracker, processed, elapsed)
         sys.stdout.flush()
     finally:
+        if loop is not None:
+            loop.close()
         if tracker is not None:
             tracker.close()
         if receiver is not None:
             receiver.close()
+        if tuio is not None:
+            tuio.close()
+            if tuio.send_errors:
+                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
         for s in sources.values():
             s.close()
         if recorder is not None:
@@ -131,7 +216,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     return 0
 
 
-def _local_names(specs: list[str]) -> list[str]:
+def camera_names(specs: list[str]) -> list[str]:
     """Names for local cameras as the user gave them: "camera 0", or the file's name."""
     out = []
     for spec in specs:

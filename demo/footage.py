@@ -81,9 +81,9 @@ def register_demo_table(camera: DemoCamera, image_bgr: Any) -> Any:
     import cv2
 
     from calibration.table_registration import register_table
-    from tracker.detections import detect_tags, make_detector
+    from tracker.detections import detect_tags, detector_for_this_thread
 
-    detections = detect_tags(make_detector(), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    detections = detect_tags(detector_for_this_thread(), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     return register_table(detections.tag_ids, detections.corners_px, camera.model, camera.layout)
 
 

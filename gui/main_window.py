@@ -123,7 +123,8 @@ class MainWindow(QMainWindow):
         if live is not None and hasattr(live, "tracker"):
             # Tracking you can see: a status strip, a panel with each unit's state, marks on the view.
             tracker = live.tracker
-            layout = getattr(getattr(tracker, "calibration", None), "layout", None)
+            # several cameras share one table layout (``MultiCameraTracker.layout``); one camera's is its calibration's
+            layout = getattr(tracker, "layout", None) or getattr(getattr(tracker, "calibration", None), "layout", None)
             anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
             # The units the game has on the table are expected in view (reserves join when first seen).
             self.tracking_monitor = TrackingMonitor(roster_names([u for u in session.units() if u.on_table]), anchors)
@@ -275,6 +276,9 @@ class MainWindow(QMainWindow):
             a(f"projector_{spec.name}", spec.title, "", lambda on, n=spec.name: self.set_projector_overlay(n, on),
               menu=shown, checkable=True, checked=self.settings.projector_overlays.is_on(spec.name))
         a("record", "Start / stop recording", "Ctrl+R", self.toggle_recording, menu=record)
+        if hasattr(self.live, "set_recorder"):  # a camera is tracked (the synthetic table has no camera picture)
+            a("record_video", "Keep the camera video in recordings", "", self.set_record_video, menu=record,
+              checkable=True, checked=self.settings.record_video)
         a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: self.session.bookmark(), menu=record)
         a("open_replay", "Open a recording…", "Ctrl+O", self.open_replay, menu=record)
         if self.timeline is not None:
@@ -435,7 +439,7 @@ class MainWindow(QMainWindow):
     def _finish_projector_calibration(self, frame: Any) -> None:
         from calibration.errors import CalibrationError
         from calibration.projector import calibrate_projector, save_projector_calibration
-        from tracker.detections import detect_tags, make_detector
+        from tracker.detections import detect_tags, detector_for_this_thread
 
         run, self._calibration_run = self._calibration_run, None
         if run is None:
@@ -443,7 +447,7 @@ class MainWindow(QMainWindow):
         run["window"].close()
         import cv2
 
-        detections = detect_tags(make_detector(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+        detections = detect_tags(detector_for_this_thread(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
         try:
             result = calibrate_projector(run["pattern"], detections.tag_ids, detections.corners_px, self.calibration)
         except CalibrationError as exc:
@@ -490,12 +494,20 @@ class MainWindow(QMainWindow):
                 self, "Record the session to", str(default), "Recordings (*.sqlite)")[0] or "")
             if not str(path) or str(path) == ".":
                 return
-            recorder = self.session.start_recording(path, calibration_path=self.settings.calibration_path or None)
+            video = hasattr(self.live, "set_recorder") and self.settings.record_video
+            recorder = self.session.start_recording(path, video=video,
+                                                    calibration_path=self.settings.calibration_path or None)
             if self.live is not None and hasattr(self.live, "set_recorder"):
-                self.live.set_recorder(recorder)
+                self.live.set_recorder(recorder, video=video)
             self.settings = replace(self.settings, recordings_dir=str(Path(path).parent))
         except (UsageError, RulesError, ValueError, OSError) as exc:
             self.statusBar().showMessage(str(exc), 10000)
+
+    def set_record_video(self, on: bool) -> None:
+        """Whether the next recording keeps the camera's picture (a recording under way keeps its choice)."""
+        self.settings = replace(self.settings, record_video=bool(on))
+        if self.store is not None:
+            save_settings(self.settings, self.store)
 
     def open_replay(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")

@@ -12,6 +12,7 @@ file when a path is given — tests always pass a path and never touch the user'
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -84,6 +85,11 @@ class AppSettings:
     """Everything the companion remembers between runs."""
 
     camera: str = "0"
+    # several cameras over one table (empty: one camera): the local ones, the nodes (NAME=ADDRESS) and
+    # each one's calibration file in that order
+    cameras: tuple[str, ...] = ()
+    camera_nodes: tuple[str, ...] = ()
+    camera_calibrations: tuple[str, ...] = ()
     scenario_path: str = ""
     calibration_path: str = ""
     projector_calibration_path: str = ""
@@ -95,6 +101,9 @@ class AppSettings:
     dice_mode: str = "virtual"  # "virtual" or "entered"
     dice_seed: int | None = None
     recordings_dir: str = ""
+    #: Recordings started in the window keep the camera's picture too (<name>.mp4, H.264): replay then
+    #: shows what the camera saw. Off by default: about 15 MB a minute at 1080p.
+    record_video: bool = False
     window_geometry: bytes = b""
     window_state: bytes = b""
 
@@ -135,6 +144,15 @@ def _toggles(store: SettingsStore, group: str, default: OverlayToggles) -> Overl
     return OverlayToggles(**values)
 
 
+def _as_strings(raw: Any) -> tuple[str, ...]:
+    """A list of strings kept as JSON text (a damaged entry reads as none)."""
+    try:
+        value = json.loads(str(raw)) if raw else []
+    except ValueError:
+        return ()
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
 def load_settings(store: SettingsStore) -> AppSettings:
     """The settings kept in ``store``; anything missing or unreadable keeps its default (a damaged
     settings file must never stop the companion from starting)."""
@@ -145,6 +163,9 @@ def load_settings(store: SettingsStore) -> AppSettings:
     state = store.value("window/state")
     return AppSettings(
         camera=str(store.value("camera/source") or d.camera),
+        cameras=_as_strings(store.value("cameras/sources")),
+        camera_nodes=_as_strings(store.value("cameras/nodes")),
+        camera_calibrations=_as_strings(store.value("cameras/calibrations")),
         scenario_path=str(store.value("files/scenario") or ""),
         calibration_path=str(store.value("files/calibration") or ""),
         projector_calibration_path=str(store.value("files/projector_calibration") or ""),
@@ -156,6 +177,7 @@ def load_settings(store: SettingsStore) -> AppSettings:
         dice_mode=dice if dice in ("virtual", "entered") else d.dice_mode,
         dice_seed=_as_int(store.value("dice/seed"), None),
         recordings_dir=str(store.value("files/recordings_dir") or ""),
+        record_video=_as_bool(store.value("files/record_video"), d.record_video),
         window_geometry=bytes(geometry) if isinstance(geometry, (bytes, bytearray)) or hasattr(geometry, "data") else b"",
         window_state=bytes(state) if isinstance(state, (bytes, bytearray)) or hasattr(state, "data") else b"",
     )
@@ -165,10 +187,14 @@ def save_settings(settings: AppSettings, store: SettingsStore) -> None:
     """Write ``settings`` to ``store`` and flush it to disk."""
     store.setValue("version", SETTINGS_VERSION)
     store.setValue("camera/source", settings.camera)
+    store.setValue("cameras/sources", json.dumps(list(settings.cameras)))
+    store.setValue("cameras/nodes", json.dumps(list(settings.camera_nodes)))
+    store.setValue("cameras/calibrations", json.dumps(list(settings.camera_calibrations)))
     store.setValue("files/scenario", settings.scenario_path)
     store.setValue("files/calibration", settings.calibration_path)
     store.setValue("files/projector_calibration", settings.projector_calibration_path)
     store.setValue("files/recordings_dir", settings.recordings_dir)
+    store.setValue("files/record_video", settings.record_video)
     store.setValue("screens/projector", settings.projector_screen)
     store.setValue("screens/presenter", settings.presenter_screen)
     store.setValue("view/mode", settings.view_mode)

@@ -147,12 +147,12 @@ def check_anchors(image_bgr: Any, layout: Any) -> AnchorCheck:
     """Detect the anchors in a frame and say which are missing and where they belong."""
     import cv2
 
-    from tracker.detections import detect_tags, make_detector
+    from tracker.detections import detect_tags, detector_for_this_thread
 
     # Full resolution, as the registration reads the same frame: a decimated search missed the far anchors
     # of a 960x540 picture (the walkthrough said anchor 3 was missing while it was plainly in view, and
     # the next page used it).
-    detections = detect_tags(make_detector(quad_decimate=1.0, nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    detections = detect_tags(detector_for_this_thread(quad_decimate=1.0, nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     wanted = layout.anchor_ids
     corners = {int(i): c for i, c in zip(detections.tag_ids.tolist(), detections.corners_px) if int(i) in wanted}
     found = tuple(sorted(corners))
@@ -226,7 +226,7 @@ def register_frame(image_bgr: Any, layout: Any, camera_model: Any | None = None)
     from calibration.camera_model import CameraModel
     from calibration.errors import CalibrationError
     from calibration.table_registration import register_table
-    from tracker.detections import detect_tags, make_detector
+    from tracker.detections import detect_tags, detector_for_this_thread
 
     h, w = image_bgr.shape[:2]
     if camera_model is None:
@@ -239,7 +239,7 @@ def register_frame(image_bgr: Any, layout: Any, camera_model: Any | None = None)
         model = camera_model.scaled_to(w, h)
     else:
         model = camera_model
-    detections = detect_tags(make_detector(nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
+    detections = detect_tags(detector_for_this_thread(nthreads=2), cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY))
     try:
         cal = register_table(detections.tag_ids, detections.corners_px, model, layout)
     except CalibrationError as exc:

@@ -7,6 +7,7 @@ transform (undistortion, solvePnP, projection) sees the convention it was writte
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,28 @@ def make_detector(*, quad_decimate: float = 1.0, nthreads: int = 1, refine_edges
     )
     detector.tag_detector_ptr.contents.decode_sharpening = float(decode_sharpening)
     return detector
+
+
+_THIS_THREAD = threading.local()
+
+
+def detector_for_this_thread(*, quad_decimate: float = 1.0, nthreads: int = 1, refine_edges: bool = True,
+                             decode_sharpening: float = 0.25) -> Any:
+    """A detector with these options, made once per thread and kept, for one-off searches (a calibration
+    picture, the walkthrough's anchor check).
+
+    Making and freeing a pupil-apriltags detector for every picture is where its users report random
+    crashes (pupil-labs/apriltags issues 46 and 52; AprilRobotics/apriltag issue 184); a detector must
+    also never be used by two threads at once, hence one per thread.
+    """
+    key = (float(quad_decimate), int(nthreads), bool(refine_edges), float(decode_sharpening))
+    kept = getattr(_THIS_THREAD, "detectors", None)
+    if kept is None:
+        kept = _THIS_THREAD.detectors = {}
+    if key not in kept:
+        kept[key] = make_detector(quad_decimate=quad_decimate, nthreads=nthreads, refine_edges=refine_edges,
+                                  decode_sharpening=decode_sharpening)
+    return kept[key]
 
 
 @functools.cache  # built on first use, so that importing this module does not load pupil-apriltags

@@ -118,9 +118,9 @@ def _grab(index: int):
 def _detect(image):
     import cv2
 
-    from tracker.detections import detect_tags, make_detector
+    from tracker.detections import detect_tags, detector_for_this_thread
 
-    return detect_tags(make_detector(), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    return detect_tags(detector_for_this_thread(), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
 
 
 def _size(text: str | None, option: str) -> tuple[int, int]:

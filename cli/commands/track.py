@@ -4,12 +4,15 @@
     sandtable track game.mp4 --scenario game.toml --jsonl > poses.jsonl
     sandtable track 0 --calibration table.json --tuio 127.0.0.1:3333   # TUIO 1.1 for other software (docs/tuio.md)
     sandtable track --camera 0 --camera 1 --calibration left.json --calibration right.json   # several cameras, fused
+    sandtable track --camera 0 --camera 1 --calibration l.json --calibration r.json --tuio --record game.sqlite --video
 
 ``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
 "x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
 when uncalibrated). Without it, events are printed as they happen and a summary at the end. Files are
 processed frame by frame (none skipped) as fast as possible, with a progress bar on stderr; a camera
-runs until Ctrl+C (the recording is closed properly).
+runs until Ctrl+C (the recording is closed properly). With several cameras, ``--tuio`` sends the fused
+units in table coordinates, and ``--video`` keeps the first camera's video (the recording's calibration
+is that camera's); ``--bare`` is for comparing detectors on one camera and is refused.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "the cameras are given (SOURCEs, then --camera, then --node)")
     parser.add_argument("--scenario", metavar="FILE", help="scenario (TOML): which tag is which unit")
     parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
-    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.avi)")
+    parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.mp4, H.264, which browsers play; with several cameras the first one's)")
     parser.add_argument("--jsonl", action="store_true", help="print one JSON line per frame")
     parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
     parser.add_argument("--fps", type=float, default=None, help="frame rate of an image folder or a video without one")
@@ -52,11 +55,11 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from appmodel.errors import UsageError
-    from tracker.pipeline import TrackedFrame, Tracker
+    from tracker.pipeline import Tracker
     from tracker.recording import Recorder
     from tracker.roster import Roster, load_roster
-    from tracker.session import run_tracking
     from tracker.sources import open_source
+    from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
     from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
 
@@ -99,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     recorder = None
     tracker = None
     tuio = None
+    loop = None
     stop = threading.Event()
     try:
         first = None
@@ -115,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             settings=TrackerSettings(lost_after_s=args.lost_after),
             fast=not args.bare,
         )
+        loop = TrackingLoop(tracker, source)
         if calibration is None:
             from tracker.unit_tracker import ANCHORS_WITHOUT_CALIBRATION
 
@@ -123,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             layout = getattr(calibration, "layout", None)
             tuio = TuioSender(tuio_address, table_size_in=(layout.width_in, layout.depth_in) if layout is not None else None)
             print(f"sending TUIO to {tuio_address} ({'table' if layout is not None else 'camera frame'} coordinates)", file=sys.stderr)
+            loop.subscribe(TuioFeed(tuio))
         if args.record:
             metadata = {"source": str(args.source), "command": "sandtable " + " ".join(sys.argv[1:])}
             if args.scenario:
@@ -133,39 +139,33 @@ def run(args: argparse.Namespace) -> int:
                 metadata["calibration_path"] = str(Path(args.calibration).resolve())
                 metadata["calibration_json"] = Path(args.calibration).read_text(encoding="utf-8")
             recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps)
+            loop.subscribe(RecorderFeed(recorder, video_camera=next(iter(loop.sources)) if args.video else None))
 
         total = source.frame_count
         if args.max_frames is not None and total is not None:
             total = min(total, args.max_frames)
         progress = _Progress(total, enabled=not args.no_progress and not source.is_live)
         if not args.jsonl:
-            tracker.bus.subscribe(lambda e: print(_event_line(e), flush=True))
+            loop.subscribe(Listener(on_event=lambda e: print(_event_line(e), flush=True)))
 
-        def on_frame(result: TrackedFrame) -> None:
-            if tuio is not None:
-                tuio.send(result.poses, t_s=result.t_s, frame_size_px=result.detections.frame_size_px)
+        def on_frame(tracked_round) -> None:
             if args.jsonl:
-                print(json.dumps(result.to_json()), flush=False)
-            progress.update(result.frame_index)
+                print(json.dumps(tracked_round.tracked.to_json()), flush=False)
+            progress.update(tracked_round.frame_index)
 
+        loop.subscribe(Listener(on_frame=on_frame))
         processed = 0
-        if recorder is not None:
-            recorder.attach(tracker.bus)
         if first is not None:
-            result = tracker.process(first)
-            _undecoded_on_first_frame(first.image_bgr, result.detections)
-            if recorder is not None:
-                recorder.record_frame(result.frame_index, result.t_s, result.poses, first.image_bgr if args.video else None)
-            on_frame(result)
+            first_round = loop.track_frame(first)
+            _undecoded_on_first_frame(first.image_bgr, first_round.tracked.detections)
             processed = 1
         remaining = None if args.max_frames is None else args.max_frames - processed
         started = time.perf_counter()
         try:
-            processed += run_tracking(
-                source, tracker, recorder=recorder, record_video=args.video, on_frame=on_frame, stop=stop, max_frames=remaining
-            )
+            processed += loop.run(stop=stop, max_frames=remaining)
         except KeyboardInterrupt:
             stop.set()
+            processed = loop.frames_processed
             print("sandtable track: stopped (Ctrl+C)", file=sys.stderr)
         elapsed = time.perf_counter() - started
         progress.done()
@@ -174,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
         _never_seen(tracker, roster, calibration)
         sys.stdout.flush()
     finally:
+        if loop is not None:
+            loop.close()
         if tracker is not None:
             tracker.close()
         if tuio is not None:

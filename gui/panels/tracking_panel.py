@@ -1,6 +1,8 @@
 """The Tracking panel: the camera's frames per second and delay, the anchors, every unit's state with
 the reason (never seen, too small in the picture, hidden, lost), and the tag-like squares in view that
-the tracker could not read (a trimmed border, too small, too blurred), refreshed twice a second."""
+the tracker could not read (a trimmed border, too small, too blurred), refreshed twice a second. With
+several cameras, a line per camera (frames per second, anchors it sees, units in its view) and which
+cameras see each unit."""
 from __future__ import annotations
 
 import html
@@ -30,10 +32,14 @@ class TrackingPanel(QWidget):
         self.undecoded = QLabel("")
         self.undecoded.setWordWrap(True)
         self.undecoded.hide()
-        self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why"), stretch=(4,), min_px=120)
+        self.cameras = QLabel("")
+        self.cameras.setWordWrap(True)
+        self.cameras.hide()
+        self.table = read_only_table(("Tag", "Unit", "State", "Tag px", "Why", "Seen by"), stretch=(4,), min_px=120)
+        self.table.setColumnHidden(5, True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.summary, self.anchors, self.undecoded, self.table):
+        for w in (self.summary, self.anchors, self.cameras, self.undecoded, self.table):
             layout.addWidget(w)
 
     def show_status(self, status: Any) -> None:
@@ -55,9 +61,17 @@ class TrackingPanel(QWidget):
                                    + "<br>".join(shown) + "</span>")
             self.undecoded.setToolTip("\n".join(undecoded))
         self.undecoded.setVisible(bool(undecoded))
+        cameras = getattr(status, "cameras", ())
+        if cameras:
+            self.cameras.setText("<br>".join(
+                f"<span style='color:{TEXT_COLORS['good'] if c.delivering else TEXT_COLORS['error']}'>{c.text()}</span>"
+                for c in cameras))
+        self.cameras.setVisible(bool(cameras))
+        self.table.setColumnHidden(5, not cameras)
         self.table.setRowCount(len(status.units))
         for row, u in enumerate(status.units):
-            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why)
+            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why,
+                     ", ".join(getattr(u, "cameras", ())))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 2:

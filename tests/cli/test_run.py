@@ -165,3 +165,29 @@ def test_the_first_run_walks_through_calibrating_and_the_next_starts_directly(a_
     calibration.unlink()
     assert main(["run", "--settings", str(settings)]) == 0
     assert len(walked) == 2 and "is gone" in walked[1]
+
+
+def test_run_with_video_keeps_the_camera_picture_as_h264_beside_the_recording(tmp_path, exact_calibration, capsys):
+    import av
+
+    record = tmp_path / "game.sqlite"
+    code = main(["run", "--camera", str(STARTER), "--scenario", str(STARTER), "--calibration", str(exact_calibration),
+                 "--record", str(record), "--video", "--settings", str(tmp_path / "s.ini"),
+                 "--screenshot", str(tmp_path / "window.png"), "--settle", "2"])
+    assert code == 0 and f"recorded to {record}" in capsys.readouterr().out
+    with RecordingReader(record) as reader:
+        video = reader.video_path
+        assert video is not None and video.suffix == ".mp4"
+        recorded = reader.frame_count
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        assert stream.codec_context.name == "h264"
+        frames = [f.to_ndarray(format="gray") for f in container.decode(stream)]
+    assert 1 <= len(frames) <= recorded and frames[0].std() > 10  # the camera's picture, not a blank
+
+
+def test_video_without_a_recording_is_one_line(tmp_path, exact_calibration, capsys):
+    code = main(["run", "--camera", str(STARTER), "--scenario", str(STARTER), "--calibration", str(exact_calibration),
+                 "--video", "--settings", str(tmp_path / "s.ini"), "--screenshot", str(tmp_path / "w.png")])
+    line = one_error_line(capsys)
+    assert code != 0 and "--video" in line and "--record" in line

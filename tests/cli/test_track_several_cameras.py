@@ -18,6 +18,7 @@ from calibration.synthetic.camera_rig import CameraRig, seam_layout
 from cli.main import main
 from tracker.frames import Frame
 from tracker.multi_camera import register_cameras
+from tuio_helpers import osc_server  # noqa: F401  (a real OSC server)
 
 PLACES = {10: (48.0, 24.0), 11: (14.0, 30.0), 12: (84.0, 12.0)}
 SCENARIO = """format = "sandtable-scenario"
@@ -136,3 +137,43 @@ def test_calibrate_coverage_says_and_draws_which_camera_sees_what(two_cameras, t
     assert "2 camera(s) see 100% of the 96x48 in table" in text and "cam0" in text
     image = cv2.imread(str(out_png))
     assert image is not None and image.shape[1] > image.shape[0]
+
+
+def test_two_cameras_send_their_fused_units_over_tuio_and_record_with_the_first_cameras_video(two_cameras, tmp_path, osc_server, capsys):
+    from tracker.recording import RecordingReader
+    from tuio_helpers import TuioClientModel
+
+    port, catch = osc_server
+    paths, scenario = two_cameras
+    (a, cal_a), (b, cal_b) = paths["cam0"], paths["cam1"]
+    record = tmp_path / "game.sqlite"
+    code = main(["track", str(a), str(b), "--calibration", str(cal_a), "--calibration", str(cal_b), "--scenario", str(scenario),
+                 "--record", str(record), "--video", "--tuio", f"127.0.0.1:{port}", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "sending TUIO" in err and "keeps camera cam0's video" in err
+    client = TuioClientModel()
+    datagrams = catch.wait_for(6)
+    for datagram in datagrams[:5]:
+        client.feed(datagram)
+    assert len(client.frames) == 5
+    for tag, obj in client.by_class().items():  # one object per unit, where the fused pose has it
+        x, y = PLACES[tag]
+        assert obj["x"] == pytest.approx(x / 96.0, abs=1e-3) and obj["y"] == pytest.approx(1 - y / 48.0, abs=1e-3)
+    assert set(client.by_class()) == set(PLACES)
+    with RecordingReader(record) as reader:
+        assert reader.frame_count == 5 and reader.meta["video_camera"] == "cam0"
+        assert [c["name"] for c in json.loads(reader.meta["cameras"])] == ["cam0", "cam1"]
+        assert reader.video_path is not None and reader.video_path.is_file()
+        capture = cv2.VideoCapture(str(reader.video_path))
+        ok, image = capture.read()
+        capture.release()
+        assert ok and image.shape[:2] == (720, 1280)
+
+
+def test_bare_with_several_cameras_is_one_line_saying_why(two_cameras, capsys):
+    paths, _ = two_cameras
+    (a, cal_a), (b, cal_b) = paths["cam0"], paths["cam1"]
+    assert main(["track", str(a), str(b), "--calibration", str(cal_a), "--calibration", str(cal_b), "--bare"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--bare" in err and "one camera" in err and "Traceback" not in err

@@ -14,9 +14,10 @@ class _Recorder:
 
     def __init__(self) -> None:
         self.frames: list[tuple[int, float, int, object]] = []
+        self.events: list[object] = []
 
-    def attach(self, bus: object) -> None:
-        pass
+    def record_event(self, event: object) -> None:
+        self.events.append(event)
 
     def record_frame(self, frame_index: int, t_s: float, poses: tuple[object, ...], image_bgr: object = None) -> None:
         self.frames.append((frame_index, t_s, len(poses), image_bgr))

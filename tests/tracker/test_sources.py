@@ -11,7 +11,7 @@ import pytest
 from tracker_helpers import FakeCamera
 from tracker.errors import SourceError
 from tracker.pipeline import Tracker
-from tracker.session import run_tracking
+from tracker.tracking_loop import TrackingLoop
 from tracker.sources import CameraSource, ImageFolderSource, VideoFileSource, open_source
 import threading
 
@@ -36,7 +36,8 @@ def test_a_camera_that_drops_out_is_retried_and_the_game_state_is_kept():
     stop = threading.Event()
     events = []
     tracker.bus.subscribe(events.append)
-    runner = threading.Thread(target=run_tracking, args=(source, tracker), kwargs={"stop": stop, "poll_timeout_s": 0.05})
+    loop = TrackingLoop(tracker, source, poll_timeout_s=0.05)
+    runner = threading.Thread(target=loop.run, kwargs={"stop": stop})
     runner.start()
     try:
         time.sleep(0.2)

@@ -218,6 +218,11 @@ class Recorder:
         self._attached_to = bus
         self._unsubscribe = bus.subscribe(self.record_event)
 
+    @property
+    def closed(self) -> bool:
+        """Whether the recording was closed (it takes nothing more)."""
+        return self._closed
+
     def record_frame(self, frame_index: int, t_s: float, poses: tuple[UnitPose, ...] | list[UnitPose], image_bgr: np.ndarray | None = None) -> None:
         """One processed frame: its time, the poses that changed, and (with ``video``) the image."""
         self._check()
