@@ -193,8 +193,9 @@ class UnitTracker:
                 continue
             picked.append((spec, self._pick(tag_id, rows, units, t, frame, events)))
         measured = self._measure_all(picked, units)
-        for (spec, row), pose in zip(picked, measured):
-            if not np.all(np.isfinite(pose[[0, 1, 3]])):
+        finite = np.isfinite(measured[:, [0, 1, 3]]).all(axis=1).tolist()
+        for (spec, row), pose, ok in zip(picked, measured, finite):
+            if not ok:
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
             trusted = bool(units.hammings[row] == 0)  # corrected bits: maybe partly covered, corners less sure
             events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
