@@ -55,7 +55,8 @@ def fof_panel_shots(out: Path, tmp: Path, shots: Any) -> None:
     window.turn.initiative_dice.setText("[2 3 7] [4 6]")
     window.turn.roll_initiative()
     box = window.turn.extra
-    box.unit.setCurrentIndex(box.unit.findData("Bravo"))
+    unit = box.widgets["unit"]  # the turn box the rule system describes: its "Unit" choice
+    unit.setCurrentIndex(unit.findData("Bravo"))
     settle(window, feed)
     save(window, out / "fof-turn-panel.png")
     window.close()

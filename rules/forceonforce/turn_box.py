@@ -104,7 +104,7 @@ def _initiative(ruleset: ForceOnForce, state: FofState) -> TurnSection:
         holder = holder_text(last) + extra
     forces = tuple((s.name, s.name) for s in state.forces)
     return TurnSection("initiative", "Initiative test (A.4)", _next_text(ruleset, state), "Last test",
-                       TurnTable(ROLL_COLUMNS, tuple(rows), stretch=(2,), hide_empty=True), holder, rows=((
+                       TurnTable(ROLL_COLUMNS, tuple(rows), stretch=(2,), wrap=True, hide_empty=True), holder, rows=((
                            EditField("declare side", "", "choice", forces[0][1] if forces else None, forces),
                            EditField("declare reason", "", "text", "", hint="why: a Fog of War card, a scenario event"),
                            TurnButton("declare", "Declare initiative", "Give the next turn's initiative to a force without the test",
