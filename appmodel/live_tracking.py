@@ -55,6 +55,9 @@ class LiveTracking(LoopSubscriber):
     (the demo's story) subclasses it and overrides ``_run``, tracking each frame with :meth:`_track`
     and handing the UI what :meth:`_take` gives."""
 
+    #: Whether a recording can keep this feed's camera picture (``set_recorder(..., video=True)``).
+    records_video = True
+
     def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25,
                  thread_name: str = "sandtable-live-tracking", receiver: Any | None = None,
                  shown_camera: str | None = None) -> None:

@@ -62,6 +62,8 @@ class DemoLive(LiveTracking):
         return self._finished
 
     # -- requests from the UI thread (the window calls these as it does for a camera) ---------------
+    records_video = False  # the demo's footage is the story's, rendered again at will
+
     def set_recorder(self, recorder: Any | None, *, video: bool = False) -> None:
         """Record frames' poses and the tracker's events to ``recorder`` from the next frame on (the
         demo's footage is rendered again from the story, never stored)."""

@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
             a(f"projector_{spec.name}", spec.title, "", lambda on, n=spec.name: self.set_projector_overlay(n, on),
               menu=shown, checkable=True, checked=self.settings.projector_overlays.is_on(spec.name))
         a("record", "Start / stop recording", "Ctrl+R", self.toggle_recording, menu=record)
-        if hasattr(self.live, "set_recorder"):  # a camera is tracked (the synthetic table has no camera picture)
+        if getattr(self.live, "records_video", False):  # a camera is tracked and its picture can be kept
             a("record_video", "Keep the camera video in recordings", "", self.set_record_video, menu=record,
               checkable=True, checked=self.settings.record_video)
         a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: self.session.bookmark(), menu=record)
@@ -494,7 +494,7 @@ class MainWindow(QMainWindow):
                 self, "Record the session to", str(default), "Recordings (*.sqlite)")[0] or "")
             if not str(path) or str(path) == ".":
                 return
-            video = hasattr(self.live, "set_recorder") and self.settings.record_video
+            video = bool(getattr(self.live, "records_video", False)) and self.settings.record_video
             recorder = self.session.start_recording(path, video=video,
                                                     calibration_path=self.settings.calibration_path or None)
             if self.live is not None and hasattr(self.live, "set_recorder"):
