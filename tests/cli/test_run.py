@@ -191,3 +191,11 @@ def test_video_without_a_recording_is_one_line(tmp_path, exact_calibration, caps
                  "--video", "--settings", str(tmp_path / "s.ini"), "--screenshot", str(tmp_path / "w.png")])
     line = one_error_line(capsys)
     assert code != 0 and "--video" in line and "--record" in line
+
+
+def test_video_with_only_remote_cameras_is_one_line(tmp_path, capsys):
+    code = main(["run", "--node", "far=tcp://127.0.0.1:5999", "--record", str(tmp_path / "g.sqlite"), "--video",
+                 "--settings", str(tmp_path / "s.ini"), "--screenshot", str(tmp_path / "w.png")])
+    line = one_error_line(capsys)
+    assert code != 0 and "--video" in line and "another computer" in line
+    assert not (tmp_path / "g.sqlite").exists()
