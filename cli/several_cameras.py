@@ -119,6 +119,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     from appmodel.errors import UsageError
     from tracker.recording import Recorder
     from tracker.roster import Roster, load_roster
+    from cli.tracking_run import close_outputs, run_until_stopped
     from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
     from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
@@ -186,12 +187,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
 
         loop.subscribe(Listener(on_frame=on_frame))
         started = time.perf_counter()
-        try:
-            processed = loop.run(stop=stop, max_frames=args.max_frames)
-        except KeyboardInterrupt:
-            stop.set()
-            processed = tracker.frames_processed
-            print("sandtable track: stopped (Ctrl+C)", file=sys.stderr)
+        processed = run_until_stopped(loop, stop, args.max_frames)
         elapsed = time.perf_counter() - started
         bar.done()
         if not args.jsonl:
@@ -204,15 +200,9 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
             tracker.close()
         if receiver is not None:
             receiver.close()
-        if tuio is not None:
-            tuio.close()
-            if tuio.send_errors:
-                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
         for s in sources.values():
             s.close()
-        if recorder is not None:
-            recorder.close()
-            print(f"recorded to {args.record}", file=sys.stderr)
+        close_outputs(tuio, recorder, args.record)
     return 0
 
 

@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from tracker.recording import Recorder
     from tracker.roster import Roster, load_roster
     from tracker.sources import open_source
+    from cli.tracking_run import close_outputs, run_until_stopped
     from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
     from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
@@ -161,12 +162,7 @@ def run(args: argparse.Namespace) -> int:
             processed = 1
         remaining = None if args.max_frames is None else args.max_frames - processed
         started = time.perf_counter()
-        try:
-            processed += loop.run(stop=stop, max_frames=remaining)
-        except KeyboardInterrupt:
-            stop.set()
-            processed = loop.frames_processed
-            print("sandtable track: stopped (Ctrl+C)", file=sys.stderr)
+        processed += run_until_stopped(loop, stop, remaining)
         elapsed = time.perf_counter() - started
         progress.done()
         if not args.jsonl:
@@ -178,14 +174,8 @@ def run(args: argparse.Namespace) -> int:
             loop.close()
         if tracker is not None:
             tracker.close()
-        if tuio is not None:
-            tuio.close()
-            if tuio.send_errors:
-                print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
         source.close()
-        if recorder is not None:
-            recorder.close()
-            print(f"recorded to {args.record}", file=sys.stderr)
+        close_outputs(tuio, recorder, args.record)
     return 0
 
 

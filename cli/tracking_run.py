@@ -1,0 +1,30 @@
+"""What `sandtable track` does around its tracking loop, with one camera or several: run it until the
+footage ends or Ctrl+C, and close its outputs saying what became of them."""
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+
+def run_until_stopped(loop: Any, stop: threading.Event, max_frames: int | None) -> int:
+    """Rounds ``loop`` tracked in this call; Ctrl+C stops it cleanly (one line says so) and what was
+    tracked so far still counts."""
+    before = loop.frames_processed
+    try:
+        return loop.run(stop=stop, max_frames=max_frames)
+    except KeyboardInterrupt:
+        stop.set()
+        print("sandtable track: stopped (Ctrl+C)", file=sys.stderr)
+        return loop.frames_processed - before
+
+
+def close_outputs(tuio: Any | None, recorder: Any | None, record_path: str | None) -> None:
+    """Close the TUIO sender (saying how many bundles were lost) and the recorder (saying where it went)."""
+    if tuio is not None:
+        tuio.close()
+        if tuio.send_errors:
+            print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
+    if recorder is not None:
+        recorder.close()
+        print(f"recorded to {record_path}", file=sys.stderr)
