@@ -114,6 +114,15 @@ def several_camera_tracker(plan: CameraPlan, calibrations: dict[str, Any], *, ro
     return tracker, receiver
 
 
+def refuse_video_without_a_camera_here(video: bool, local_cameras: Any) -> None:
+    """``--video`` needs a camera of this computer: camera nodes send their detections, not pictures."""
+    from appmodel.errors import UsageError
+
+    if video and not local_cameras:
+        raise UsageError("--video keeps a camera's video, but every camera is on another computer and sends only its "
+                         "detections; leave --video out or add a camera of this computer")
+
+
 def run_several(args: argparse.Namespace, specs: list[str], calibration_files: list[str], *, event_line: Any, progress: Any, terrain: Any) -> int:
     """Track with several cameras; ``specs`` are the local sources, ``args.node`` the remote ones."""
     from appmodel.errors import UsageError
@@ -128,9 +137,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     if args.bare:
         raise UsageError("--bare runs the plain detector over one camera's whole frames to compare it with the fast "
                          "tracking; with several cameras each camera's own detector runs on its own core: leave --bare out")
-    if args.video and not plan.specs:
-        raise UsageError("--video keeps a camera's video, but every camera is on another computer and sends only its "
-                         "detections; leave --video out")
+    refuse_video_without_a_camera_here(args.video, plan.specs)
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
     tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None

@@ -91,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
                        "table.json --scenario game.toml --record game.sqlite`")
     if args.video and not args.record:
         raise UsageError("--video keeps the camera video of a recording: give --record FILE too")
-    if args.video and args.node and not args.camera:
-        raise UsageError("--video keeps a camera's video, but every camera is on another computer and sends only its "
-                         "detections; leave --video out or add a --camera of this computer")
+    if args.node:
+        from cli.several_cameras import refuse_video_without_a_camera_here
+
+        refuse_video_without_a_camera_here(args.video, args.camera)
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
 
