@@ -59,8 +59,8 @@ class FastDetectorSettings:
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
     split_min_px: float = 40_000  # a frame's search smaller than this (full-resolution-equivalent pixels)
     # stays on one thread
-    sweep_fraction: float = 1 / 192  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in about six seconds at 30 frames/s; a tag put down is a change,
+    sweep_fraction: float = 1 / 384  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about 13 seconds at 30 frames/s; a tag put down is a change,
     # searched at once)
     changed_sweep_fraction: float = 1 / 8  # at most this share of the frame searched each frame because its
     # picture changed since it was last searched (a tag put down, a hand gone)
@@ -71,11 +71,12 @@ class FastDetectorSettings:
     # (grey levels, after the patch's own exposure gain) since it was last detected has not moved: its last
     # detection is reported again without running the detector (a 1 px shift of a tag's edge changes its
     # thumbnail pixels by 15-20 levels)
-    reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
+    reverify_frames: int = 60  # ... but each such tag is detected for real at least once every this many
     # frames (spread over the frames by tag id), whatever its pixels say
-    still_average: int = 8  # a still tag is reported again unchanged only once it has been detected this
-    # many frames in a row at the same place (a unit just put down is searched for half a second); from then
-    # on it is reported at the mean of its detections there (each within still_match_edges of the mean)
+    still_average: int = 4  # a still tag is reported again unchanged only once it has been detected this
+    # many frames in a row at the same place (a unit just put down is searched for a seventh of a second);
+    # from then on it is reported at the mean of its detections there (each within still_match_edges of the
+    # mean)
     still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
     still_match_edges: float = 0.02  # a detection whose corners all lie this close to the mean is the same
     # place (0.5 px for a 25 px tag); farther, the unit moved and the mean starts again
@@ -83,7 +84,7 @@ class FastDetectorSettings:
     moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
-    min_border_px: float = 10.0
+    min_border_px: float = 6.0  # the detector needs a few of its 4x4 threshold tiles around a tag
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
     min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
     # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
