@@ -282,6 +282,7 @@ class FastTagDetector:
         # The thumbnail as it was when each part of the frame was last searched (parts searched at
         # different times hold pixels of different ages).
         self._reference: np.ndarray | None = None
+        self._cells: tuple[Any, ...] | None = None  # the thumbnail's shape, and its cells' mean and spread
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
@@ -661,10 +662,9 @@ class FastTagDetector:
         # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
         # compared with its reference at the tile's own gain, and only change beyond the tile's typical
         # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-        shape = (thumb.shape[1], thumb.shape[0])
-        cells = self._cell_grid(thumb.shape)
-        mean = lambda a: cv2.resize(a, cells, interpolation=cv2.INTER_AREA)  # noqa: E731 - per cell
-        spread = lambda a: cv2.resize(a, shape, interpolation=cv2.INTER_NEAREST)  # noqa: E731 - back to pixels
+        if self._cells is None or self._cells[0] != thumb.shape:
+            self._cells = (thumb.shape, *_cell_mean_and_spread(thumb.shape, self._cell_grid(thumb.shape)))
+        _, mean, spread = self._cells
         gain = spread(mean(thumb) / np.maximum(1.0, mean(reference)))
         diff = cv2.absdiff(thumb, gain * reference)
         diff -= spread(mean(diff))
@@ -681,13 +681,14 @@ class FastTagDetector:
         # card changed a few thumbnail pixels lies whole in its box.
         r = max(1, -(-(self._overlap_px(width) // 2) // k))
         grown = cv2.dilate(changed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-        peaks = np.zeros(n, dtype=np.float32)
-        np.maximum.at(peaks, labels[changed > 0], diff[changed > 0])
+        # Each patch of change, the strongest first (its outline's bounding box: OpenCV's contours take a
+        # tenth of the time of its connected components on a thumbnail).
+        contours, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        rects = [cv2.boundingRect(c) for c in contours]
+        peaks = [float(diff[y : y + h, x : x + w].max()) for x, y, w, h in rects]
         budget = s.changed_sweep_fraction * width * height
         boxes: list[Box] = []
-        for label in sorted(range(1, n), key=lambda i: -peaks[i]):
-            x, y, w, h = (int(v) for v in stats[label, :4])
+        for _, (x, y, w, h) in sorted(zip(peaks, rects), key=lambda pr: -pr[0]):
             box = (x * k, y * k, min(width, (x + w) * k), min(height, (y + h) * k))
             area = (box[2] - box[0]) * (box[3] - box[1])
             if boxes and area > budget:
@@ -844,6 +845,25 @@ class FastTagDetector:
         track.last_seen_t = t_s
         track.misses = 0
         track.confirmed = True
+
+
+def _cell_mean_and_spread(shape: tuple[int, ...], cells: tuple[int, int]) -> tuple[Any, Any]:
+    """Two functions for an image of ``shape`` cut into ``cells`` (across, down): each cell's mean, and
+    a per-cell array spread back over the cells' pixels. (Sums of whole pixels: OpenCV's area resize to
+    a size that does not divide the image takes ten times as long.)"""
+    height, width = shape[:2]
+    nx, ny = cells
+    ys, xs = (np.arange(ny) * height) // ny, (np.arange(nx) * width) // nx
+    ry, rx = np.diff(np.append(ys, height)), np.diff(np.append(xs, width))
+    area = np.outer(ry, rx).astype(np.float32)
+
+    def mean(a: np.ndarray) -> np.ndarray:
+        return (np.add.reduceat(np.add.reduceat(a, ys, axis=0, dtype=np.float64), xs, axis=1) / area).astype(np.float32)
+
+    def spread(c: np.ndarray) -> np.ndarray:
+        return np.repeat(np.repeat(c, ry, axis=0), rx, axis=1)
+
+    return mean, spread
 
 
 THUMBNAIL_SAMPLES = 32  # frame pixels averaged into each thumbnail pixel, at least
