@@ -123,8 +123,10 @@ class _PixelTrack:
     ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
     ref_slice: tuple[slice, slice] | None = None
     ref_patch: np.ndarray | None = None
+    ref_mean: float = 1.0  # the patch's mean grey level (at least 1)
     ref_count: int = 0  # real detections averaged into ref_detection
     reused: bool = False  # its detection of this frame is the last real one, reported again
+    at_ref: bool = False  # its centre is ref_detection's (set by a repeated detection)
 
 
 @dataclass(frozen=True)
@@ -565,7 +567,7 @@ class FastTagDetector:
                 continue
             # OpenCV's mean and max-abs-difference: the same figures as numpy's, without its per-call
             # overhead (this runs for every still tag in every frame).
-            gain = cv2.mean(now)[0] / max(1.0, cv2.mean(before)[0])
+            gain = cv2.mean(now)[0] / track.ref_mean
             if cv2.norm(now, gain * before, cv2.NORM_INF) < s.still_change_threshold:
                 track.reused = True
                 rows.append((track.tag_id, *track.ref_detection))
@@ -610,8 +612,10 @@ class FastTagDetector:
             else:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
+            track.at_ref = False
             track.ref_slice = self._patch_slice(track.center, track.edge_px)
             track.ref_patch = thumb[track.ref_slice].copy()
+            track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
     def _next_tiles(self, thumb: np.ndarray, windows: list[Box]) -> list[Box]:
@@ -817,10 +821,11 @@ class FastTagDetector:
         """:meth:`_see` for a still tag's repeated detection: its velocity decays as a zero displacement
         would make it, and its centre and size are the repeated mean's."""
         dt = t_s - track.last_seen_t
-        if not (track.velocity_known and 0 < dt <= self.settings.velocity_gap_s and np.array_equal(centre, track.center)):
+        if not (track.at_ref and track.velocity_known and 0 < dt <= self.settings.velocity_gap_s):
             self._see(track, centre, corners, t_s)
+            track.at_ref = True
             return
-        track.velocity = 0.5 * track.velocity
+        track.velocity *= 0.5
         track.last_seen_t = t_s
         track.misses = 0
         track.confirmed = True
@@ -841,6 +846,7 @@ class FastTagDetector:
             track.velocity = np.zeros(2)
             track.velocity_known = False
         track.center = centre.copy()
+        track.at_ref = False
         track.edge_px = _edge_px(corners)
         track.last_seen_t = t_s
         track.misses = 0
