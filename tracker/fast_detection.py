@@ -86,8 +86,11 @@ class FastDetectorSettings:
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 6.0  # the detector needs a few of its 4x4 threshold tiles around a tag
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
-    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
-    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
+    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1 to 4) that
+    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2.
+    # The sweep for new tags keeps this; they are found nowhere else.
+    window_min_decimated_edge_px: float = 11.0  # ... and a followed tag in its window this wide: 22 px tags at
+    # step 2 (one in a hundred is missed there and found at once by the window's full-resolution retry)
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
     max_growth_edges: float = 1.5
     forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
@@ -406,7 +409,9 @@ class FastTagDetector:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
             # while every tag is found.
-            decimated = {tag_id for tag_id, _ in missing if self._step(self._edge_of(tag_id)) > 1}
+            decimated = {
+                tag_id for tag_id, _ in missing if step_for_edge(self._edge_of(tag_id), s.window_min_decimated_edge_px) > 1
+            }
             for detector in (self._detectors[0], self._retry_detector):
                 todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
                 if not todo:
@@ -512,7 +517,7 @@ class FastTagDetector:
         steps = []
         for x0, y0, x1, y1 in windows:
             inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
-            steps.append(self._step(min(inside)) if inside else 1.0)
+            steps.append(step_for_edge(min(inside), self.settings.window_min_decimated_edge_px) if inside else 1.0)
         return steps
 
     def _thumb_step(self) -> int:
