@@ -351,11 +351,15 @@ class FastTagDetector:
             maybe_still = {id(t) for t in candidates}
             expected = self._windows(t_s, width, height, [t for t in self._tracks if id(t) not in maybe_still])
             sure = merge_boxes([box for _, box in expected])
-            sure_jobs: list[Job] = []
+            # The windows are dealt out one by one from a shared list, largest first: the other core
+            # starts at once, this one joins when it has checked the rest, neither waits on the other.
+            shared: list[Job] = []
+            dealt: list[Job] = []
             if self._pool is not None and sure:
-                sure_jobs = self._window_jobs(sure, width, height)
+                dealt = self._window_jobs(sure, width, height)
+                shared = sorted(dealt, key=_job_cost)
                 early = self._pool.submit(
-                    _detect_boxes, self._early_detectors, image, sure_jobs,
+                    _take_and_detect, shared, self._early_detectors, image,
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
                 )
             thumb = self._thumbnail(image)
@@ -373,10 +377,19 @@ class FastTagDetector:
                 if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
             }
             tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
+            if early is not None:
+                more = self._window_jobs(rest, width, height)
+                dealt += more
+                shared[:0] = sorted(more, key=_job_cost)
+                mine = _take_and_detect(
+                    shared, {step: d[0] for step, d in self._step_detectors.items()}, image,
+                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
+                )
+                windows = []
             found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
             if early is not None:
-                found = concat_detections([early.result(), found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
-                windows = windows + [box for box, _ in sure_jobs]
+                found = concat_detections([early.result(), mine, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                windows = [box for box, _ in dealt]
         if len(unchanged) and len(found):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
@@ -991,6 +1004,24 @@ def _detect_boxes(
                 frame_size_px=frame_size,
                 max_hamming=max_hamming,
             )
+        )
+    return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+
+def _take_and_detect(
+    shared: list[Job], detectors: dict[float, Any], image: np.ndarray, *, frame_index: int, t_s: float,
+    frame_size: tuple[int, int], max_hamming: int,
+) -> TagDetections:
+    """Search the jobs taken one at a time from the end of ``shared`` until none is left (two threads
+    may take from one list: a list's pop is atomic in CPython)."""
+    batches = []
+    while True:
+        try:
+            job = shared.pop()
+        except IndexError:
+            break
+        batches.append(
+            _detect_boxes(detectors, image, [job], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming)
         )
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
