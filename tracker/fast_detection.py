@@ -124,8 +124,8 @@ class _PixelTrack:
     # Its last real detection (corners, centre, margin, hamming) and the thumbnail patch around it then:
     # while the patch stays the same the tag has not moved, and that detection is reported again.
     ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
-    ref_slice: tuple[slice, slice] | None = None
-    ref_patch: np.ndarray | None = None
+    ref_index: np.ndarray | None = None  # the thumbnail pixels around it (flat indices)
+    ref_patch: np.ndarray | None = None  # their values then
     ref_mean: float = 1.0  # the patch's mean grey level (at least 1)
     ref_count: int = 0  # real detections averaged into ref_detection
     reused: bool = False  # its detection of this frame is the last real one, reported again
@@ -574,21 +574,22 @@ class FastTagDetector:
     ) -> TagDetections:
         """The last detection of each candidate (:meth:`_reuse_candidates`) whose thumbnail patch is as it
         was when the tag was last detected (after the patch's exposure gain)."""
-        import cv2
-
         s = self.settings
         rows = []
-        for track in candidates:
-            now = thumb[track.ref_slice]
-            before = track.ref_patch
-            if now.shape != before.shape or now.size == 0:
-                continue
-            # OpenCV's mean and max-abs-difference: the same figures as numpy's, without its per-call
-            # overhead (this runs for every still tag in every frame).
-            gain = cv2.mean(now)[0] / track.ref_mean
-            if cv2.norm(now, gain * before, cv2.NORM_INF) < s.still_change_threshold:
-                track.reused = True
-                rows.append((track.tag_id, *track.ref_detection))
+        candidates = [t for t in candidates if t.ref_index is not None and t.ref_index.size]
+        if candidates:
+            # All the patches at once (this runs for every still tag in every frame): each patch's
+            # gain, then its largest difference from before.
+            sizes = np.array([t.ref_index.size for t in candidates])
+            starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            now = thumb.ravel()[np.concatenate([t.ref_index for t in candidates])]
+            before = np.concatenate([t.ref_patch for t in candidates])
+            gain = np.add.reduceat(now, starts) / sizes / np.array([t.ref_mean for t in candidates])
+            worst = np.maximum.reduceat(np.abs(now - np.repeat(gain.astype(np.float32), sizes) * before), starts)
+            for track, still in zip(candidates, (worst < s.still_change_threshold).tolist()):
+                if still:
+                    track.reused = True
+                    rows.append((track.tag_id, *track.ref_detection))
         if not rows:
             return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
         return TagDetections(
@@ -631,8 +632,10 @@ class FastTagDetector:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
             track.at_ref = False
-            track.ref_slice = self._patch_slice(track.center, track.edge_px)
-            track.ref_patch = thumb[track.ref_slice].copy()
+            ys, xs = self._patch_slice(track.center, track.edge_px)
+            track.ref_index = (np.arange(ys.start, min(ys.stop, thumb.shape[0]))[:, None] * thumb.shape[1]
+                               + np.arange(xs.start, min(xs.stop, thumb.shape[1]))[None, :]).ravel()
+            track.ref_patch = thumb.ravel()[track.ref_index]
             track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
