@@ -376,7 +376,7 @@ class FastTagDetector:
                 for t in self._tracks
                 if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
             }
-            tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
+            tiles = self._next_tiles(self._coarse(thumb), [box for tag_id, box in expected if tag_id in moving])
             if early is not None:
                 more = self._window_jobs(rest, width, height)
                 dealt += more
@@ -417,7 +417,7 @@ class FastTagDetector:
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
         if full or rescue:
-            self._mark_searched(thumb, None)
+            self._mark_searched(self._coarse(thumb), None)
         elif missing:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
@@ -542,6 +542,18 @@ class FastTagDetector:
     def _thumbnail(self, gray: np.ndarray) -> np.ndarray:
         return thumbnail(gray, self._thumb_step()).astype(np.float32)
 
+    def _change_step(self) -> int:
+        return 2 * self._thumb_step()
+
+    def _coarse(self, thumb: np.ndarray) -> np.ndarray:
+        """The thumbnail at half its resolution, where the frame is watched for change: what is put
+        down or taken away (a unit and its base, a hand) covers several of its pixels, and comparing a
+        quarter of the pixels costs a quarter as much."""
+        import cv2
+
+        h, w = max(2, thumb.shape[0]) // 2, max(2, thumb.shape[1]) // 2
+        return cv2.resize(thumb[: 2 * h, : 2 * w], (w, h), interpolation=cv2.INTER_LINEAR)
+
     def _patch_slice(self, centre: np.ndarray, edge_px: float) -> tuple[slice, slice]:
         """The thumbnail pixels over a tag and a quarter of its width around it."""
         k = self._thumb_step()
@@ -639,34 +651,35 @@ class FastTagDetector:
             track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
-    def _next_tiles(self, thumb: np.ndarray, windows: list[Box]) -> list[Box]:
+    def _next_tiles(self, coarse: np.ndarray, windows: list[Box]) -> list[Box]:
         """Boxes around the parts of the picture that changed since they were last searched (most
         changed first, at most ``changed_sweep_fraction`` of the frame), plus the slow round robin that
-        searches every tile in turn. The searched parts of the thumbnail become their new reference."""
+        searches every tile in turn. The searched parts of ``coarse`` (:meth:`_coarse`) become their new
+        reference."""
         s = self.settings
-        k = self._thumb_step()
+        k = self._change_step()
         picked: list[Box] = []
-        width, height = self._frame_size or (thumb.shape[1] * k, thumb.shape[0] * k)
+        width, height = self._frame_size or (coarse.shape[1] * k, coarse.shape[0] * k)
         if self._reference is not None:
-            picked = self._changed_boxes(thumb, windows, width, height)
+            picked = self._changed_boxes(coarse, windows, width, height)
         self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
         for _ in range(min(count, len(self._tiles))):
             picked.append(self._tiles[self._tile_cursor])
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        self._mark_searched(thumb, picked)
+        self._mark_searched(coarse, picked)
         return picked
 
-    def _mark_searched(self, thumb: np.ndarray, boxes: list[Box] | None) -> None:
-        """The thumbnail under each box (less a margin where a tag could be cut by the box's edge) is
+    def _mark_searched(self, coarse: np.ndarray, boxes: list[Box] | None) -> None:
+        """The coarse thumbnail under each box (less a margin where a tag could be cut by the box's edge) is
         now what was last searched there; ``None``: the whole frame was."""
-        if boxes is None or self._reference is None or self._reference.shape != thumb.shape:
-            self._reference = thumb.copy()
+        if boxes is None or self._reference is None or self._reference.shape != coarse.shape:
+            self._reference = coarse.copy()
             return
-        k = self._thumb_step()
-        m = self._overlap_px(self._frame_size[0] if self._frame_size else thumb.shape[1] * k) // 2
-        width, height = thumb.shape[1] * k, thumb.shape[0] * k
+        k = self._change_step()
+        m = self._overlap_px(self._frame_size[0] if self._frame_size else coarse.shape[1] * k) // 2
+        width, height = coarse.shape[1] * k, coarse.shape[0] * k
         for x0, y0, x1, y1 in boxes:
             # A box at the frame's edge keeps its edge: no tag is cut there.
             a = 0 if x0 <= 0 else x0 + m
@@ -675,23 +688,23 @@ class FastTagDetector:
             d = height if y1 >= height else y1 - m
             if c > a and d > b:
                 ys, xs = slice(-(-b // k), d // k), slice(-(-a // k), c // k)
-                self._reference[ys, xs] = thumb[ys, xs]
+                self._reference[ys, xs] = coarse[ys, xs]
 
-    def _changed_boxes(self, thumb: np.ndarray, windows: list[Box], width: int, height: int) -> list[Box]:
+    def _changed_boxes(self, coarse: np.ndarray, windows: list[Box], width: int, height: int) -> list[Box]:
         import cv2
 
         s = self.settings
-        k = self._thumb_step()
+        k = self._change_step()
         reference = self._reference
         assert reference is not None
         # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
         # compared with its reference at the tile's own gain, and only change beyond the tile's typical
-        # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-        if self._cells is None or self._cells[0] != thumb.shape:
-            self._cells = (thumb.shape, *_cell_mean_and_spread(thumb.shape, self._cell_grid(thumb.shape)))
+        # change counts; a tag put down or a hand is a few coarse thumbnail pixels that stand out.
+        if self._cells is None or self._cells[0] != coarse.shape:
+            self._cells = (coarse.shape, *_cell_mean_and_spread(coarse.shape, self._cell_grid(coarse.shape)))
         _, mean, spread = self._cells
-        gain = spread(mean(thumb) / np.maximum(1.0, mean(reference)))
-        diff = cv2.absdiff(thumb, gain * reference)
+        gain = spread(mean(coarse) / np.maximum(1.0, mean(reference)))
+        diff = cv2.absdiff(coarse, gain * reference)
         diff -= spread(mean(diff))
         g = s.change_mask_grow
         for x0, y0, x1, y1 in windows:
@@ -703,11 +716,11 @@ class FastTagDetector:
         if not changed.any():
             return []
         # Grown by half a tile overlap (wide enough for a 2" anchor close to the camera): a tag whose
-        # card changed a few thumbnail pixels lies whole in its box.
+        # card changed a few coarse thumbnail pixels lies whole in its box.
         r = max(1, -(-(self._overlap_px(width) // 2) // k))
         grown = cv2.dilate(changed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
         # Each patch of change, the strongest first (its outline's bounding box: OpenCV's contours take a
-        # tenth of the time of its connected components on a thumbnail).
+        # tenth of the time of its connected components on a coarse thumbnail).
         contours, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         rects = [cv2.boundingRect(c) for c in contours]
         peaks = [float(diff[y : y + h, x : x + w].max()) for x, y, w, h in rects]
@@ -723,10 +736,10 @@ class FastTagDetector:
         return boxes
 
     def _cell_grid(self, shape: tuple[int, ...]) -> tuple[int, int]:
-        """How many cells (across, down) of about a tile each the thumbnail is split into to measure
-        the exposure gain."""
-        tile = self._tile_px(shape[1] * self._thumb_step())
-        k = self._thumb_step()
+        """How many cells (across, down) of about a tile each the coarse thumbnail is split into to
+        measure the exposure gain."""
+        k = self._change_step()
+        tile = self._tile_px(shape[1] * k)
         return (max(1, round(shape[1] * k / tile)), max(1, round(shape[0] * k / tile)))
 
     def _windows(self, t_s: float, width: int, height: int, tracks: list[_PixelTrack]) -> list[tuple[int, Box]]:
