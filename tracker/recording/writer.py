@@ -340,6 +340,8 @@ class Recorder:
             return True
         if (last.state, last.moving, last.conflict) != (pose.state, pose.moving, pose.conflict):
             return True
+        if pose.moving and pose.last_seen_t_s > last.last_seen_t_s:
+            return True  # every sighting of a unit in motion, even one where it stood as in the last
         if last.x_in is not None and pose.x_in is not None and last.y_in is not None and pose.y_in is not None:
             moved = math.hypot(pose.x_in - last.x_in, pose.y_in - last.y_in)
         else:
