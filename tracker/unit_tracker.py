@@ -393,7 +393,8 @@ class UnitTracker:
         if unit.rings and t - unit.rings[-1].t_s < self.settings.ring_every_s:
             return
         inner, outer = self._ring_radii_px(unit)
-        ring = take_ring(image, unit.center_px, inner_px=inner, outer_px=outer, t_s=t, spot_px=0.45 * unit.edge_px)
+        like = unit.rings[-1] if unit.rings else None
+        ring = take_ring(image, unit.center_px, inner_px=inner, outer_px=outer, t_s=t, spot_px=0.45 * unit.edge_px, like=like)
         if ring is not None:
             unit.rings.append(ring)
 

@@ -20,6 +20,7 @@ the projector).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,54 +32,85 @@ PLAIN_RING_STD = 4.0
 
 @dataclass(frozen=True, eq=False)
 class RingSnapshot:
-    """Grey values of a ring of pixels around a unit and of the spot it covers, and where they were
-    taken (full-frame pixels)."""
+    """The grey crop around a unit, which of its pixels are the ring and which the spot it covers, and
+    where they were taken (full-frame pixels).
+
+    A still unit is snapshotted every half second but its snapshots are read only when it goes missing,
+    so the snapshot keeps the crop as it was (a copy of its bytes) and picks the ring's and the spot's
+    grey values out of it when they are first asked for.
+    """
 
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 of the crop
     mask: np.ndarray  # bool, the crop's shape: which pixels are in the ring
-    values: np.ndarray  # float32, the ring's grey values
+    gray: np.ndarray  # uint8, the crop's grey values (a copy)
     t_s: float
     spot_mask: np.ndarray | None = None  # bool: the pixels of the tag itself
-    spot_values: np.ndarray | None = None
+    #: (centre x, centre y, inner, outer, spot) in pixels: a snapshot of the same place reuses the masks
+    place_px: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+
+    @functools.cached_property
+    def values(self) -> np.ndarray:
+        """The ring's grey values (float32)."""
+        return self.gray[self.mask].astype(np.float32)
+
+    @functools.cached_property
+    def spot_values(self) -> np.ndarray | None:
+        """The spot's grey values (float32), or None when the spot is too small to compare."""
+        return None if self.spot_mask is None else self.gray[self.spot_mask].astype(np.float32)
 
 
 def _gray_crop(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    return _gray_crop_u8(image, box).astype(np.float32)
+
+
+def _gray_crop_u8(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     x0, y0, x1, y1 = box
     crop = image[y0:y1, x0:x1]
     if crop.ndim == 3:
         import cv2
 
-        crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    return crop.astype(np.float32)
+        return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    return crop
 
 
 def take_ring(
-    image: np.ndarray, center_px: np.ndarray, *, inner_px: float, outer_px: float, t_s: float, spot_px: float = 0.0
+    image: np.ndarray,
+    center_px: np.ndarray,
+    *,
+    inner_px: float,
+    outer_px: float,
+    t_s: float,
+    spot_px: float = 0.0,
+    like: RingSnapshot | None = None,
 ) -> RingSnapshot | None:
     """Snapshot the ring between ``inner_px`` and ``outer_px`` around ``center_px``, and the spot within
-    ``spot_px`` of it; None if mostly off-image."""
+    ``spot_px`` of it; None if mostly off-image.
+
+    ``like``: an earlier snapshot of the unit; when it was taken at exactly the same place with the same
+    radii (a still unit whose tag the detector reported at the same corners), its masks are reused
+    instead of being computed again.
+    """
     h, w = image.shape[:2]
     cx, cy = float(center_px[0]), float(center_px[1])
     r = int(np.ceil(outer_px)) + 1
     box = (max(0, int(cx) - r), max(0, int(cy) - r), min(w, int(cx) + r + 1), min(h, int(cy) + r + 1))
     if box[2] - box[0] < 4 or box[3] - box[1] < 4:
         return None
-    yy, xx = np.mgrid[box[1] : box[3], box[0] : box[2]]
-    d2 = (xx - cx) ** 2 + (yy - cy) ** 2
-    mask = (d2 >= inner_px**2) & (d2 <= outer_px**2)
-    if int(mask.sum()) < MIN_RING_PIXELS:
-        return None
-    gray = _gray_crop(image, box)
-    spot = d2 <= spot_px**2
-    has_spot = int(spot.sum()) >= 9
-    return RingSnapshot(
-        box=box,
-        mask=mask,
-        values=gray[mask],
-        t_s=t_s,
-        spot_mask=spot if has_spot else None,
-        spot_values=gray[spot] if has_spot else None,
-    )
+    place = (cx, cy, float(inner_px), float(outer_px), float(spot_px))
+    if like is not None and like.place_px == place and like.box == box:
+        mask, spot_mask = like.mask, like.spot_mask
+    else:
+        # Squared distances of the crop's pixel centres, from a row and a column (no full index grids).
+        d2 = (np.arange(box[0], box[2]) - cx) ** 2 + ((np.arange(box[1], box[3]) - cy) ** 2)[:, None]
+        mask = (d2 >= inner_px**2) & (d2 <= outer_px**2)
+        if int(np.count_nonzero(mask)) < MIN_RING_PIXELS:
+            return None
+        spot = d2 <= spot_px**2
+        spot_mask = spot if int(np.count_nonzero(spot)) >= 9 else None
+    gray = _gray_crop_u8(image, box)
+    if gray.base is not None:
+        gray = gray.copy()  # a view of the frame, which the camera may reuse for the next one
+    return RingSnapshot(box=box, mask=mask, gray=gray, t_s=t_s, spot_mask=spot_mask, place_px=place)
 
 
 def ring_similarity(snapshot: RingSnapshot, image: np.ndarray) -> tuple[float, float]:
