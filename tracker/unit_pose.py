@@ -159,12 +159,15 @@ def table_corners(
     flat = corners.reshape(-1, 2)
     z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
     base = z.copy()
-    if terrain is not None and n:
-        for _ in range(iterations):
-            guess = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2).mean(axis=1)
-            z = base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
     if n == 0:
         return np.zeros((0, 4, 2)), z
+    if terrain is not None:
+        for _ in range(iterations):
+            table = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2)
+            guess = table.mean(axis=1)
+            before, z = z, base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
+            if np.array_equal(z, before):
+                return table, z  # converged exactly (flat ground at once): more rounds would repeat this one
     return mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2), z
 
 
