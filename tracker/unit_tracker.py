@@ -96,6 +96,30 @@ class _Unit:
     conflict_until_t: float = -math.inf
     conflict: bool = False
     rings: deque[RingSnapshot] = field(default_factory=lambda: deque(maxlen=4))
+    #: The detection (corner and centre bytes) and roster entry its last measurement came from, and that
+    #: measurement: a detector repeating that detection gives the same measurement, so it is reused.
+    measured_key: bytes | None = None
+    measured_spec: UnitSpec | None = None
+    measured_pose: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+
+def _detection_keys(dets: TagDetections) -> list[bytes]:
+    """Each detection's corners and centre as bytes: equal keys, bit-identical detections."""
+    n = len(dets)
+    if n == 0:
+        return []
+    raw = np.concatenate((dets.corners_px.reshape(n, 8), dets.centers_px.reshape(n, 2)), axis=1).tobytes()
+    size = len(raw) // n
+    return [raw[i * size : (i + 1) * size] for i in range(n)]
+
+
+def _measured_alike(spec: UnitSpec, before: UnitSpec | None) -> bool:
+    """Whether a tag measured for ``before`` measures the same for ``spec`` (same height and facing)."""
+    return spec is before or (
+        before is not None
+        and spec.base_height_in == before.base_height_in
+        and spec.facing_offset_deg == before.facing_offset_deg
+    )
 
 
 class UnitTracker:
@@ -120,6 +144,8 @@ class UnitTracker:
         self._anchor_conflict_until: dict[int, float] = {}
         self._last_t = 0.0
         self._last_frame = 0
+        self._in_id_order: list[_Unit] | None = None  # self._units sorted by tag id (None: sort again)
+        self._measured_with: tuple[Any, Any] = (self.mapping, self.terrain)  # what the measured_pose values assume
         #: (x_in, y_in) -> True where no camera sees the table (several cameras: a gap between views).
         #: A unit missing there is stale for as long as it stays missing, never lost: nothing looked.
         self.unseen_at: Callable[[float, float], bool] | None = None
@@ -131,7 +157,9 @@ class UnitTracker:
 
     def poses(self, t_s: float | None = None) -> tuple[UnitPose, ...]:
         t = self._last_t if t_s is None else t_s
-        return tuple(self._pose(u, t) for _, u in sorted(self._units.items()))
+        if self._in_id_order is None:
+            self._in_id_order = [u for _, u in sorted(self._units.items())]
+        return tuple(self._pose(u, t) for u in self._in_id_order)
 
     def set_mapping(self, mapping: TableMapping | None) -> None:
         """Use a new table calibration (after re-registration); filtered poses are re-measured on the next sighting."""
@@ -139,6 +167,7 @@ class UnitTracker:
         self.mapping = mapping
         if switched:
             self._units.clear()  # pixel and inch filters cannot be converted into each other
+            self._in_id_order = None
 
     def start_turn(self, t_s: float | None = None, *, frame_index: int | None = None) -> TrackerEvent:
         """Reset movement accounting: a player's turn begins (called by the GUI when the rules say so)."""
@@ -164,16 +193,31 @@ class UnitTracker:
         frame = int(detections.frame_index)
         self._last_t, self._last_frame = t, frame
         events: list[TrackerEvent] = []
-        is_anchor = np.array([int(i) in self.anchor_ids for i in detections.tag_ids], dtype=bool)
-        anchors = detections.filter(is_anchor)
-        events += self._anchor_conflicts(anchors, t, frame)
-        units = detections.filter(~is_anchor)
+        ids = detections.tag_ids.tolist()
+        is_anchor = [tag_id in self.anchor_ids for tag_id in ids]
+        if any(is_anchor):
+            mask = np.array(is_anchor, dtype=bool)
+            anchors = detections.filter(mask)
+            events += self._anchor_conflicts(anchors, t, frame)
+            units = detections.filter(~mask)
+            ids = units.tag_ids.tolist()
+        else:
+            anchors = detections.filter(np.zeros(len(ids), dtype=bool))
+            units = detections
+        if self.mapping is not self._measured_with[0] or self.terrain is not self._measured_with[1]:
+            self._measured_with = (self.mapping, self.terrain)
+            for unit in self._units.values():
+                unit.measured_key = None  # measured with another calibration or terrain
 
         by_id: dict[int, list[int]] = {}
-        for i, tag_id in enumerate(units.tag_ids):
-            by_id.setdefault(int(tag_id), []).append(i)
+        for i, tag_id in enumerate(ids):
+            by_id.setdefault(tag_id, []).append(i)
+        keys = _detection_keys(units)
+        trusted_rows = (units.hammings == 0).tolist()  # corrected bits: maybe partly covered, corners less sure
         seen: set[int] = set()
-        picked: list[tuple[UnitSpec, int]] = []
+        # Per unit in view: its roster entry, its detection, and its measurement when the detector
+        # repeated the detection it was last measured from (None: measure it now).
+        plan: list[tuple[UnitSpec, int, tuple[float, float, float, float] | None]] = []
         for tag_id, rows in by_id.items():
             spec = self.roster.spec_for(tag_id)
             if spec is None:
@@ -191,14 +235,29 @@ class UnitTracker:
                         )
                     )
                 continue
-            picked.append((spec, self._pick(tag_id, rows, units, t, frame, events)))
-        measured = self._measure_all(picked, units)
-        finite = np.isfinite(measured[:, [0, 1, 3]]).all(axis=1).tolist()
-        for (spec, row), pose, ok in zip(picked, measured, finite):
-            if not ok:
+            row = self._pick(tag_id, rows, units, t, frame, events)
+            unit = self._units.get(tag_id)
+            repeated = (
+                len(rows) == 1
+                and unit is not None
+                and unit.state is UnitState.SEEN
+                and unit.measured_key == keys[row]
+                and _measured_alike(spec, unit.measured_spec)
+            )
+            plan.append((spec, row, unit.measured_pose if repeated and unit is not None else None))
+        measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units).tolist())
+        for spec, row, again in plan:
+            trusted = trusted_rows[row]
+            if again is not None:
+                events += self._seen_again(self._units[spec.tag_id], again, t, frame, image, trusted=trusted)
+                seen.add(spec.tag_id)
+                continue
+            x, y, z, heading = next(measured)
+            if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(heading)):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
-            trusted = bool(units.hammings[row] == 0)  # corrected bits: maybe partly covered, corners less sure
-            events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
+            events += self._sighting(spec, np.array((x, y, z, heading)), units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
+            unit = self._units[spec.tag_id]
+            unit.measured_key, unit.measured_spec, unit.measured_pose = keys[row], spec, (x, y, z, heading)
             seen.add(spec.tag_id)
 
         for tag_id, unit in self._units.items():
@@ -308,6 +367,7 @@ class UnitTracker:
                 z_in=z,
             )
             self._units[spec.tag_id] = unit
+            self._in_id_order = None
             events.append(self._event(EventKind.APPEARED, unit, t, frame))
         else:
             previous = unit.state
@@ -339,9 +399,24 @@ class UnitTracker:
             self._snapshot_ring(unit, image, t)
         return events
 
+    def _seen_again(
+        self, unit: _Unit, pose: tuple[float, float, float, float], t: float, frame: int, image: np.ndarray | None,
+        *, trusted: bool,
+    ) -> list[TrackerEvent]:
+        """:meth:`_sighting` of a unit in view whose detection is the very one it was last measured from
+        (the detector repeats a still tag's last detection): the same measurement, place and tag size."""
+        unit.last_seen_t = t
+        x, y, _, heading = pose
+        events = self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
+        if image is not None and not unit.filter.moving:
+            self._snapshot_ring(unit, image, t)
+        return events
+
     def _filtered_step(
         self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int, *, trusted: bool = True
     ) -> list[TrackerEvent]:
+        if unit.filter.refine(x, y, heading, t, trusted=trusted):
+            return []  # still, and staying still: no path, no turn, no event
         before_heading = unit.filter.heading_deg
         start = (unit.filter.x, unit.filter.y)
         step = unit.filter.update(x, y, heading, t, trusted=trusted)
