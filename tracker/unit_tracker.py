@@ -35,7 +35,15 @@ from tracker.detections import TagDetections
 from tracker.events import EventKind, TrackerEvent
 from tracker.pose_filter import FilterSettings, PoseFilter, angle_diff_deg
 from tracker.roster import Roster, UnitSpec
-from tracker.unit_pose import HeightMap, TableMapping, UnitPose, UnitState, image_pose, table_poses
+from tracker.unit_pose import (
+    HeightMap,
+    TableMapping,
+    UnitPose,
+    UnitState,
+    image_pose,
+    table_poses,
+    unit_pose_from_fields,
+)
 from tracker.visibility import RingSnapshot, ring_similarity, take_ring
 
 DEFAULT_ANCHOR_IDS = frozenset(range(10))
@@ -86,7 +94,7 @@ class _Unit:
     filter: PoseFilter
     state: UnitState
     last_seen_t: float
-    center_px: np.ndarray
+    center_px: tuple[float, float]  # the tag's centre in the image (px)
     edge_px: float
     z_in: float | None
     path_this_turn: float = 0.0
@@ -215,9 +223,9 @@ class UnitTracker:
         keys = _detection_keys(units)
         trusted_rows = (units.hammings == 0).tolist()  # corrected bits: maybe partly covered, corners less sure
         seen: set[int] = set()
-        # Per unit in view: its roster entry, its detection, and its measurement when the detector
-        # repeated the detection it was last measured from (None: measure it now).
-        plan: list[tuple[UnitSpec, int, tuple[float, float, float, float] | None]] = []
+        # Per unit in view: its roster entry, its detection, and the unit itself when the detector repeated
+        # the detection it was last measured from (None: measure it now).
+        plan: list[tuple[UnitSpec, int, _Unit | None]] = []
         for tag_id, rows in by_id.items():
             spec = self.roster.spec_for(tag_id)
             if spec is None:
@@ -235,29 +243,40 @@ class UnitTracker:
                         )
                     )
                 continue
-            row = self._pick(tag_id, rows, units, t, frame, events)
+            if len(rows) > 1:
+                plan.append((spec, self._pick(tag_id, rows, units, t, frame, events), None))
+                continue
+            row = rows[0]
             unit = self._units.get(tag_id)
             repeated = (
-                len(rows) == 1
-                and unit is not None
+                unit is not None
                 and unit.state is UnitState.SEEN
                 and unit.measured_key == keys[row]
-                and _measured_alike(spec, unit.measured_spec)
+                and (spec is unit.measured_spec or _measured_alike(spec, unit.measured_spec))
             )
-            plan.append((spec, row, unit.measured_pose if repeated and unit is not None else None))
+            plan.append((spec, row, unit if repeated else None))
         measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units).tolist())
+        ring_every_s = self.settings.ring_every_s
         for spec, row, again in plan:
             trusted = trusted_rows[row]
             if again is not None:
-                events += self._seen_again(self._units[spec.tag_id], again, t, frame, image, trusted=trusted)
+                # The detection it was last measured from, again: the same measurement, place and tag
+                # size; what _sighting does for a unit in view, without measuring it again.
+                again.last_seen_t = t
+                x, y, _, heading = again.measured_pose
+                f = again.filter
+                if not f.refine(x, y, heading, t, trusted=trusted):
+                    events += self._filtered_step(again, x, y, heading, t, frame, trusted=trusted)
+                if image is not None and not f.moving and (not again.rings or t - again.rings[-1].t_s >= ring_every_s):
+                    self._snapshot_ring(again, image, t)
                 seen.add(spec.tag_id)
                 continue
-            x, y, z, heading = next(measured)
+            pose = x, y, _, heading = tuple(next(measured))
             if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(heading)):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
-            events += self._sighting(spec, np.array((x, y, z, heading)), units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
+            events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
             unit = self._units[spec.tag_id]
-            unit.measured_key, unit.measured_spec, unit.measured_pose = keys[row], spec, (x, y, z, heading)
+            unit.measured_key, unit.measured_spec, unit.measured_pose = keys[row], spec, pose
             seen.add(spec.tag_id)
 
         for tag_id, unit in self._units.items():
@@ -341,7 +360,7 @@ class UnitTracker:
     def _sighting(
         self,
         spec: UnitSpec,
-        pose: np.ndarray,
+        pose: tuple[float, float, float, float],
         corners: np.ndarray,
         center_px: np.ndarray,
         t: float,
@@ -362,7 +381,7 @@ class UnitTracker:
                 filter=PoseFilter(x, y, heading, t, settings=self._filter_settings(spec, edge)),
                 state=UnitState.SEEN,
                 last_seen_t=t,
-                center_px=np.asarray(center_px, dtype=np.float64).copy(),
+                center_px=(float(center_px[0]), float(center_px[1])),
                 edge_px=edge,
                 z_in=z,
             )
@@ -372,11 +391,12 @@ class UnitTracker:
         else:
             previous = unit.state
             unit.last_seen_t = t
-            unit.center_px = np.asarray(center_px, dtype=np.float64).copy()
+            unit.center_px = (float(center_px[0]), float(center_px[1]))
             unit.edge_px = edge
             unit.z_in = z
             if previous is UnitState.SEEN:
-                events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
+                if not unit.filter.refine(x, y, heading, t, trusted=trusted):  # refine: still, no path, no event
+                    events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
             else:
                 unit.state = UnitState.SEEN
                 f = unit.filter
@@ -399,24 +419,9 @@ class UnitTracker:
             self._snapshot_ring(unit, image, t)
         return events
 
-    def _seen_again(
-        self, unit: _Unit, pose: tuple[float, float, float, float], t: float, frame: int, image: np.ndarray | None,
-        *, trusted: bool,
-    ) -> list[TrackerEvent]:
-        """:meth:`_sighting` of a unit in view whose detection is the very one it was last measured from
-        (the detector repeats a still tag's last detection): the same measurement, place and tag size."""
-        unit.last_seen_t = t
-        x, y, _, heading = pose
-        events = self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
-        if image is not None and not unit.filter.moving:
-            self._snapshot_ring(unit, image, t)
-        return events
-
     def _filtered_step(
         self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int, *, trusted: bool = True
     ) -> list[TrackerEvent]:
-        if unit.filter.refine(x, y, heading, t, trusted=trusted):
-            return []  # still, and staying still: no path, no turn, no event
         before_heading = unit.filter.heading_deg
         start = (unit.filter.x, unit.filter.y)
         step = unit.filter.update(x, y, heading, t, trusted=trusted)
@@ -515,22 +520,25 @@ class UnitTracker:
 
     def _pose(self, unit: _Unit, t: float) -> UnitPose:
         f = unit.filter
-        calibrated = self.mapping is not None
-        return UnitPose(
-            tag_id=unit.spec.tag_id,
-            name=unit.spec.name,
-            side=unit.spec.side,
-            x_in=f.x if calibrated else None,
-            y_in=f.y if calibrated else None,
-            z_in=unit.z_in if calibrated else None,
-            heading_deg=f.heading_deg,
-            state=unit.state,
-            t_s=t,
-            moved_this_turn_in=unit.path_this_turn if calibrated else None,
-            turned_this_turn_deg=unit.turned_this_turn,
-            last_seen_t_s=unit.last_seen_t,
-            moving=f.moving,
-            conflict=unit.conflict,
-            center_px=(float(f.x), float(f.y)) if not calibrated else (float(unit.center_px[0]), float(unit.center_px[1])),
-        )
-
+        if self.mapping is not None:
+            x_in, y_in, z_in, moved, center = f.x, f.y, unit.z_in, unit.path_this_turn, unit.center_px
+        else:
+            x_in = y_in = z_in = moved = None
+            center = (float(f.x), float(f.y))
+        return unit_pose_from_fields({
+            "tag_id": unit.spec.tag_id,
+            "name": unit.spec.name,
+            "side": unit.spec.side,
+            "x_in": x_in,
+            "y_in": y_in,
+            "z_in": z_in,
+            "heading_deg": f.heading_deg,
+            "state": unit.state,
+            "t_s": t,
+            "moved_this_turn_in": moved,
+            "turned_this_turn_deg": unit.turned_this_turn,
+            "last_seen_t_s": unit.last_seen_t,
+            "moving": f.moving,
+            "conflict": unit.conflict,
+            "center_px": center,
+        })
