@@ -345,7 +345,9 @@ class UnitTracker:
         offsets = np.array([spec.facing_offset_deg for spec, _ in picked])
         if self.mapping is not None:
             heights = np.array([spec.base_height_in for spec, _ in picked])
-            out = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=self.terrain)
+            # Flat ground adds nothing to any height: skip asking it (the same poses, fewer steps).
+            terrain = None if getattr(self.terrain, "is_flat", False) else self.terrain
+            out = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=terrain)
         else:
             out = np.array([(x, y, np.nan, h) for x, y, h in (image_pose(units.corners_px[r]) for r in rows)])
         out[:, 3] = (out[:, 3] + offsets) % 360.0
