@@ -119,9 +119,10 @@ class Tracker:
     def _note_seen(self, detections: TagDetections) -> None:
         if len(detections) == 0:
             return
-        self.seen_tag_ids.update(int(i) for i in detections.tag_ids)
+        self.seen_tag_ids.update(detections.tag_ids.tolist())
         c = detections.corners_px
-        smallest = float(np.linalg.norm(c - np.roll(c, 1, axis=1), axis=2).mean(axis=1).min())
+        edges = c - c[:, [3, 0, 1, 2]]  # each corner minus the one before it (every frame: kept cheap)
+        smallest = float(np.sqrt((edges * edges).sum(axis=2)).mean(axis=1).min())
         self.smallest_tag_px = smallest if self.smallest_tag_px is None else min(self.smallest_tag_px, smallest)
 
     def source_status(self, connected: bool, *, t_s: float | None = None) -> TrackerEvent | None:
