@@ -59,8 +59,8 @@ class FastDetectorSettings:
     workers: int = 2  # threads (and detectors); 2 = both cores of an ordinary laptop
     split_min_px: float = 40_000  # a frame's search smaller than this (full-resolution-equivalent pixels)
     # stays on one thread
-    sweep_fraction: float = 1 / 192  # share of the tiles searched in round robin each frame whatever changed
-    # (the safety net: a whole sweep in about six seconds at 30 frames/s; a tag put down is a change,
+    sweep_fraction: float = 1 / 384  # share of the tiles searched in round robin each frame whatever changed
+    # (the safety net: a whole sweep in about 13 seconds at 30 frames/s; a tag put down is a change,
     # searched at once)
     changed_sweep_fraction: float = 1 / 8  # at most this share of the frame searched each frame because its
     # picture changed since it was last searched (a tag put down, a hand gone)
@@ -71,11 +71,12 @@ class FastDetectorSettings:
     # (grey levels, after the patch's own exposure gain) since it was last detected has not moved: its last
     # detection is reported again without running the detector (a 1 px shift of a tag's edge changes its
     # thumbnail pixels by 15-20 levels)
-    reverify_frames: int = 30  # ... but each such tag is detected for real at least once every this many
+    reverify_frames: int = 60  # ... but each such tag is detected for real at least once every this many
     # frames (spread over the frames by tag id), whatever its pixels say
-    still_average: int = 8  # a still tag is reported again unchanged only once it has been detected this
-    # many frames in a row at the same place (a unit just put down is searched for half a second); from then
-    # on it is reported at the mean of its detections there (each within still_match_edges of the mean)
+    still_average: int = 4  # a still tag is reported again unchanged only once it has been detected this
+    # many frames in a row at the same place (a unit just put down is searched for a seventh of a second);
+    # from then on it is reported at the mean of its detections there (each within still_match_edges of the
+    # mean)
     still_average_max: int = 32  # the mean's weight stops growing here, so that later detections still count
     still_match_edges: float = 0.02  # a detection whose corners all lie this close to the mean is the same
     # place (0.5 px for a 25 px tag); farther, the unit moved and the mean starts again
@@ -83,7 +84,7 @@ class FastDetectorSettings:
     moving_edges_per_s: float = 0.5  # a tag faster than this (tag edges per second) counts as moving
     tile_px: int = 480  # tile edge before the overlap is added (scaled with frame width / 1920)
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
-    min_border_px: float = 10.0
+    min_border_px: float = 6.0  # the detector needs a few of its 4x4 threshold tiles around a tag
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
     min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
     # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
@@ -150,17 +151,26 @@ class DetectionWork:
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), full-frame pixels
-Job = tuple[Box, int]  # a box, and the decimation step its quads are searched at (1, 2 or 4)
-STEPS = (1, 2, 4)
+Job = tuple[Box, float]  # a box, and the decimation step its quads are searched at (one of STEPS)
+# pupil-apriltags decimates by whole steps, and by 1.5 (3x3 pixels into 2x2): a 1" tag at the far
+# edge of a 1080p table (23 px) keeps 15 px at 1.5, where it would keep 11.5 px at 2 and be lost.
+STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
 
 
-def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> int:
+def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> float:
     """The largest decimation step that keeps a tag of ``edge_px`` at least ``min_decimated_edge_px`` wide.
 
-    >>> step_for_edge(25.4), step_for_edge(50.8), step_for_edge(20.0), step_for_edge(300.0)
-    (2, 4, 1, 4)
+    >>> step_for_edge(25.4), step_for_edge(23.5), step_for_edge(50.8), step_for_edge(40.0), step_for_edge(17.0)
+    (2.0, 1.5, 4.0, 3.0, 1.0)
     """
-    return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1])
+    return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1.0])
+
+
+def grid_px(step: float) -> int:
+    """The pixel grid a box searched at ``step`` starts on: the detector thresholds the decimated image
+    in 4x4 tiles, 4 x step full pixels (a whole number for every step of STEPS; 6 at 1.5, whose 3x3
+    blocks it holds)."""
+    return int(round(4 * step))
 
 
 def merge_boxes(boxes: list[Box]) -> list[Box]:
@@ -259,11 +269,11 @@ class FastTagDetector:
         workers = max(1, int(self.settings.workers))
         # One detector per worker and step: quads on the decimated frame, edges refined and bits decoded
         # at full resolution (refine_edges), so the step costs no accuracy.
-        self._step_detectors = {step: [make_detector(quad_decimate=float(step), nthreads=1) for _ in range(workers)] for step in STEPS}
-        self._detectors = self._step_detectors[1]
+        self._step_detectors = {step: [make_detector(quad_decimate=step, nthreads=1) for _ in range(workers)] for step in STEPS}
+        self._detectors = self._step_detectors[1.0]
         # Its own detectors for the windows started early on a worker (a detector serves one thread at a
         # time; the workers' own may be busy with the rest of the frame).
-        self._early_detectors = {step: make_detector(quad_decimate=float(step), nthreads=1) for step in STEPS}
+        self._early_detectors = {step: make_detector(quad_decimate=step, nthreads=1) for step in STEPS}
         self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         self._tracks: list[_PixelTrack] = []
@@ -272,6 +282,7 @@ class FastTagDetector:
         # The thumbnail as it was when each part of the frame was last searched (parts searched at
         # different times hold pixels of different ages).
         self._reference: np.ndarray | None = None
+        self._cells: tuple[Any, ...] | None = None  # the thumbnail's shape, and its cells' mean and spread
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
         self._sweep_credit = 0.0
@@ -313,12 +324,12 @@ class FastTagDetector:
         size = (width, height)
         # One grey frame for every window, tile and the thumbnail (none of it when the source gives grey).
         image = _gray(image)
-        # Where each followed tag is expected: its window (also on a whole-frame search, where it only
-        # decides which corrected decodes to accept).
-        expected = self._windows(t_s, width, height)
         unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
         early: Any = None
         if full:
+            # Where each followed tag is expected: its window (on a whole-frame search it only decides
+            # which corrected decodes to accept).
+            expected = self._windows(t_s, width, height, self._tracks)
             thumb = self._thumbnail(image)
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
@@ -331,8 +342,10 @@ class FastTagDetector:
             # re-check) are searched on the other core while this one makes the thumbnail and checks
             # the rest.
             candidates = self._reuse_candidates()
-            maybe_still = {t.tag_id for t in candidates}
-            sure = merge_boxes([box for tag_id, box in expected if tag_id not in maybe_still])
+            # Where each tag to search is expected: its window (a still tag's only if it must be searched).
+            maybe_still = {id(t) for t in candidates}
+            expected = self._windows(t_s, width, height, [t for t in self._tracks if id(t) not in maybe_still])
+            sure = merge_boxes([box for _, box in expected])
             sure_jobs: list[Job] = []
             if self._pool is not None and sure:
                 sure_jobs = self._window_jobs(sure, width, height)
@@ -342,8 +355,9 @@ class FastTagDetector:
                 )
             thumb = self._thumbnail(image)
             unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
-            still = set(int(i) for i in unchanged.tag_ids)
-            rest = merge_boxes([box for tag_id, box in expected if tag_id in maybe_still and tag_id not in still])
+            changed = self._windows(t_s, width, height, [t for t in candidates if not t.reused])
+            expected += changed
+            rest = merge_boxes([box for _, box in changed])
             windows = rest if early is not None else merge_boxes(sure + rest)
             # Change is expected only around units that are moving and seen (their blocks and shadows
             # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
@@ -378,7 +392,7 @@ class FastTagDetector:
             # in plain view as hidden, lost or lifted for several frames.
             step = self._sweep_step()
             bands = [
-                (align_box(b, width, height, step=4 * step), step)
+                (align_box(b, width, height, step=grid_px(step)), step)
                 for b in _bands(width, height, len(self._detectors), self._overlap_px(width))
             ]
             extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
@@ -395,9 +409,9 @@ class FastTagDetector:
                 todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
                 if not todo:
                     continue
-                boxes = [(align_box(box, width, height), 1) for _, box in todo]
+                boxes = [(align_box(box, width, height), 1.0) for _, box in todo]
                 extra = _detect_boxes(
-                    {1: detector}, image, boxes, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming
+                    {1.0: detector}, image, boxes, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming
                 )
                 retried += len(todo)
                 found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
@@ -405,6 +419,9 @@ class FastTagDetector:
                 if not missing:
                     break
         found = drop_duplicates(found, s.duplicate_px)
+        if not full and np.any(found.hammings > s.new_tag_max_hamming):
+            # A corrected decode is believed inside its own tag's window: the still tags' count too.
+            expected = expected + self._windows(t_s, width, height, [t for t in self._tracks if t.reused])
         report = corrected_decodes_expected(
             found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming, known_ids=self.known_ids
         )
@@ -421,14 +438,14 @@ class FastTagDetector:
     def _window_jobs(self, windows: list[Box], width: int, height: int) -> list[Job]:
         """Merged windows with their decimation steps, aligned to the detector's threshold grid."""
         steps = self._window_steps(windows)
-        return [(align_box(b, width, height, step=4 * st), st) for b, st in zip(windows, steps)]
+        return [(align_box(b, width, height, step=grid_px(st)), st) for b, st in zip(windows, steps)]
 
     def _search(
-        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: int, *, frame_index: int, t_s: float, max_hamming: int
+        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: float, *, frame_index: int, t_s: float, max_hamming: int
     ) -> TagDetections:
         """Search merged windows and sweep boxes (both lists are aligned in place: the work accounting)."""
         height, width = image.shape[:2]
-        tiles[:] = [align_box(b, width, height, step=4 * sweep_step) for b in tiles]
+        tiles[:] = [align_box(b, width, height, step=grid_px(sweep_step)) for b in tiles]
         jobs = self._window_jobs(windows, width, height) + [(box, sweep_step) for box in tiles]
         windows[:] = [box for box, _ in jobs[: len(windows)]]
         return self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
@@ -474,38 +491,36 @@ class FastTagDetector:
         # Wide enough that a 2" anchor seen close to the camera is whole in at least one tile.
         return max(48, round(80 * width / 1920))
 
-    def _step(self, edge_px: float) -> int:
+    def _step(self, edge_px: float) -> float:
         return step_for_edge(edge_px, self.settings.min_decimated_edge_px)
 
     def _edge_of(self, tag_id: int) -> float:
         return min((t.edge_px for t in self._tracks if t.tag_id == tag_id), default=0.0)
 
-    def _sweep_step(self) -> int:
+    def _sweep_step(self) -> float:
         """The sweep looks for tags not seen yet: as small as the calibration says they can be; without
         one, as small as the smallest tag seen (and full resolution until a few tags were seen)."""
         if self.smallest_tag_px is not None:
             return self._step(self.smallest_tag_px)
         edges = [t.edge_px for t in self._tracks if t.confirmed]
-        return self._step(min(edges)) if len(edges) >= 3 else 1
+        return self._step(min(edges)) if len(edges) >= 3 else 1.0
 
-    def _window_steps(self, windows: list[Box]) -> list[int]:
+    def _window_steps(self, windows: list[Box]) -> list[float]:
         """Each merged window's step: that of the smallest tag whose last position lies in it."""
         steps = []
         for x0, y0, x1, y1 in windows:
             inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
-            steps.append(self._step(min(inside)) if inside else 1)
+            steps.append(self._step(min(inside)) if inside else 1.0)
         return steps
 
     def _thumb_step(self) -> int:
+        """Frame pixels per thumbnail pixel: a power of two near 8 per 1920 px of width (a tag spans as
+        many thumbnail pixels at any resolution)."""
         width = self._frame_size[0] if self._frame_size else 1920
-        return max(1, round(self.settings.thumbnail_step * width / 1920))
+        return 1 << max(0, round(math.log2(max(1.0, self.settings.thumbnail_step * width / 1920))))
 
     def _thumbnail(self, gray: np.ndarray) -> np.ndarray:
-        import cv2
-
-        k = self._thumb_step()
-        small = cv2.resize(gray, (max(1, gray.shape[1] // k), max(1, gray.shape[0] // k)), interpolation=cv2.INTER_AREA)
-        return small.astype(np.float32)
+        return thumbnail(gray, self._thumb_step()).astype(np.float32)
 
     def _patch_slice(self, centre: np.ndarray, edge_px: float) -> tuple[slice, slice]:
         """The thumbnail pixels over a tag and a quarter of its width around it."""
@@ -647,10 +662,9 @@ class FastTagDetector:
         # Auto-exposure scales every pixel alike (and uneven light makes that local): each tile is
         # compared with its reference at the tile's own gain, and only change beyond the tile's typical
         # change counts; a tag put down or a hand is a few thumbnail pixels that stand out.
-        shape = (thumb.shape[1], thumb.shape[0])
-        cells = self._cell_grid(thumb.shape)
-        mean = lambda a: cv2.resize(a, cells, interpolation=cv2.INTER_AREA)  # noqa: E731 - per cell
-        spread = lambda a: cv2.resize(a, shape, interpolation=cv2.INTER_NEAREST)  # noqa: E731 - back to pixels
+        if self._cells is None or self._cells[0] != thumb.shape:
+            self._cells = (thumb.shape, *_cell_mean_and_spread(thumb.shape, self._cell_grid(thumb.shape)))
+        _, mean, spread = self._cells
         gain = spread(mean(thumb) / np.maximum(1.0, mean(reference)))
         diff = cv2.absdiff(thumb, gain * reference)
         diff -= spread(mean(diff))
@@ -667,13 +681,14 @@ class FastTagDetector:
         # card changed a few thumbnail pixels lies whole in its box.
         r = max(1, -(-(self._overlap_px(width) // 2) // k))
         grown = cv2.dilate(changed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-        peaks = np.zeros(n, dtype=np.float32)
-        np.maximum.at(peaks, labels[changed > 0], diff[changed > 0])
+        # Each patch of change, the strongest first (its outline's bounding box: OpenCV's contours take a
+        # tenth of the time of its connected components on a thumbnail).
+        contours, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        rects = [cv2.boundingRect(c) for c in contours]
+        peaks = [float(diff[y : y + h, x : x + w].max()) for x, y, w, h in rects]
         budget = s.changed_sweep_fraction * width * height
         boxes: list[Box] = []
-        for label in sorted(range(1, n), key=lambda i: -peaks[i]):
-            x, y, w, h = (int(v) for v in stats[label, :4])
+        for _, (x, y, w, h) in sorted(zip(peaks, rects), key=lambda pr: -pr[0]):
             box = (x * k, y * k, min(width, (x + w) * k), min(height, (y + h) * k))
             area = (box[2] - box[0]) * (box[3] - box[1])
             if boxes and area > budget:
@@ -689,11 +704,11 @@ class FastTagDetector:
         k = self._thumb_step()
         return (max(1, round(shape[1] * k / tile)), max(1, round(shape[0] * k / tile)))
 
-    def _windows(self, t_s: float, width: int, height: int) -> list[tuple[int, Box]]:
-        """Each followed tag's id and the box it is searched in (before merging and grid alignment)."""
+    def _windows(self, t_s: float, width: int, height: int, tracks: list[_PixelTrack]) -> list[tuple[int, Box]]:
+        """Each of ``tracks``' tag id and the box it is searched in (before merging and grid alignment)."""
         s = self.settings
         boxes = []
-        for track in self._tracks:
+        for track in tracks:
             edge = max(track.edge_px, s.min_edge_px)
             # A missing tag is predicted along its last velocity for a while (a fast slide blurs a tag
             # beyond decoding for a few frames), not forever (it has stopped, or was lifted).
@@ -741,16 +756,29 @@ class FastTagDetector:
         """
         s = self.settings
         matched: set[int] = set()
-        # Each detection goes to the nearest track of its id (a tag may be followed twice for a moment:
-        # the old track where it vanished and a new one where it was found again).
+        used: set[int] = set()
+        ids = found.tag_ids.tolist()
+        # A still tag reported unsearched is its own detection, repeated: nothing moved.
+        rows = {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(ids, found.centers_px.tolist()))}
+        for k, track in enumerate(self._tracks):
+            if track.reused:
+                i = rows.get((track.tag_id, *track.ref_detection[1].tolist()))
+                if i is not None and i not in used:
+                    used.add(i)
+                    matched.add(k)
+                    self._see_again(track, found.centers_px[i], found.corners_px[i], t_s)
+        # Each other detection goes to the nearest track of its id (a tag may be followed twice for a
+        # moment: the old track where it vanished and a new one where it was found again).
         by_id: dict[int, list[int]] = {}
         for k, t in enumerate(self._tracks):
-            by_id.setdefault(t.tag_id, []).append(k)
-        ids = found.tag_ids.tolist()
+            if k not in matched:
+                by_id.setdefault(t.tag_id, []).append(k)
         order = sorted(
-            (math.dist(found.centers_px[i], self._tracks[k].center), i, k) for i in range(len(found)) for k in by_id.get(ids[i], ())
+            (math.dist(found.centers_px[i], self._tracks[k].center), i, k)
+            for i in range(len(found))
+            if i not in used
+            for k in by_id.get(ids[i], ())
         )
-        used: set[int] = set()
         for _, i, k in order:
             if i in used or k in matched:
                 continue
@@ -785,6 +813,18 @@ class FastTagDetector:
             kept.append(track)
         self._tracks = kept
 
+    def _see_again(self, track: _PixelTrack, centre: np.ndarray, corners: np.ndarray, t_s: float) -> None:
+        """:meth:`_see` for a still tag's repeated detection: its velocity decays as a zero displacement
+        would make it, and its centre and size are the repeated mean's."""
+        dt = t_s - track.last_seen_t
+        if not (track.velocity_known and 0 < dt <= self.settings.velocity_gap_s and np.array_equal(centre, track.center)):
+            self._see(track, centre, corners, t_s)
+            return
+        track.velocity = 0.5 * track.velocity
+        track.last_seen_t = t_s
+        track.misses = 0
+        track.confirmed = True
+
     def _see(self, track: _PixelTrack, centre: np.ndarray, corners: np.ndarray, t_s: float) -> None:
         dt = t_s - track.last_seen_t
         if 0 < dt <= self.settings.velocity_gap_s:
@@ -805,6 +845,53 @@ class FastTagDetector:
         track.last_seen_t = t_s
         track.misses = 0
         track.confirmed = True
+
+
+def _cell_mean_and_spread(shape: tuple[int, ...], cells: tuple[int, int]) -> tuple[Any, Any]:
+    """Two functions for an image of ``shape`` cut into ``cells`` (across, down): each cell's mean, and
+    a per-cell array spread back over the cells' pixels. (Sums of whole pixels: OpenCV's area resize to
+    a size that does not divide the image takes ten times as long.)"""
+    height, width = shape[:2]
+    nx, ny = cells
+    ys, xs = (np.arange(ny) * height) // ny, (np.arange(nx) * width) // nx
+    ry, rx = np.diff(np.append(ys, height)), np.diff(np.append(xs, width))
+    area = np.outer(ry, rx).astype(np.float32)
+
+    def mean(a: np.ndarray) -> np.ndarray:
+        return (np.add.reduceat(np.add.reduceat(a, ys, axis=0, dtype=np.float64), xs, axis=1) / area).astype(np.float32)
+
+    def spread(c: np.ndarray) -> np.ndarray:
+        return np.repeat(np.repeat(c, ry, axis=0), rx, axis=1)
+
+    return mean, spread
+
+
+THUMBNAIL_SAMPLES = 32  # frame pixels averaged into each thumbnail pixel, at least
+
+
+def thumbnail(gray: np.ndarray, k: int) -> np.ndarray:
+    """The mean of each k x k block of ``gray`` (k a power of two), from some of its rows.
+
+    Each block gives at least THUMBNAIL_SAMPLES pixels of its whole width on evenly spaced rows: reading
+    every row of a 4K frame costs more than the rest of a frame's tracking, and a tag's edge or bits
+    that move change the sampled rows as much as all of them; 32 samples average the sensor noise to a
+    sixth. Means are taken by halving (OpenCV's linear resize at exactly half is a 2-pixel mean), three
+    times faster than its area resize.
+
+    >>> import numpy as np
+    >>> thumbnail(np.arange(64, dtype=np.uint8).reshape(8, 8) * 2, 4).tolist()
+    [[27, 35], [91, 99]]
+    """
+    import cv2
+
+    rows = max(1, min(k, k * k // THUMBNAIL_SAMPLES))
+    tx, ty = max(1, gray.shape[1] // k), max(1, gray.shape[0] // k)
+    img = gray[rows // 2 :: rows][: ty * (k // rows), : tx * k] if rows > 1 else gray[: ty * k, : tx * k]
+    while img.shape[1] > tx or img.shape[0] > ty:
+        img = cv2.resize(
+            img, (max(tx, img.shape[1] // 2), max(ty, img.shape[0] // 2)), interpolation=cv2.INTER_LINEAR
+        )
+    return img
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
