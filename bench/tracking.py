@@ -19,9 +19,13 @@ frames:
   (``FastDetectorSettings(reuse_still=False)``), for recall, accuracy and jitter beside ours.
 
 Timing: each side decodes its own copy of the frame to grey (one thread, one frame at a time: the
-same cost on each side, counted in each side's time; "w/o decode" leaves it out) and handles it; the
-three sides take each frame in turn, the order rotating, so that load from other programs slows all
-alike. The first frame is reported apart (the pipeline searches it whole); the ratio is over the frames
+same cost on each side, counted in each side's time; "w/o decode" leaves it out) and handles it. The
+three sides take turns of ``--turn-frames`` frames (10, a third of a second), the side going first
+rotating, so that load from other programs slows all alike. A turn is several frames because a
+tracker runs frame after frame with nothing else in between: turns of one frame start every frame of
+each side with its caches full of the other sides' data (the bare detector's megabytes of working
+set), which slows the side with the small working set most; ``--turn-frames 1`` shows it.
+The first frame is reported apart (the pipeline searches it whole); the ratio is over the frames
 after it, and the ratios of the first and second half of those frames show how steady it is.
 "Streamed" runs the pipeline alone on the file as ``sandtable track`` reads it (decoding on its own
 thread while the pipeline works).
@@ -38,6 +42,7 @@ reaches. The machine's other load makes the fps figures floors: the bench prints
 
     .venv/bin/python bench/tracking.py [--frames-1080 150] [--frames-4k 90] [--webcam-frames 60]
                                        [--speed 1 4] [--continuous] [--list-misses] [--save-frame DIR]
+                                       [--turn-frames 10]
 """
 from __future__ import annotations
 
@@ -206,7 +211,8 @@ class Sighting:
 
 
 def run_video(
-    width: int, height: int, count: int, units: list[dict], *, save_frame: Path | None = None, webcam: bool = False, workdir: Path
+    width: int, height: int, count: int, units: list[dict], *, save_frame: Path | None = None, webcam: bool = False, workdir: Path,
+    turn_frames: int = 10,
 ) -> dict:
     """Render ``count`` frames into an H.264 video, then decode it for the bare detector and for the
     pipeline, frame by frame (alternating order), each side's decoding timed with it.
@@ -270,35 +276,41 @@ def run_video(
         Tracker(roster=roster, calibration=mapping, terrain=table.terrain) as tracker,
         Tracker(roster=roster, calibration=mapping, terrain=table.terrain, detector_settings=old_settings) as old,
     ):
+        def time_bare(i: int) -> tuple[np.ndarray, np.ndarray]:
+            t0 = time.perf_counter()
+            gray = next(bare_frames)
+            decode_ms.append(1000 * (time.perf_counter() - t0))
+            raw = bare.detect(np.ascontiguousarray(gray))
+            bare_ms.append(1000 * (time.perf_counter() - t0))
+            ids = np.array([d.tag_id for d in raw], dtype=np.int64)
+            return ids, np.array([d.center for d in raw], dtype=np.float64).reshape(-1, 2) - 0.5
+
+        def time_pipeline(i: int):
+            t0 = time.perf_counter()
+            gray = next(pipe_frames)
+            result = tracker.process(Frame(gray, i, i / FPS))
+            pipe_ms.append(1000 * (time.perf_counter() - t0))
+            return result
+
+        def time_old(i: int):
+            t0 = time.perf_counter()
+            result = old.process(Frame(next(old_frames), i, i / FPS))
+            old_ms.append(1000 * (time.perf_counter() - t0))
+            return result
+
+        sides = [time_bare, time_pipeline, time_old]
+        outs: dict = {}
         for i, (placements, truth, shift) in enumerate(scenes):
             t = i / FPS
             frame = Frame(np.zeros((1, 1), np.uint8), i, t, truth=truth)  # the truth; pixels come from the video
-
-            def time_bare() -> tuple[np.ndarray, np.ndarray]:
-                t0 = time.perf_counter()
-                gray = next(bare_frames)
-                decode_ms.append(1000 * (time.perf_counter() - t0))
-                raw = bare.detect(np.ascontiguousarray(gray))
-                bare_ms.append(1000 * (time.perf_counter() - t0))
-                ids = np.array([d.tag_id for d in raw], dtype=np.int64)
-                return ids, np.array([d.center for d in raw], dtype=np.float64).reshape(-1, 2) - 0.5
-
-            def time_pipeline():
-                t0 = time.perf_counter()
-                gray = next(pipe_frames)
-                result = tracker.process(Frame(gray, i, t))
-                pipe_ms.append(1000 * (time.perf_counter() - t0))
-                return result
-
-            def time_old():
-                t0 = time.perf_counter()
-                result = old.process(Frame(next(old_frames), i, t))
-                old_ms.append(1000 * (time.perf_counter() - t0))
-                return result
-
-            sides = [time_bare, time_pipeline, time_old]
-            k = i % 3
-            out = {f: f() for f in sides[k:] + sides[:k]}  # each side goes first in turn
+            if i % turn_frames == 0:
+                # Each side handles the next run of frames in turn, the side going first rotating.
+                k = (i // turn_frames) % 3
+                outs = {}
+                for side in sides[k:] + sides[:k]:
+                    for j in range(i, min(len(scenes), i + turn_frames)):
+                        outs[(side, j)] = side(j)
+            out = {f: outs[(f, i)] for f in sides}
             bare_ids, bare_centers = out[time_bare]
             result, before = out[time_pipeline], out[time_old]
 
@@ -396,7 +408,11 @@ def main() -> int:
                         help="the 16 movers move all the time (a stress case) instead of in turns, 4 at a time")
     parser.add_argument("--list-misses", action="store_true", help="list every sighting either detector missed")
     parser.add_argument("--save-frame", type=Path, default=None, help="write the first frame of each video here as PNG")
+    parser.add_argument("--turn-frames", type=int, default=10,
+                        help="frames each side handles before the next takes its turn (default 10; 1: every frame)")
     args = parser.parse_args()
+    if args.turn_frames < 1:
+        parser.error("--turn-frames must be 1 or more")
     if args.frames_1080 < 3 or args.frames_4k < 3:
         parser.error("give at least 3 frames per video (the first is reported apart from the rest)")
     units = make_units(speed_in_s=tuple(args.speed), continuous=args.continuous)
@@ -411,9 +427,9 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:
         for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.10), ((3840, 2160), args.frames_4k, 0.05)):
-            rows.append((w, h, target, run_video(w, h, count, units, save_frame=args.save_frame, workdir=Path(tmp))))
+            rows.append((w, h, target, run_video(w, h, count, units, save_frame=args.save_frame, workdir=Path(tmp), turn_frames=args.turn_frames)))
         if args.webcam_frames:
-            rows.append((1920, 1080, 0.10, run_video(1920, 1080, args.webcam_frames, units, webcam=True, workdir=Path(tmp))))
+            rows.append((1920, 1080, 0.10, run_video(1920, 1080, args.webcam_frames, units, webcam=True, workdir=Path(tmp), turn_frames=args.turn_frames)))
             rows[-1][3]["label"] = "webcam"
 
     print("\nSpeed, per frame after the first (the first frame apart: the pipeline searches it whole); decoding included")
@@ -428,7 +444,7 @@ def main() -> int:
               f"{r['pipe_ms']:11.1f} | {r['pipe_ms'] / r['bare_ms']:5.3f} | {a:4.2f}/{b:4.2f} | {'<=' + format(target, '.2f'):>6} | "
               f"{bare_only:10.3f} | {r['old_ms']:9.1f} | {1000.0 / r['pipe_ms']:5.1f} | {1000.0 / r['stream_ms']:12.1f} | {r['unchanged']:9.1f} | "
               f"{r['searched']:7.1%} | {first:>28}")
-    print("(decode: one grey frame from the H.264 file, one thread, the same on both sides; ratio: pipeline / bare, "
+    print(f"(each side in turns of {args.turn_frames} frames; decode: one grey frame from the H.264 file, one thread, the same on both sides; ratio: pipeline / bare, "
           "both with decoding; w/o decode: the same without it; before: the pipeline searching every followed tag in every frame, as it did before; fps: 1000 / pipeline ms; fps streamed: the file read "
           "as `track` reads it, decoded on its own thread while the pipeline works; unchanged: tags per frame "
           "whose pixels had not changed, reported without searching)")

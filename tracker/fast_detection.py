@@ -86,8 +86,11 @@ class FastDetectorSettings:
     border_edges: float = 0.15  # white border kept around a tag in its window, in tag edges
     min_border_px: float = 6.0  # the detector needs a few of its 4x4 threshold tiles around a tag
     uncertainty_edges: float = 0.1  # margin for prediction error, in tag edges (plus half a frame's motion)
-    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1, 2 or 4) that
-    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2
+    min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1 to 4) that
+    # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2.
+    # The sweep for new tags keeps this; they are found nowhere else.
+    window_min_decimated_edge_px: float = 11.0  # ... and a followed tag in its window this wide: 22 px tags at
+    # step 2 (one in a hundred is missed there and found at once by the window's full-resolution retry)
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
     max_growth_edges: float = 1.5
     forget_after_s: float = 10.0  # a tag missing this long is left to the sweep
@@ -123,8 +126,10 @@ class _PixelTrack:
     ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
     ref_slice: tuple[slice, slice] | None = None
     ref_patch: np.ndarray | None = None
+    ref_mean: float = 1.0  # the patch's mean grey level (at least 1)
     ref_count: int = 0  # real detections averaged into ref_detection
     reused: bool = False  # its detection of this frame is the last real one, reported again
+    at_ref: bool = False  # its centre is ref_detection's (set by a repeated detection)
 
 
 @dataclass(frozen=True)
@@ -404,7 +409,9 @@ class FastTagDetector:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
             # while every tag is found.
-            decimated = {tag_id for tag_id, _ in missing if self._step(self._edge_of(tag_id)) > 1}
+            decimated = {
+                tag_id for tag_id, _ in missing if step_for_edge(self._edge_of(tag_id), s.window_min_decimated_edge_px) > 1
+            }
             for detector in (self._detectors[0], self._retry_detector):
                 todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
                 if not todo:
@@ -510,7 +517,7 @@ class FastTagDetector:
         steps = []
         for x0, y0, x1, y1 in windows:
             inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
-            steps.append(self._step(min(inside)) if inside else 1.0)
+            steps.append(step_for_edge(min(inside), self.settings.window_min_decimated_edge_px) if inside else 1.0)
         return steps
 
     def _thumb_step(self) -> int:
@@ -565,7 +572,7 @@ class FastTagDetector:
                 continue
             # OpenCV's mean and max-abs-difference: the same figures as numpy's, without its per-call
             # overhead (this runs for every still tag in every frame).
-            gain = cv2.mean(now)[0] / max(1.0, cv2.mean(before)[0])
+            gain = cv2.mean(now)[0] / track.ref_mean
             if cv2.norm(now, gain * before, cv2.NORM_INF) < s.still_change_threshold:
                 track.reused = True
                 rows.append((track.tag_id, *track.ref_detection))
@@ -610,8 +617,10 @@ class FastTagDetector:
             else:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
+            track.at_ref = False
             track.ref_slice = self._patch_slice(track.center, track.edge_px)
             track.ref_patch = thumb[track.ref_slice].copy()
+            track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
     def _next_tiles(self, thumb: np.ndarray, windows: list[Box]) -> list[Box]:
@@ -817,10 +826,11 @@ class FastTagDetector:
         """:meth:`_see` for a still tag's repeated detection: its velocity decays as a zero displacement
         would make it, and its centre and size are the repeated mean's."""
         dt = t_s - track.last_seen_t
-        if not (track.velocity_known and 0 < dt <= self.settings.velocity_gap_s and np.array_equal(centre, track.center)):
+        if not (track.at_ref and track.velocity_known and 0 < dt <= self.settings.velocity_gap_s):
             self._see(track, centre, corners, t_s)
+            track.at_ref = True
             return
-        track.velocity = 0.5 * track.velocity
+        track.velocity *= 0.5
         track.last_seen_t = t_s
         track.misses = 0
         track.confirmed = True
@@ -841,6 +851,7 @@ class FastTagDetector:
             track.velocity = np.zeros(2)
             track.velocity_known = False
         track.center = centre.copy()
+        track.at_ref = False
         track.edge_px = _edge_px(corners)
         track.last_seen_t = t_s
         track.misses = 0
