@@ -178,8 +178,7 @@ def table_corners(
     corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
     n = len(corners)
     flat = corners.reshape(-1, 2)
-    z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
-    base = z.copy()
+    z = base = np.array(base_heights_in, dtype=np.float64).reshape(n)  # a copy; never changed in place
     if n == 0:
         return np.zeros((0, 4, 2)), z
     if terrain is not None:
@@ -198,11 +197,15 @@ def poses_from_table_corners(table: np.ndarray, z_in: np.ndarray) -> np.ndarray:
     n = len(table)
     if n == 0:
         return np.zeros((0, 4))
-    centre = table.mean(axis=1)
+    # Few numpy calls: this runs every frame that has new detections.
+    out = np.empty((n, 4))
+    out[:, :2] = table.sum(axis=1) / 4.0  # the corners' mean
+    out[:, 2] = z_in
     d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
-    heading = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
-    out = np.column_stack([centre, z_in, heading])
-    out[~np.all(np.isfinite(table.reshape(n, -1)), axis=1)] = np.nan
+    out[:, 3] = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
+    finite = np.isfinite(table).all(axis=(1, 2))
+    if not finite.all():
+        out[~finite] = np.nan
     return out
 
 

@@ -210,7 +210,7 @@ class UnitTracker:
             units = detections.filter(~mask)
             ids = units.tag_ids.tolist()
         else:
-            anchors = detections.filter(np.zeros(len(ids), dtype=bool))
+            anchors = TagDetections.empty(frame_index=frame, t_s=detections.t_s, frame_size_px=detections.frame_size_px)
             units = detections
         if self.mapping is not self._measured_with[0] or self.terrain is not self._measured_with[1]:
             self._measured_with = (self.mapping, self.terrain)
@@ -255,7 +255,7 @@ class UnitTracker:
                 and (spec is unit.measured_spec or _measured_alike(spec, unit.measured_spec))
             )
             plan.append((spec, row, unit if repeated else None))
-        measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units).tolist())
+        measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units))
         ring_every_s = self.settings.ring_every_s
         for spec, row, again in plan:
             trusted = trusted_rows[row]
@@ -271,7 +271,7 @@ class UnitTracker:
                     self._snapshot_ring(again, image, t)
                 seen.add(spec.tag_id)
                 continue
-            pose = x, y, _, heading = tuple(next(measured))
+            pose = x, y, _, heading = next(measured)
             if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(heading)):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
             events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
@@ -337,21 +337,20 @@ class UnitTracker:
                 self._anchor_conflict_until[tag_id] = t + self.settings.conflict_clear_s
         return events
 
-    def _measure_all(self, picked: list[tuple[UnitSpec, int]], units: TagDetections) -> np.ndarray:
-        """(N, 4) rows of x, y, z_in (NaN uncalibrated), unit heading: table inches, or image pixels."""
+    def _measure_all(self, picked: list[tuple[UnitSpec, int]], units: TagDetections) -> list[tuple[float, float, float, float]]:
+        """Rows of x, y, z_in (NaN uncalibrated), unit heading: table inches, or image pixels."""
         if not picked:
-            return np.zeros((0, 4))
+            return []
         rows = [row for _, row in picked]
-        offsets = np.array([spec.facing_offset_deg for spec, _ in picked])
         if self.mapping is not None:
             heights = np.array([spec.base_height_in for spec, _ in picked])
             # Flat ground adds nothing to any height: skip asking it (the same poses, fewer steps).
             terrain = None if getattr(self.terrain, "is_flat", False) else self.terrain
-            out = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=terrain)
+            measured = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=terrain).tolist()
         else:
-            out = np.array([(x, y, np.nan, h) for x, y, h in (image_pose(units.corners_px[r]) for r in rows)])
-        out[:, 3] = (out[:, 3] + offsets) % 360.0
-        return out
+            measured = [[x, y, math.nan, h] for x, y, h in (image_pose(units.corners_px[r]) for r in rows)]
+        # The roster's facing offset, row by row in Python (a few rows: cheaper than numpy calls; same values).
+        return [(x, y, z, (h + spec.facing_offset_deg) % 360.0) for (x, y, z, h), (spec, _) in zip(measured, picked)]
 
     def _filter_settings(self, spec: UnitSpec, edge_px: float) -> FilterSettings:
         if self.mapping is not None:
