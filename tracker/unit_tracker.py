@@ -20,6 +20,11 @@ the one nearer to where it was).
 Movement accounting: each unit's path length since :meth:`UnitTracker.start_turn`, summed from filtered
 poses (a still unit adds nothing), plus the straight distance when it reappears elsewhere after being
 hidden or lifted.
+
+Camera rate: the fast detector repeats a still tag's last detection bit for bit (most units, most
+frames). A unit keeps the detection its last measurement came from, and the same detection again
+reuses that measurement instead of mapping it onto the table again; the filter takes it as before, so
+poses and events are exactly those of measuring every frame (tests/tracker/test_repeated_detections.py).
 """
 from __future__ import annotations
 

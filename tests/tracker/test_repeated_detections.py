@@ -258,3 +258,16 @@ def test_every_unit_of_an_open_roster_is_followed_through_repeated_detections():
         (10, EventKind.APPEARED), (11, EventKind.APPEARED), (11, EventKind.MOVED), (11, EventKind.STOPPED)]
     assert [p.last_seen_t_s for p in update.poses] == [update.t_s, update.t_s]
     assert abs(update.pose(11).moved_this_turn_in - 1.0) < 1e-9 and update.pose(10).moved_this_turn_in == 0.0
+
+
+def test_the_poses_reported_are_frozen_values_like_any_other_pose():
+    import dataclasses
+
+    from tracker.unit_pose import UnitPose
+
+    update = UnitTracker(roster(), mapping=ScaledTable()).update(frame_of(0, [(10, tag_corners(200.0, 300.0, 30.0), 0)]))
+    pose = update.pose(10)
+    assert pose == UnitPose(**{f.name: getattr(pose, f.name) for f in dataclasses.fields(UnitPose)})
+    assert hash(pose) == hash(dataclasses.replace(pose))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pose.x_in = 0.0  # type: ignore[misc]
