@@ -124,8 +124,8 @@ class _PixelTrack:
     # Its last real detection (corners, centre, margin, hamming) and the thumbnail patch around it then:
     # while the patch stays the same the tag has not moved, and that detection is reported again.
     ref_detection: tuple[np.ndarray, np.ndarray, float, int] | None = None
-    ref_slice: tuple[slice, slice] | None = None
-    ref_patch: np.ndarray | None = None
+    ref_index: np.ndarray | None = None  # the thumbnail pixels around it (flat indices)
+    ref_patch: np.ndarray | None = None  # their values then
     ref_mean: float = 1.0  # the patch's mean grey level (at least 1)
     ref_count: int = 0  # real detections averaged into ref_detection
     reused: bool = False  # its detection of this frame is the last real one, reported again
@@ -351,11 +351,15 @@ class FastTagDetector:
             maybe_still = {id(t) for t in candidates}
             expected = self._windows(t_s, width, height, [t for t in self._tracks if id(t) not in maybe_still])
             sure = merge_boxes([box for _, box in expected])
-            sure_jobs: list[Job] = []
+            # The windows are dealt out one by one from a shared list, largest first: the other core
+            # starts at once, this one joins when it has checked the rest, neither waits on the other.
+            shared: list[Job] = []
+            dealt: list[Job] = []
             if self._pool is not None and sure:
-                sure_jobs = self._window_jobs(sure, width, height)
+                dealt = self._window_jobs(sure, width, height)
+                shared = sorted(dealt, key=_job_cost)
                 early = self._pool.submit(
-                    _detect_boxes, self._early_detectors, image, sure_jobs,
+                    _take_and_detect, shared, self._early_detectors, image,
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
                 )
             thumb = self._thumbnail(image)
@@ -373,10 +377,19 @@ class FastTagDetector:
                 if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
             }
             tiles = self._next_tiles(thumb, [box for tag_id, box in expected if tag_id in moving])
+            if early is not None:
+                more = self._window_jobs(rest, width, height)
+                dealt += more
+                shared[:0] = sorted(more, key=_job_cost)
+                mine = _take_and_detect(
+                    shared, {step: d[0] for step, d in self._step_detectors.items()}, image,
+                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
+                )
+                windows = []
             found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
             if early is not None:
-                found = concat_detections([early.result(), found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
-                windows = windows + [box for box, _ in sure_jobs]
+                found = concat_detections([early.result(), mine, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                windows = [box for box, _ in dealt]
         if len(unchanged) and len(found):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
@@ -561,21 +574,22 @@ class FastTagDetector:
     ) -> TagDetections:
         """The last detection of each candidate (:meth:`_reuse_candidates`) whose thumbnail patch is as it
         was when the tag was last detected (after the patch's exposure gain)."""
-        import cv2
-
         s = self.settings
         rows = []
-        for track in candidates:
-            now = thumb[track.ref_slice]
-            before = track.ref_patch
-            if now.shape != before.shape or now.size == 0:
-                continue
-            # OpenCV's mean and max-abs-difference: the same figures as numpy's, without its per-call
-            # overhead (this runs for every still tag in every frame).
-            gain = cv2.mean(now)[0] / track.ref_mean
-            if cv2.norm(now, gain * before, cv2.NORM_INF) < s.still_change_threshold:
-                track.reused = True
-                rows.append((track.tag_id, *track.ref_detection))
+        candidates = [t for t in candidates if t.ref_index is not None and t.ref_index.size]
+        if candidates:
+            # All the patches at once (this runs for every still tag in every frame): each patch's
+            # gain, then its largest difference from before.
+            sizes = np.array([t.ref_index.size for t in candidates])
+            starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+            now = thumb.ravel()[np.concatenate([t.ref_index for t in candidates])]
+            before = np.concatenate([t.ref_patch for t in candidates])
+            gain = np.add.reduceat(now, starts) / sizes / np.array([t.ref_mean for t in candidates])
+            worst = np.maximum.reduceat(np.abs(now - np.repeat(gain.astype(np.float32), sizes) * before), starts)
+            for track, still in zip(candidates, (worst < s.still_change_threshold).tolist()):
+                if still:
+                    track.reused = True
+                    rows.append((track.tag_id, *track.ref_detection))
         if not rows:
             return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
         return TagDetections(
@@ -618,8 +632,10 @@ class FastTagDetector:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
             track.at_ref = False
-            track.ref_slice = self._patch_slice(track.center, track.edge_px)
-            track.ref_patch = thumb[track.ref_slice].copy()
+            ys, xs = self._patch_slice(track.center, track.edge_px)
+            track.ref_index = (np.arange(ys.start, min(ys.stop, thumb.shape[0]))[:, None] * thumb.shape[1]
+                               + np.arange(xs.start, min(xs.stop, thumb.shape[1]))[None, :]).ravel()
+            track.ref_patch = thumb.ravel()[track.ref_index]
             track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
@@ -991,6 +1007,24 @@ def _detect_boxes(
                 frame_size_px=frame_size,
                 max_hamming=max_hamming,
             )
+        )
+    return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+
+def _take_and_detect(
+    shared: list[Job], detectors: dict[float, Any], image: np.ndarray, *, frame_index: int, t_s: float,
+    frame_size: tuple[int, int], max_hamming: int,
+) -> TagDetections:
+    """Search the jobs taken one at a time from the end of ``shared`` until none is left (two threads
+    may take from one list: a list's pop is atomic in CPython)."""
+    batches = []
+    while True:
+        try:
+            job = shared.pop()
+        except IndexError:
+            break
+        batches.append(
+            _detect_boxes(detectors, image, [job], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming)
         )
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
