@@ -81,6 +81,27 @@ class UnitPose:
         return out
 
 
+_FIELD_NAMES = frozenset(UnitPose.__dataclass_fields__)
+
+
+def unit_pose_from_fields(fields: dict[str, Any]) -> UnitPose:
+    """The :class:`UnitPose` with these fields (every one of them, by name), made without calling the
+    frozen dataclass's generated ``__init__``: the tracker makes one per unit per frame, and setting
+    fifteen fields one by one through ``object.__setattr__`` costs three times as much. Still frozen.
+
+    >>> f = dict(tag_id=11, name="a", side="", x_in=1.0, y_in=2.0, z_in=0.0, heading_deg=90.0,
+    ...          state=UnitState.SEEN, t_s=0.5, moved_this_turn_in=0.0, turned_this_turn_deg=0.0,
+    ...          last_seen_t_s=0.5, moving=False, conflict=False, center_px=(3.0, 4.0))
+    >>> unit_pose_from_fields(f) == UnitPose(**f)
+    True
+    """
+    if __debug__ and fields.keys() != _FIELD_NAMES:
+        raise TypeError(f"UnitPose fields missing or unknown: {sorted(fields.keys() ^ _FIELD_NAMES)}")
+    pose = object.__new__(UnitPose)
+    pose.__dict__.update(fields)
+    return pose
+
+
 class TableMapping(Protocol):
     """What the tracker needs of a table calibration (``calibration.table_calibration.TableCalibration``)."""
 
@@ -157,14 +178,16 @@ def table_corners(
     corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
     n = len(corners)
     flat = corners.reshape(-1, 2)
-    z = np.asarray(base_heights_in, dtype=np.float64).reshape(n).copy()
-    base = z.copy()
-    if terrain is not None and n:
-        for _ in range(iterations):
-            guess = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2).mean(axis=1)
-            z = base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
+    z = base = np.array(base_heights_in, dtype=np.float64).reshape(n)  # a copy; never changed in place
     if n == 0:
         return np.zeros((0, 4, 2)), z
+    if terrain is not None:
+        for _ in range(iterations):
+            table = mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2)
+            guess = table.mean(axis=1)
+            before, z = z, base + np.asarray(terrain.height_at(guess[:, 0], guess[:, 1]), dtype=np.float64).reshape(n)
+            if np.array_equal(z, before):
+                return table, z  # converged exactly (flat ground at once): more rounds would repeat this one
     return mapping.table_from_camera(flat, z_in=np.repeat(z, 4)).reshape(n, 4, 2), z
 
 
@@ -174,11 +197,15 @@ def poses_from_table_corners(table: np.ndarray, z_in: np.ndarray) -> np.ndarray:
     n = len(table)
     if n == 0:
         return np.zeros((0, 4))
-    centre = table.mean(axis=1)
+    # Few numpy calls: this runs every frame that has new detections.
+    out = np.empty((n, 4))
+    out[:, :2] = table.sum(axis=1) / 4.0  # the corners' mean
+    out[:, 2] = z_in
     d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
-    heading = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
-    out = np.column_stack([centre, z_in, heading])
-    out[~np.all(np.isfinite(table.reshape(n, -1)), axis=1)] = np.nan
+    out[:, 3] = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
+    finite = np.isfinite(table).all(axis=(1, 2))
+    if not finite.all():
+        out[~finite] = np.nan
     return out
 
 

@@ -20,6 +20,11 @@ the one nearer to where it was).
 Movement accounting: each unit's path length since :meth:`UnitTracker.start_turn`, summed from filtered
 poses (a still unit adds nothing), plus the straight distance when it reappears elsewhere after being
 hidden or lifted.
+
+Camera rate: the fast detector repeats a still tag's last detection bit for bit (most units, most
+frames). A unit keeps the detection its last measurement came from, and the same detection again
+reuses that measurement instead of mapping it onto the table again; the filter takes it as before, so
+poses and events are exactly those of measuring every frame (tests/tracker/test_repeated_detections.py).
 """
 from __future__ import annotations
 
@@ -35,7 +40,15 @@ from tracker.detections import TagDetections
 from tracker.events import EventKind, TrackerEvent
 from tracker.pose_filter import FilterSettings, PoseFilter, angle_diff_deg
 from tracker.roster import Roster, UnitSpec
-from tracker.unit_pose import HeightMap, TableMapping, UnitPose, UnitState, image_pose, table_poses
+from tracker.unit_pose import (
+    HeightMap,
+    TableMapping,
+    UnitPose,
+    UnitState,
+    image_pose,
+    table_poses,
+    unit_pose_from_fields,
+)
 from tracker.visibility import RingSnapshot, ring_similarity, take_ring
 
 DEFAULT_ANCHOR_IDS = frozenset(range(10))
@@ -86,7 +99,7 @@ class _Unit:
     filter: PoseFilter
     state: UnitState
     last_seen_t: float
-    center_px: np.ndarray
+    center_px: tuple[float, float]  # the tag's centre in the image (px)
     edge_px: float
     z_in: float | None
     path_this_turn: float = 0.0
@@ -96,6 +109,30 @@ class _Unit:
     conflict_until_t: float = -math.inf
     conflict: bool = False
     rings: deque[RingSnapshot] = field(default_factory=lambda: deque(maxlen=4))
+    #: The detection (corner and centre bytes) and roster entry its last measurement came from, and that
+    #: measurement: a detector repeating that detection gives the same measurement, so it is reused.
+    measured_key: bytes | None = None
+    measured_spec: UnitSpec | None = None
+    measured_pose: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+
+def _detection_keys(dets: TagDetections) -> list[bytes]:
+    """Each detection's corners and centre as bytes: equal keys, bit-identical detections."""
+    n = len(dets)
+    if n == 0:
+        return []
+    raw = np.concatenate((dets.corners_px.reshape(n, 8), dets.centers_px.reshape(n, 2)), axis=1).tobytes()
+    size = len(raw) // n
+    return [raw[i * size : (i + 1) * size] for i in range(n)]
+
+
+def _measured_alike(spec: UnitSpec, before: UnitSpec | None) -> bool:
+    """Whether a tag measured for ``before`` measures the same for ``spec`` (same height and facing)."""
+    return spec is before or (
+        before is not None
+        and spec.base_height_in == before.base_height_in
+        and spec.facing_offset_deg == before.facing_offset_deg
+    )
 
 
 class UnitTracker:
@@ -120,6 +157,8 @@ class UnitTracker:
         self._anchor_conflict_until: dict[int, float] = {}
         self._last_t = 0.0
         self._last_frame = 0
+        self._in_id_order: list[_Unit] | None = None  # self._units sorted by tag id (None: sort again)
+        self._measured_with: tuple[Any, Any] = (self.mapping, self.terrain)  # what the measured_pose values assume
         #: (x_in, y_in) -> True where no camera sees the table (several cameras: a gap between views).
         #: A unit missing there is stale for as long as it stays missing, never lost: nothing looked.
         self.unseen_at: Callable[[float, float], bool] | None = None
@@ -131,7 +170,9 @@ class UnitTracker:
 
     def poses(self, t_s: float | None = None) -> tuple[UnitPose, ...]:
         t = self._last_t if t_s is None else t_s
-        return tuple(self._pose(u, t) for _, u in sorted(self._units.items()))
+        if self._in_id_order is None:
+            self._in_id_order = [u for _, u in sorted(self._units.items())]
+        return tuple(self._pose(u, t) for u in self._in_id_order)
 
     def set_mapping(self, mapping: TableMapping | None) -> None:
         """Use a new table calibration (after re-registration); filtered poses are re-measured on the next sighting."""
@@ -139,6 +180,7 @@ class UnitTracker:
         self.mapping = mapping
         if switched:
             self._units.clear()  # pixel and inch filters cannot be converted into each other
+            self._in_id_order = None
 
     def start_turn(self, t_s: float | None = None, *, frame_index: int | None = None) -> TrackerEvent:
         """Reset movement accounting: a player's turn begins (called by the GUI when the rules say so)."""
@@ -164,16 +206,31 @@ class UnitTracker:
         frame = int(detections.frame_index)
         self._last_t, self._last_frame = t, frame
         events: list[TrackerEvent] = []
-        is_anchor = np.array([int(i) in self.anchor_ids for i in detections.tag_ids], dtype=bool)
-        anchors = detections.filter(is_anchor)
-        events += self._anchor_conflicts(anchors, t, frame)
-        units = detections.filter(~is_anchor)
+        ids = detections.tag_ids.tolist()
+        is_anchor = [tag_id in self.anchor_ids for tag_id in ids]
+        if any(is_anchor):
+            mask = np.array(is_anchor, dtype=bool)
+            anchors = detections.filter(mask)
+            events += self._anchor_conflicts(anchors, t, frame)
+            units = detections.filter(~mask)
+            ids = units.tag_ids.tolist()
+        else:
+            anchors = TagDetections.empty(frame_index=frame, t_s=detections.t_s, frame_size_px=detections.frame_size_px)
+            units = detections
+        if self.mapping is not self._measured_with[0] or self.terrain is not self._measured_with[1]:
+            self._measured_with = (self.mapping, self.terrain)
+            for unit in self._units.values():
+                unit.measured_key = None  # measured with another calibration or terrain
 
         by_id: dict[int, list[int]] = {}
-        for i, tag_id in enumerate(units.tag_ids):
-            by_id.setdefault(int(tag_id), []).append(i)
+        for i, tag_id in enumerate(ids):
+            by_id.setdefault(tag_id, []).append(i)
+        keys = _detection_keys(units)
+        trusted_rows = (units.hammings == 0).tolist()  # corrected bits: maybe partly covered, corners less sure
         seen: set[int] = set()
-        picked: list[tuple[UnitSpec, int]] = []
+        # Per unit in view: its roster entry, its detection, and the unit itself when the detector repeated
+        # the detection it was last measured from (None: measure it now).
+        plan: list[tuple[UnitSpec, int, _Unit | None]] = []
         for tag_id, rows in by_id.items():
             spec = self.roster.spec_for(tag_id)
             if spec is None:
@@ -191,14 +248,40 @@ class UnitTracker:
                         )
                     )
                 continue
-            picked.append((spec, self._pick(tag_id, rows, units, t, frame, events)))
-        measured = self._measure_all(picked, units)
-        finite = np.isfinite(measured[:, [0, 1, 3]]).all(axis=1).tolist()
-        for (spec, row), pose, ok in zip(picked, measured, finite):
-            if not ok:
+            if len(rows) > 1:
+                plan.append((spec, self._pick(tag_id, rows, units, t, frame, events), None))
+                continue
+            row = rows[0]
+            unit = self._units.get(tag_id)
+            repeated = (
+                unit is not None
+                and unit.state is UnitState.SEEN
+                and unit.measured_key == keys[row]
+                and (spec is unit.measured_spec or _measured_alike(spec, unit.measured_spec))
+            )
+            plan.append((spec, row, unit if repeated else None))
+        measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units))
+        ring_every_s = self.settings.ring_every_s
+        for spec, row, again in plan:
+            trusted = trusted_rows[row]
+            if again is not None:
+                # The detection it was last measured from, again: the same measurement, place and tag
+                # size; what _sighting does for a unit in view, without measuring it again.
+                again.last_seen_t = t
+                x, y, _, heading = again.measured_pose
+                f = again.filter
+                if not f.refine(x, y, heading, t, trusted=trusted):
+                    events += self._filtered_step(again, x, y, heading, t, frame, trusted=trusted)
+                if image is not None and not f.moving and (not again.rings or t - again.rings[-1].t_s >= ring_every_s):
+                    self._snapshot_ring(again, image, t)
+                seen.add(spec.tag_id)
+                continue
+            pose = x, y, _, heading = next(measured)
+            if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(heading)):
                 continue  # corners that do not reach the table: a calibration that does not fit this camera
-            trusted = bool(units.hammings[row] == 0)  # corrected bits: maybe partly covered, corners less sure
             events += self._sighting(spec, pose, units.corners_px[row], units.centers_px[row], t, frame, image, trusted=trusted)
+            unit = self._units[spec.tag_id]
+            unit.measured_key, unit.measured_spec, unit.measured_pose = keys[row], spec, pose
             seen.add(spec.tag_id)
 
         for tag_id, unit in self._units.items():
@@ -259,19 +342,20 @@ class UnitTracker:
                 self._anchor_conflict_until[tag_id] = t + self.settings.conflict_clear_s
         return events
 
-    def _measure_all(self, picked: list[tuple[UnitSpec, int]], units: TagDetections) -> np.ndarray:
-        """(N, 4) rows of x, y, z_in (NaN uncalibrated), unit heading: table inches, or image pixels."""
+    def _measure_all(self, picked: list[tuple[UnitSpec, int]], units: TagDetections) -> list[tuple[float, float, float, float]]:
+        """Rows of x, y, z_in (NaN uncalibrated), unit heading: table inches, or image pixels."""
         if not picked:
-            return np.zeros((0, 4))
+            return []
         rows = [row for _, row in picked]
-        offsets = np.array([spec.facing_offset_deg for spec, _ in picked])
         if self.mapping is not None:
             heights = np.array([spec.base_height_in for spec, _ in picked])
-            out = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=self.terrain)
+            # Flat ground adds nothing to any height: skip asking it (the same poses, fewer steps).
+            terrain = None if getattr(self.terrain, "is_flat", False) else self.terrain
+            measured = table_poses(units.corners_px[rows], self.mapping, base_heights_in=heights, terrain=terrain).tolist()
         else:
-            out = np.array([(x, y, np.nan, h) for x, y, h in (image_pose(units.corners_px[r]) for r in rows)])
-        out[:, 3] = (out[:, 3] + offsets) % 360.0
-        return out
+            measured = [[x, y, math.nan, h] for x, y, h in (image_pose(units.corners_px[r]) for r in rows)]
+        # The roster's facing offset, row by row in Python (a few rows: cheaper than numpy calls; same values).
+        return [(x, y, z, (h + spec.facing_offset_deg) % 360.0) for (x, y, z, h), (spec, _) in zip(measured, picked)]
 
     def _filter_settings(self, spec: UnitSpec, edge_px: float) -> FilterSettings:
         if self.mapping is not None:
@@ -282,7 +366,7 @@ class UnitTracker:
     def _sighting(
         self,
         spec: UnitSpec,
-        pose: np.ndarray,
+        pose: tuple[float, float, float, float],
         corners: np.ndarray,
         center_px: np.ndarray,
         t: float,
@@ -303,20 +387,22 @@ class UnitTracker:
                 filter=PoseFilter(x, y, heading, t, settings=self._filter_settings(spec, edge)),
                 state=UnitState.SEEN,
                 last_seen_t=t,
-                center_px=np.asarray(center_px, dtype=np.float64).copy(),
+                center_px=(float(center_px[0]), float(center_px[1])),
                 edge_px=edge,
                 z_in=z,
             )
             self._units[spec.tag_id] = unit
+            self._in_id_order = None
             events.append(self._event(EventKind.APPEARED, unit, t, frame))
         else:
             previous = unit.state
             unit.last_seen_t = t
-            unit.center_px = np.asarray(center_px, dtype=np.float64).copy()
+            unit.center_px = (float(center_px[0]), float(center_px[1]))
             unit.edge_px = edge
             unit.z_in = z
             if previous is UnitState.SEEN:
-                events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
+                if not unit.filter.refine(x, y, heading, t, trusted=trusted):  # refine: still, no path, no event
+                    events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
             else:
                 unit.state = UnitState.SEEN
                 f = unit.filter
@@ -393,7 +479,8 @@ class UnitTracker:
         if unit.rings and t - unit.rings[-1].t_s < self.settings.ring_every_s:
             return
         inner, outer = self._ring_radii_px(unit)
-        ring = take_ring(image, unit.center_px, inner_px=inner, outer_px=outer, t_s=t, spot_px=0.45 * unit.edge_px)
+        like = unit.rings[-1] if unit.rings else None
+        ring = take_ring(image, unit.center_px, inner_px=inner, outer_px=outer, t_s=t, spot_px=0.45 * unit.edge_px, like=like)
         if ring is not None:
             unit.rings.append(ring)
 
@@ -439,22 +526,25 @@ class UnitTracker:
 
     def _pose(self, unit: _Unit, t: float) -> UnitPose:
         f = unit.filter
-        calibrated = self.mapping is not None
-        return UnitPose(
-            tag_id=unit.spec.tag_id,
-            name=unit.spec.name,
-            side=unit.spec.side,
-            x_in=f.x if calibrated else None,
-            y_in=f.y if calibrated else None,
-            z_in=unit.z_in if calibrated else None,
-            heading_deg=f.heading_deg,
-            state=unit.state,
-            t_s=t,
-            moved_this_turn_in=unit.path_this_turn if calibrated else None,
-            turned_this_turn_deg=unit.turned_this_turn,
-            last_seen_t_s=unit.last_seen_t,
-            moving=f.moving,
-            conflict=unit.conflict,
-            center_px=(float(f.x), float(f.y)) if not calibrated else (float(unit.center_px[0]), float(unit.center_px[1])),
-        )
-
+        if self.mapping is not None:
+            x_in, y_in, z_in, moved, center = f.x, f.y, unit.z_in, unit.path_this_turn, unit.center_px
+        else:
+            x_in = y_in = z_in = moved = None
+            center = (float(f.x), float(f.y))
+        return unit_pose_from_fields({
+            "tag_id": unit.spec.tag_id,
+            "name": unit.spec.name,
+            "side": unit.spec.side,
+            "x_in": x_in,
+            "y_in": y_in,
+            "z_in": z_in,
+            "heading_deg": f.heading_deg,
+            "state": unit.state,
+            "t_s": t,
+            "moved_this_turn_in": moved,
+            "turned_this_turn_deg": unit.turned_this_turn,
+            "last_seen_t_s": unit.last_seen_t,
+            "moving": f.moving,
+            "conflict": unit.conflict,
+            "center_px": center,
+        })
