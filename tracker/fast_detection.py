@@ -89,6 +89,7 @@ class FastDetectorSettings:
     min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1 to 4) that
     # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2.
     # The sweep for new tags keeps this; they are found nowhere else.
+    window_grid: str = "blocks"  # windows start on the step's blocks ("tiles": on the threshold tiles' grid)
     window_min_decimated_edge_px: float = 11.0  # ... and a followed tag in its window this wide: 22 px tags at
     # step 2 (one in a hundred is missed there and found at once by the window's full-resolution retry)
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
@@ -169,6 +170,11 @@ def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> float:
     (2.0, 1.5, 4.0, 3.0, 1.0)
     """
     return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1.0])
+
+
+def block_px(step: float) -> int:
+    """The pixels a decimation step takes in one block: 3 at 1.5 (3x3 into 2x2), else the step."""
+    return 3 if step == 1.5 else int(step)
 
 
 def grid_px(step: float) -> int:
@@ -456,9 +462,14 @@ class FastTagDetector:
         return reported
 
     def _window_jobs(self, windows: list[Box], width: int, height: int) -> list[Job]:
-        """Merged windows with their decimation steps, aligned to the detector's threshold grid."""
+        """Merged windows with their decimation steps, aligned to the step's blocks.
+
+        Not to the threshold tiles' grid as the sweep is (growing a 95 px window at step 4 to the 16 px
+        grid adds a third to its area): a followed tag is found in a window binarised from another
+        corner as well, and one that is not gets the window's full-resolution retry."""
         steps = self._window_steps(windows)
-        return [(align_box(b, width, height, step=grid_px(st)), st) for b, st in zip(windows, steps)]
+        grid = self.settings.window_grid
+        return [(align_box(b, width, height, step=grid_px(st) if grid == "tiles" else block_px(st)), st) for b, st in zip(windows, steps)]
 
     def _search(
         self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: float, *, frame_index: int, t_s: float, max_hamming: int
@@ -630,7 +641,7 @@ class FastTagDetector:
             margin, hamming = float(reported.decision_margins[i]), int(reported.hammings[i])
             before = track.ref_detection
             limit = self.settings.still_match_edges * track.edge_px
-            if self.settings.reuse_still and before is not None and float(np.max(np.linalg.norm(corners - before[0], axis=1))) <= limit:
+            if self.settings.reuse_still and before is not None and float(((corners - before[0]) ** 2).sum(axis=1).max()) <= limit * limit:
                 # The same place again: the mean of the detections there is steadier than each of them.
                 n = min(track.ref_count, self.settings.still_average_max)
                 corners = (n * before[0] + corners) / (n + 1)
@@ -648,7 +659,7 @@ class FastTagDetector:
             track.ref_index = (np.arange(ys.start, min(ys.stop, thumb.shape[0]))[:, None] * thumb.shape[1]
                                + np.arange(xs.start, min(xs.stop, thumb.shape[1]))[None, :]).ravel()
             track.ref_patch = thumb.ravel()[track.ref_index]
-            track.ref_mean = max(1.0, float(track.ref_patch.mean())) if track.ref_patch.size else 1.0
+            track.ref_mean = max(1.0, float(track.ref_patch.sum()) / track.ref_patch.size) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
     def _next_tiles(self, coarse: np.ndarray, windows: list[Box]) -> list[Box]:
