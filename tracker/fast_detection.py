@@ -65,6 +65,7 @@ class FastDetectorSettings:
     changed_sweep_fraction: float = 1 / 8  # at most this share of the frame searched each frame because its
     # picture changed since it was last searched (a tag put down, a hand gone)
     change_threshold: float = 10.0  # grey levels on a 1/8-size thumbnail, after the frame's median change
+    thumbnail_samples: int = 32  # frame pixels averaged into each thumbnail pixel, at least (see thumbnail())
     thumbnail_step: int = 8  # at 1920 px wide; scaled with the frame's width (a tag spans as many thumbnail pixels)
     reuse_still: bool = True  # False: every followed tag is searched in every frame (the old way; for comparison)
     still_change_threshold: float = 4.0  # a followed tag whose patch of the thumbnail changed less than this
@@ -551,7 +552,7 @@ class FastTagDetector:
         return 1 << max(0, round(math.log2(max(1.0, self.settings.thumbnail_step * width / 1920))))
 
     def _thumbnail(self, gray: np.ndarray) -> np.ndarray:
-        return thumbnail(gray, self._thumb_step()).astype(np.float32)
+        return thumbnail(gray, self._thumb_step(), samples=self.settings.thumbnail_samples).astype(np.float32)
 
     def _change_step(self) -> int:
         return 2 * self._thumb_step()
@@ -917,13 +918,10 @@ def _cell_mean_and_spread(shape: tuple[int, ...], cells: tuple[int, int]) -> tup
     return mean, spread
 
 
-THUMBNAIL_SAMPLES = 32  # frame pixels averaged into each thumbnail pixel, at least
-
-
-def thumbnail(gray: np.ndarray, k: int) -> np.ndarray:
+def thumbnail(gray: np.ndarray, k: int, *, samples: int = 32) -> np.ndarray:
     """The mean of each k x k block of ``gray`` (k a power of two), from some of its rows.
 
-    Each block gives at least THUMBNAIL_SAMPLES pixels of its whole width on evenly spaced rows: reading
+    Each block gives at least ``samples`` pixels of its whole width on evenly spaced rows: reading
     every row of a 4K frame costs more than the rest of a frame's tracking, and a tag's edge or bits
     that move change the sampled rows as much as all of them; 32 samples average the sensor noise to a
     sixth. Means are taken by halving (OpenCV's linear resize at exactly half is a 2-pixel mean), three
@@ -935,7 +933,7 @@ def thumbnail(gray: np.ndarray, k: int) -> np.ndarray:
     """
     import cv2
 
-    rows = max(1, min(k, k * k // THUMBNAIL_SAMPLES))
+    rows = max(1, min(k, k * k // samples))
     tx, ty = max(1, gray.shape[1] // k), max(1, gray.shape[0] // k)
     img = gray[rows // 2 :: rows][: ty * (k // rows), : tx * k] if rows > 1 else gray[: ty * k, : tx * k]
     while img.shape[1] > tx or img.shape[0] > ty:
