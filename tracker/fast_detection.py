@@ -385,18 +385,20 @@ class FastTagDetector:
             }
             tiles = self._next_tiles(self._coarse(thumb), [box for tag_id, box in expected if tag_id in moving])
             if early is not None:
+                # The other windows and the sweep's boxes join the shared list.
                 more = self._window_jobs(rest, width, height)
+                step = self._sweep_step()
+                tiles[:] = [align_box(b, width, height, step=grid_px(step)) for b in tiles]
                 dealt += more
-                shared[:0] = sorted(more, key=_job_cost)
+                shared[:0] = sorted(more + [(b, step) for b in tiles], key=_job_cost)
                 mine = _take_and_detect(
                     shared, {step: d[0] for step, d in self._step_detectors.items()}, image,
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
                 )
-                windows = []
-            found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
-            if early is not None:
-                found = concat_detections([early.result(), mine, found], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                found = concat_detections([early.result(), mine], frame_index=frame_index, t_s=t_s, frame_size_px=size)
                 windows = [box for box, _ in dealt]
+            else:
+                found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
         if len(unchanged) and len(found):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
