@@ -425,12 +425,13 @@ class ArraySource(_ReadAheadSource):
             yield Frame(image_bgr=image, index=index, t_s=index / self.fps)
 
 
-def open_source(spec: str | int, *, fps: float | None = None) -> Any:
+def open_source(spec: str | int, *, fps: float | None = None, gray: bool = False) -> Any:
     """The frame source a user means by ``spec``.
 
     An integer (``0``) is a camera index; a URL (``rtsp://``, ``http://``) a camera stream; a folder a
     folder of images; a ``.toml`` file a synthetic scenario; ``.sqlite``/``.db``/``.sandtable`` a
-    recording to replay; any other file a video.
+    recording to replay; any other file a video. ``gray``: a video file gives its frames grey, straight
+    from the decoder (for tracking alone; other sources give what they have).
     """
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CameraSource(int(spec), fps=fps or 30.0)
@@ -454,7 +455,7 @@ def open_source(spec: str | int, *, fps: float | None = None) -> Any:
         return ReplaySource(path)
     if suffix in IMAGE_SUFFIXES:
         return _single_image(path)
-    return VideoFileSource(path, fps=fps)
+    return VideoFileSource(path, fps=fps, gray=gray)
 
 
 def _single_image(path: Path) -> ArraySource:

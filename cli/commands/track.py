@@ -99,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
     tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
 
-    source = open_source(args.source, fps=args.fps)
+    # Tracking needs no colour: a video file is read grey from its decoder (half a 4K frame's decoding),
+    # unless its pictures are kept in the recording.
+    source = open_source(args.source, fps=args.fps, gray=not args.video)
     recorder = None
     tracker = None
     tuio = None

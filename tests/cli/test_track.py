@@ -72,6 +72,25 @@ def test_track_prints_one_json_line_per_frame_and_records_the_session(footage, t
     assert len(replayed) == 20 and {u["tag_id"] for u in replayed[-1]["units"]} == {10, 11, 12, 13, 14}
 
 
+def test_track_reads_a_video_file_grey_and_finds_the_units_where_they_are(footage, tmp_path, capsys):
+    from tracker.h264_video import H264Writer
+    from tracker.sources import open_source
+
+    folder, cal, truth = footage
+    video = tmp_path / "table.mp4"
+    frames = [cv2.imread(str(folder / f"frame{i}.png")) for i in range(20)]
+    with H264Writer(video, 30.0, (frames[0].shape[1], frames[0].shape[0])) as writer:
+        for frame in frames:
+            writer.write(frame)
+    with open_source(str(video), gray=True) as source:
+        assert source.read().image_bgr.ndim == 2  # the decoder's luma plane: no colour conversion
+    assert main(["track", str(video), "--calibration", str(cal), "--scenario", str(SCENARIO), "--jsonl", "--no-progress"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 20
+    unit = next(u for u in lines[-1]["units"] if u["tag_id"] == 13)
+    assert unit["state"] == "seen" and abs(unit["x_in"] - truth[13].x_in) < 0.05 and abs(unit["y_in"] - truth[13].y_in) < 0.05
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
