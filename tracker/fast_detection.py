@@ -492,6 +492,9 @@ class FastTagDetector:
         for track in self._tracks:
             if not (track.confirmed and track.misses == 0):
                 continue
+            if track.reused:
+                shifts.append(np.zeros(2))  # its pixels had not changed: it is where it was
+                continue
             idx = np.flatnonzero(found.tag_ids == track.tag_id)
             if len(idx) == 0:
                 continue
