@@ -854,6 +854,8 @@ class FastTagDetector:
                     int(held.tag_ids[i]), held.centers_px[i].copy(), np.zeros(2), _edge_px(held.corners_px[i]), t_s, confirmed=False
                 )
             )
+        if all(t.last_seen_t == t_s for t in self._tracks) and len({t.tag_id for t in self._tracks}) == len(self._tracks):
+            return  # the usual frame: every tag seen now, each once; nothing to forget or merge
         kept: list[_PixelTrack] = []
         kept_by_id: dict[int, list[_PixelTrack]] = {}
         for track in sorted(self._tracks, key=lambda t: t.last_seen_t, reverse=True):
