@@ -16,10 +16,12 @@ small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after de
   round robin (a whole sweep takes ``1 / sweep_fraction`` frames), quads found at a decimation step
   the smallest tag allows, edges and bits at full resolution. The first frame, and any frame after
   ``request_full_search()`` (a camera that came back), is searched whole.
-* **two cores**: the windows of tags that must be searched start on the second core while the first
-  makes the thumbnail and checks the still tags; a large search (tiles) is split into two lists of
-  about equal area, each searched by its own detector in its own thread (pupil-apriltags releases the
-  GIL while it detects). The frame is made grey once, or comes grey from the source.
+* **two cores**: the windows of tags that must be searched are dealt one at a time from a shared list,
+  largest first: the second core starts on them at once, the first joins once it has made the
+  thumbnail, checked the still tags and the change, and added the other windows and the sweep's boxes
+  to the list. Each thread has its own detectors (pupil-apriltags releases the GIL while it detects). A
+  whole-frame search is split into bands of equal area. The frame is made grey once, or comes grey
+  from the source.
 
 Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
 the larger decision margin.
