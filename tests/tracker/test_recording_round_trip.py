@@ -22,8 +22,8 @@ from tracker.unit_pose import UnitPose, UnitState
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def pose(t, x, state=UnitState.SEEN, moved=0.0):
-    return UnitPose(12, "Haas", "Blue", x, 5.0, 1.0, 90.0, state, t, moved, last_seen_t_s=t)
+def pose(t, x, state=UnitState.SEEN, moved=0.0, moving=False):
+    return UnitPose(12, "Haas", "Blue", x, 5.0, 1.0, 90.0, state, t, moved, last_seen_t_s=t, moving=moving)
 
 
 def test_poses_events_rules_and_bookmarks_read_back_as_written(tmp_path):
@@ -52,6 +52,22 @@ def test_poses_events_rules_and_bookmarks_read_back_as_written(tmp_path):
         assert rec.events_between(1.1, 3.0) == []
         assert rec.rules_events()[0].payload == {"dice": [4, 6], "hit": True, "shooter": 12}
         assert [(b.t_s, b.note) for b in rec.bookmarks()] == [(2.0, "good flanking move")]
+
+
+def test_a_unit_in_motion_seen_where_it_stood_last_frame_is_recorded_as_seen_then(tmp_path):
+    """A moving unit's repeated sighting (its tag found again at the very same place) is a row of its
+    own, so that a replay knows the unit was seen at that moment; a unit at rest is written only when it
+    changes."""
+    path = tmp_path / "game.sqlite"
+    with Recorder(path, roster=Roster((UnitSpec(12, "Haas", side="Blue"),))) as rec:
+        for i in range(6):
+            rec.record_frame(i, i / 30, [pose(i / 30, 10.0, moving=True)])
+        for i in range(6, 12):
+            rec.record_frame(i, i / 30, [pose(i / 30, 10.0)])
+    with RecordingReader(path) as rec:
+        assert rec.poses_at(5 / 30)[0].last_seen_t_s == pytest.approx(5 / 30)
+        assert rec.poses_at(11 / 30)[0].last_seen_t_s == pytest.approx(6 / 30)  # at rest: the row it came to rest
+        assert len(rec.track_of(12)) == 7
 
 
 def test_an_existing_recording_is_never_overwritten(tmp_path):
