@@ -74,6 +74,28 @@ def test_a_unit_nudged_by_a_fraction_of_an_inch_is_reported_where_it_now_stands_
     assert np.linalg.norm(centre_of(found, 12) - moved) < 0.3
 
 
+def test_a_square_tag_nudged_along_the_thumbnails_unsampled_rows_is_still_noticed_at_1080p():
+    """At 1080p each thumbnail pixel averages some of its block's rows, not all: a tag with edges along
+    the rows, nudged 1.5 px across them, must still change its patch (its bits move on the sampled rows)."""
+    w, h = 1920, 1080
+    fx = (w / 2) / math.tan(math.radians(32.0))
+    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0,) * 5, source="synthetic")
+    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
+    big = SyntheticTable(model=model, pose=pose, texture_seed=6)
+    square = [TagPlacement(10 + k, 26.0 + 5.0 * (k % 4), 20.0 + 5.0 * (k // 4), 1.0, 0.0) for k in range(8)]
+    nudged = [TagPlacement(u.tag_id, u.x_in, u.y_in + (0.06 if u.tag_id == 10 else 0.0), u.z_in, 0.0) for u in square]
+    with FastTagDetector() as fast:
+        for i in range(30):
+            fast.detect(big.render(square, faults=FAULTS, rng=np.random.default_rng(i)).image_bgr, frame_index=i, t_s=i / FPS)
+        assert fast.last_work.unchanged >= 6
+        rendered = big.render(nudged, faults=FAULTS, rng=np.random.default_rng(30))
+        found = fast.detect(rendered.image_bgr, frame_index=30, t_s=30 / FPS)
+    before = truth_centre(big.render(square, faults=FAULTS, rng=np.random.default_rng(30)), 10)
+    now = truth_centre(rendered, 10)
+    assert np.linalg.norm(now - before) > 1.0  # it did move by more than a pixel
+    assert np.linalg.norm(centre_of(found, 10) - now) < 0.3
+
+
 def test_a_unit_taken_away_or_covered_is_not_reported_at_its_old_place():
     gone = [u for u in UNITS if u.tag_id != 13]
     with FastTagDetector() as fast:
