@@ -164,15 +164,21 @@ Job = tuple[Box, float]  # a box, and the decimation step its quads are searched
 # pupil-apriltags decimates by whole steps, and by 1.5 (3x3 pixels into 2x2): a 1" tag at the far
 # edge of a 1080p table (23 px) keeps 15 px at 1.5, where it would keep 11.5 px at 2 and be lost.
 STEPS = (1.0, 1.5, 2.0, 3.0, 4.0)
+# A followed tag's window, whose detection is what a still unit is reported at, skips 1.5: its corners
+# come out a little less exact there (the demo's worst still unit 0.015" off its script against 0.011").
+WINDOW_STEPS = (1.0, 2.0, 3.0, 4.0)
 
 
-def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5) -> float:
-    """The largest decimation step that keeps a tag of ``edge_px`` at least ``min_decimated_edge_px`` wide.
+def step_for_edge(edge_px: float, min_decimated_edge_px: float = 12.5, steps: tuple[float, ...] = STEPS) -> float:
+    """The largest decimation step of ``steps`` that keeps a tag of ``edge_px`` at least
+    ``min_decimated_edge_px`` wide.
 
     >>> step_for_edge(25.4), step_for_edge(23.5), step_for_edge(50.8), step_for_edge(40.0), step_for_edge(17.0)
     (2.0, 1.5, 4.0, 3.0, 1.0)
+    >>> step_for_edge(23.5, steps=WINDOW_STEPS)
+    1.0
     """
-    return max([s for s in STEPS if edge_px / s >= min_decimated_edge_px] or [1.0])
+    return max([s for s in steps if edge_px / s >= min_decimated_edge_px] or [1.0])
 
 
 def block_px(step: float) -> int:
@@ -434,7 +440,8 @@ class FastTagDetector:
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
             # while every tag is found.
             decimated = {
-                tag_id for tag_id, _ in missing if step_for_edge(self._edge_of(tag_id), s.window_min_decimated_edge_px) > 1
+                tag_id for tag_id, _ in missing
+                if step_for_edge(self._edge_of(tag_id), s.window_min_decimated_edge_px, WINDOW_STEPS) > 1
             }
             for detector in (self._detectors[0], self._retry_detector):
                 todo = [(tag_id, box) for tag_id, box in missing if detector is self._retry_detector or tag_id in decimated]
@@ -549,7 +556,7 @@ class FastTagDetector:
         steps = []
         for x0, y0, x1, y1 in windows:
             inside = [t.edge_px for t in self._tracks if x0 <= t.center[0] < x1 and y0 <= t.center[1] < y1]
-            steps.append(step_for_edge(min(inside), self.settings.window_min_decimated_edge_px) if inside else 1.0)
+            steps.append(step_for_edge(min(inside), self.settings.window_min_decimated_edge_px, WINDOW_STEPS) if inside else 1.0)
         return steps
 
     def _thumb_step(self) -> int:
