@@ -114,27 +114,26 @@ class PoseFilter:
     # -- one measurement ----------------------------------------------------------------------
     def update(self, x: float, y: float, heading_deg: float, t_s: float, *, trusted: bool = True) -> FilterStep:
         """Take one measurement; ``trusted=False`` for one whose corners may be off (see the module doc)."""
+        if self.refine(x, y, heading_deg, t_s, trusted=trusted):
+            return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
+        # What refine() leaves: a still unit displaced beyond the deadband (or, untrusted, beyond the
+        # jump threshold), or a moving one.
         s = self.settings
         d = math.hypot(x - self.x, y - self.y)
         dh = abs(angle_diff_deg(heading_deg, self.heading_deg))
         if not self.moving and not trusted:
-            if d > s.jump or dh > s.jump_deg:
-                self._recent.append((t_s, x, y, heading_deg))
-                if self._pending >= 1:
-                    return self._follow(x, y, heading_deg, started=True)
-                self._pending += 1
+            self._recent.append((t_s, x, y, heading_deg))
+            if self._pending >= 1:
+                return self._follow(x, y, heading_deg, started=True)
+            self._pending += 1
             return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
         self._recent.append((t_s, x, y, heading_deg))
         while len(self._recent) > 2 and self._recent[0][0] < t_s - s.settle_s - 1e-9:
             self._recent.popleft()
         if not self.moving:
-            if d > s.jump or dh > s.jump_deg or ((d > s.deadband or dh > s.deadband_deg) and self._pending >= 1):
+            if d > s.jump or dh > s.jump_deg or self._pending >= 1:
                 return self._follow(x, y, heading_deg, started=True)
-            if d > s.deadband or dh > s.deadband_deg:
-                self._pending += 1
-            else:
-                self._pending = 0
-                self._add_still(x, y, heading_deg)
+            self._pending += 1
             return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
         step = self._follow(x, y, heading_deg, started=False)
         if self._at_rest(t_s):
@@ -147,10 +146,10 @@ class PoseFilter:
         return step
 
     def refine(self, x: float, y: float, heading_deg: float, t_s: float, *, trusted: bool = True) -> bool:
-        """:meth:`update` for the commonest measurement, a still unit's, without building a step: True when
-        the unit stays still (the measurement refined the still pose, or was ignored as an untrusted one
-        inside the jump threshold), exactly as :meth:`update` would have done it. False, changing
-        nothing, for any other measurement: then call :meth:`update`.
+        """The commonest measurement, a still unit's, without building a step: True when the unit stays
+        still (the measurement refined the still pose, or was ignored as an untrusted one inside the jump
+        threshold). False, changing nothing, for any other measurement: then call :meth:`update`, which
+        starts here too.
 
         Forty units at camera rate make this the tracker's most frequent call.
         """
