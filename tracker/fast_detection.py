@@ -92,7 +92,6 @@ class FastDetectorSettings:
     min_decimated_edge_px: float = 12.5  # quads are found on the frame decimated by a step (1 to 4) that
     # keeps the tag at least this wide (edges and decoding stay at full resolution): 25 px tags at step 2.
     # The sweep for new tags keeps this; they are found nowhere else.
-    window_grid: str = "blocks"  # windows start on the step's blocks ("tiles": on the threshold tiles' grid)
     window_min_decimated_edge_px: float = 11.0  # ... and a followed tag in its window this wide: 22 px tags at
     # step 2 (one in a hundred is missed there and found at once by the window's full-resolution retry)
     miss_growth_edges: float = 0.5  # the window grows this much per frame while its tag is missing
@@ -351,6 +350,7 @@ class FastTagDetector:
             # which corrected decodes to accept).
             expected = self._windows(t_s, width, height, self._tracks)
             thumb = self._thumbnail(image)
+            coarse = self._coarse(thumb)
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
@@ -378,6 +378,7 @@ class FastTagDetector:
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
                 )
             thumb = self._thumbnail(image)
+            coarse = self._coarse(thumb)
             unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
             changed = self._windows(t_s, width, height, [t for t in candidates if not t.reused])
             expected += changed
@@ -391,14 +392,12 @@ class FastTagDetector:
                 for t in self._tracks
                 if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
             }
-            tiles = self._next_tiles(self._coarse(thumb), [box for tag_id, box in expected if tag_id in moving])
+            tiles = self._next_tiles(coarse, [box for tag_id, box in expected if tag_id in moving])
             if early is not None:
                 # The other windows and the sweep's boxes join the shared list.
                 more = self._window_jobs(rest, width, height)
-                step = self._sweep_step()
-                tiles[:] = [align_box(b, width, height, step=grid_px(step)) for b in tiles]
                 dealt += more
-                shared[:0] = sorted(more + [(b, step) for b in tiles], key=_job_cost)
+                shared[:0] = sorted(more + _sweep_jobs(tiles, width, height, self._sweep_step()), key=_job_cost)
                 mine = _take_and_detect(
                     shared, {step: d[0] for step, d in self._step_detectors.items()}, image,
                     frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
@@ -434,7 +433,7 @@ class FastTagDetector:
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
         if full or rescue:
-            self._mark_searched(self._coarse(thumb), None)
+            self._mark_searched(coarse, None)
         elif missing:
             # A missing tag gets its window again at full resolution (if it was searched decimated), then
             # with the other sharpening (the one that helps one tag breaks another). Costs nothing
@@ -480,16 +479,14 @@ class FastTagDetector:
         grid adds a third to its area): a followed tag is found in a window binarised from another
         corner as well, and one that is not gets the window's full-resolution retry."""
         steps = self._window_steps(windows)
-        grid = self.settings.window_grid
-        return [(align_box(b, width, height, step=grid_px(st) if grid == "tiles" else block_px(st)), st) for b, st in zip(windows, steps)]
+        return [(align_box(b, width, height, step=block_px(st)), st) for b, st in zip(windows, steps)]
 
     def _search(
         self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: float, *, frame_index: int, t_s: float, max_hamming: int
     ) -> TagDetections:
         """Search merged windows and sweep boxes (both lists are aligned in place: the work accounting)."""
         height, width = image.shape[:2]
-        tiles[:] = [align_box(b, width, height, step=grid_px(sweep_step)) for b in tiles]
-        jobs = self._window_jobs(windows, width, height) + [(box, sweep_step) for box in tiles]
+        jobs = self._window_jobs(windows, width, height) + _sweep_jobs(tiles, width, height, sweep_step)
         windows[:] = [box for box, _ in jobs[: len(windows)]]
         return self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
 
@@ -1047,6 +1044,13 @@ def _detect_boxes(
             )
         )
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+
+def _sweep_jobs(tiles: list[Box], width: int, height: int, step: float) -> list[Job]:
+    """The sweep's boxes as jobs at ``step``, each grown onto the detector's threshold grid (the list is
+    aligned in place: the work accounting counts what was searched)."""
+    tiles[:] = [align_box(b, width, height, step=grid_px(step)) for b in tiles]
+    return [(box, step) for box in tiles]
 
 
 def _take_and_detect(
