@@ -642,7 +642,7 @@ class FastTagDetector:
         """Each tag detected for real in this frame keeps this detection and its thumbnail patch; a tag
         detected where it stood is reported at the mean of its detections there (returned)."""
         corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
-        rows = {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(reported.tag_ids.tolist(), reported.centers_px.tolist()))}
+        rows = _rows_by_place(reported)
         for track in self._tracks:
             if track.reused or not track.confirmed or track.misses or track.last_seen_t != t_s:
                 continue
@@ -820,7 +820,7 @@ class FastTagDetector:
         used: set[int] = set()
         ids = found.tag_ids.tolist()
         # A still tag reported unsearched is its own detection, repeated: nothing moved.
-        rows = {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(ids, found.centers_px.tolist()))}
+        rows = _rows_by_place(found)
         for k, track in enumerate(self._tracks):
             if track.reused:
                 i = rows.get((track.tag_id, *track.ref_detection[1].tolist()))
@@ -1044,6 +1044,12 @@ def _detect_boxes(
             )
         )
     return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+
+
+def _rows_by_place(found: TagDetections) -> dict[tuple[int, float, float], int]:
+    """Each detection's row by its tag id and exact centre: how a track finds the detection it was
+    moved to (or repeated from)."""
+    return {(tag_id, x, y): i for i, (tag_id, (x, y)) in enumerate(zip(found.tag_ids.tolist(), found.centers_px.tolist()))}
 
 
 def _sweep_jobs(tiles: list[Box], width: int, height: int, step: float) -> list[Job]:
