@@ -71,3 +71,26 @@ def open_main_window(qtbot: Any, tmp_path: Any, session: Any, *, mode: str | Non
     if mode is not None:
         w.view.set_mode(mode)
     return w
+
+
+class ScriptedLive:
+    """A live loop whose tracked frames the test hands in (``feed``); ``poll`` as LiveTracking's, each
+    handed-in frame once, with ``frame_bgr`` as its picture."""
+
+    def __init__(self, tracker: Any, frame_bgr: Any) -> None:
+        self.tracker = tracker
+        self.frame = frame_bgr
+        self.pending: list[Any] = []
+
+    def feed(self, tracked: Any) -> None:
+        self.pending.append(tracked)
+
+    def poll(self) -> Any:
+        from appmodel.live_tracking import LiveUpdate
+
+        if not self.pending:
+            return LiveUpdate(None, None, ())
+        return LiveUpdate(self.frame, self.pending.pop(0), (), None, False, None, None)
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        pass

@@ -11,29 +11,8 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession  # noqa: E402
+from gui_helpers import ScriptedLive  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-
-
-class TrackedLive:
-    """A live loop whose tracked frames the test hands in (``feed``); ``poll`` as LiveTracking's."""
-
-    def __init__(self, tracker, frame_bgr) -> None:
-        self.tracker = tracker
-        self.frame = frame_bgr
-        self.pending = []
-
-    def feed(self, tracked) -> None:
-        self.pending.append(tracked)
-
-    def poll(self):
-        from appmodel.live_tracking import LiveUpdate
-
-        if not self.pending:
-            return LiveUpdate(None, None, ())
-        return LiveUpdate(self.frame, self.pending.pop(0), (), None, False, None, None)
-
-    def stop(self, timeout_s: float = 5.0) -> None:
-        pass
 
 
 @pytest.mark.parametrize("sizes_in_roster", [False, True])
@@ -60,7 +39,7 @@ def test_the_tracking_panel_names_units_whose_tag_size_and_base_height_disagree(
     feed = SyntheticFeed(session.table_size_in, width_px=1280, height_px=720)
     tracker = Tracker(roster=load_roster(scenario), calibration=feed.calibration)
     image = feed.render(session.units())
-    live = TrackedLive(tracker, image)
+    live = ScriptedLive(tracker, image)
     store = open_store(tmp_path / "settings.ini")
     w = MainWindow(session, settings=load_settings(store), store=store, calibration=feed.calibration, live=live)
     qtbot.addWidget(w)

@@ -12,6 +12,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession  # noqa: E402
+from gui_helpers import ScriptedLive  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -38,29 +39,6 @@ class FakeTracker:
         self.calibration = calibration
 
 
-class ScriptedLive:
-    """A live loop whose frames the test hands in (``feed``); ``poll`` as LiveTracking's."""
-
-    def __init__(self, calibration, frame_bgr) -> None:
-        self.tracker = FakeTracker(calibration)
-        self.frame = frame_bgr
-        self.pending = []
-
-    def feed(self, tracked) -> None:
-        self.pending.append(tracked)
-
-    def poll(self):
-        from appmodel.live_tracking import LiveUpdate
-
-        if not self.pending:
-            return LiveUpdate(None, None, ())
-        tracked = self.pending.pop(0)
-        return LiveUpdate(self.frame, tracked, (), None, False, None, None)
-
-    def stop(self, timeout_s: float = 5.0) -> None:
-        pass
-
-
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     import appmodel.tracking_status as ts
@@ -73,7 +51,7 @@ def window(qtbot, tmp_path, monkeypatch):
     create_application()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
     feed = SyntheticFeed(session.table_size_in, width_px=640, height_px=360)
-    live = ScriptedLive(feed.calibration, feed.render(session.units()))
+    live = ScriptedLive(FakeTracker(feed.calibration), feed.render(session.units()))
     store = open_store(tmp_path / "settings.ini")
     w = MainWindow(session, settings=load_settings(store), store=store, calibration=feed.calibration, live=live)
     qtbot.addWidget(w)
@@ -143,7 +121,7 @@ def test_the_tracking_panel_names_a_trimmed_tag_in_view_that_the_tracker_cannot_
     grey = np.full((40, 40), 60, np.uint8)  # a dark base, the tag cut at its black square
     grey[8:32, 8:32] = cv2.resize(tag_bitmap(missing.unit_id), (24, 24), interpolation=cv2.INTER_AREA)
     picture[300:340, 560:600] = cv2.cvtColor(cv2.GaussianBlur(grey, (0, 0), 0.7), cv2.COLOR_GRAY2BGR)
-    live = ScriptedLive(feed.calibration, picture)
+    live = ScriptedLive(FakeTracker(feed.calibration), picture)
     store = open_store(tmp_path / "settings.ini")
     w = MainWindow(session, settings=load_settings(store), store=store, calibration=feed.calibration, live=live)
     qtbot.addWidget(w)
