@@ -1,4 +1,5 @@
-"""One batch of AprilTag detections per frame, and the only code that touches pupil-apriltags types.
+"""One batch of AprilTag detections per frame, and (with ``tracker.apriltag_native``) the only code that touches
+pupil-apriltags types.
 
 Corners are converted at this boundary from pupil-apriltags' pixel convention (pixel (i, j) spans
 [i, i+1)) to OpenCV's (pixel centres at integers) by subtracting half a pixel, so that every later
@@ -13,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tracker.apriltag_native import detect_in_place
 from tracker.image_files import tag_search_possible
 
 #: pupil-apriltags coordinate minus OpenCV coordinate of the same point, in pixels.
@@ -144,7 +146,27 @@ def _safe_detector_class() -> type:
 
 
 def detections_from_pupil(
-    raw: list[Any],
+    raw: list[Any], *, frame_index: int = 0, t_s: float = 0.0, frame_size_px: tuple[int, int] = (0, 0), max_hamming: int = 2
+) -> TagDetections:
+    """pupil-apriltags' own ``detect`` results as a batch: for the bare detector that figures are measured
+    against, which must not share the tracker's way of calling the library."""
+    kept = [d for d in raw if d.hamming <= max_hamming]
+    if not kept:
+        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
+    return TagDetections(
+        tag_ids=np.array([d.tag_id for d in kept], dtype=np.int64),
+        corners_px=np.array([d.corners for d in kept], dtype=np.float64) - PUPIL_TO_OPENCV_OFFSET_PX,
+        centers_px=np.array([d.center for d in kept], dtype=np.float64) - PUPIL_TO_OPENCV_OFFSET_PX,
+        decision_margins=np.array([d.decision_margin for d in kept], dtype=np.float64),
+        hammings=np.array([d.hamming for d in kept], dtype=np.int64),
+        frame_index=frame_index,
+        t_s=t_s,
+        frame_size_px=frame_size_px,
+    )
+
+
+def detections_from_native(
+    found: np.ndarray,
     *,
     offset_px: tuple[float, float] = (0.0, 0.0),
     frame_index: int = 0,
@@ -152,17 +174,19 @@ def detections_from_pupil(
     frame_size_px: tuple[int, int] = (0, 0),
     max_hamming: int = 0,
 ) -> TagDetections:
-    """Convert pupil-apriltags results (from a crop whose top-left is ``offset_px``) to a batch."""
-    kept = [d for d in raw if d.hamming <= max_hamming]
-    if not kept:
+    """Convert the detector's results (:func:`tracker.apriltag_native.detect_in_place`, from a crop whose
+    top-left is ``offset_px``) to a batch."""
+    kept = found[found["hamming"] <= max_hamming] if len(found) else found
+    if not len(kept):
         return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
-    shift = np.asarray(offset_px, dtype=np.float64) - PUPIL_TO_OPENCV_OFFSET_PX
+    dx, dy = offset_px[0] - PUPIL_TO_OPENCV_OFFSET_PX, offset_px[1] - PUPIL_TO_OPENCV_OFFSET_PX
+    corners, centres = kept["p"] + (dx, dy), kept["c"] + (dx, dy)
     return TagDetections(
-        tag_ids=np.array([d.tag_id for d in kept], dtype=np.int64),
-        corners_px=np.array([d.corners for d in kept], dtype=np.float64) + shift,
-        centers_px=np.array([d.center for d in kept], dtype=np.float64) + shift,
-        decision_margins=np.array([d.decision_margin for d in kept], dtype=np.float64),
-        hammings=np.array([d.hamming for d in kept], dtype=np.int64),
+        tag_ids=kept["id"].astype(np.int64),
+        corners_px=corners,
+        centers_px=centres,
+        decision_margins=kept["decision_margin"].astype(np.float64),
+        hammings=kept["hamming"].astype(np.int64),
         frame_index=frame_index,
         t_s=t_s,
         frame_size_px=frame_size_px,
@@ -173,12 +197,12 @@ def detect_tags(
     detector: Any, gray: np.ndarray, *, frame_index: int = 0, t_s: float = 0.0, max_hamming: int = 0
 ) -> TagDetections:
     """Run the detector on a whole grey frame (uint8, C-contiguous)."""
-    img = np.ascontiguousarray(gray, dtype=np.uint8)
+    img = np.asarray(gray, dtype=np.uint8)
     if not tag_search_possible(img):  # the detector crashes the process on a 1-pixel-thin image
         return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]))
-    raw = detector.detect(img)
-    return detections_from_pupil(
-        raw, frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]), max_hamming=max_hamming
+    return detections_from_native(
+        detect_in_place(detector, img), frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]),
+        max_hamming=max_hamming,
     )
 
 
@@ -216,12 +240,11 @@ def detect_tags_in_region(
     Corners come back in full-frame coordinates (OpenCV convention), as if the whole frame had been
     searched.
     """
-    img = np.ascontiguousarray(gray_region, dtype=np.uint8)
+    img = np.asarray(gray_region, dtype=np.uint8)  # searched where it lies in the frame: no copy
     if not tag_search_possible(img):  # a sliver at the frame's edge: no tag fits, and the detector would crash
         return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
-    raw = detector.detect(img)
-    return detections_from_pupil(
-        raw,
+    return detections_from_native(
+        detect_in_place(detector, img),
         offset_px=(float(offset_px[0]), float(offset_px[1])),
         frame_index=frame_index,
         t_s=t_s,

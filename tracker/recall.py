@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tracker.detections import TagDetections, detect_tags, make_detector
+from tracker.detections import TagDetections, detections_from_pupil, make_detector
+from tracker.image_files import tag_search_possible
 
 #: Where the real photographs live, beside a clone of the repository (see their README).
 REAL_PHOTOS_DIRNAME = "real-photos"
@@ -65,7 +66,10 @@ def _bare() -> Any:
 
 def bare_detections(gray: np.ndarray) -> TagDetections:
     """The bare detector's answer: quad_decimate=1, refine_edges=1, any hamming."""
-    return detect_tags(_bare(), gray, max_hamming=2)
+    img = np.ascontiguousarray(gray, dtype=np.uint8)
+    if not tag_search_possible(img):  # the library crashes the process on a 1-pixel-thin image
+        return TagDetections.empty(frame_size_px=(img.shape[1], img.shape[0]))
+    return detections_from_pupil(_bare().detect(img), frame_size_px=(img.shape[1], img.shape[0]), max_hamming=2)
 
 
 def median_tag_edge_px(found: TagDetections) -> float | None:
