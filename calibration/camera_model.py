@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -20,6 +21,11 @@ DEFAULT_HFOV_DEG = 70.0
 MAX_SIDE_PX = 100_000
 MAX_FOCAL_PX = 1e7
 MAX_DIST_COEFF = 1e4
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 @dataclass(frozen=True)
@@ -61,22 +67,24 @@ class CameraModel:
             raise CalibrationError(f"lens distortion coefficients {list(self.dist_coeffs)}: each must be a number within "
                                    f"+-{MAX_DIST_COEFF:g} (real lenses stay far below); calibrate the camera again")
 
-    @property
+    # The derived arrays are made once per (frozen) model and shared, read-only: the tracker asks for
+    # them for every frame's new detections.
+    @cached_property
     def matrix(self) -> np.ndarray:
-        """The 3x3 camera matrix K."""
-        return np.array(
+        """The 3x3 camera matrix K (read-only)."""
+        return _read_only(np.array(
             [[self.fx_px, 0.0, self.cx_px], [0.0, self.fy_px, self.cy_px], [0.0, 0.0, 1.0]], dtype=np.float64
-        )
+        ))
 
-    @property
+    @cached_property
     def distortion(self) -> np.ndarray:
-        return np.asarray(self.dist_coeffs, dtype=np.float64)
+        return _read_only(np.array(self.dist_coeffs, dtype=np.float64))
 
     @property
     def size_px(self) -> tuple[int, int]:
         return (self.width_px, self.height_px)
 
-    @property
+    @cached_property
     def has_distortion(self) -> bool:
         return any(abs(c) > 0.0 for c in self.dist_coeffs)
 
@@ -125,21 +133,22 @@ class CameraPose:
     rvec: tuple[float, float, float]
     tvec_in: tuple[float, float, float]
 
-    @property
+    @cached_property
     def rotation(self) -> np.ndarray:
+        """R (read-only)."""
         import cv2  # local: keeps numpy-only users of the dataclass light
 
         r, _ = cv2.Rodrigues(np.asarray(self.rvec, dtype=np.float64).reshape(3, 1))
-        return r
+        return _read_only(r)
 
-    @property
+    @cached_property
     def translation(self) -> np.ndarray:
-        return np.asarray(self.tvec_in, dtype=np.float64)
+        return _read_only(np.array(self.tvec_in, dtype=np.float64))
 
-    @property
+    @cached_property
     def camera_position_in(self) -> np.ndarray:
-        """The camera's optical centre in table inches (z is its height over the table)."""
-        return -self.rotation.T @ self.translation
+        """The camera's optical centre in table inches (z is its height over the table; read-only)."""
+        return _read_only(-self.rotation.T @ self.translation)
 
     @classmethod
     def from_rotation(cls, rotation: np.ndarray, translation: np.ndarray) -> "CameraPose":
