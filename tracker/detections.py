@@ -168,28 +168,54 @@ def detections_from_pupil(
 def detections_from_native(
     found: np.ndarray,
     *,
-    offset_px: tuple[float, float] = (0.0, 0.0),
+    offset_px: tuple[float, float] | np.ndarray = (0.0, 0.0),
     frame_index: int = 0,
     t_s: float = 0.0,
     frame_size_px: tuple[int, int] = (0, 0),
     max_hamming: int = 0,
 ) -> TagDetections:
     """Convert the detector's results (:func:`tracker.apriltag_native.detect_in_place`, from a crop whose
-    top-left is ``offset_px``) to a batch."""
-    kept = found[found["hamming"] <= max_hamming] if len(found) else found
-    if not len(kept):
+    top-left is ``offset_px``; or one such pixel per row, (N, 2)) to a batch."""
+    shift = np.asarray(offset_px, dtype=np.float64) - PUPIL_TO_OPENCV_OFFSET_PX
+    keep = found["hamming"] <= max_hamming
+    if not keep.all():
+        found = found[keep]
+        shift = shift[keep] if shift.ndim == 2 else shift
+    if not len(found):
         return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
-    dx, dy = offset_px[0] - PUPIL_TO_OPENCV_OFFSET_PX, offset_px[1] - PUPIL_TO_OPENCV_OFFSET_PX
-    corners, centres = kept["p"] + (dx, dy), kept["c"] + (dx, dy)
     return TagDetections(
-        tag_ids=kept["id"].astype(np.int64),
-        corners_px=corners,
-        centers_px=centres,
-        decision_margins=kept["decision_margin"].astype(np.float64),
-        hammings=kept["hamming"].astype(np.int64),
+        tag_ids=found["id"].astype(np.int64),
+        corners_px=found["p"] + (shift[:, None, :] if shift.ndim == 2 else shift),
+        centers_px=found["c"] + shift,
+        decision_margins=found["decision_margin"].astype(np.float64),
+        hammings=found["hamming"].astype(np.int64),
         frame_index=frame_index,
         t_s=t_s,
         frame_size_px=frame_size_px,
+    )
+
+
+def detections_from_crops(
+    crops: "list[tuple[np.ndarray, int, int]]",
+    *,
+    frame_index: int = 0,
+    t_s: float = 0.0,
+    frame_size_px: tuple[int, int] = (0, 0),
+    max_hamming: int = 0,
+) -> TagDetections:
+    """One batch from the detector's results in several crops of one frame, each given with its crop's
+    top-left pixel: converted at once (the threads that searched the crops only collected them)."""
+    crops = [c for c in crops if len(c[0])]
+    if not crops:
+        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
+    if len(crops) == 1:
+        found, x0, y0 = crops[0]
+        offsets: tuple[float, float] | np.ndarray = (float(x0), float(y0))
+    else:
+        found = np.concatenate([c[0] for c in crops])
+        offsets = np.repeat(np.array([(c[1], c[2]) for c in crops], dtype=np.float64), [len(c[0]) for c in crops], axis=0)
+    return detections_from_native(
+        found, offset_px=offsets, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px, max_hamming=max_hamming
     )
 
 
@@ -222,32 +248,4 @@ def concat_detections(
         frame_index=frame_index,
         t_s=t_s,
         frame_size_px=frame_size_px,
-    )
-
-
-def detect_tags_in_region(
-    detector: Any,
-    gray_region: np.ndarray,
-    *,
-    offset_px: tuple[int, int],
-    frame_index: int = 0,
-    t_s: float = 0.0,
-    frame_size_px: tuple[int, int] = (0, 0),
-    max_hamming: int = 0,
-) -> TagDetections:
-    """Run the detector on a grey crop whose top-left pixel is ``offset_px`` in the full frame.
-
-    Corners come back in full-frame coordinates (OpenCV convention), as if the whole frame had been
-    searched.
-    """
-    img = np.asarray(gray_region, dtype=np.uint8)  # searched where it lies in the frame: no copy
-    if not tag_search_possible(img):  # a sliver at the frame's edge: no tag fits, and the detector would crash
-        return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=frame_size_px)
-    return detections_from_native(
-        detect_in_place(detector, img),
-        offset_px=(float(offset_px[0]), float(offset_px[1])),
-        frame_index=frame_index,
-        t_s=t_s,
-        frame_size_px=frame_size_px,
-        max_hamming=max_hamming,
     )

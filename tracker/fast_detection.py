@@ -45,13 +45,16 @@ window as wide as if it had been missed once.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from tracker.detections import TagDetections, concat_detections, detect_tags_in_region, make_detector
+from tracker.apriltag_native import detect_in_place
+from tracker.detections import TagDetections, concat_detections, detections_from_crops, make_detector
+from tracker.image_files import tag_search_possible
 
 
 @dataclass(frozen=True)
@@ -373,10 +376,7 @@ class FastTagDetector:
             if self._pool is not None and sure:
                 dealt = self._window_jobs(sure, width, height)
                 shared = sorted(dealt, key=_job_cost)
-                early = self._pool.submit(
-                    _take_and_detect, shared, self._early_detectors, image,
-                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
-                )
+                early = self._pool.submit(_take_and_search, shared, self._early_detectors, image)
             thumb = self._thumbnail(image)
             coarse = self._coarse(thumb)
             unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
@@ -398,11 +398,8 @@ class FastTagDetector:
                 more = self._window_jobs(rest, width, height)
                 dealt += more
                 shared[:0] = sorted(more + _sweep_jobs(tiles, width, height, self._sweep_step()), key=_job_cost)
-                mine = _take_and_detect(
-                    shared, {step: d[0] for step, d in self._step_detectors.items()}, image,
-                    frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming,
-                )
-                found = concat_detections([early.result(), mine], frame_index=frame_index, t_s=t_s, frame_size_px=size)
+                mine = _take_and_search(shared, {step: d[0] for step, d in self._step_detectors.items()}, image)
+                found = detections_from_crops(early.result() + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
                 windows = [box for box, _ in dealt]
             else:
                 found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
@@ -1015,8 +1012,22 @@ def corrected_decodes_expected(
     return keep
 
 
+def _search_crops(detectors: dict[float, Any], image: np.ndarray, jobs: Iterable[Job]) -> list[tuple[np.ndarray, int, int]]:
+    """The detector's raw results in each job's box (with the box's top-left pixel), for
+    :func:`detections_from_crops` to convert at once: a worker thread does as little in Python as it can,
+    so that it seldom waits for the other to let go of Python's lock."""
+    out = []
+    for (x0, y0, x1, y1), step in jobs:
+        crop = _gray(image[y0:y1, x0:x1])
+        if tag_search_possible(crop):  # a sliver at the frame's edge: no tag fits, and the detector would crash
+            found = detect_in_place(detectors[step], crop)
+            if len(found):
+                out.append((found, x0, y0))
+    return out
+
+
 def _detect_boxes(
-    detectors: dict[int, Any],
+    detectors: dict[float, Any],
     image: np.ndarray,
     jobs: list[Job],
     *,
@@ -1025,25 +1036,9 @@ def _detect_boxes(
     frame_size: tuple[int, int],
     max_hamming: int,
 ) -> TagDetections:
-    import cv2
-
-    batches = []
-    for (x0, y0, x1, y1), step in jobs:
-        detector = detectors[step]
-        crop = image[y0:y1, x0:x1]
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-        batches.append(
-            detect_tags_in_region(
-                detector,
-                gray,
-                offset_px=(x0, y0),
-                frame_index=frame_index,
-                t_s=t_s,
-                frame_size_px=frame_size,
-                max_hamming=max_hamming,
-            )
-        )
-    return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+    return detections_from_crops(
+        _search_crops(detectors, image, jobs), frame_index=frame_index, t_s=t_s, frame_size_px=frame_size, max_hamming=max_hamming
+    )
 
 
 def _rows_by_place(found: TagDetections) -> dict[tuple[int, float, float], int]:
@@ -1059,22 +1054,18 @@ def _sweep_jobs(tiles: list[Box], width: int, height: int, step: float) -> list[
     return [(box, step) for box in tiles]
 
 
-def _take_and_detect(
-    shared: list[Job], detectors: dict[float, Any], image: np.ndarray, *, frame_index: int, t_s: float,
-    frame_size: tuple[int, int], max_hamming: int,
-) -> TagDetections:
-    """Search the jobs taken one at a time from the end of ``shared`` until none is left (two threads
-    may take from one list: a list's pop is atomic in CPython)."""
-    batches = []
-    while True:
-        try:
-            job = shared.pop()
-        except IndexError:
-            break
-        batches.append(
-            _detect_boxes(detectors, image, [job], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming)
-        )
-    return concat_detections(batches, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
+def _take_and_search(shared: list[Job], detectors: dict[float, Any], image: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
+    """:func:`_search_crops` of the jobs taken one at a time from the end of ``shared`` until none is
+    left (two threads may take from one list: a list's pop is atomic in CPython)."""
+
+    def taken() -> Iterator[Job]:
+        while True:
+            try:
+                yield shared.pop()
+            except IndexError:
+                return
+
+    return _search_crops(detectors, image, taken())
 
 
 def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
