@@ -45,6 +45,7 @@ window as wide as if it had been missed once.
 from __future__ import annotations
 
 import math
+import queue
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -369,40 +370,49 @@ class FastTagDetector:
             maybe_still = {id(t) for t in candidates}
             expected = self._windows(t_s, width, height, [t for t in self._tracks if id(t) not in maybe_still])
             sure = merge_boxes([box for _, box in expected])
-            # The windows are dealt out one by one from a shared list, largest first: the other core
-            # starts at once, this one joins when it has checked the rest, neither waits on the other.
-            shared: list[Job] = []
+            # The windows are dealt out one by one, largest first: the other core starts at once and
+            # waits for the sweep's boxes that this one adds later; this one joins when it has checked
+            # the rest. Neither waits on the other while there is work.
+            jobs = _DealtJobs()
             dealt: list[Job] = []
-            if self._pool is not None and sure:
-                dealt = self._window_jobs(sure, width, height)
-                shared = sorted(dealt, key=_job_cost)
-                early = self._pool.submit(_take_and_search, shared, self._early_detectors, image)
-            thumb = self._thumbnail(image)
-            coarse = self._coarse(thumb)
-            unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
-            changed = self._windows(t_s, width, height, [t for t in candidates if not t.reused])
-            expected += changed
-            rest = merge_boxes([box for _, box in changed])
-            windows = rest if early is not None else merge_boxes(sure + rest)
-            # Change is expected only around units that are moving and seen (their blocks and shadows
-            # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
-            # is news: a unit put down, or one that stopped where its window did not follow it.
-            moving = {
-                t.tag_id
-                for t in self._tracks
-                if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
-            }
-            tiles = self._next_tiles(coarse, [box for tag_id, box in expected if tag_id in moving])
-            if early is not None:
-                # The other windows and the sweep's boxes join the shared list.
-                more = self._window_jobs(rest, width, height)
-                dealt += more
-                shared[:0] = sorted(more + _sweep_jobs(tiles, width, height, self._sweep_step()), key=_job_cost)
-                mine = _take_and_search(shared, {step: d[0] for step, d in self._step_detectors.items()}, image)
-                found = detections_from_crops(early.result() + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
-                windows = [box for box, _ in dealt]
-            else:
-                found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+            try:
+                if self._pool is not None and sure:
+                    dealt = self._window_jobs(sure, width, height)
+                    jobs.add(dealt)
+                    early = self._pool.submit(_search_crops, self._early_detectors, image, jobs.until_closed())
+                thumb = self._thumbnail(image)
+                coarse = self._coarse(thumb)
+                # Change is expected only around units that are moving and seen (their blocks and shadows
+                # sweep the sand); anywhere else - next to a still unit, where a tag went missing - a change
+                # is news: a unit put down, or one that stopped where its window did not follow it.
+                moving = {
+                    t.tag_id
+                    for t in self._tracks
+                    if t.misses == 0 and t.velocity_known and math.hypot(*t.velocity) > self.settings.moving_edges_per_s * t.edge_px
+                }
+                moving_windows = [box for tag_id, box in expected if tag_id in moving]
+                moving_windows += [box for _, box in self._windows(t_s, width, height, [t for t in candidates if t.tag_id in moving])]
+                tiles = self._next_tiles(coarse, moving_windows)
+                if early is not None:
+                    # The other core starts on the sweep's boxes while this one checks the still tags.
+                    jobs.add(_sweep_jobs(tiles, width, height, self._sweep_step()))
+                unchanged = self._unchanged_tags(thumb, candidates, frame_index=frame_index, t_s=t_s, frame_size=size)
+                changed = self._windows(t_s, width, height, [t for t in candidates if not t.reused])
+                expected += changed
+                rest = merge_boxes([box for _, box in changed])
+                if early is not None:
+                    more = self._window_jobs(rest, width, height)
+                    dealt += more
+                    jobs.add(more)
+                    jobs.close()
+                    mine = _search_crops({step: d[0] for step, d in self._step_detectors.items()}, image, jobs.left())
+                    found = detections_from_crops(early.result() + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
+                    windows = [box for box, _ in dealt]
+                else:
+                    windows = merge_boxes(sure + rest)
+                    found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+            finally:
+                jobs.close()  # the other core's thread never waits past this frame, whatever went wrong
         if len(unchanged) and len(found):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
@@ -1054,18 +1064,40 @@ def _sweep_jobs(tiles: list[Box], width: int, height: int, step: float) -> list[
     return [(box, step) for box in tiles]
 
 
-def _take_and_search(shared: list[Job], detectors: dict[float, Any], image: np.ndarray) -> list[tuple[np.ndarray, int, int]]:
-    """:func:`_search_crops` of the jobs taken one at a time from the end of ``shared`` until none is
-    left (two threads may take from one list: a list's pop is atomic in CPython)."""
+class _DealtJobs:
+    """A frame's boxes to search, dealt one at a time, largest first, to whichever thread is free.
 
-    def taken() -> Iterator[Job]:
+    The other core's thread takes them as they come (:meth:`until_closed`) until the frame's last one is
+    in; this one takes only those still there (:meth:`left`)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._closed = False
+
+    def add(self, jobs: list[Job]) -> None:
+        for job in sorted(jobs, key=_job_cost, reverse=True):
+            self._queue.put(job)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+
+    def until_closed(self) -> Iterator[Job]:
+        while (job := self._queue.get()) is not None:
+            yield job
+        self._queue.put(None)  # the end, for the other taker too
+
+    def left(self) -> Iterator[Job]:
         while True:
             try:
-                yield shared.pop()
-            except IndexError:
+                job = self._queue.get_nowait()
+            except queue.Empty:
                 return
-
-    return _search_crops(detectors, image, taken())
+            if job is None:
+                self._queue.put(None)
+                return
+            yield job
 
 
 def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
