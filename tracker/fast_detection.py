@@ -413,7 +413,7 @@ class FastTagDetector:
                     found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
             finally:
                 jobs.close()  # the other core's thread never waits past this frame, whatever went wrong
-        if len(unchanged) and len(found):
+        if len(unchanged) and len(found) and not set(unchanged.tag_ids.tolist()).isdisjoint(found.tag_ids.tolist()):
             # A still tag found again by a sweep box keeps its steadier mean detection.
             again = np.array([
                 any(math.dist(c, u) < s.duplicate_px for u in unchanged.centers_px[unchanged.tag_ids == tag_id])
@@ -674,6 +674,11 @@ class FastTagDetector:
                 track.ref_count = 1
             track.ref_detection = (corners.copy(), centre.copy(), margin, hamming)
             track.at_ref = False
+            if not (self.settings.reuse_still and track.ref_count >= self.settings.still_average):
+                # Its patch is looked at only once it may be reported unsearched; a moving tag (a new
+                # place each frame) never is, and the detection that makes it eligible takes the patch.
+                track.ref_index = track.ref_patch = None
+                continue
             ys, xs = self._patch_slice(track.center, track.edge_px)
             track.ref_index = (np.arange(ys.start, min(ys.stop, thumb.shape[0]))[:, None] * thumb.shape[1]
                                + np.arange(xs.start, min(xs.stop, thumb.shape[1]))[None, :]).ravel()
@@ -1104,10 +1109,11 @@ def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
     """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
     if len(found) < 2:
         return found
+    listed = found.tag_ids.tolist()
+    if len(set(listed)) == len(listed):
+        return found  # the usual frame: every id once, nothing to compare
     ids, counts = np.unique(found.tag_ids, return_counts=True)
     twice = ids[counts > 1]
-    if len(twice) == 0:
-        return found  # the usual frame: every id once, nothing to compare
     keep = np.ones(len(found), dtype=bool)
     order = np.argsort(-found.decision_margins)
     # Only detections of one id can be duplicates: each id seen more than once is settled on its own,
