@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import queue
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -156,10 +156,11 @@ class DetectionWork:
     retried: int = 0  # windows searched again with the other sharpening (their tag was missing)
     whole_frame_rescue: bool = False  # many tags missed their windows: the whole frame was searched too
     unchanged: int = 0  # followed tags whose pixels had not changed: their last detection reported again
+    background_px: int = 0  # the safety sweep's tiles, searched on the other core after the frame (not in sweep_px)
 
     @property
     def searched_share(self) -> float:
-        return (self.window_px + self.sweep_px) / max(1, self.frame_px)
+        return (self.window_px + self.sweep_px + self.background_px) / max(1, self.frame_px)
 
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive), full-frame pixels
@@ -299,6 +300,9 @@ class FastTagDetector:
         self._early_detectors = {step: make_detector(quad_decimate=step, nthreads=1) for step in STEPS}
         self._retry_detector = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=self.settings.retry_sharpening)
         self._pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
+        # The safety sweep's tiles, searched on the other core between frames (while the next frame is
+        # read); taken in at the next frame.
+        self._background: Future[list[tuple[np.ndarray, int, int]]] | None = None
         self._tracks: list[_PixelTrack] = []
         self._tiles: list[Box] = []
         self._tile_cursor = 0
@@ -336,6 +340,7 @@ class FastTagDetector:
             self._tracks.clear()
             self._full_search = True
             self._tiles = []
+            self._background = None  # tiles of a picture of another size
         if not self._tiles:
             self._tiles = tile_grid(width, height, tile_px=self._tile_px(width), overlap_px=self._overlap_px(width))
             self._tile_cursor = 0
@@ -349,6 +354,12 @@ class FastTagDetector:
         image = _gray(image)
         unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
         early: Any = None
+        background: list[Box] = []
+        # The other core, unless it is still on the safety sweep's tiles of an earlier frame.
+        pool = self._pool if self._background is None or self._background.done() else None
+        if self._background is not None and self._background.done():
+            self._follow_background(self._background.result(), t_s, max_hamming)
+            self._background = None
         if full:
             # Where each followed tag is expected: its window (on a whole-frame search it only decides
             # which corrected decodes to accept).
@@ -358,7 +369,7 @@ class FastTagDetector:
             windows: list[Box] = []
             tiles = _bands(width, height, len(self._detectors), self._overlap_px(width))
             self._full_search = False
-            found = self._search(image, windows, tiles, 1, frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+            found = self._search(image, windows, tiles, 1, pool, frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
         else:
             # On a real table most units stand still most of the time: a tag whose pixels are as they
             # were when it was last detected is still there, exactly; only the others are searched.
@@ -377,6 +388,8 @@ class FastTagDetector:
             dealt: list[Job] = []
             try:
                 if self._pool is not None and sure:
+                    # (Queued behind the safety sweep of an earlier frame if that still runs: this core
+                    # then takes every job, unless the other one gets free in time to help.)
                     dealt = self._window_jobs(sure, width, height)
                     jobs.add(dealt)
                     early = self._pool.submit(_search_crops, self._early_detectors, image, jobs.until_closed())
@@ -392,7 +405,12 @@ class FastTagDetector:
                 }
                 moving_windows = [box for tag_id, box in expected if tag_id in moving]
                 moving_windows += [box for _, box in self._windows(t_s, width, height, [t for t in candidates if t.tag_id in moving])]
-                tiles = self._next_tiles(coarse, moving_windows)
+                tiles, safety = self._next_tiles(coarse, moving_windows)
+                if pool is not None:
+                    # The safety net's tiles wait for the end of the frame, then go to the other core.
+                    background = safety
+                else:
+                    tiles += safety
                 if early is not None:
                     # The other core starts on the sweep's boxes while this one checks the still tags.
                     jobs.add(_sweep_jobs(tiles, width, height, self._sweep_step()))
@@ -406,11 +424,12 @@ class FastTagDetector:
                     jobs.add(more)
                     jobs.close()
                     mine = _search_crops({step: d[0] for step, d in self._step_detectors.items()}, image, jobs.left())
-                    found = detections_from_crops(early.result() + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
+                    theirs = [] if early.cancel() else early.result()  # cancelled: it never started, this core took all
+                    found = detections_from_crops(theirs + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
                     windows = [box for box, _ in dealt]
                 else:
                     windows = merge_boxes(sure + rest)
-                    found = self._search(image, windows, tiles, self._sweep_step(), frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
+                    found = self._search(image, windows, tiles, self._sweep_step(), pool, frame_index=frame_index, t_s=t_s, max_hamming=max_hamming)
             finally:
                 jobs.close()  # the other core's thread never waits past this frame, whatever went wrong
         if len(unchanged) and len(found) and not set(unchanged.tag_ids.tolist()).isdisjoint(found.tag_ids.tolist()):
@@ -436,7 +455,7 @@ class FastTagDetector:
                 (align_box(b, width, height, step=grid_px(step)), step)
                 for b in _bands(width, height, len(self._detectors), self._overlap_px(width))
             ]
-            extra = self._run(image, bands, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
+            extra = self._run(image, bands, pool, frame_index=frame_index, t_s=t_s, frame_size=size, max_hamming=max_hamming)
             found = concat_detections([found, extra], frame_index=frame_index, t_s=t_s, frame_size_px=size)
             tiles = tiles + [b for b, _ in bands]
         if full or rescue:
@@ -473,9 +492,13 @@ class FastTagDetector:
         self._update_tracks(reported, held, t_s)
         reported = self._remember_patches(thumb, reported, t_s)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
+        if background and not rescue and pool is not None:
+            self._background = self._search_later(image, background)  # aligns them in place
+        else:
+            background = []
         self.last_work = DetectionWork(
-            area(windows), area(tiles), len(windows), len(tiles), width * height, held=len(held),
-            retried=retried, whole_frame_rescue=rescue, unchanged=len(unchanged),
+            area(windows), area(tiles), len(windows), len(tiles) + len(background), width * height, held=len(held),
+            retried=retried, whole_frame_rescue=rescue, unchanged=len(unchanged), background_px=area(background),
         )
         return reported
 
@@ -489,13 +512,37 @@ class FastTagDetector:
         return [(align_box(b, width, height, step=block_px(st)), st) for b, st in zip(windows, steps)]
 
     def _search(
-        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: float, *, frame_index: int, t_s: float, max_hamming: int
+        self, image: np.ndarray, windows: list[Box], tiles: list[Box], sweep_step: float, pool: ThreadPoolExecutor | None, *,
+        frame_index: int, t_s: float, max_hamming: int
     ) -> TagDetections:
         """Search merged windows and sweep boxes (both lists are aligned in place: the work accounting)."""
         height, width = image.shape[:2]
         jobs = self._window_jobs(windows, width, height) + _sweep_jobs(tiles, width, height, sweep_step)
         windows[:] = [box for box, _ in jobs[: len(windows)]]
-        return self._run(image, jobs, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
+        return self._run(image, jobs, pool, frame_index=frame_index, t_s=t_s, frame_size=(width, height), max_hamming=max_hamming)
+
+    def _search_later(self, image: np.ndarray, tiles: list[Box]) -> "Future[list[tuple[np.ndarray, int, int]]]":
+        """The safety sweep's tiles searched on the other core after this frame (copies: the caller may
+        reuse the frame's memory), for :meth:`_follow_background` at a later frame."""
+        assert self._pool is not None
+        height, width = image.shape[:2]
+        jobs = _sweep_jobs(tiles, width, height, self._sweep_step())
+        crops = [(np.ascontiguousarray(image[y0:y1, x0:x1]), x0, y0, step) for (x0, y0, x1, y1), step in jobs]
+        # The second worker's detectors: only a whole-frame search (:meth:`_run`) uses them besides, and
+        # it never runs while this search does (it gets the other core only once this one is done).
+        return self._pool.submit(_search_copies, {step: d[1] for step, d in self._step_detectors.items()}, crops)
+
+    def _follow_background(self, crops: list[tuple[np.ndarray, int, int]], t_s: float, max_hamming: int) -> None:
+        """Tags the safety sweep found that no track follows now: searched in their windows from this
+        frame on, and reported once found there (one frame after the sweep saw them)."""
+        found = detections_from_crops(crops, max_hamming=max_hamming)
+        followed = {t.tag_id for t in self._tracks if t.misses == 0}
+        for i, tag_id in enumerate(found.tag_ids.tolist()):
+            if tag_id not in followed:
+                followed.add(tag_id)
+                self._tracks.append(
+                    _PixelTrack(tag_id, found.centers_px[i].copy(), np.zeros(2), _edge_px(found.corners_px[i]), t_s, confirmed=False)
+                )
 
     def _common_shift_px(self, found: TagDetections, t_s: float) -> float:
         """How far the tags found moved all alike from where they were predicted (median shift, px):
@@ -686,11 +733,11 @@ class FastTagDetector:
             track.ref_mean = max(1.0, float(track.ref_patch.sum()) / track.ref_patch.size) if track.ref_patch.size else 1.0
         return replace(reported, corners_px=corners_out, centers_px=centres_out)
 
-    def _next_tiles(self, coarse: np.ndarray, windows: list[Box]) -> list[Box]:
+    def _next_tiles(self, coarse: np.ndarray, windows: list[Box]) -> tuple[list[Box], list[Box]]:
         """Boxes around the parts of the picture that changed since they were last searched (most
-        changed first, at most ``changed_sweep_fraction`` of the frame), plus the slow round robin that
-        searches every tile in turn. The searched parts of ``coarse`` (:meth:`_coarse`) become their new
-        reference."""
+        changed first, at most ``changed_sweep_fraction`` of the frame), and the slow round robin's tiles
+        (the safety net that searches every tile in turn). The searched parts of ``coarse``
+        (:meth:`_coarse`) become their new reference."""
         s = self.settings
         k = self._change_step()
         picked: list[Box] = []
@@ -700,11 +747,12 @@ class FastTagDetector:
         self._sweep_credit += s.sweep_fraction * len(self._tiles)
         count = int(self._sweep_credit)
         self._sweep_credit -= count
+        safety: list[Box] = []
         for _ in range(min(count, len(self._tiles))):
-            picked.append(self._tiles[self._tile_cursor])
+            safety.append(self._tiles[self._tile_cursor])
             self._tile_cursor = (self._tile_cursor + 1) % len(self._tiles)
-        self._mark_searched(coarse, picked)
-        return picked
+        self._mark_searched(coarse, picked + safety)
+        return picked, safety
 
     def _mark_searched(self, coarse: np.ndarray, boxes: list[Box] | None) -> None:
         """The coarse thumbnail under each box (less a margin where a tag could be cut by the box's edge) is
@@ -805,11 +853,12 @@ class FastTagDetector:
         return boxes
 
     def _run(
-        self, image: np.ndarray, jobs: list[Job], *, frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int
+        self, image: np.ndarray, jobs: list[Job], pool: ThreadPoolExecutor | None, *, frame_index: int, t_s: float,
+        frame_size: tuple[int, int], max_hamming: int
     ) -> TagDetections:
         # Handing work to the other thread costs more than a few small windows take.
         small = sum(_job_cost(j) for j in jobs) < self.settings.split_min_px
-        parts = _balanced_split(jobs, 1 if small else len(self._detectors))
+        parts = _balanced_split(jobs, 1 if small or pool is None else len(self._detectors))
 
         def work(k: int) -> TagDetections:
             detectors = {step: d[k] for step, d in self._step_detectors.items()}
@@ -817,7 +866,7 @@ class FastTagDetector:
                 detectors, image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
             )
 
-        futures = [self._pool.submit(work, k) for k in range(1, len(parts)) if parts[k]] if self._pool else []
+        futures = [pool.submit(work, k) for k in range(1, len(parts)) if parts[k]] if pool else []
         results = [work(0)] + [f.result() for f in futures]
         return concat_detections(results, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
@@ -1035,6 +1084,17 @@ def _search_crops(detectors: dict[float, Any], image: np.ndarray, jobs: Iterable
     for (x0, y0, x1, y1), step in jobs:
         crop = _gray(image[y0:y1, x0:x1])
         if tag_search_possible(crop):  # a sliver at the frame's edge: no tag fits, and the detector would crash
+            found = detect_in_place(detectors[step], crop)
+            if len(found):
+                out.append((found, x0, y0))
+    return out
+
+
+def _search_copies(detectors: dict[float, Any], crops: list[tuple[np.ndarray, int, int, float]]) -> list[tuple[np.ndarray, int, int]]:
+    """:func:`_search_crops` of crops copied out of a frame (each with its top-left pixel and step)."""
+    out = []
+    for crop, x0, y0, step in crops:
+        if tag_search_possible(crop):
             found = detect_in_place(detectors[step], crop)
             if len(found):
                 out.append((found, x0, y0))

@@ -12,7 +12,7 @@ from calibration.camera_model import CameraModel, CameraPose
 from calibration.synthetic import Faults, SyntheticTable, TagPlacement
 from calibration.synthetic.faults import webcam_frame
 from tracker.detections import detect_tags, make_detector
-from tracker.fast_detection import FastTagDetector
+from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagDetector
 
 FPS = 30.0
 
@@ -68,3 +68,40 @@ def test_a_tag_put_down_is_found_in_the_next_frame_where_the_picture_changed() -
                 # Between changes the sweep is the slow safety net only: a small share of the frame.
                 assert fast.last_work.sweep_px < 0.5 * fast.last_work.frame_px
     assert found_at is not None and found_at <= 6, found_at
+
+
+
+def _first_frame_reporting(newcomer: TagPlacement, settings: FastDetectorSettings) -> tuple[int | None, list[DetectionWork]]:
+    """The first frame whose detections include ``newcomer`` (put down at frame 3), and each frame's work."""
+    scene = table(25.0)
+    placements = grid(12)
+    work = []
+    with FastTagDetector(settings=settings) as fast:
+        for i in range(30):
+            t = i / FPS
+            now = placements + ([newcomer] if i >= 3 else [])
+            rendered = scene.render(now, faults=Faults(noise_sigma=2.0), rng=np.random.default_rng(i))
+            found = newcomer.tag_id in fast.detect(rendered.image_bgr, frame_index=i, t_s=t).tag_ids
+            work.append(fast.last_work)
+            if found:
+                return i, work
+    return None, work
+
+
+def test_the_safety_sweep_finds_a_tag_no_change_revealed_searching_on_the_other_core_between_frames() -> None:
+    """With the change watch blind, only the round robin of tiles can find a tag put down. With two
+    threads its tiles are searched on the other one after the frame, which does not wait for them (unless
+    that one is still busy with the last ones): the tag is reported at most two frames after a single
+    thread, searching them within the frame, reports it."""
+    newcomer = TagPlacement(40, 30.0, 16.0, 1.0, 10.0)
+    never, _ = _first_frame_reporting(newcomer, FastDetectorSettings(workers=2, change_threshold=1e9, sweep_fraction=1e-6))
+    assert never is None  # neither the windows nor the change watch find it
+    blind = {"change_threshold": 1e9, "sweep_fraction": 1 / 8}
+    alone, alone_work = _first_frame_reporting(newcomer, FastDetectorSettings(workers=1, **blind))
+    shared, shared_work = _first_frame_reporting(newcomer, FastDetectorSettings(workers=2, **blind))
+    assert alone is not None and shared is not None
+    assert alone <= shared <= alone + 2  # the same frame when the other core was still busy with the last tiles
+    assert all(w.background_px == 0 for w in alone_work)
+    later = [w for w in shared_work[1:] if w.background_px > 0]
+    assert len(later) >= len(shared_work[1:]) // 2  # most frames handed their safety tiles over
+    assert all(w.sweep_px == 0 for w in later)  # and searched none of them themselves
