@@ -309,6 +309,7 @@ class FastTagDetector:
         # The thumbnail as it was when each part of the frame was last searched (parts searched at
         # different times hold pixels of different ages).
         self._reference: np.ndarray | None = None
+        self._reference_mean: np.ndarray | None = None  # its cells' means (it changes only where searched)
         self._cells: tuple[Any, ...] | None = None  # the thumbnail's shape, and its cells' mean and spread
         self._frame_size: tuple[int, int] | None = None
         self._full_search = True
@@ -759,6 +760,7 @@ class FastTagDetector:
         now what was last searched there; ``None``: the whole frame was."""
         if boxes is None or self._reference is None or self._reference.shape != coarse.shape:
             self._reference = coarse.copy()
+            self._reference_mean = None
             return
         k = self._change_step()
         m = self._overlap_px(self._frame_size[0] if self._frame_size else coarse.shape[1] * k) // 2
@@ -772,6 +774,7 @@ class FastTagDetector:
             if c > a and d > b:
                 ys, xs = slice(-(-b // k), d // k), slice(-(-a // k), c // k)
                 self._reference[ys, xs] = coarse[ys, xs]
+                self._reference_mean = None
 
     def _changed_boxes(self, coarse: np.ndarray, windows: list[Box], width: int, height: int) -> list[Box]:
         import cv2
@@ -785,8 +788,11 @@ class FastTagDetector:
         # change counts; a tag put down or a hand is a few coarse thumbnail pixels that stand out.
         if self._cells is None or self._cells[0] != coarse.shape:
             self._cells = (coarse.shape, *_cell_mean_and_spread(coarse.shape, self._cell_grid(coarse.shape)))
+            self._reference_mean = None
         _, mean, spread = self._cells
-        gain = spread(mean(coarse) / np.maximum(1.0, mean(reference)))
+        if self._reference_mean is None:
+            self._reference_mean = np.maximum(1.0, mean(reference))
+        gain = spread(mean(coarse) / self._reference_mean)
         diff = cv2.absdiff(coarse, gain * reference)
         diff -= spread(mean(diff))
         g = s.change_mask_grow

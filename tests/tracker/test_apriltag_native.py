@@ -100,3 +100,27 @@ def test_a_detection_lets_another_thread_run_python_meanwhile():
         sys.setswitchinterval(old)
     assert ticks > 1000, f"the main thread ran {ticks} loops while the other detected: it was held up"
 
+
+
+
+def test_crops_searched_in_place_make_the_same_batch_as_pupil_apriltags_on_the_whole_frame():
+    """Detections of several crops (starting on the detector's 4 px grid, overlapping so that every tag
+    is whole in one), converted at once with each crop's offset, are the whole frame's (to rounding:
+    the library's sums run in another order in a crop)."""
+    from tracker.detections import detections_from_crops, detections_from_pupil
+
+    gray = _frame()
+    detector = make_detector(quad_decimate=1.0)
+    whole = detections_from_pupil(detector.detect(gray), max_hamming=2)
+    h, w = gray.shape
+    mid = (w // 2) // 4 * 4
+    halves = [(0, 0, mid + 64, h), (mid - 64, 0, w, h)]
+    batch = detections_from_crops([(detect_in_place(detector, gray[y0:y1, x0:x1]), x0, y0) for x0, y0, x1, y1 in halves], max_hamming=2)
+    assert len(whole) >= 10
+    for k in range(len(whole)):
+        near = np.abs(batch.centers_px - whole.centers_px[k]).max(axis=1) < 1e-3
+        rows = np.flatnonzero((batch.tag_ids == whole.tag_ids[k]) & near)
+        assert len(rows) >= 1, f"tag {whole.tag_ids[k]} of the whole frame is not in the crops' batch"
+        r = rows[0]
+        assert np.abs(batch.corners_px[r] - whole.corners_px[k]).max() < 1e-3
+        assert abs(batch.decision_margins[r] - whole.decision_margins[k]) < 0.05 and batch.hammings[r] == whole.hammings[k]
