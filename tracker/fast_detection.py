@@ -489,9 +489,13 @@ class FastTagDetector:
         report = corrected_decodes_expected(
             found, expected, max_hamming=s.max_hamming, new_tag_max_hamming=s.new_tag_max_hamming, known_ids=self.known_ids
         )
-        reported, held = found.filter(report), found.filter(~report)
-        self._update_tracks(reported, held, t_s)
-        reported = self._remember_patches(thumb, reported, t_s)
+        if report.all():
+            reported, held = found, TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
+        else:
+            reported, held = found.filter(report), found.filter(~report)
+        rows = _rows_by_place(reported)
+        self._update_tracks(reported, held, t_s, rows)
+        reported = self._remember_patches(thumb, reported, t_s, rows)
         area = lambda boxes: sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes)  # noqa: E731
         if background and not rescue and pool is not None:
             self._background = self._search_later(image, background)  # aligns them in place
@@ -693,11 +697,13 @@ class FastTagDetector:
             frame_size_px=frame_size,
         )
 
-    def _remember_patches(self, thumb: np.ndarray, reported: TagDetections, t_s: float) -> TagDetections:
+    def _remember_patches(
+        self, thumb: np.ndarray, reported: TagDetections, t_s: float, rows: dict[tuple[int, float, float], int]
+    ) -> TagDetections:
         """Each tag detected for real in this frame keeps this detection and its thumbnail patch; a tag
-        detected where it stood is reported at the mean of its detections there (returned)."""
-        corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
-        rows = _rows_by_place(reported)
+        detected where it stood is reported at the mean of its detections there (returned). ``rows``:
+        :func:`_rows_by_place` of ``reported``."""
+        corners_out = centres_out = None  # copied at the first mean reported (most frames have none)
         for track in self._tracks:
             if track.reused or not track.confirmed or track.misses or track.last_seen_t != t_s:
                 continue
@@ -717,6 +723,8 @@ class FastTagDetector:
                 if n >= self.settings.still_average:
                     # Reported from now on; until then the raw detections are (the pose filter
                     # averages a still unit's measurements itself, and this mean is theirs).
+                    if corners_out is None:
+                        corners_out, centres_out = reported.corners_px.copy(), reported.centers_px.copy()
                     corners_out[i], centres_out[i] = corners, centre
             else:
                 track.ref_count = 1
@@ -732,7 +740,7 @@ class FastTagDetector:
                                + np.arange(xs.start, min(xs.stop, thumb.shape[1]))[None, :]).ravel()
             track.ref_patch = thumb.ravel()[track.ref_index]
             track.ref_mean = max(1.0, float(track.ref_patch.sum()) / track.ref_patch.size) if track.ref_patch.size else 1.0
-        return replace(reported, corners_px=corners_out, centers_px=centres_out)
+        return reported if corners_out is None else replace(reported, corners_px=corners_out, centers_px=centres_out)
 
     def _next_tiles(self, coarse: np.ndarray, windows: list[Box]) -> tuple[list[Box], list[Box]]:
         """Boxes around the parts of the picture that changed since they were last searched (most
@@ -876,7 +884,9 @@ class FastTagDetector:
         results = [work(0)] + [f.result() for f in futures]
         return concat_detections(results, frame_index=frame_index, t_s=t_s, frame_size_px=frame_size)
 
-    def _update_tracks(self, found: TagDetections, held: TagDetections, t_s: float) -> None:
+    def _update_tracks(
+        self, found: TagDetections, held: TagDetections, t_s: float, rows: dict[tuple[int, float, float], int]
+    ) -> None:
         """Move each followed tag to its detection in ``found``; start following new ones.
 
         ``held`` are corrected decodes away from any window of their id: they start unconfirmed tracks,
@@ -886,8 +896,8 @@ class FastTagDetector:
         matched: set[int] = set()
         used: set[int] = set()
         ids = found.tag_ids.tolist()
-        # A still tag reported unsearched is its own detection, repeated: nothing moved.
-        rows = _rows_by_place(found)
+        # A still tag reported unsearched is its own detection, repeated: nothing moved (``rows``:
+        # :func:`_rows_by_place` of ``found``).
         for k, track in enumerate(self._tracks):
             if track.reused:
                 i = rows.get((track.tag_id, *track.ref_detection[1].tolist()))
