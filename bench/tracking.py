@@ -429,7 +429,9 @@ def main() -> int:
         for (w, h), count, target in (((1920, 1080), args.frames_1080, 0.10), ((3840, 2160), args.frames_4k, 0.05)):
             rows.append((w, h, target, run_video(w, h, count, units, save_frame=args.save_frame, workdir=Path(tmp), turn_frames=args.turn_frames)))
         if args.webcam_frames:
-            rows.append((1920, 1080, 0.10, run_video(1920, 1080, args.webcam_frames, units, webcam=True, workdir=Path(tmp), turn_frames=args.turn_frames)))
+            # No speed target: the targets are for the camera's own stream; this one adds two
+            # whole-frame searches (the bump and its return) in 60 frames. Recall and jitter still count.
+            rows.append((1920, 1080, None, run_video(1920, 1080, args.webcam_frames, units, webcam=True, workdir=Path(tmp), turn_frames=args.turn_frames)))
             rows[-1][3]["label"] = "webcam"
 
     print("\nSpeed, per frame after the first (the first frame apart: the pipeline searches it whole); decoding included")
@@ -441,7 +443,7 @@ def main() -> int:
         a, b = r["ratio_halves"]
         bare_only = (r["pipe_ms"] - r["decode_ms"]) / (r["bare_ms"] - r["decode_ms"])
         print(f"{_video(w, h, r):>10} | {r['frames']:>6} | {r['edge_px']:6.1f} | {r['decode_ms']:9.1f} | {r['bare_ms']:7.1f} | "
-              f"{r['pipe_ms']:11.1f} | {r['pipe_ms'] / r['bare_ms']:5.3f} | {a:4.2f}/{b:4.2f} | {'<=' + format(target, '.2f'):>6} | "
+              f"{r['pipe_ms']:11.1f} | {r['pipe_ms'] / r['bare_ms']:5.3f} | {a:4.2f}/{b:4.2f} | {'<=' + format(target, '.2f') if target else '-':>6} | "
               f"{bare_only:10.3f} | {r['old_ms']:9.1f} | {1000.0 / r['pipe_ms']:5.1f} | {1000.0 / r['stream_ms']:12.1f} | {r['unchanged']:9.1f} | "
               f"{r['searched']:7.1%} | {first:>28}")
     print(f"(each side in turns of {args.turn_frames} frames; decode: one grey frame from the H.264 file, one thread, the same on both sides; ratio: pipeline / bare, "
@@ -482,7 +484,7 @@ def main() -> int:
                 print("  " + x.describe())
 
     ok = all(
-        r["pipe_ms"] / r["bare_ms"] <= target
+        (target is None or r["pipe_ms"] / r["bare_ms"] <= target)
         and sum(x.pipeline for x in r["sightings"]) >= sum(x.bare for x in r["sightings"])
         and r["jitter_in"] <= r["old_jitter_in"] + 1e-4
         and r["jitter_deg"] <= r["old_jitter_deg"] + 0.005
