@@ -13,15 +13,16 @@ small tags: a 1" tag on a 72" table is about 26 px wide at 1080p, 13 px after de
   margin that grows while it is missing. Overlapping windows are merged.
 * **sweep**: new tags are looked for where the picture changed since that part was last searched
   (boxes around the changed thumbnail pixels, in the same frame), and in overlapping tiles in a slow
-  round robin (a whole sweep takes ``1 / sweep_fraction`` frames), quads found at a decimation step
-  the smallest tag allows, edges and bits at full resolution. The first frame, and any frame after
-  ``request_full_search()`` (a camera that came back), is searched whole.
-* **two cores**: the windows of tags that must be searched are dealt one at a time from a shared list,
-  largest first: the second core starts on them at once, the first joins once it has made the
-  thumbnail, checked the still tags and the change, and added the other windows and the sweep's boxes
-  to the list. Each thread has its own detectors (pupil-apriltags releases the GIL while it detects). A
-  whole-frame search is split into bands of equal area. The frame is made grey once, or comes grey
-  from the source.
+  round robin (a whole sweep takes ``1 / sweep_fraction`` frames; its tiles are searched on the other
+  core after the frame, and what it finds is followed from the next frame), quads found at a
+  decimation step the smallest tag allows, edges and bits at full resolution. The first frame, and any
+  frame after ``request_full_search()`` (a camera that came back), is searched whole.
+* **two cores**: the windows of tags that must be searched are dealt one at a time from a queue,
+  largest first: the second core starts on them at once and waits for more until the frame's last box
+  is in; the first adds the sweep's boxes once it has the thumbnail and the change, then the windows of
+  still tags whose patch changed, and joins. Each thread has its own detectors, called directly
+  (``tracker.apriltag_native``: Python's lock is let go once per search). A whole-frame search is
+  split into bands of equal area. The frame is made grey once, or comes grey from the source.
 
 Detections of the same tag found twice (a window overlapping a tile) are merged, keeping the one with
 the larger decision margin.
