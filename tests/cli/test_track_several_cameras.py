@@ -6,6 +6,7 @@ import math
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -112,9 +113,19 @@ def test_two_camera_nodes_in_their_own_processes_feed_sandtable_track_over_loopb
         for name in paths
     ]
     try:
-        code = main(["track", "--node", f"cam0=tcp://127.0.0.1:{ports['cam0']}", "--node", f"cam1=tcp://127.0.0.1:{ports['cam1']}",
-                     "--calibration", str(paths["cam0"][1]), "--calibration", str(paths["cam1"][1]),
-                     "--scenario", str(scenario), "--jsonl", "--no-progress"])
+        # `track` waits for its nodes as long as it takes (a user may start them later): the test does
+        # not, so that a node that died says why instead of the suite hanging.
+        outcome: dict[str, int] = {}
+        args = ["track", "--node", f"cam0=tcp://127.0.0.1:{ports['cam0']}", "--node", f"cam1=tcp://127.0.0.1:{ports['cam1']}",
+                "--calibration", str(paths["cam0"][1]), "--calibration", str(paths["cam1"][1]),
+                "--scenario", str(scenario), "--jsonl", "--no-progress"]
+        runner = threading.Thread(target=lambda: outcome.update(code=main(args)), daemon=True)
+        runner.start()
+        runner.join(timeout=180)
+        if runner.is_alive():
+            ended = [node.stderr.read().decode()[-400:] for node in nodes if node.poll() is not None]
+            pytest.fail(f"sandtable track still waiting for its nodes after 180 s; nodes that ended said: {ended}")
+        code = outcome["code"]
         for node in nodes:
             assert node.wait(timeout=30) == 0, node.stderr.read().decode()
     finally:
