@@ -201,11 +201,11 @@ def poses_from_table_corners(table: np.ndarray, z_in: np.ndarray) -> np.ndarray:
     out = np.empty((n, 4))
     out[:, :2] = table.sum(axis=1) / 4.0  # the corners' mean
     out[:, 2] = z_in
-    d = (table[:, 0] + table[:, 1]) / 2.0 - (table[:, 2] + table[:, 3]) / 2.0
+    # Twice the vector from the back edge's midpoint to the front edge's: the same angle.
+    d = (table[:, 0] + table[:, 1]) - (table[:, 2] + table[:, 3])
     out[:, 3] = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 360.0
-    finite = np.isfinite(table).all(axis=(1, 2))
-    if not finite.all():
-        out[~finite] = np.nan
+    if not np.isfinite(out[:, :2]).all():  # a corner that misses the table makes its mean NaN or infinite
+        out[~np.isfinite(table).all(axis=(1, 2))] = np.nan
     return out
 
 
