@@ -20,6 +20,10 @@ from tracker.image_files import tag_search_possible
 #: pupil-apriltags coordinate minus OpenCV coordinate of the same point, in pixels.
 PUPIL_TO_OPENCV_OFFSET_PX = 0.5
 
+# Where a detection record's fields lie, in 4-byte and 8-byte words (read through plain views).
+_ID, _HAMMING, _MARGIN = (DETECTION.fields[name][1] // 4 for name in ("id", "hamming", "decision_margin"))
+_CENTRE, _CORNERS = DETECTION.fields["c"][1] // 8, DETECTION.fields["p"][1] // 8
+
 
 @dataclass(frozen=True, eq=False)
 class TagDetections:
@@ -184,7 +188,7 @@ def detections_from_native(
     found = np.ascontiguousarray(found)
     f64 = found.view(np.float64).reshape(n, DETECTION.itemsize // 8)
     i32 = found.view(np.int32).reshape(n, DETECTION.itemsize // 4)
-    hammings = i32[:, 3].astype(np.int64)
+    hammings = i32[:, _HAMMING].astype(np.int64)
     shift = np.asarray(offset_px, dtype=np.float64) - PUPIL_TO_OPENCV_OFFSET_PX
     keep = hammings <= max_hamming
     if not keep.all():
@@ -193,10 +197,10 @@ def detections_from_native(
         f64, i32, hammings = f64[keep], i32[keep], hammings[keep]
         shift = shift[keep] if shift.ndim == 2 else shift
     return TagDetections(
-        tag_ids=i32[:, 2].astype(np.int64),
-        corners_px=f64[:, 6:14].reshape(-1, 4, 2) + (shift[:, None, :] if shift.ndim == 2 else shift),
-        centers_px=f64[:, 4:6] + shift,
-        decision_margins=i32[:, 4].view(np.float32).astype(np.float64),
+        tag_ids=i32[:, _ID].astype(np.int64),
+        corners_px=f64[:, _CORNERS : _CORNERS + 8].reshape(-1, 4, 2) + (shift[:, None, :] if shift.ndim == 2 else shift),
+        centers_px=f64[:, _CENTRE : _CENTRE + 2] + shift,
+        decision_margins=i32[:, _MARGIN].view(np.float32).astype(np.float64),
         hammings=hammings,
         frame_index=frame_index,
         t_s=t_s,
@@ -231,7 +235,7 @@ def detections_from_crops(
 def detect_tags(
     detector: Any, gray: np.ndarray, *, frame_index: int = 0, t_s: float = 0.0, max_hamming: int = 0
 ) -> TagDetections:
-    """Run the detector on a whole grey frame (uint8, C-contiguous)."""
+    """Run the detector on a whole grey frame (uint8; a view of a larger picture is searched where it lies)."""
     img = np.asarray(gray, dtype=np.uint8)
     if not tag_search_possible(img):  # the detector crashes the process on a 1-pixel-thin image
         return TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=(img.shape[1], img.shape[0]))
