@@ -357,11 +357,11 @@ class FastTagDetector:
         unchanged = TagDetections.empty(frame_index=frame_index, t_s=t_s, frame_size_px=size)
         early: Any = None
         background: list[Box] = []
-        # The other core, unless it is still on the safety sweep's tiles of an earlier frame.
-        pool = self._pool if self._background is None or self._background.done() else None
         if self._background is not None and self._background.done():
             self._follow_background(self._background.result(), t_s, max_hamming)
             self._background = None
+        # The other core, unless it is still on the safety sweep's tiles of an earlier frame.
+        pool = self._pool if self._background is None else None
         if full:
             # Where each followed tag is expected: its window (on a whole-frame search it only decides
             # which corrected decodes to accept).
@@ -394,7 +394,7 @@ class FastTagDetector:
                     # then takes every job, unless the other one gets free in time to help.)
                     dealt = self._window_jobs(sure, width, height)
                     jobs.add(dealt)
-                    early = self._pool.submit(_search_crops, self._early_detectors, image, jobs.until_closed())
+                    early = self._pool.submit(_search_crops, self._early_detectors, _cut(image, jobs.until_closed()))
                 thumb = self._thumbnail(image)
                 coarse = self._coarse(thumb)
                 # Change is expected only around units that are moving and seen (their blocks and shadows
@@ -425,7 +425,7 @@ class FastTagDetector:
                     dealt += more
                     jobs.add(more)
                     jobs.close()
-                    mine = _search_crops({step: d[0] for step, d in self._step_detectors.items()}, image, jobs.left())
+                    mine = _search_crops({step: d[0] for step, d in self._step_detectors.items()}, _cut(image, jobs.left()))
                     theirs = [] if early.cancel() else early.result()  # cancelled: it never started, this core took all
                     found = detections_from_crops(theirs + mine, frame_index=frame_index, t_s=t_s, frame_size_px=size, max_hamming=max_hamming)
                     windows = [box for box, _ in dealt]
@@ -532,11 +532,10 @@ class FastTagDetector:
         reuse the frame's memory), for :meth:`_follow_background` at a later frame."""
         assert self._pool is not None
         height, width = image.shape[:2]
-        jobs = _sweep_jobs(tiles, width, height, self._sweep_step())
-        crops = [(np.ascontiguousarray(image[y0:y1, x0:x1]), x0, y0, step) for (x0, y0, x1, y1), step in jobs]
+        crops = [(crop.copy(), x0, y0, step) for crop, x0, y0, step in _cut(image, _sweep_jobs(tiles, width, height, self._sweep_step()))]
         # The second worker's detectors: only a whole-frame search (:meth:`_run`) uses them besides, and
         # it never runs while this search does (it gets the other core only once this one is done).
-        return self._pool.submit(_search_copies, {step: d[1] for step, d in self._step_detectors.items()}, crops)
+        return self._pool.submit(_search_crops, {step: d[1] for step, d in self._step_detectors.items()}, crops)
 
     def _follow_background(self, crops: list[tuple[np.ndarray, int, int]], t_s: float, max_hamming: int) -> None:
         """Tags the safety sweep found that no track follows now: searched in their windows from this
@@ -1093,13 +1092,12 @@ def corrected_decodes_expected(
     return keep
 
 
-def _search_crops(detectors: dict[float, Any], image: np.ndarray, jobs: Iterable[Job]) -> list[tuple[np.ndarray, int, int]]:
-    """The detector's raw results in each job's box (with the box's top-left pixel), for
-    :func:`detections_from_crops` to convert at once: a worker thread does as little in Python as it can,
-    so that it seldom waits for the other to let go of Python's lock."""
+def _search_crops(detectors: dict[float, Any], crops: Iterable[tuple[np.ndarray, int, int, float]]) -> list[tuple[np.ndarray, int, int]]:
+    """The detector's raw results in each grey crop (given with its top-left pixel in the frame and its
+    step), for :func:`detections_from_crops` to convert at once: a worker thread does as little in
+    Python as it can, so that it seldom waits for the other to let go of Python's lock."""
     out = []
-    for (x0, y0, x1, y1), step in jobs:
-        crop = _gray(image[y0:y1, x0:x1])
+    for crop, x0, y0, step in crops:
         if tag_search_possible(crop):  # a sliver at the frame's edge: no tag fits, and the detector would crash
             found = detect_in_place(detectors[step], crop)
             if len(found):
@@ -1107,15 +1105,10 @@ def _search_crops(detectors: dict[float, Any], image: np.ndarray, jobs: Iterable
     return out
 
 
-def _search_copies(detectors: dict[float, Any], crops: list[tuple[np.ndarray, int, int, float]]) -> list[tuple[np.ndarray, int, int]]:
-    """:func:`_search_crops` of crops copied out of a frame (each with its top-left pixel and step)."""
-    out = []
-    for crop, x0, y0, step in crops:
-        if tag_search_possible(crop):
-            found = detect_in_place(detectors[step], crop)
-            if len(found):
-                out.append((found, x0, y0))
-    return out
+def _cut(image: np.ndarray, jobs: Iterable[Job]) -> Iterator[tuple[np.ndarray, int, int, float]]:
+    """Each job's box of the (grey) frame, where it lies, with its top-left pixel and step."""
+    for (x0, y0, x1, y1), step in jobs:
+        yield image[y0:y1, x0:x1], x0, y0, step
 
 
 def _detect_boxes(
@@ -1129,7 +1122,7 @@ def _detect_boxes(
     max_hamming: int,
 ) -> TagDetections:
     return detections_from_crops(
-        _search_crops(detectors, image, jobs), frame_index=frame_index, t_s=t_s, frame_size_px=frame_size, max_hamming=max_hamming
+        _search_crops(detectors, _cut(image, jobs)), frame_index=frame_index, t_s=t_s, frame_size_px=frame_size, max_hamming=max_hamming
     )
 
 
