@@ -261,7 +261,6 @@ class UnitTracker:
             )
             plan.append((spec, row, unit if repeated else None))
         measured = iter(self._measure_all([(spec, row) for spec, row, again in plan if again is None], units))
-        ring_every_s = self.settings.ring_every_s
         for spec, row, again in plan:
             trusted = trusted_rows[row]
             if again is not None:
@@ -272,7 +271,7 @@ class UnitTracker:
                 f = again.filter
                 if not f.refine(x, y, heading, t, trusted=trusted):
                     events += self._filtered_step(again, x, y, heading, t, frame, trusted=trusted)
-                if image is not None and not f.moving and (not again.rings or t - again.rings[-1].t_s >= ring_every_s):
+                if image is not None and not f.moving:
                     self._snapshot_ring(again, image, t)
                 seen.add(spec.tag_id)
                 continue
