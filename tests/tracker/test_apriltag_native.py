@@ -3,28 +3,22 @@ on crops searched where they lie in the frame (no copy), at every decimation ste
 on our synthetic table and on real photographs."""
 from __future__ import annotations
 
-import math
 import sys
 import threading
 
 import cv2
 import numpy as np
-import pytest
 from real_photo_cases import grey, photos_or_skip
 
-from calibration.camera_model import CameraModel, CameraPose
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.synthetic import Faults, TagPlacement
+from tracker_tables import table_under_camera
 from tracker.apriltag_native import detect_in_place
 from tracker.detections import make_detector
 from tracker.fast_detection import STEPS
 
 
 def _frame() -> np.ndarray:
-    w, h = 960, 540
-    fx = (1920 / 2) / math.tan(math.radians(32.0))
-    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0, 0.0, 0.0, 0.0, 0.0), source="synthetic")
-    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
-    table = SyntheticTable(model=model, pose=pose, texture_seed=4)
+    table = table_under_camera(texture_seed=4)
     tags = [TagPlacement(30 + k, 20.0 + 6.0 * (k % 5), 18.0 + 7.0 * (k // 5), 1.0, 23.0 * k) for k in range(10)]
     frame = table.render(tags, faults=Faults(noise_sigma=2.0, blur_px=0.7, jpeg_quality=60), rng=np.random.default_rng(1))
     return cv2.cvtColor(frame.image_bgr, cv2.COLOR_BGR2GRAY)

@@ -3,13 +3,11 @@ a sweep that goes first where the picture changed, on webcam footage (MJPEG, exp
 down to 20 px."""
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.synthetic import Faults, TagPlacement
+from tracker_tables import table_under_camera
 from calibration.synthetic.faults import webcam_frame
 from tracker.detections import detect_tags, make_detector
 from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagDetector
@@ -17,21 +15,12 @@ from tracker.fast_detection import DetectionWork, FastDetectorSettings, FastTagD
 FPS = 30.0
 
 
-def table(tag_px: float) -> SyntheticTable:
-    """960x540, the focal length chosen so a 1" tag in mid table is about ``tag_px`` wide."""
-    w, h = 960, 540
-    fx = (1920 / 2) / math.tan(math.radians(32.0)) * tag_px / 25.0
-    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0,) * 5, source="synthetic")
-    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
-    return SyntheticTable(model=model, pose=pose, texture_seed=5)
-
-
 def grid(n: int, first_id: int = 10, *, spread_in: float = 5.5) -> list[TagPlacement]:
     return [TagPlacement(first_id + k, 22.0 + spread_in * (k % 6), 19.5 + 4.5 * (k // 6), 1.0, 31.0 * k) for k in range(n)]
 
 
 def test_twenty_pixel_tags_in_mjpeg_footage_are_found_whenever_the_bare_detector_finds_them() -> None:
-    scene = table(20.0)
+    scene = table_under_camera(tag_px=20.0, texture_seed=5)
     bare = make_detector(decode_sharpening=0.0)
     placements = grid(18, spread_in=6.0)
     missed = compared = 0
@@ -52,7 +41,7 @@ def test_twenty_pixel_tags_in_mjpeg_footage_are_found_whenever_the_bare_detector
 
 def test_a_tag_put_down_is_found_in_the_next_frame_where_the_picture_changed() -> None:
     """The round robin alone would take up to 1 / sweep_fraction frames; the changed tile goes first."""
-    scene = table(25.0)
+    scene = table_under_camera(tag_px=25.0, texture_seed=5)
     placements = grid(12)
     newcomer = TagPlacement(40, 30.0, 29.0, 1.0, 10.0)
     found_at = None
@@ -73,7 +62,7 @@ def test_a_tag_put_down_is_found_in_the_next_frame_where_the_picture_changed() -
 
 def _first_frame_reporting(newcomer: TagPlacement, settings: FastDetectorSettings) -> tuple[int | None, list[DetectionWork]]:
     """The first frame whose detections include ``newcomer`` (put down at frame 3), and each frame's work."""
-    scene = table(25.0)
+    scene = table_under_camera(tag_px=25.0, texture_seed=5)
     placements = grid(12)
     work = []
     with FastTagDetector(settings=settings) as fast:

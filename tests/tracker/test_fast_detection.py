@@ -8,23 +8,13 @@ import math
 import cv2
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.synthetic import Faults, TagPlacement
 from tracker_helpers import paste_tag, textured_background
+from tracker_tables import table_under_camera
 from tracker.detections import detect_tags, make_detector
 from tracker.fast_detection import FastTagDetector
 
 FPS = 30.0
-
-
-def half_hd_table() -> SyntheticTable:
-    """A 960x540 camera with the focal length of a 1080p one 60" over a 6' table: 1" tags are ~25 px,
-    as at 1080p, on a quarter of the pixels (cheap to render and to search)."""
-    w, h = 960, 540
-    fx = (1920 / 2) / math.tan(math.radians(32.0))
-    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0, 0.0, 0.0, 0.0, 0.0), source="synthetic")
-    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
-    return SyntheticTable(model=model, pose=pose, texture_seed=4)
 
 
 # Slid at 7 in/s a 1" tag smears over 6 px in one exposure: the bare detector decodes it with one or
@@ -44,7 +34,7 @@ def placements_at(t_s: float) -> list[TagPlacement]:
 
 
 def test_fast_blurred_one_inch_tags_are_found_in_every_frame_the_bare_detector_finds_them():
-    table = half_hd_table()
+    table = table_under_camera(texture_seed=4)
     faults = Faults(noise_sigma=2.0, blur_px=0.7, motion_blur=True, jpeg_quality=90, uneven_light=0.2)
     bare = make_detector(nthreads=2)  # tag36h11, quad_decimate=1, as the bare detector runs by default
     missed, corrected, compared = [], 0, 0

@@ -2,25 +2,14 @@
 reports them where they are: nudged by a pixel, covered by a hand, or taken away, it notices at once."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.synthetic import Faults, TagPlacement
+from tracker_tables import table_under_camera
 from tracker.fast_detection import FastDetectorSettings, FastTagDetector
 
 FPS = 30.0
 FAULTS = Faults(noise_sigma=2.0, blur_px=0.6, jpeg_quality=85)
-
-
-def table() -> SyntheticTable:
-    """960x540 with a 1080p camera's focal length: 1" tags about 25 px wide."""
-    w, h = 960, 540
-    fx = (1920 / 2) / math.tan(math.radians(32.0))
-    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0,) * 5, source="synthetic")
-    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
-    return SyntheticTable(model=model, pose=pose, texture_seed=6)
 
 
 UNITS = [TagPlacement(10 + k, 26.0 + 5.0 * (k % 4), 20.0 + 5.0 * (k // 4), 1.0, 23.0 * k) for k in range(8)]
@@ -43,7 +32,7 @@ def run(frames: int, placements_for, detector: FastTagDetector, start: int = 0) 
     return out
 
 
-scene = table()
+scene = table_under_camera(texture_seed=6)
 
 
 def test_still_units_are_reported_every_frame_without_searching_them_again():
@@ -77,11 +66,7 @@ def test_a_unit_nudged_by_a_fraction_of_an_inch_is_reported_where_it_now_stands_
 def test_a_square_tag_nudged_along_the_thumbnails_unsampled_rows_is_still_noticed_at_1080p():
     """At 1080p each thumbnail pixel averages some of its block's rows, not all: a tag with edges along
     the rows, nudged 1.5 px across them, must still change its patch (its bits move on the sampled rows)."""
-    w, h = 1920, 1080
-    fx = (w / 2) / math.tan(math.radians(32.0))
-    model = CameraModel(w, h, fx, fx, (w - 1) / 2, (h - 1) / 2, (0.0,) * 5, source="synthetic")
-    pose = CameraPose.looking_at((36.0, 24.0 - 60.0 * math.tan(math.radians(8.0)), 60.0), (36.0, 24.0, 0.0))
-    big = SyntheticTable(model=model, pose=pose, texture_seed=6)
+    big = table_under_camera(1920, 1080, texture_seed=6)
     square = [TagPlacement(10 + k, 26.0 + 5.0 * (k % 4), 20.0 + 5.0 * (k // 4), 1.0, 0.0) for k in range(8)]
     nudged = [TagPlacement(u.tag_id, u.x_in, u.y_in + (0.06 if u.tag_id == 10 else 0.0), u.z_in, 0.0) for u in square]
     with FastTagDetector() as fast:
