@@ -64,7 +64,7 @@ from calibration.projection import camera_from_table, table_from_camera  # noqa:
 from calibration.synthetic import Faults, SyntheticTable, TagPlacement  # noqa: E402
 from calibration.table_layout import TableLayout, tag_corners_in  # noqa: E402
 from calibration.tag_bitmaps import card_size_in  # noqa: E402
-from tracker.detections import make_detector  # noqa: E402
+from tracker.detections import detections_from_pupil, make_detector  # noqa: E402
 from tracker.fast_detection import FastDetectorSettings  # noqa: E402
 from tracker.frames import Frame  # noqa: E402
 from tracker.pipeline import Tracker  # noqa: E402
@@ -282,8 +282,8 @@ def run_video(
             decode_ms.append(1000 * (time.perf_counter() - t0))
             raw = bare.detect(np.ascontiguousarray(gray))
             bare_ms.append(1000 * (time.perf_counter() - t0))
-            ids = np.array([d.tag_id for d in raw], dtype=np.int64)
-            return ids, np.array([d.center for d in raw], dtype=np.float64).reshape(-1, 2) - 0.5
+            found = detections_from_pupil(raw, max_hamming=2)  # every decode it reports, in OpenCV's pixel convention
+            return found.tag_ids, found.centers_px
 
         def time_pipeline(i: int):
             t0 = time.perf_counter()
