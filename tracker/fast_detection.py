@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import queue
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -321,6 +321,13 @@ class FastTagDetector:
     def request_full_search(self) -> None:
         """Search the whole next frame (after a gap in the stream, a camera bump, a re-registration)."""
         self._full_search = True
+
+    def settle(self) -> None:
+        """Wait until the other core has finished the safety sweep it may still be doing for an earlier
+        frame (its result is taken in at the next frame, as usual). For measuring: work of ours must not
+        run on into time counted for something else."""
+        if self._background is not None:
+            wait([self._background])
 
     def close(self) -> None:
         if self._pool is not None:

@@ -158,6 +158,11 @@ class Tracker:
             self.bus.publish(event)
         return event
 
+    def settle(self) -> None:
+        """Wait for detection work that runs on after a frame returns (see ``FastTagDetector.settle``)."""
+        if self._fast is not None:
+            self._fast.settle()
+
     def close(self) -> None:
         if self._fast is not None:
             self._fast.close()

@@ -94,3 +94,23 @@ def test_the_safety_sweep_finds_a_tag_no_change_revealed_searching_on_the_other_
     later = [w for w in shared_work[1:] if w.background_px > 0]
     assert len(later) >= len(shared_work[1:]) // 2  # most frames handed their safety tiles over
     assert all(w.sweep_px == 0 for w in later)  # and searched none of them themselves
+
+
+def test_settle_waits_for_the_safety_sweep_so_that_every_next_frame_finds_the_other_core_free() -> None:
+    """A measurement counts a frame's time up to ``settle()``: after it no work of that frame runs on.
+    Without it the next frame, coming at once, often finds the other core still on the last tiles."""
+    scene = table_under_camera(tag_px=25.0, texture_seed=5)
+    placements = grid(12)
+    blind = FastDetectorSettings(workers=2, change_threshold=1e9, sweep_fraction=1 / 8)
+    frames = [scene.render(placements, faults=Faults(noise_sigma=2.0), rng=np.random.default_rng(i)).image_bgr for i in range(16)]
+    handed: dict[bool, list[bool]] = {}
+    for settle in (False, True):
+        with FastTagDetector(settings=blind) as fast:
+            handed[settle] = []
+            for i, image in enumerate(frames):
+                fast.detect(image, frame_index=i, t_s=i / FPS)
+                handed[settle].append(fast.last_work.background_px > 0)
+                if settle:
+                    fast.settle()
+    assert all(handed[True][1:])  # every frame after the whole first one handed its tiles over
+    assert not all(handed[False][1:])
