@@ -5,7 +5,7 @@ from pathlib import Path
 
 from calibration.board import BoardSpec
 from appmodel.errors import UsageError
-from gui.pdf_canvas import PageSize, PdfCanvas
+from printing.pdf_canvas import PageSize, PdfCanvas
 from printing.tag_sheets import PrintedTag, SheetSummary
 
 

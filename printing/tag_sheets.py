@@ -13,7 +13,7 @@ from pathlib import Path
 from calibration.table_layout import TableLayout
 from calibration.tag_bitmaps import CARD_MARGIN_CELLS, TAG_CELLS, card_size_in
 from appmodel.errors import UsageError
-from gui.pdf_canvas import PageSize, PdfCanvas
+from printing.pdf_canvas import PageSize, PdfCanvas
 
 LABEL_STRIP_IN = 0.32
 UNIT_HINT = "The top edge of each tag is the unit's front: stick it with that edge toward where the model faces."

@@ -1,7 +1,9 @@
 """A PDF page set in inches: QPdfWriter at 1200 dpi, tag drawing, scale bars and text.
 
 Only this module talks to Qt's painter; the sheets (tag_sheets.py, board_sheet.py) place things in
-inches from the top-left corner of the paper.
+inches from the top-left corner of the paper. It is the one module outside gui/ allowed to import Qt
+(named in tests/test_layering.py): Qt is imported only inside the functions that draw, so printing/
+still loads without Qt.
 """
 from __future__ import annotations
 
