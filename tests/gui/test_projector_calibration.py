@@ -131,3 +131,37 @@ def test_a_camera_that_does_not_see_the_pattern_is_reported_not_a_crash(window, 
     qtbot.waitUntil(lambda: window._calibration_run is None and bool(window.last_message), timeout=20000)
     assert window.projector_calibration is None
     assert "pattern tags" in window.last_message and "dim the room" in window.last_message
+
+
+def test_the_window_takes_the_tracking_loops_detections_rather_than_searching_the_frame_again(window, qtbot,
+                                                                                            monkeypatch):
+    """A tracked camera's update carries the loop's detections of its frame (found on the tracking
+    thread): the calibration fits those, and the UI thread searches nothing."""
+    from tracker.detections import detect_tags, detector_for_this_thread
+    from tracker.pipeline import TrackedFrame
+
+    class TrackedCamera(CameraOverLitTable):
+        """The lit table, each frame handed over with its detections, as the tracking loop hands them."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.detected = 0
+
+        def poll(self) -> LiveUpdate:
+            frame = super().poll().frame_bgr
+            found = detect_tags(detector_for_this_thread(), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), frame_index=self.frames)
+            self.detected += 1
+            return LiveUpdate(frame, TrackedFrame(self.frames, 0.0, (), (), found), ())
+
+    def ui_search(*args, **kwargs):
+        raise AssertionError("the window searched the frame for tags again on the UI thread")
+
+    import gui.projector_calibration as flow
+
+    monkeypatch.setattr(flow, "detect_tags", ui_search)
+    window.live = TrackedCamera()
+    window.actions_by_name["calibrate_projector"].trigger()
+    qtbot.waitUntil(lambda: window._calibration_run is None and bool(window.last_message), timeout=20000)
+    cal = window.projector_calibration
+    assert cal is not None, window.last_message
+    assert window.live.lit_frames >= 1 and cal.residual_in < 0.05

@@ -56,8 +56,8 @@ def _play_to_the_end(qtbot, window, live):
     live.start()
     qtbot.waitUntil(lambda: not live.running, timeout=60000)
     window.poll_live()
-    window._tracking_shown_at = 0.0  # the panel refreshes twice a second; show the last round now
-    window._show_tracking()
+    window.live_presenter.tracking_shown_at = 0.0  # the panel refreshes twice a second; show the last round now
+    window.live_presenter.show_tracking()
     panel = window.tracking_panel
     rows = {panel.table.item(r, 0).text(): [panel.table.item(r, c).text() for c in range(panel.table.columnCount())]
             for r in range(panel.table.rowCount())}

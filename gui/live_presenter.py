@@ -1,0 +1,135 @@
+"""The live loop's side of the window: each timer tick takes what the tracking thread produced (never
+waiting for it) and hands it on — the picture to the view and the projector, the poses and events to
+the game session, the round to the tracking status and the height check, a frame now and then to the
+sand-change watch.
+
+The tracking status (a strip in the status bar, the Tracking panel, marks on the view) is shown at most
+twice a second. The sand watch (``calibration.sand_change``) compares camera frames with the relief
+scan's view of the sand, units left out; once the sand changed, the status bar says so until it is
+rescanned.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+from PySide6.QtWidgets import QLabel
+
+from appmodel.height_check import HeightCheck, heights_summary
+from appmodel.tracking_status import TrackingMonitor, roster_names
+from gui.theme import TEXT_COLORS
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
+
+#: How often the UI polls the tracking thread (ms): faster than a 30 fps camera delivers.
+POLL_MS = 25
+#: The sand watch looks at one frame in this many (plenty: sand is reshaped by hand, slowly).
+SAND_EVERY_FRAMES = 10
+#: The tracking status is redrawn at most this often (s).
+TRACKING_SHOWN_EVERY_S = 0.5
+
+
+class LivePresenter:
+    """Carries the live feed to the window (mutable: the sand notice, frame count, last redraw).
+    ``tracker``: the feed's tracker when it tracks a camera (None for the synthetic table): the
+    tracking status and the height check follow it."""
+
+    def __init__(self, window: MainWindow, tracker: Any | None) -> None:
+        self.window = window
+        self.tracking_monitor: TrackingMonitor | None = None
+        self.height_check: HeightCheck | None = None  # tag size against base height, per unit
+        if tracker is not None:
+            # several cameras share one table layout (``MultiCameraTracker.layout``); one camera's is its calibration's
+            layout = getattr(tracker, "layout", None) or getattr(getattr(tracker, "calibration", None), "layout", None)
+            anchors = [(a.tag_id, a.x_in, a.y_in) for a in getattr(layout, "anchors", ())]
+            # The units the game has on the table are expected in view (reserves join when first seen).
+            units = [u for u in window.session.units() if u.on_table]
+            self.tracking_monitor = TrackingMonitor(roster_names(units), anchors)
+            self.height_check = HeightCheck.for_tracker(tracker)
+        #: compares camera frames with the relief scan's view of the sand (calibration.sand_change)
+        self.sand_watch: Any | None = None
+        self.sand_notice = ""
+        self._sand_frames = 0
+        self.tracking_shown_at = 0.0
+        #: the status bar's tracking strip (the window places it, after the recording indicator)
+        self.strip = QLabel("")
+        self.strip.setObjectName("tracking-strip")
+        self.strip.hide()
+
+    def poll(self) -> None:
+        """Take what the tracking thread produced since the last tick (never waits for it)."""
+        w = self.window
+        if w.live is None:
+            return
+        update = w.live.poll()
+        if w._calibration_run is not None:
+            w._calibration_run.offer(update)
+        if update.frame_bgr is not None:
+            w.view.set_frame(update.frame_bgr)
+            if w.projector is not None:
+                w.projector.set_frame(update.frame_bgr)
+            self._sand_frames += 1
+            if self.sand_watch is not None and self._sand_frames % SAND_EVERY_FRAMES == 0:
+                self.check_sand(update.frame_bgr)
+        if update.tracked is not None:
+            w.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if self.height_check is not None:
+                self.height_check.add(update.tracked)
+            if self.tracking_monitor is not None:
+                delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
+                self.tracking_monitor.add(update.tracked, delay_s=delay, frame=update.frame_bgr)
+        self.show_tracking()
+        for event in update.events:
+            w.session.on_tracker_event(event)
+        if update.error:
+            w.statusBar().showMessage(update.error, 15000)
+
+    def show_tracking(self) -> None:
+        """The status strip, the Tracking panel and the view's marks, at most twice a second."""
+        if self.tracking_monitor is None:
+            return
+        now = time.monotonic()
+        if now - self.tracking_shown_at < TRACKING_SHOWN_EVERY_S:
+            return
+        self.tracking_shown_at = now
+        w = self.window
+        status = self.tracking_monitor.status()
+        heights = self.height_check.notes() if self.height_check is not None else ()
+        self.strip.setText(" · ".join(part for part in (status.summary(), heights_summary(heights)) if part))
+        self.strip.setStyleSheet(f"QLabel {{ color: {TEXT_COLORS['error'] if status.stalled else TEXT_COLORS['muted']};"
+                                 " padding: 0 8px; }")
+        self.strip.show()
+        if w.tracking_panel is not None:
+            w.tracking_panel.show_status(status)
+            w.tracking_panel.show_heights(heights)
+        w.view.tracking = status
+        w.view.update()
+
+    def check_sand(self, frame_bgr: Any) -> bool:
+        """Compare a camera frame with the scan's view of the sand (units left out); once the sand has
+        changed, say so in the status bar until it is rescanned. Returns whether it changed."""
+        w = self.window
+        calibration = w.calibration
+        if self.sand_watch is None or calibration is None:
+            return False
+        ignore = np.zeros(frame_bgr.shape[:2], np.uint8)
+        for u in w.session.snapshot().units:
+            if u.on_table:
+                ring = np.array([[u.x_in + 2.0 * np.cos(a), u.y_in + 2.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
+                px = calibration.camera_from_table(ring, z_in=u.z_in)
+                if np.all(np.isfinite(px)):
+                    cv2.fillPoly(ignore, [np.rint(px).astype(np.int32)], 1)
+        verdict = self.sand_watch.check(frame_bgr, ignore=ignore.astype(bool))
+        if verdict.changed and not self.sand_notice:
+            where = ""
+            if verdict.centre_px is not None:
+                x, y = calibration.table_from_camera(np.array([verdict.centre_px]), z_in=0.0)[0]
+                where = f' around ({x:.0f}", {y:.0f}")' if np.isfinite(x) else ""
+            self.sand_notice = (f"The sand has changed since the last scan{where}: heights and line of sight over the "
+                                "ground are out of date; rescan (sandtable scan --quick)")
+        if self.sand_notice:
+            w.statusBar().showMessage(self.sand_notice)
+        return verdict.changed
