@@ -38,7 +38,7 @@ class GenericState(RulesetState[SideState]):
     ruleset_name = RULESET_NAME
     state_format = STATE_FORMAT
     state_version = STATE_VERSION
-    state_title = "generic-rules"
+    state_title = "generic miniatures rules"
 
     @property
     def data(self) -> GenericData:
