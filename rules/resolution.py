@@ -20,8 +20,8 @@ class RulesState(Protocol):
 
     Every rule system's state is its own frozen dataclass mixing in
     :class:`rules.ruleset_state.RulesetState`, which has all of these; the rest of a state (units,
-    tokens, the rule system's own records) front ends read through the :class:`Ruleset`'s views
-    (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...), never field by field.
+    tokens, the rule system's own records) front ends read through the
+    :class:`rules.ruleset.Ruleset`'s views (``UnitView``, ``GroupView``, ``WeaponView``...), never field by field.
 
     ``round``: the round being played (0: none started yet); ``order``: the sides' order this round
     (empty until it is decided); ``active_side``: whose turn it is (None between turns); ``sides``:

@@ -3,9 +3,11 @@ saved-state envelope (format, version, ruleset name) with its error messages.
 
 Each rule system keeps its own frozen dataclass (Down Range's ``GameState``, Force on Force's
 ``FofState``, the generic rules' ``GenericState``) and mixes :class:`RulesetState` in, naming its save
-format in four class attributes. A saved state is the dataclass's fields as JSON under
-``{"format", "version", "ruleset"}``; loading checks the format and the version first and names the
-ruleset in the message, so a Force on Force file handed to Down Range says so.
+format in four class attributes. ``state.apply(action)`` asks the registry for the rule system named
+``ruleset_name``, whose dispatcher runs it: the state imports none of the modules that change it. A
+saved state is the dataclass's fields as JSON under ``{"format", "version", "ruleset"}``; loading
+checks the format and the version first and names the ruleset in the message, so a Force on Force
+file handed to Down Range says so.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
