@@ -14,8 +14,8 @@ GUI replay (Qt-free, so both show the same facts).
   have located it (or did, with SIGINT).
 
 What a logged event means -- its engagements, casualties, emissions and rolls -- is the rule system's
-to say (:class:`rules.ruleset.DebriefedEvents`, :class:`~rules.ruleset.DebriefedEmissions`,
-:class:`~rules.ruleset.RecordedRolls`); this module adds what only the recording knows: names from its
+to say (:meth:`rules.ruleset.Ruleset.engagements`, ``casualties``, ``emissions``,
+``recorded_rolls``); this module adds what only the recording knows: names from its
 roster, places from the tracked poses at the time, the odds shown before each roll.
 
 A recording that was cut off (the program killed mid-game, the disk full) still gives its facts; what
@@ -35,8 +35,7 @@ from typing import Any
 
 from appmodel.rules_payload import read_rules_payload
 from rules.events import RulesEvent
-from rules.ruleset import (DEFAULT_RULESET, DebriefedEmissions, DebriefedEvents, EmissionView, RecordedRolls, RollView,
-                           front_end)
+from rules.ruleset import DEFAULT_RULESET, EmissionView, RollView, front_end
 from tracker.recording.schema import is_bookkeeping
 
 #: Colours of sides without one in the scenario (and of units whose side is unknown).
@@ -220,7 +219,7 @@ class DebriefFacts:
     emissions: tuple[EmissionFact, ...]
     bookmarks: tuple[BookmarkFact, ...]
     problems: tuple[str, ...]
-    #: Whether the rule system has emissions at all (:class:`~rules.ruleset.DebriefedEmissions`): a report
+    #: Whether the rule system has emissions at all (:attr:`~rules.ruleset.Ruleset.has_emissions`): a report
     #: for one without them has no "Signals and emissions" section rather than an empty one.
     emissions_apply: bool = True
 
@@ -362,7 +361,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         engagements=engagements,
         casualties=casualties,
         emissions=emissions,
-        emissions_apply=isinstance(ruleset, DebriefedEmissions),
+        emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
         problems=tuple(problems),
     )
@@ -482,7 +481,7 @@ def _rules_fact(record: Any, event: RulesEvent | None, odds: Any, ruleset: Any, 
         except Exception:  # a payload from a newer program: its own summary still tells it
             sentences = ()
     rolls: tuple[RollView, ...] = ()
-    if isinstance(ruleset, RecordedRolls):
+    if ruleset is not None:
         try:
             rolls = tuple(ruleset.recorded_rolls(event, game))
         except (TypeError, ValueError, KeyError, AttributeError):  # a result this program does not know
@@ -542,7 +541,7 @@ def _engagements(fact: RulesFact, event: RulesEvent | None, ruleset: Any, game: 
     """The engagements the ruleset declares for one logged event (:class:`rules.ruleset.EngagementView`),
     with what the recording adds: names and sides from its roster, places from the tracked poses at the
     time, and the odds shown before the roll."""
-    if event is None or not isinstance(ruleset, DebriefedEvents):
+    if event is None or ruleset is None:
         return
     try:
         views = ruleset.engagements(event, game)
@@ -584,7 +583,7 @@ def _casualties(rules: Iterable[tuple[RulesFact, RulesEvent | None]], units: Map
                 ruleset: Any) -> Iterable[CasualtyChange]:
     """The casualties the ruleset declares for its logged events (:class:`rules.ruleset.CasualtyView`),
     each change once: a unit already down does not go down again, only a unit out of the fight comes back."""
-    if not isinstance(ruleset, DebriefedEvents):
+    if ruleset is None:
         return
     down: set[int] = set()
     removed: set[int] = set()
@@ -616,7 +615,7 @@ def _emissions(rules: list[tuple[RulesFact, RulesEvent | None]], units: Mapping[
                casualties: tuple[CasualtyChange, ...], where: Where) -> Iterable[EmissionFact]:
     """Each emission token the ruleset declares (:class:`rules.ruleset.EmissionView`): until when it
     stayed on the table, and which enemy unit that locates emitters could have found it (or did)."""
-    if not isinstance(ruleset, DebriefedEmissions):
+    if ruleset is None or not ruleset.has_emissions:
         return
     declared: list[tuple[RulesFact, tuple[EmissionView, ...]]] = []
     for fact, event in rules:

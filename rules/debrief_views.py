@@ -1,21 +1,18 @@
 """What a rule system says its logged events mean to the debrief, as data: the attacks on each target
 (:class:`EngagementView`), who left the fight or came back (:class:`CasualtyView`), emission tokens and
 who could locate them (:class:`EmissionView`, :class:`LocatorView`), every roll with its odds computed
-again (:class:`RollView`), and the protocols a rule system implements to say them. Front ends import
+again (:class:`RollView`). A rule system gives them from its :class:`rules.ruleset.Ruleset` methods of
+the same names. Front ends import
 them from :mod:`rules.ruleset`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
 
-from rules.events import RulesEvent
 
 #: A point on the table, (x_in, y_in).
 XY = tuple[float, float]
-
-
 @dataclass(frozen=True)
 class EngagementView:
     """One attack on one target as the debrief lists it, from a logged event.
@@ -123,44 +120,3 @@ class RollView:
         if self.p_success is None:
             return "—"
         return f"{float(self.p_success):.1%} ({self.p_success})"
-
-
-@runtime_checkable
-class DebriefedEvents(Protocol):
-    """A rule system that says what its logged events mean to the debrief: engagements, casualties.
-
-    ``game`` is the game the recording's scenario starts (None when it cannot be built): what an
-    event names only by name (a unit of several figures) is looked up in it.
-    """
-
-    def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
-        """The attacks ``event`` records, one per target (empty for any other event)."""
-        ...
-
-    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
-        """The units ``event`` took out of the fight or brought back (empty for most events)."""
-        ...
-
-
-@runtime_checkable
-class DebriefedEmissions(Protocol):
-    """A rule system with emission tokens and units that locate emitters (Down Range's radios and
-    electronic warfare), for the debrief's emissions table."""
-
-    def emissions(self, event: RulesEvent) -> tuple[EmissionView, ...]:
-        """The emission tokens ``event`` put on, cleared or located."""
-        ...
-
-    def locators(self, game: Any) -> tuple[LocatorView, ...]:
-        """The units of ``game`` that can locate enemy emitters."""
-        ...
-
-
-@runtime_checkable
-class RecordedRolls(Protocol):
-    """A rule system that computes the odds of its recorded rolls again from what was recorded."""
-
-    def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
-        """Every roll of ``event`` in the order it was made, with its odds under ``game``'s options and
-        data (None: the rules' defaults); empty when the event has no roll this ruleset knows."""
-        ...

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.dice import DiceSource
+from rules.resolution import Resolution
 
-if TYPE_CHECKING:
-    from rules.ruleset import Resolution
 
 @dataclass(frozen=True)
 class EditField:
@@ -59,7 +58,7 @@ class EditField:
 class EditSection:
     """A group of fields in a hand-edit form ("The figure: Bravo 1", "Suppressed"): ``title`` "" for the
     form's first, untitled part; ``note`` a sentence above the fields; ``group`` True when the fields
-    are the whole unit's of several figures (:class:`GroupHandEdits`), not the figure's."""
+    are the whole unit's of several figures (:meth:`rules.ruleset.Ruleset.group_edit_action`), not the figure's."""
 
     title: str
     fields: tuple[EditField, ...]
@@ -80,8 +79,8 @@ class EditForm:
 
 @dataclass(frozen=True)
 class EditChanges:
-    """What a filled-in form changes: ``unit`` for :meth:`HandEdits.edit_action`, ``group`` for
-    :meth:`GroupHandEdits.group_edit_action` (both empty: nothing changed)."""
+    """What a filled-in form changes: ``unit`` for :meth:`rules.ruleset.Ruleset.edit_action`, ``group`` for
+    :meth:`rules.ruleset.Ruleset.group_edit_action` (both empty: nothing changed)."""
 
     unit: Mapping[str, Any] = field(default_factory=dict)
     group: Mapping[str, Any] = field(default_factory=dict)
@@ -89,7 +88,7 @@ class EditChanges:
 
 @dataclass(frozen=True)
 class TurnButton:
-    """A button of the turn panel's box; :meth:`TurnBoxes.turn_command` says what it does. ``clears``:
+    """A button of the turn panel's box; :meth:`rules.ruleset.Ruleset.turn_command` says what it does. ``clears``:
     the fields emptied once it went through (the reason typed for a declared initiative)."""
 
     key: str

@@ -1,20 +1,22 @@
 """The ruleset-neutral interface the GUI and the recorder use, and the registry of rule systems.
 
-A rule system (Down Range today; Force on Force and a generic ruleset later) implements
-:class:`Ruleset`. Callers never import a rule system directly: they ask :func:`get_ruleset` for it by
-the name a scenario gives (``ruleset = "down-range"``) and work with the neutral types below.
+A rule system (Down Range, Force on Force, the generic miniatures rules) subclasses :class:`Ruleset`
+and is registered by name (:func:`register_ruleset`). Callers never import a rule system directly: they
+ask :func:`get_ruleset` for it by the name a scenario gives (``ruleset = "down-range"``) and work with
+the neutral types below.
 
 The game state a ruleset returns is its own frozen dataclass; front ends read of it only what
 :class:`RulesState` lists (round, order, whose turn, sides, the log) and everything else through the
 ruleset's views (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...). Positions come in through
 :meth:`Ruleset.set_pose` (the tracker never imports rules; the GUI composes them).
 
-Rule systems differ in what a "unit" is and in what an attack comes to, so a few things are optional
-(fields with defaults, and methods a ruleset may have; check with ``isinstance(ruleset, GroupedRuleset)``
-or ``isinstance(ruleset, DraftOverlays)``):
+Rule systems differ in what a "unit" is and in what an attack comes to. :class:`Ruleset` gives every
+such difference a method with a neutral default, which a rule system overrides, and a few ``has_*``
+flags for parts of a front end that show only for some systems; front ends call the methods on any
+rule system and never ask what it is:
 
-* **Units of several figures** (Force on Force fireteams): every figure has its own tag and its own
-  :class:`UnitView` (``group`` names its unit); :meth:`GroupedRuleset.groups` lists the units as
+* **Units of several figures** (Force on Force fireteams, ``has_groups``): every figure has its own tag
+  and its own :class:`UnitView` (``group`` names its unit); :meth:`Ruleset.groups` lists the units as
   :class:`GroupView` (members, cohesion, rough centre). Attack requests, proposals and odds name a unit
   by the tag id of any of its figures; proposals and odds carry the unit's figures in ``members``.
 * **Procedures that are not hit-and-damage**: :class:`TargetOdds` keeps ``p_hit``/``p_kill`` filled
@@ -24,26 +26,27 @@ or ``isinstance(ruleset, DraftOverlays)``):
   :data:`POSE_OPTIONS` its :meth:`Ruleset.set_pose` takes: ``z_in`` (elevation: the height of the
   ground under the figure, table inches, given back in :attr:`UnitView.z_in` so renderers draw the
   figure's own overlays at that height; such a ruleset also has ``uses_elevation``) and ``alone``.
-* **Hand edits**: :meth:`HandEditForms.edit_form` describes the form (:class:`EditForm`: sections of
-  typed fields, :class:`EditField`, with the unit's values), :func:`form_changes` reads it back (a ruleset
-  whose edits take values built from several fields says how: :class:`ComposedEdits`), and
-  :meth:`HandEdits.edit_action` and :meth:`GroupHandEdits.group_edit_action` give the action.
-* **The turn panel's own part**: :meth:`TurnBoxes.turn_box` describes it (:class:`TurnBox`: text,
-  tables, fields and buttons), :meth:`TurnBoxes.turn_command` says what a button does.
-* **The debrief**: :class:`DebriefedEvents` (engagements, casualties), :class:`DebriefedEmissions`
-  (emission tokens, who could locate them), :class:`RecordedRolls` (every roll's odds, again).
+* **Hand edits**: :meth:`Ruleset.edit_form` describes the form (:class:`EditForm`: sections of typed
+  fields, :class:`EditField`, with the unit's values), :meth:`Ruleset.form_changes` reads it back, and
+  :meth:`Ruleset.edit_action` and :meth:`Ruleset.group_edit_action` give the action (None: no edits).
+* **The turn panel's own part** (``has_turn_box``): :meth:`Ruleset.turn_box` describes it
+  (:class:`TurnBox`: text, tables, fields and buttons), :meth:`Ruleset.turn_command` says what a button does.
+* **The debrief**: :meth:`Ruleset.engagements`, :meth:`Ruleset.casualties`, :meth:`Ruleset.emissions`
+  and :meth:`Ruleset.locators` (``has_emissions``), :meth:`Ruleset.recorded_rolls` (every roll's odds, again).
 
-The forms and boxes are defined in :mod:`rules.front_end_forms` and the debrief's views in
-:mod:`rules.debrief_views`; this module re-exports them, so callers import everything from here.
+The forms and boxes are defined in :mod:`rules.front_end_forms`, the debrief's views in
+:mod:`rules.debrief_views` and the results in :mod:`rules.resolution`; this module re-exports them, so
+callers import everything from here.
+
 * **Presentation**: the ruleset's ``front_end`` (:class:`FrontEnd`, read with :func:`front_end`) says
   which attack panel front ends show, the words of its buttons, the overlays it offers, and how the
   debrief lists engagements.
 * **Shapes of a drafted attack** (the line-of-fire corridor with who is in it, where a miss may
-  scatter): :meth:`DraftOverlays.attack_overlays`.
-* **What the odds mean**: :meth:`DescribedOdds.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
+  scatter): :meth:`Ruleset.attack_overlays`.
+* **What the odds mean**: :meth:`Ruleset.odds_legend` names ``p_hit`` and ``p_kill_any`` for an
   attack (Force on Force: "wins", the test; the generic rules: "caught" and "destroyed"), says whether
-  targets take a number of shots and how many targets one attack takes; :func:`odds_legend` gives
-  Down Range's "hit" and "kill" for a ruleset without it. Panels and the table's odds labels use it.
+  targets take a number of shots and how many targets one attack takes; by default Down Range's "hit"
+  and "kill". Panels and the table's odds labels use it.
 
 Overlay kinds beyond Down Range's ("range", "blast reach", "fan", "movement", "voice", "jamming",
 "smoke", "illumination", "fires observation", "emission", "blast"): "range band" (a :class:`Reach`
@@ -68,68 +71,19 @@ no fire inside it), "hot spot" (a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from rules.debrief_views import (XY, CasualtyView, DebriefedEmissions, DebriefedEvents, EmissionView, EngagementView,
-                                 LocatorView, RecordedRolls, RollView)
+from rules.debrief_views import XY, CasualtyView, EmissionView, EngagementView, LocatorView, RollView
 from rules.front_end_forms import (EditChanges, EditField, EditForm, EditSection, TurnBox, TurnButton, TurnCommand,
                                    TurnSection, TurnTable, same_value)
 from rules.dice import DiceSource
-from rules.errors import UnknownNameError
+from rules.errors import IllegalActionError, UnknownNameError
 from rules.events import RulesEvent
+from rules.resolution import LandingChoice, Resolution, RulesState
 from rules.geometry import Footprint, Shape
-
-#: Registered rule systems: name -> "module:factory". Add a line to register another one.
-RULESETS: Mapping[str, str] = {
-    "down-range": "rules.downrange.ruleset:DownRange",
-    "force-on-force": "rules.forceonforce.ruleset:ForceOnForce",
-    "generic": "rules.generic.ruleset:GenericMiniatures",
-}
-
-
-@runtime_checkable
-class RulesState(Protocol):
-    """What a front end may read of any rule system's game state, whatever else the state holds.
-
-    Every rule system's state is its own frozen dataclass mixing in
-    :class:`rules.ruleset_state.RulesetState`, which has all of these; the rest of a state (units,
-    tokens, the rule system's own records) front ends read through the :class:`Ruleset`'s views
-    (:class:`UnitView`, :class:`GroupView`, :class:`WeaponView`...), never field by field.
-
-    ``round``: the round being played (0: none started yet); ``order``: the sides' order this round
-    (empty until it is decided); ``active_side``: whose turn it is (None between turns); ``sides``:
-    the sides, each with its ``name``; ``events``: the game's log (:class:`RulesEvent`, the last
-    initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system.
-    """
-
-    ruleset_name: str
-
-    @property
-    def round(self) -> int: ...
-
-    @property
-    def order(self) -> tuple[str, ...]: ...
-
-    @property
-    def active_side(self) -> str | None: ...
-
-    @property
-    def sides(self) -> tuple[Any, ...]: ...
-
-    @property
-    def events(self) -> tuple[RulesEvent, ...]: ...
-
-    def apply(self, action: Any) -> Any:
-        """The state after one of its rule system's actions."""
-        ...
-
-    def to_json(self) -> dict[str, Any]:
-        """The state as saved (JSON data with its format, version and ruleset)."""
-        ...
-
 
 def last_event(state: RulesState, kind: str) -> RulesEvent | None:
     """The last event of ``kind`` in ``state``'s log ("initiative": the last initiative roll), or None."""
@@ -160,7 +114,7 @@ class UnitView:
     #: The height of the ground the figure stands on, table inches (a rooftop, a hill): renderers draw
     #: its base, rings and labels there. 0.0 for the table plane and for rule systems without elevation.
     z_in: float = 0.0
-    #: What the players know of a counter the rules may keep anonymous (:class:`Identifies`): "hidden:
+    #: What the players know of a counter the rules may keep anonymous (:meth:`Ruleset.identify`): "hidden:
     #: counter only", "identified", "dummy", "dummy, found out"; "" for a unit known from the start.
     identity: str = ""
     #: The other side sees only its counter (hidden, not yet identified): front ends give nothing more of
@@ -362,7 +316,7 @@ class FrontEnd:
     that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll;
     ``ready``: (the words of a turn-panel row, a token) -- the row lists the units holding the token
     (Down Range: "Reactions ready", "reaction ready"). A rule system with more to show has a box of its
-    own (:class:`TurnBoxes`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
+    own (:meth:`Ruleset.turn_box`). ``edit_button``: the words of the roster's hand-edit button (the form it opens is the
     rule system's :class:`EditForm`). ``engagement_table``: the debrief's
     engagements as "shots" (hits of shots, p(hit), p(kill) per target) or "procedure" (the procedure's
     own outcomes). ``measured``: how the rules measure an attack's distance ("base to base", "centre
@@ -410,228 +364,202 @@ class Overlay:
     unit_ids: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class LandingChoice:
-    """A missed explosive waiting for a player to say where it lands: it was aimed at
-    (``intended_x_in``, ``intended_y_in``) and lands within ``radius_in`` of it, where ``chooser``
-    (the attacker's opponent, in the rules' words) puts it."""
+class Ruleset:
+    """A rule system, as the GUI, tracker glue, recorder and debrief see it: the base every rule system
+    subclasses, as python-chess's variants subclass ``Board``.
 
-    intended_x_in: float
-    intended_y_in: float
-    radius_in: float
-    chooser: str
+    The first group of methods every rule system implements (the base raises
+    :class:`NotImplementedError`). The rest have neutral defaults -- no units of several figures, no
+    shapes for a drafted attack, Down Range's hit and kill, the tokens as listed, a status-only edit
+    form, nothing to debrief -- so front ends call them on any rule system instead of probing what it
+    has; a rule system overrides what it does differently. The ``has_*`` flags say which parts of a
+    front end to show at all (a roster's figures column, an Identify button, the turn panel's box).
 
+    >>> class Bare(Ruleset):
+    ...     name, title = "bare", "A bare rule system"
+    >>> Bare().groups(None), Bare().attack_overlays(None, AttackRequest(1, "rock")), Bare().has_turn_box
+    ((), (), False)
+    """
 
-@dataclass(frozen=True)
-class Resolution:
-    """What an attack came to: the result data, the sentences, the new state, and whether a player
-    must still choose something (``pending`` says what; ``landing``: where a missed explosive lands,
-    to be resolved again with that ``landing_point``)."""
+    name: str = ""
+    title: str = ""
+    #: How front ends present it (:class:`FrontEnd`).
+    front_end: FrontEnd = PLAIN_FRONT_END
+    #: The :data:`POSE_OPTIONS` its :meth:`set_pose` takes.
+    pose_options: tuple[str, ...] = ()
+    #: Its units may stand on raised ground (:attr:`UnitView.z_in`).
+    uses_elevation: bool = False
+    #: Its units are several figures, each with its own tag (:meth:`groups`).
+    has_groups: bool = False
+    #: It has counters the other side sees only as counters until identified (:meth:`identify`).
+    has_hidden_units: bool = False
+    #: It has a part of its own in the turn panel (:meth:`turn_box`, :meth:`turn_command`).
+    has_turn_box: bool = False
+    #: It puts emission tokens on the table that the enemy may locate (:meth:`emissions`, :meth:`locators`).
+    has_emissions: bool = False
 
-    result: Any
-    sentences: tuple[str, ...]
-    state: RulesState
-    pending: str | None = None
-    landing: LandingChoice | None = None
-
-
-@runtime_checkable
-class Ruleset(Protocol):
-    """A rule system, as the GUI, tracker glue and recorder see it."""
-
-    name: str
-    title: str
+    # -- what every rule system implements -------------------------------------------------------
 
     def new_game(self, scenario: Mapping[str, Any], *, source: str = "<scenario>",
                  base_dir: str | None = None) -> RulesState:
         """A game state from a scenario dict (the parsed TOML)."""
-        ...
+        raise NotImplementedError
 
     def load_state(self, data: Mapping[str, Any]) -> RulesState:
         """A game state from its saved JSON data."""
-        ...
+        raise NotImplementedError
 
-    def apply(self, state: RulesState, action: Any) -> RulesState:
-        """The state after one of the rule system's actions (``state.apply(action)``)."""
-        ...
+    def apply(self, state: Any, action: Any) -> Any:
+        """The state after one of the rule system's actions (what ``state.apply(action)`` runs)."""
+        raise NotImplementedError
 
-    def units(self, state: RulesState) -> tuple[UnitView, ...]:
-        ...
+    def units(self, state: Any) -> tuple[UnitView, ...]:
+        raise NotImplementedError
 
-    def weapons(self, state: RulesState, unit_id: int) -> tuple[WeaponView, ...]:
-        ...
+    def weapons(self, state: Any, unit_id: int) -> tuple[WeaponView, ...]:
+        raise NotImplementedError
 
     def declarations(self) -> tuple[Declaration, ...]:
-        ...
+        raise NotImplementedError
 
-    def set_pose(self, state: RulesState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
-                 moved_in: float | None = None, on_table: bool = True) -> RulesState:
+    def set_pose(self, state: Any, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
+                 moved_in: float | None = None, on_table: bool = True) -> Any:
         """The state with a unit's tracked position (movement is accounted)."""
-        ...
+        raise NotImplementedError
 
-    def propose_targets(self, state: RulesState, attacker_id: int, weapon: str, *,
+    def propose_targets(self, state: Any, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,
                         axis_deg: float | None = None) -> tuple[TargetProposal, ...]:
-        ...
+        raise NotImplementedError
 
-    def attack_odds(self, state: RulesState, request: AttackRequest) -> tuple[TargetOdds, ...]:
-        ...
+    def attack_odds(self, state: Any, request: AttackRequest) -> tuple[TargetOdds, ...]:
+        raise NotImplementedError
 
-    def resolve_attack(self, state: RulesState, request: AttackRequest, dice: DiceSource, *,
+    def resolve_attack(self, state: Any, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:
-        ...
+        raise NotImplementedError
 
-    def start_round(self, state: RulesState, dice: DiceSource) -> Resolution:
-        ...
+    def start_round(self, state: Any, dice: DiceSource) -> Resolution:
+        raise NotImplementedError
 
-    def start_turn(self, state: RulesState, dice: DiceSource) -> Resolution:
-        ...
+    def start_turn(self, state: Any, dice: DiceSource) -> Resolution:
+        raise NotImplementedError
 
-    def end_turn(self, state: RulesState) -> RulesState:
-        ...
+    def end_turn(self, state: Any) -> Any:
+        raise NotImplementedError
 
-    def overlays(self, state: RulesState, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
-        ...
+    def overlays(self, state: Any, unit_id: int, *, weapon: str | None = None) -> tuple[Overlay, ...]:
+        raise NotImplementedError
 
     def explain(self, event: RulesEvent) -> tuple[str, ...]:
         """Sentences for a logged event (replay and debrief)."""
-        ...
+        raise NotImplementedError
 
+    # -- neutral defaults a rule system overrides -------------------------------------------------
 
-@runtime_checkable
-class GroupedRuleset(Protocol):
-    """A rule system whose units are several figures, each with its own tag (Force on Force)."""
+    def groups(self, state: Any) -> tuple[GroupView, ...]:
+        """Every unit of several figures, with its figures and whether it holds together (none here)."""
+        return ()
 
-    def groups(self, state: RulesState) -> tuple[GroupView, ...]:
-        """Every multi-figure unit, with its figures and whether it holds together."""
-        ...
+    def attack_overlays(self, state: Any, request: AttackRequest) -> tuple[Overlay, ...]:
+        """Shapes of a drafted attack, before it is rolled: the line of fire and who is in it, where a
+        miss may land (none here)."""
+        return ()
 
+    def odds_legend(self, state: Any, request: AttackRequest) -> OddsLegend:
+        """What ``attack_odds(state, request)``'s ``p_hit`` and ``p_kill_any`` stand for (here Down
+        Range's hit and kill)."""
+        return HIT_AND_KILL
 
-@runtime_checkable
-class DraftOverlays(Protocol):
-    """A rule system that draws shapes for an attack being set up (before it is rolled)."""
+    def token_texts(self, state: Any, view: UnitView) -> tuple[str, str]:
+        """(the tokens of ``view``'s unit in words, a tooltip saying until when): here the tokens as listed."""
+        return ", ".join(view.tokens), ""
 
-    def attack_overlays(self, state: RulesState, request: AttackRequest) -> tuple[Overlay, ...]:
-        """Shapes of the drafted attack: the line of fire and who is in it, where a miss may land..."""
-        ...
-
-
-@runtime_checkable
-class DescribedOdds(Protocol):
-    """A rule system whose odds are not Down Range's hit and kill says what they mean."""
-
-    def odds_legend(self, state: RulesState, request: AttackRequest) -> OddsLegend:
-        """What ``attack_odds(state, request)``'s ``p_hit`` and ``p_kill_any`` stand for."""
-        ...
-
-
-@runtime_checkable
-class TokenWords(Protocol):
-    """A rule system whose tokens say more than their names (Down Range: who suppresses a unit, why
-    it emits), for the roster's Tokens cell."""
-
-    def token_texts(self, state: RulesState, view: UnitView) -> tuple[str, str]:
-        """(the tokens of ``view``'s unit in words, a tooltip saying until when)."""
-        ...
-
-
-@runtime_checkable
-class Identifies(Protocol):
-    """A rule system with counters the other side sees only as counters until the players identify them
-    (the generic rules' hidden units and dummies): the roster shows :attr:`UnitView.identity` and an
-    Identify button."""
-
-    def identify(self, state: RulesState, unit_id: int) -> RulesState:
-        """The state after the players identify ``unit_id``'s counter (a dummy is removed)."""
-        ...
-
-
-@runtime_checkable
-class HandEdits(Protocol):
-    """A rule system whose players may edit by hand what the camera cannot see (tokens, status...)."""
+    def identify(self, state: Any, unit_id: int) -> Any:
+        """The state after the players identify ``unit_id``'s counter (a dummy is removed); only a rule
+        system with :attr:`has_hidden_units` has counters to identify."""
+        raise IllegalActionError(f"the {self.name} rules have no hidden units to identify")
 
     def edit_action(self, unit_id: int, changes: Mapping[str, Any]) -> Any:
-        """The action that applies ``changes`` (field -> value, as the ruleset's edit form names them)
-        to one tag's unit; the rules refuse a field or value they do not take, naming it."""
-        ...
+        """The action that applies ``changes`` (field -> value, as the edit form names them) to one tag's
+        unit; None: this rule system takes no hand edits."""
+        return None
 
+    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> Any:
+        """The action that applies ``changes`` to the unit of several figures named ``group_name``;
+        None: this rule system edits no units of several figures as a whole."""
+        return None
 
-@runtime_checkable
-class HandEditForms(Protocol):
-    """A rule system that describes its hand-edit form as data (:class:`EditForm`); without
-    :meth:`form_changes`, every field whose value changed is a change under its own key."""
-
-    def edit_form(self, state: RulesState, unit_id: int) -> EditForm:
+    def edit_form(self, state: Any, unit_id: int) -> EditForm:
         """The fields a player may edit of ``unit_id`` (and of its unit of several figures), with their
-        current values."""
-        ...
-
-
-@runtime_checkable
-class ComposedEdits(Protocol):
-    """A rule system whose edit takes values built from several fields (a token with a purpose and an
-    end), so it says itself what a filled-in form changes."""
+        current values: here its status alone."""
+        view = next(v for v in self.units(state) if v.unit_id == unit_id)
+        statuses = PLAIN_STATUSES if view.status in PLAIN_STATUSES else (view.status, *PLAIN_STATUSES)
+        return EditForm(f"Edit {view.name}", (EditSection("", (
+            EditField("status", "Status", "choice", view.status, tuple((s, s) for s in statuses)),)),))
 
     def form_changes(self, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
-        ...
+        """What ``values`` (field key -> value, as a front end read the form) change: here every field
+        whose value is not its starting one, under its own key."""
+        unit: dict[str, Any] = {}
+        group: dict[str, Any] = {}
+        for section in form.sections:
+            for f in section.fields:
+                if f.key in values and not same_value(f, values[f.key]):
+                    (group if section.group else unit)[f.change_name] = values[f.key]
+        return EditChanges(unit, group)
 
+    def turn_box(self, state: Any, values: Mapping[str, Any]) -> TurnBox | None:
+        """The rule system's own part of the turn panel, with the fields as the players set them
+        (``values``, by key; empty the first time); None without one (:attr:`has_turn_box`)."""
+        return None
 
-@runtime_checkable
-class TurnBoxes(Protocol):
-    """A rule system with a part of its own in the turn panel, below the round, the order and the
-    players' dice: Force on Force's initiative test and a force's procedures, the solo tables' decisions."""
+    def turn_command(self, state: Any, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+        """What pressing ``button`` of the turn box does with the fields' ``values`` (None: nothing)."""
+        return None
 
-    def turn_box(self, state: RulesState, values: Mapping[str, Any]) -> TurnBox:
-        """The box for ``state``, with the fields as the players set them (``values``, by key; empty the
-        first time): previews such as a test's odds follow what is chosen."""
-        ...
+    def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
+        """The attacks ``event`` records, one per target, for the debrief (none here). ``game`` is the game
+        the recording's scenario starts (None when it cannot be built): what an event names only by name
+        (a unit of several figures) is looked up in it."""
+        return ()
 
-    def turn_command(self, state: RulesState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
-        """What pressing ``button`` does with the fields' ``values`` (None: nothing, with what is chosen);
-        what was typed wrong raises the rules' error, naming it."""
-        ...
+    def casualties(self, event: RulesEvent) -> tuple[CasualtyView, ...]:
+        """The units a logged event put down or took out, for the debrief (none here)."""
+        return ()
+
+    def emissions(self, event: RulesEvent) -> tuple[EmissionView, ...]:
+        """The emission tokens a logged event put on the table (none here)."""
+        return ()
+
+    def locators(self, game: Any) -> tuple[LocatorView, ...]:
+        """The units that could locate emitters (none here)."""
+        return ()
+
+    def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
+        """Every roll of ``event`` in the order it was made, with its odds under ``game``'s options and
+        data, computed again (none here: the debrief lists the dice as recorded)."""
+        return ()
 
 
 #: The statuses the plain form offers (a rule system without its own :class:`EditForm`).
 PLAIN_STATUSES = ("active", "down", "removed")
 
 
-def edit_form(ruleset: Any, state: RulesState, view: UnitView) -> EditForm:
-    """The hand-edit form of ``view``'s unit: the rule system's own, or its status alone."""
-    if isinstance(ruleset, HandEditForms):
-        return ruleset.edit_form(state, view.unit_id)
-    statuses = PLAIN_STATUSES if view.status in PLAIN_STATUSES else (view.status, *PLAIN_STATUSES)
-    return EditForm(f"Edit {view.name}", (EditSection("", (
-        EditField("status", "Status", "choice", view.status, tuple((s, s) for s in statuses)),)),))
+def edit_form(ruleset: Ruleset, state: RulesState, view: UnitView) -> EditForm:
+    """The hand-edit form of ``view``'s unit (:meth:`Ruleset.edit_form`)."""
+    return ruleset.edit_form(state, view.unit_id)
 
 
-def form_changes(ruleset: Any, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
-    """What ``values`` (field key -> value, as a front end read the form) change: the rule system's
-    reading (:class:`ComposedEdits`) or every field whose value is not its starting one.
+def form_changes(ruleset: Ruleset, form: EditForm, values: Mapping[str, Any]) -> EditChanges:
+    """What ``values`` (field key -> value, as a front end read the form) change (:meth:`Ruleset.form_changes`).
 
     >>> form = EditForm("Edit Ann", (EditSection("", (EditField("status", "Status", "choice", "active"),
     ...                                                EditField("hidden", "Hidden", "bool", False))),))
-    >>> form_changes(object(), form, {"status": "down", "hidden": False})
+    >>> form_changes(Ruleset(), form, {"status": "down", "hidden": False})
     EditChanges(unit={'status': 'down'}, group={})
     """
-    if isinstance(ruleset, ComposedEdits):
-        return ruleset.form_changes(form, values)
-    unit: dict[str, Any] = {}
-    group: dict[str, Any] = {}
-    for section in form.sections:
-        for f in section.fields:
-            if f.key in values and not same_value(f, values[f.key]):
-                (group if section.group else unit)[f.change_name] = values[f.key]
-    return EditChanges(unit, group)
-
-
-@runtime_checkable
-class GroupHandEdits(Protocol):
-    """A rule system whose units of several figures are edited by hand as a whole (Force on Force)."""
-
-    def group_edit_action(self, group_name: str, changes: Mapping[str, Any]) -> Any:
-        """The action that applies ``changes`` to the unit of several figures named ``group_name``."""
-        ...
+    return ruleset.form_changes(form, values)
 
 
 #: Options :meth:`Ruleset.set_pose` may take beyond ``moved_in`` and ``on_table``: ``alone`` (move
@@ -644,44 +572,89 @@ def pose_options(ruleset: Any) -> frozenset[str]:
     return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
 
 
-def odds_legend(ruleset: Any, state: RulesState, request: AttackRequest) -> OddsLegend:
-    """The legend of ``ruleset``'s odds for an attack: its own, or Down Range's hit and kill."""
-    if isinstance(ruleset, DescribedOdds):
-        return ruleset.odds_legend(state, request)
-    return HIT_AND_KILL
+def odds_legend(ruleset: Ruleset, state: RulesState, request: AttackRequest) -> OddsLegend:
+    """The legend of ``ruleset``'s odds for an attack (:meth:`Ruleset.odds_legend`)."""
+    return ruleset.odds_legend(state, request)
 
 
 #: The rule system of a scenario or recording that names none (they predate the others).
 DEFAULT_RULESET = "down-range"
 
 
+#: The rule systems by name: a factory of a :class:`Ruleset`, or "module:factory" for the built-in ones,
+#: imported when first asked for (each imports this module, so this module cannot import them). The one
+#: mutable table of the package, changed only through :func:`register_ruleset`, as python-chess keeps
+#: its ``VARIANTS``.
+_REGISTERED: dict[str, Callable[[], Ruleset] | str] = {
+    "down-range": "rules.downrange.ruleset:DownRange",
+    "force-on-force": "rules.forceonforce.ruleset:ForceOnForce",
+    "generic": "rules.generic.ruleset:GenericMiniatures",
+}
+#: One instance per name: rulesets hold no game (the state does), and ``state.apply`` asks for its
+#: ruleset at every action.
+_BUILT: dict[str, Ruleset] = {}
+
+
+def register_ruleset(name: str, factory: Callable[[], Ruleset] | str) -> None:
+    """Make ``factory`` the rule system that scenarios, recordings and ``--ruleset`` name ``name``
+    (lower case; a name registered already is replaced). ``factory`` is a callable giving a
+    :class:`Ruleset` (usually its class) or "module:factory", imported when first asked for.
+
+    >>> class Bare(Ruleset):
+    ...     name, title = "bare", "A bare rule system"
+    >>> register_ruleset("bare", Bare)
+    >>> get_ruleset("Bare").title
+    'A bare rule system'
+    >>> unregister_ruleset("bare"); "bare" in available_rulesets()
+    False
+    """
+    key = name.strip().lower()
+    if not key:
+        raise UnknownNameError("a rule system needs a name to be registered under, e.g. 'down-range'")
+    _REGISTERED[key] = factory
+    _BUILT.pop(key, None)
+
+
+def unregister_ruleset(name: str) -> None:
+    """Forget the rule system registered as ``name`` (nothing happens if there is none)."""
+    key = name.strip().lower()
+    _REGISTERED.pop(key, None)
+    _BUILT.pop(key, None)
+
+
 def available_rulesets() -> tuple[str, ...]:
-    return tuple(RULESETS)
+    """The names of the registered rule systems, in the order they were registered."""
+    return tuple(_REGISTERED)
 
 
-def get_ruleset(name: str = "down-range") -> Ruleset:
-    """The rule system registered under ``name``."""
-    target = RULESETS.get(name.strip().lower()) if isinstance(name, str) else None
-    if target is None:
-        raise UnknownNameError(f"unknown ruleset {name!r}: use one of {', '.join(RULESETS)}")
-    module_name, attr = target.split(":")
-    factory = getattr(importlib.import_module(module_name), attr)
-    ruleset: Ruleset = factory()
+def get_ruleset(name: str = DEFAULT_RULESET) -> Ruleset:
+    """The rule system registered under ``name`` (case and surrounding spaces do not matter)."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    built = _BUILT.get(key)
+    if built is not None:
+        return built
+    factory = _REGISTERED.get(key)
+    if factory is None:
+        raise UnknownNameError(f"unknown ruleset {name!r}: use one of {', '.join(_REGISTERED)}")
+    if isinstance(factory, str):
+        module_name, attr = factory.split(":")
+        factory = getattr(importlib.import_module(module_name), attr)
+    ruleset = factory()
+    _BUILT[key] = ruleset
     return ruleset
 
 
 def ruleset_of(state: Any) -> Ruleset:
     """The rule system a saved or live state belongs to."""
-    name = getattr(state, "ruleset_name", None) or "down-range"
-    return get_ruleset(name)
+    return get_ruleset(getattr(state, "ruleset_name", None) or DEFAULT_RULESET)
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "DescribedOdds", "DraftOverlays", "FrontEnd", "PLAIN_FRONT_END", "front_end",
-    "TurnBox", "TurnBoxes", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
-    "LandingChoice", "CasualtyView", "ComposedEdits", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
-    "HandEditForms", "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "Identifies", "RulesState", "last_event", "DebriefedEmissions", "DebriefedEvents", "EmissionView", "EngagementView",
-    "LocatorView", "RecordedRolls", "RollView", "XY", "GroupHandEdits", "HandEdits", "TokenWords", "POSE_OPTIONS", "pose_options", "GroupView", "GroupedRuleset", "HIT_AND_KILL",
+    "AttackRequest", "Declaration", "FrontEnd", "PLAIN_FRONT_END", "front_end",
+    "TurnBox", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
+    "LandingChoice", "CasualtyView", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
+    "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView",
+    "EngagementView", "LocatorView", "RollView", "XY", "POSE_OPTIONS", "pose_options", "GroupView", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
-    "available_rulesets", "get_ruleset", "odds_legend", "ruleset_of", "RULESETS",
+    "available_rulesets", "get_ruleset", "odds_legend", "register_ruleset", "ruleset_of", "unregister_ruleset",
 )

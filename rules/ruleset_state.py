@@ -3,9 +3,11 @@ saved-state envelope (format, version, ruleset name) with its error messages.
 
 Each rule system keeps its own frozen dataclass (Down Range's ``GameState``, Force on Force's
 ``FofState``, the generic rules' ``GenericState``) and mixes :class:`RulesetState` in, naming its save
-format in four class attributes. A saved state is the dataclass's fields as JSON under
-``{"format", "version", "ruleset"}``; loading checks the format and the version first and names the
-ruleset in the message, so a Force on Force file handed to Down Range says so.
+format in four class attributes. ``state.apply(action)`` asks the registry for the rule system named
+``ruleset_name``, whose dispatcher runs it: the state imports none of the modules that change it. A
+saved state is the dataclass's fields as JSON under ``{"format", "version", "ruleset"}``; loading
+checks the format and the version first and names the ruleset in the message, so a Force on Force
+file handed to Down Range says so.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True)
@@ -42,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.errors import IllegalActionError, SaveFileError, UnknownNameError
 from rules.events import RulesEvent
+from rules.ruleset import get_ruleset
 from rules.serialize import from_jsonable, to_jsonable
 
 #: The keys of the saved-state envelope; everything else is the state's own fields.
@@ -99,6 +102,18 @@ class RulesetState(Generic[SideT]):
             if s.name == name:
                 return s
         raise UnknownNameError(f"no side {name!r}: the sides are {', '.join(s.name for s in self.sides)}")
+
+    # -- the one verb -----------------------------------------------------------------------------
+
+    def apply(self: S, action: Any) -> S:
+        """The state after ``action`` (raises :class:`IllegalActionError` if the rules forbid it).
+
+        The rule system registered as ``ruleset_name`` runs it (its :meth:`rules.ruleset.Ruleset.apply`,
+        which hands it to its dispatcher): the state is a value beneath the modules that change it and
+        imports none of them, as python-chess's ``Board`` imports nothing that uses it.
+        """
+        changed: S = get_ruleset(self.ruleset_name).apply(self, action)
+        return changed
 
     # -- the log ----------------------------------------------------------------------------------
 

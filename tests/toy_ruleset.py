@@ -26,9 +26,10 @@ from rules.dice import DiceSource, RollRequest
 from rules.errors import RulesError
 from rules.events import RulesEvent, rolls_of
 from rules.geometry import Circle, Reach
-from rules.ruleset import (RULESETS, AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
+from rules.ruleset import (AttackRequest, CasualtyView, Declaration, EditField, EditForm, EditSection,
                            EngagementView, FrontEnd, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal, TurnBox,
-                           RollView, TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView)
+                           RollView, Ruleset, TurnButton, TurnCommand, TurnSection, TurnTable, UnitView, WeaponView,
+                           register_ruleset, unregister_ruleset)
 from rules.ruleset_state import RulesetState
 
 NAME = "pebbles"
@@ -148,12 +149,13 @@ def _distance_in(a: Pebbler, b: Pebbler) -> float:
     return max(0.0, math.dist((a.x_in, a.y_in), (b.x_in, b.y_in)) - 2 * BASE_RADIUS_IN)
 
 
-class PebbleRules:
+class PebbleRules(Ruleset):
     """The Pebbles rule system (tests only)."""
 
     name = NAME
     title = "Pebbles (a test rule system)"
     pose_options = ()
+    has_turn_box = True
     front_end = FrontEnd(dice_hint="one d6 per throw, e.g. 5 (empty: virtual dice)", round_button="Begin round",
                          edit_button="Set status…", overlays=("range",))
     LEGEND = OddsLegend("knocks out", None, hit_help="the d6 knocks the target out", shots=False, max_targets=1,
@@ -364,9 +366,8 @@ def scenario_toml() -> str:
 @contextmanager
 def registered() -> Iterator[str]:
     """Pebbles in the registry of rule systems for the duration (its name is the scenario's ``ruleset``)."""
-    table: dict[str, str] = RULESETS  # type: ignore[assignment]
-    table[NAME] = f"{__name__}:PebbleRules"
+    register_ruleset(NAME, PebbleRules)
     try:
         yield NAME
     finally:
-        table.pop(NAME, None)
+        unregister_ruleset(NAME)

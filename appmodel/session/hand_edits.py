@@ -1,8 +1,8 @@
 """Hand edits of what the camera cannot see, as the ruleset's own actions.
 
-A figure's edits go through ``HandEdits.edit_action`` (Down Range's tokens and injuries, a Force on
+A figure's edits go through ``Ruleset.edit_action`` (Down Range's tokens and injuries, a Force on
 Force figure's status, a generic unit's status level...), a unit of several figures' through
-``GroupHandEdits.group_edit_action`` (Force on Force's defensive position, Supplies, Morale...). The
+``Ruleset.group_edit_action`` (Force on Force's defensive position, Supplies, Morale...). The
 rules refuse a field or value they do not take, naming it; these functions refuse a ruleset without
 such edits, naming it. Applying the action is the session's job.
 """
@@ -12,13 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from appmodel.errors import UsageError
-from rules.ruleset import GroupedRuleset, GroupHandEdits, GroupView, HandEdits, Ruleset
+from rules.ruleset import GroupView, Ruleset
 
 
 def groups(ruleset: Ruleset, state: Any) -> tuple[GroupView, ...]:
     """The units of several figures (Force on Force's fireteams); () for rulesets without them."""
-    if not isinstance(ruleset, GroupedRuleset):
-        return ()
     return ruleset.groups(state)
 
 
@@ -29,9 +27,10 @@ def group_of(ruleset: Ruleset, state: Any, unit_id: int) -> GroupView | None:
 
 def unit_edit(ruleset: Ruleset, unit_id: int, changes: Mapping[str, Any]) -> Any:
     """The ruleset's action that edits one figure by hand."""
-    if not isinstance(ruleset, HandEdits):
+    action = ruleset.edit_action(unit_id, changes)
+    if action is None:
         raise UsageError(f"hand edits are not available for the {ruleset.name} ruleset")
-    return ruleset.edit_action(unit_id, changes)
+    return action
 
 
 def group_edit(ruleset: Ruleset, state: Any, unit_id: int, unit_name: str, changes: Mapping[str, Any]) -> Any:
@@ -39,6 +38,7 @@ def group_edit(ruleset: Ruleset, state: Any, unit_id: int, unit_name: str, chang
     group = group_of(ruleset, state, unit_id)
     if group is None:
         raise UsageError(f"{unit_name} is not part of a unit of several figures: edit the figure itself")
-    if not isinstance(ruleset, GroupHandEdits):
+    action = ruleset.group_edit_action(group.name, changes)
+    if action is None:
         raise UsageError(f"unit edits are not available for the {ruleset.name} ruleset")
-    return ruleset.group_edit_action(group.name, changes)
+    return action

@@ -15,7 +15,7 @@ from appmodel.session.attacks import AttackDraft, MissMarker
 from appmodel.session.tape import TapeMeasure
 from rules.errors import RulesError
 from rules.geometry import units_in_blast
-from rules.ruleset import DraftOverlays, OddsLegend, Overlay, Ruleset, TargetOdds, TargetProposal, UnitView, \
+from rules.ruleset import OddsLegend, Overlay, Ruleset, TargetOdds, TargetProposal, UnitView, \
     WeaponView
 
 XY = tuple[float, float]
@@ -135,7 +135,7 @@ class SnapshotInputs:
             # stay drawn whatever is selected on the map (a click on empty table clears only the selection).
             overlays += [o for o in ruleset.overlays(state, draft.attacker_id, weapon=draft.weapon)
                          if o.kind in ("range", "fan", "blast reach")]
-        if self.draft is not None and isinstance(ruleset, DraftOverlays):
+        if self.draft is not None:
             # Shapes of the attack being set up (another ruleset's line of fire, where a miss may land).
             try:
                 overlays += ruleset.attack_overlays(state, self.draft.request())

@@ -15,9 +15,13 @@ import json
 from typing import Any
 
 from appmodel.errors import UsageError
+from rules.ruleset import DEFAULT_RULESET, available_rulesets
 
 NAME = "odds"
 HELP = "Exact odds of an attack or test (Down Range, Force on Force, generic rules), by enumeration, not sampling."
+
+#: The rule systems this command has odds tables for (the rest of the registry's have none yet).
+CALCULATED = ("down-range", "force-on-force", "generic")
 
 LISTS = ("weapons", "units", "vehicles", "equipment", "payloads", "hazards", "variants", "records", "deliveries")
 
@@ -44,7 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", choices=LISTS, help="list the names in the data files and exit")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     other = parser.add_argument_group("other rule systems (--ruleset force-on-force | generic)")
-    other.add_argument("--ruleset", default="down-range", choices=("down-range", "force-on-force", "generic"))
+    other.add_argument("--ruleset", default=DEFAULT_RULESET, choices=available_rulesets(),
+                       help=f"the rule system (default {DEFAULT_RULESET}); odds are worked out for "
+                            f"{', '.join(CALCULATED)}")
     other.add_argument("--die", help="Force on Force: the die of the test, e.g. d8 (its Troop Quality or Morale)")
     other.add_argument("--shift", type=int, default=0, help="Force on Force: die shifts (+1 up, -1 down)")
     other.add_argument("--modifier", type=int, default=0, help="Force on Force: added to the roll")
@@ -129,6 +135,9 @@ def _other_ruleset(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset not in CALCULATED:
+        raise UsageError(f"sandtable odds has no odds tables for the {args.ruleset} rule system: "
+                         f"use --ruleset {' or '.join(CALCULATED)}")
     if args.ruleset != "down-range":
         return _other_ruleset(args)
     if args.list in ("records", "deliveries"):

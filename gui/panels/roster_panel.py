@@ -22,7 +22,7 @@ from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import EditFormDialog
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
-from rules.ruleset import GroupedRuleset, Identifies, TokenWords, edit_form, front_end
+from rules.ruleset import edit_form, front_end
 
 COLUMNS = ("Tag", "Unit", "Side", "Type", "Status", "Move left", "Weapons (ammo)", "Tokens")
 #: The extra column of a ruleset whose units are several figures, and of one with hidden units.
@@ -32,9 +32,9 @@ class RosterPanel(SessionPanel):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
         ruleset = session.ruleset
-        self.grouped = isinstance(ruleset, GroupedRuleset)
+        self.grouped = ruleset.has_groups
         #: Hidden units and dummies (the generic rules): identified by the players.
-        self.identifies = isinstance(ruleset, Identifies)
+        self.identifies = ruleset.has_hidden_units
         self.columns = COLUMNS + ((GROUP_COLUMN,) if self.grouped else ()) + ((IDENTITY_COLUMN,) if self.identifies else ())
         self.table = read_only_table(self.columns, select="row", stretch_last=True)
         self.look = front_end(ruleset)
@@ -243,6 +243,4 @@ class RosterPanel(SessionPanel):
 def _token_texts(ruleset: Any, state: Any, view: Any) -> tuple[str, str]:
     """The Tokens cell and its tooltip: in the ruleset's words when it has its own (who suppresses the
     unit, why it emits, until when), else the tokens as listed."""
-    if isinstance(ruleset, TokenWords):
-        return ruleset.token_texts(state, view)
-    return ", ".join(view.tokens), ""
+    return ruleset.token_texts(state, view)

@@ -29,7 +29,6 @@ from gui.panels.tables import read_only_table
 from gui.panels.declaration_form import DeclarationForm
 from appmodel.game_session import AttackDraft
 from rules.errors import RulesError
-from rules.ruleset import DraftOverlays, GroupedRuleset
 from rules.terrain_sight import GroundSightProposals
 
 TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Geometry")
@@ -71,7 +70,7 @@ class RulesetAttackPanel(AttackPanelBase):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
         ruleset = session.ruleset
-        self.grouped = isinstance(ruleset, GroupedRuleset)
+        self.grouped = ruleset.has_groups
         declarations = ruleset.declarations()
         self.declared = DeclarationForm([d for d in declarations if d.scope == "attack"], changed=self._setup_changed)
         self.target_form = DeclarationForm([d for d in declarations if d.scope == "target"],
@@ -311,7 +310,7 @@ class RulesetAttackPanel(AttackPanelBase):
         """The drafted attack's shapes in words: line of sight, who is in the line of fire, the area of
         effect and where a miss may land (drawn on the table by the "other shapes" overlay)."""
         ruleset, draft = snap.ruleset, snap.draft
-        if draft is None or not isinstance(ruleset, DraftOverlays) or not (draft.target_ids or draft.aim_point):
+        if draft is None or not (draft.target_ids or draft.aim_point):
             return ""
         try:
             shapes = ruleset.attack_overlays(snap.state, draft.request())

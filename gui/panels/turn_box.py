@@ -1,7 +1,7 @@
 """The rule system's own part of the turn panel, drawn from the box it describes
 (:class:`rules.ruleset.TurnBox`): for each section a group box with its text, a table, the text after
 it, rows of fields and buttons, and a note (the odds of what is set up). A button runs what the rule
-system says (:meth:`rules.ruleset.TurnBoxes.turn_command`) through the turn panel, with its dice.
+system says (:meth:`rules.ruleset.Ruleset.turn_command`) through the turn panel, with its dice.
 
 The widgets are built once from the first box; every refresh (the game changed, a field changed) asks
 the rule system again with the fields as the players set them, and updates texts, tables and choices

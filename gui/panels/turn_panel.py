@@ -14,7 +14,7 @@ from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.turn_box import TurnBoxView
 from rules.errors import RulesError
-from rules.ruleset import RulesState, TurnBoxes, front_end, last_event
+from rules.ruleset import RulesState, front_end, last_event
 
 
 def parse_dice_text(text: str) -> list[Any]:
@@ -91,7 +91,7 @@ class TurnPanel(SessionPanel):
         layout.addWidget(self.error_label)
         #: The rule system's own part (its initiative test and procedures, the solo tables' decisions).
         self.extra: TurnBoxView | None = None
-        if isinstance(session.ruleset, TurnBoxes):
+        if session.ruleset.has_turn_box:
             self.extra = TurnBoxView(session, self.press)
         if self.extra is not None:
             layout.addWidget(self.extra)

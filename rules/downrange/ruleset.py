@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.dice import DiceSource
 from rules.downrange import actions as A
+from rules.downrange.dispatch import apply_action
 from rules.downrange import debriefed
 from rules.downrange import edit_form as edit_forms
 from rules.downrange.attack import attack_odds, resolve_attack
@@ -33,7 +34,7 @@ from rules.downrange.turns import movement_allowance_in, movement_left_in, roll_
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
-from rules.ruleset import (AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
+from rules.ruleset import (Ruleset, AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
 from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
                            LocatorView, RollView)
@@ -124,11 +125,12 @@ def setup_from_request(request: AttackRequest) -> AttackSetup:
         advantages=_texts(d.get("advantages")), disadvantages=_texts(d.get("disadvantages")))
 
 
-class DownRange:
+class DownRange(Ruleset):
     """The Down Range rule system."""
 
     name = "down-range"
     title = "Down Range"
+    has_emissions = True
     pose_options = ("alone",)
     front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
                          initiative_rolls=True, ready=("Reactions ready", "reaction ready"), edit_button="Edit tokens…",
@@ -179,7 +181,7 @@ class DownRange:
         return GameState.from_json(data)
 
     def apply(self, state: GameState, action: A.Action) -> GameState:
-        return state.apply(action)
+        return apply_action(state, action)
 
     def units(self, state: GameState) -> tuple[UnitView, ...]:
         out = []

@@ -11,11 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.dice import Dice
 from rules.downrange.catalog import Catalog, Equipment, Weapon, load_catalog
-from rules.downrange.dispatch import apply_action
 from rules.downrange.options import RulesOptions
 # The pieces are re-exported: code that reads a game state finds them beside it.
 from rules.downrange.pieces import (RULESET_NAME, STATE_FORMAT, STATE_VERSION, Area, Compartment, Emission, Lighting,
@@ -24,9 +23,6 @@ from rules.downrange.pieces import (RULESET_NAME, STATE_FORMAT, STATE_VERSION, A
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.ruleset_state import RulesetState
-
-if TYPE_CHECKING:
-    from rules.downrange.actions import Action
 
 
 @dataclass(frozen=True)
@@ -128,13 +124,6 @@ class GameState(RulesetState[SideState]):
         """How far the unit's voice carries: its Movement (5.1.1), 8" for unlimited Movement."""
         move = self.movement_in(unit)
         return self.options.voice_range_unlimited_move_in if math.isinf(move) else move
-
-    # -- the one verb ---------------------------------------------------------------------------
-
-    def apply(self, action: "Action") -> "GameState":
-        """The state after ``action`` (raises :class:`IllegalActionError` if the rules forbid it)."""
-
-        return apply_action(self, action)
 
     # -- helpers for the modules that implement actions ----------------------------------------
 

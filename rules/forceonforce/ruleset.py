@@ -27,6 +27,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError
 from rules.events import RulesEvent
 from rules.forceonforce import actions as A
+from rules.forceonforce.dispatch import apply_action
 from rules.forceonforce import debriefed
 from rules.forceonforce import edit_form as edit_forms
 from rules.forceonforce import turn_box as turn_boxes
@@ -43,7 +44,7 @@ from rules.forceonforce.results import ActivationResult, FireResult, TestRecord
 from rules.forceonforce.scenario import game_from_scenario
 from rules.forceonforce.state import FigureStatus, FofState, Team, TroopType
 from rules.geometry import Circle, Segment
-from rules.ruleset import (AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
+from rules.ruleset import (Ruleset, AttackRequest, Declaration, GroupView, OddsLegend, Overlay, Resolution, TargetOdds,
                            TargetProposal, UnitView, WeaponView)
 from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
@@ -94,11 +95,13 @@ def _int(value: Any, key: str) -> int:
 OUT_OF_COHESION = "out of cohesion"
 
 
-class ForceOnForce:
+class ForceOnForce(Ruleset):
     """The Force on Force rule system (the rulebook excerpt, pp. 21-30)."""
 
     name = "force-on-force"
     title = "Force on Force"
+    has_groups = True
+    has_turn_box = True
     uses_elevation = True
     pose_options = ("z_in",)
     front_end = FrontEnd(dice_hint="each force's dice in turn, e.g. [2 3 7] [4 6]; a test's die, e.g. 5 (empty: virtual dice)",
@@ -174,7 +177,7 @@ class ForceOnForce:
         return FofState.from_json(data)
 
     def apply(self, state: FofState, action: A.Action) -> FofState:
-        return state.apply(action)
+        return apply_action(state, action)
 
     def _team_tokens(self, state: FofState, team: Team) -> list[str]:
         out = [f"{team.troop_type.value.capitalize()} TQ D{team.quality} Morale D{team.morale}"]

@@ -12,21 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.forceonforce.catalog import FofData, load_data
-from rules.forceonforce.dispatch import apply_action
 from rules.forceonforce.options import FofOptions
 # The pieces are re-exported: code that reads a game state finds them beside it.
 from rules.forceonforce.pieces import (RULESET_NAME, STATE_FORMAT, STATE_VERSION, Figure, FigureStatus, HotSpot,
                                        SideState, Team, TeamKind, TroopType)
 from rules.geometry import Point, rough_centre
 from rules.ruleset_state import RulesetState
-
-if TYPE_CHECKING:
-    from rules.forceonforce.actions import Action
 
 
 @dataclass(frozen=True)
@@ -142,13 +137,6 @@ class FofState(RulesetState[SideState]):
     def is_out_of_action(self, team: Team) -> bool:
         """No figure of the unit is fighting (all casualties or removed)."""
         return not any(f.status is FigureStatus.ACTIVE for f in self.members(team))
-
-    # -- the one verb ---------------------------------------------------------------------------
-
-    def apply(self, action: "Action") -> "FofState":
-        """The state after ``action`` (raises :class:`IllegalActionError` if the rules forbid it)."""
-
-        return apply_action(self, action)
 
     # -- helpers for the modules that implement actions ----------------------------------------
 

@@ -17,15 +17,38 @@ test and the procedures of a force's turn. The front end draws it and runs what 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from fractions import Fraction
+from typing import Any, Protocol
 
-from rules.dice import DiceRoll, RollRequest
+from rules.dice import DiceRoll, DiceSource, RollRequest
 from rules.errors import RulesError
+from rules.forceonforce.checks import CheckSide
 from rules.forceonforce.state import FofState
-from rules.ruleset import EditField, TurnBox, TurnButton, TurnCommand, TurnSection, TurnTable
+from rules.ruleset import EditField, Resolution, TurnBox, TurnButton, TurnCommand, TurnSection, TurnTable
 
-if TYPE_CHECKING:
-    from rules.forceonforce.ruleset import ForceOnForce
+class Procedures(Protocol):
+    """What the box reads and runs of Force on Force's rule system (:class:`rules.forceonforce.ruleset.
+    ForceOnForce` has all of it). The box names these instead of importing the ruleset, which imports
+    the box: the ruleset stands above, the box below."""
+
+    def start_round(self, state: FofState, dice: DiceSource) -> Resolution: ...
+    def initiative_preview(self, state: FofState) -> tuple[Any, Mapping[str, Fraction]]: ...
+    def last_initiative(self, state: FofState) -> Any: ...
+    def test_side(self, state: FofState, team_ref: int | str, what: str = ..., *, shift: int = ...,
+                  modifier: int = ...) -> CheckSide: ...
+    def pass_odds(self, state: FofState, side: CheckSide) -> Fraction: ...
+    def opposed_test_odds(self, state: FofState, first: CheckSide, second: CheckSide) -> Any: ...
+    def declare_initiative(self, state: FofState, side: str, reason: str) -> Resolution: ...
+    def activate(self, state: FofState, team_ref: int | str, dice: DiceSource) -> Resolution: ...
+    def reinforce(self, state: FofState, team_ref: int | str, dice: DiceSource) -> Resolution: ...
+    def test(self, state: FofState, purpose: str, first: CheckSide, dice: DiceSource, *,
+             second: CheckSide | None = ..., about: str | None = ...) -> Resolution: ...
+    def join_leader_action(self, figure_id: int, team: str) -> Any: ...
+    def detach_leader_action(self, figure_id: int) -> Any: ...
+    def merge_action(self, element: str, into: str) -> Any: ...
+    def split_action(self, team: str, figures: tuple[int, ...], name: str) -> Any: ...
+    def neutralise_action(self, hot_spot: int, team: str) -> Any: ...
+
 
 ROLL_COLUMNS = ("Force", "Dice", "From", "Rolled", "4+")
 NOBODY = "nobody (unopposed)"
@@ -64,7 +87,7 @@ class _FirstRoll:
         raise _Rolls()
 
 
-def _next_initiative_is_a_test(ruleset: ForceOnForce, state: FofState) -> bool | None:
+def _next_initiative_is_a_test(ruleset: Procedures, state: FofState) -> bool | None:
     """Whether the next initiative is rolled (None: no turn can start from this state)."""
     try:
         ruleset.start_round(state, _FirstRoll())
@@ -75,7 +98,7 @@ def _next_initiative_is_a_test(ruleset: ForceOnForce, state: FofState) -> bool |
     return False
 
 
-def _next_text(ruleset: ForceOnForce, state: FofState) -> str:
+def _next_text(ruleset: Procedures, state: FofState) -> str:
     """The dice each force would throw for the next turn's initiative, and the exact odds."""
     test = _next_initiative_is_a_test(ruleset, state)
     if test is None:
@@ -90,7 +113,7 @@ def _next_text(ruleset: ForceOnForce, state: FofState) -> str:
             + f". Chance of initiative, exactly: {chances}.")
 
 
-def _initiative(ruleset: ForceOnForce, state: FofState) -> TurnSection:
+def _initiative(ruleset: Procedures, state: FofState) -> TurnSection:
     last = ruleset.last_initiative(state)
     rows = []
     for r in (last.rolls if last is not None else ()):
@@ -111,7 +134,7 @@ def _initiative(ruleset: ForceOnForce, state: FofState) -> TurnSection:
                                       clears=("declare reason",))),))
 
 
-def _test_sides(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any]) -> tuple[Any, Any] | None:
+def _test_sides(ruleset: Procedures, state: FofState, values: Mapping[str, Any]) -> tuple[Any, Any] | None:
     team, other = values.get("unit"), values.get("against")
     if team is None:
         return None
@@ -122,7 +145,7 @@ def _test_sides(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any
     return first, second
 
 
-def _test_odds(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any]) -> str:
+def _test_odds(ruleset: Procedures, state: FofState, values: Mapping[str, Any]) -> str:
     """The exact odds of the test set up, in words (or why it cannot be set up so)."""
     try:
         sides = _test_sides(ruleset, state, values)
@@ -140,7 +163,7 @@ def _test_odds(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any]
             f"nobody {float(o.p_nobody):.1%}")
 
 
-def turn_box(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any]) -> TurnBox:
+def turn_box(ruleset: Procedures, state: FofState, values: Mapping[str, Any]) -> TurnBox:
     teams = [t for t in state.teams if not state.is_out_of_action(t) or t.reinforcement]
     teams.sort(key=lambda t: (t.side != state.active_side, t.side, t.name))
     units = tuple((f"{t.name} ({t.side})", t.name) for t in teams)
@@ -172,7 +195,7 @@ def turn_box(ruleset: ForceOnForce, state: FofState, values: Mapping[str, Any]) 
     return TurnBox((_initiative(ruleset, state), procedures, unit))
 
 
-def turn_command(ruleset: ForceOnForce, state: FofState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
+def turn_command(ruleset: Procedures, state: FofState, button: str, values: Mapping[str, Any]) -> TurnCommand | None:
     """What ``button`` does (None: nothing to do with what is chosen, e.g. no leader in the game)."""
     team = values.get("unit")
     if button == "declare":

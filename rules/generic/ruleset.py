@@ -25,6 +25,7 @@ from rules.dice import DiceSource
 from rules.errors import RulesError, UnknownNameError
 from rules.events import RulesEvent
 from rules.generic import actions as A
+from rules.generic.dispatch import apply_action
 from rules.generic import debriefed
 from rules.generic import edit_form as edit_forms
 from rules.generic import turn_box as turn_boxes
@@ -36,7 +37,7 @@ from rules.generic.ranged import ShotPlan, ShotResult, plan_shot, resolve_shot, 
 from rules.generic.scenario import game_from_scenario
 from rules.generic.state import GenericState, Unit
 from rules.geometry import Circle, Reach, Segment, gap_in
-from rules.ruleset import (AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
+from rules.ruleset import (Ruleset, AttackRequest, Declaration, OddsLegend, Overlay, Resolution, TargetOdds, TargetProposal,
                            UnitView, WeaponView)
 from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
@@ -70,11 +71,13 @@ def _identity(u: Unit) -> str:
     return ""
 
 
-class GenericMiniatures:
+class GenericMiniatures(Ruleset):
     """The generic miniatures rule system, with its solo-play automation."""
 
     name = "generic"
     title = "Generic miniatures rules (Russell Parkin)"
+    has_hidden_units = True
+    has_turn_box = True
     front_end = FrontEnd(dice_hint="the automation tables' dice as asked, e.g. 3 [2 6] 2 (empty: virtual dice)",
                          round_button="Start round",
                          overlays=("range", "bands", "movement", "blast", "scatter", "command", "automation"))
@@ -111,7 +114,7 @@ class GenericMiniatures:
         return GenericState.from_json(data)
 
     def apply(self, state: GenericState, action: A.Action) -> GenericState:
-        return state.apply(action)
+        return apply_action(state, action)
 
     def _tokens(self, state: GenericState, u: Unit) -> tuple[str, ...]:
         out = [state.status_name(u)]

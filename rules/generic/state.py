@@ -8,19 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from rules.errors import UnknownNameError
 from rules.events import RulesEvent
 from rules.generic.catalog import GenericData, load_data
-from rules.generic.dispatch import apply_action
 from rules.generic.options import GenericOptions
 # The pieces are re-exported: code that reads a game state finds them beside it.
 from rules.generic.pieces import RULESET_NAME, STATE_FORMAT, STATE_VERSION, Impact, Presence, SideState, Unit
 from rules.ruleset_state import RulesetState
-
-if TYPE_CHECKING:
-    from rules.generic.actions import Action
 
 
 @dataclass(frozen=True)
@@ -43,7 +38,7 @@ class GenericState(RulesetState[SideState]):
     ruleset_name = RULESET_NAME
     state_format = STATE_FORMAT
     state_version = STATE_VERSION
-    state_title = "generic-rules"
+    state_title = "generic miniatures rules"
 
     @property
     def data(self) -> GenericData:
@@ -71,10 +66,6 @@ class GenericState(RulesetState[SideState]):
     def levels_left(self, unit: Unit) -> int:
         """Status levels the unit can still lose before it is destroyed."""
         return len(self.data.status_ladder) - 1 - unit.status_level
-
-    def apply(self, action: "Action") -> "GenericState":
-
-        return apply_action(self, action)
 
     def with_unit(self, unit: Unit) -> "GenericState":
         return replace(self, units=tuple(unit if u.unit_id == unit.unit_id else u for u in self.units))

@@ -160,3 +160,17 @@ def test_demo_walks_through_the_in_depth_example(capsys: pytest.CaptureFixture[s
     assert json.loads(saved.read_text(encoding="utf-8"))["round"] == 6
     code, out, _ = run(capsys, "demo", "--json", "--until", "6.1")
     assert code == 0 and [json.loads(line)["kind"] for line in out.splitlines()] == ["initiative", "turn"]
+
+
+def test_odds_offers_every_registered_rule_system_and_says_which_it_has_no_tables_for(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import toy_ruleset
+
+    with toy_ruleset.registered() as name:
+        code, out, err = run(capsys, "odds", "--ruleset", name, "--die", "d8")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        f"sandtable odds: error: sandtable odds has no odds tables for the {name} rule system: "
+        "use --ruleset down-range or force-on-force or generic"]
+    code, _, err = run(capsys, "odds", "--ruleset", name, "--die", "d8")  # no longer registered
+    assert code == 2 and f"--ruleset: invalid choice: '{name}'" in err

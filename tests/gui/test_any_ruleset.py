@@ -246,7 +246,7 @@ def test_the_debrief_lists_an_unknown_rulesets_engagements_casualties_and_rolls(
     assert e.distance_in == pytest.approx(7.0) and e.measured == "base to base" and e.p_hit == pytest.approx(0.5)
     assert [(c.name, c.change, c.cause) for c in facts.casualties] == [("Bob", "down", "a pebble"),
                                                                         ("Cid", "removed", "set by hand")]
-    # every roll with the odds the ruleset computes again from what was recorded (its RecordedRolls)
+    # every roll with the odds the ruleset computes again from what was recorded (its recorded_rolls)
     rolls = [(r.label, r.faces, r.result, r.p_success) for _, r in facts.rolls()]
     assert rolls == [("pebble", (6,), "knocked out", Fraction(1, 2)), ("Ann digs", (5,), "a pebble", Fraction(1, 2))]
     rows = parse(tmp_path / "report.html").rows["engagements"]

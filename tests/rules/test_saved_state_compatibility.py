@@ -42,7 +42,7 @@ def test_the_saved_down_range_tokens_come_back() -> None:
 @pytest.mark.parametrize("loader, other, title", [
     (GameState, "forceonforce", "Down Range"),
     (FofState, "generic", "Force on Force"),
-    (GenericState, "downrange", "generic-rules"),
+    (GenericState, "downrange", "generic miniatures rules"),
 ])
 def test_a_file_of_another_ruleset_is_refused_naming_the_ruleset(loader: type, other: str, title: str) -> None:
     text = (SAVED / f"{other}.json").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from rules.errors import RulesError
 from rules.downrange.examples import in_depth
 from rules.forceonforce.examples import patrol
 from rules.generic.examples import solo
-from rules.ruleset import RulesState, TurnBoxes, TurnButton, TurnCommand, get_ruleset, last_event
+from rules.ruleset import RulesState, TurnButton, TurnCommand, get_ruleset, last_event
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 import toy_ruleset  # noqa: E402
@@ -44,8 +44,8 @@ def test_every_rule_systems_state_says_round_order_whose_turn_and_its_log(rulese
     assert started.to_json()["ruleset"] == ruleset.name
 
 
-@pytest.mark.parametrize("ruleset, state", [g for g in games() if isinstance(g[0], TurnBoxes)],
-                         ids=[n for n, g in zip([*GAMES, "pebbles"], games()) if isinstance(g[0], TurnBoxes)])
+@pytest.mark.parametrize("ruleset, state", [g for g in games() if g[0].has_turn_box],
+                         ids=[n for n, g in zip([*GAMES, "pebbles"], games()) if g[0].has_turn_box])
 def test_every_button_of_a_turn_box_is_answered_by_its_rules(ruleset: Any, state: Any) -> None:
     box = ruleset.turn_box(state, {})
     keys = [f.key for f in box.fields()]

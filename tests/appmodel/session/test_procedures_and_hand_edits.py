@@ -11,6 +11,7 @@ from appmodel.session import hand_edits
 from appmodel.session.attacks import AttackDraft, MissMarker, landing_point
 from appmodel.session.procedures import dice_needed, run_rolls
 from rules.dice import EnteredDice
+from rules.ruleset import Ruleset
 
 RULES = toy_ruleset.PebbleRules()
 ANN, BOB = 1, 2
@@ -59,11 +60,11 @@ def test_a_ruleset_without_units_of_several_figures_refuses_a_unit_edit() -> Non
 
 
 def test_a_ruleset_without_hand_edits_says_so() -> None:
-    class Bare:
+    class Bare(Ruleset):
         name = "bare"
 
     with pytest.raises(UsageError, match="hand edits are not available for the bare ruleset"):
-        hand_edits.unit_edit(Bare(), 1, {})  # type: ignore[arg-type]
+        hand_edits.unit_edit(Bare(), 1, {})
 
 
 def test_a_missed_explosive_lands_only_within_its_miss_radius() -> None:

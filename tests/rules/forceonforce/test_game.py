@@ -13,7 +13,7 @@ from rules.dice import EnteredDice, SeededDice
 from rules.forceonforce.examples.patrol import SCENARIO_PATH, StepRecord, initial_state, load_scenario, play
 from rules.forceonforce.results import FireResult
 from rules.geometry import Circle, Cluster, Corridor, Segment
-from rules.ruleset import AttackRequest, DraftOverlays, GroupedRuleset, Ruleset, get_ruleset, ruleset_of
+from rules.ruleset import AttackRequest, Ruleset, get_ruleset, ruleset_of
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def records() -> dict[str, StepRecord]:
 
 def test_force_on_force_is_registered_behind_the_neutral_interface() -> None:
     fof = get_ruleset("force-on-force")
-    assert isinstance(fof, Ruleset) and isinstance(fof, GroupedRuleset) and isinstance(fof, DraftOverlays)
+    assert isinstance(fof, Ruleset) and fof.has_groups and fof.has_turn_box and not fof.has_hidden_units
     assert ruleset_of(initial_state()).name == "force-on-force"
 
 

@@ -186,7 +186,7 @@ def test_a_saved_game_loads_back_equal_and_actions_round_trip() -> None:
         assert GenericMiniatures().explain(event)
     for action in (A.SetPose(10, 1.0, 2.0, 3.0), A.Identify(31), A.EditUnit(10, {"status": "Damaged"})):
         assert action_from_json(action_to_json(action)) == action
-    with pytest.raises(SaveFileError, match="not a generic-rules game state"):
+    with pytest.raises(SaveFileError, match="not a generic miniatures rules game state"):
         GenericState.from_json({"format": "x"})
 
 
