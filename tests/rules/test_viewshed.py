@@ -63,3 +63,12 @@ def test_bad_heights_and_ranges_are_refused_with_the_value() -> None:
         viewshed(g, (1.0, 1.0), range_in=-1)
     with pytest.raises(ValueError, match="eye_height_in=-0.5"):
         viewshed(g, (1.0, 1.0), eye_height_in=-0.5)
+
+
+def test_docstring_example_runs() -> None:
+    import doctest
+
+    import rules.viewshed
+
+    result = doctest.testmod(rules.viewshed)
+    assert result.failed == 0 and result.attempted > 0
