@@ -46,16 +46,17 @@ def guidance_strength(difference_in: np.ndarray, *, deadband_in: float = 0.1, sa
 def guidance_colours(difference_in: np.ndarray, *, deadband_in: float = 0.1, saturation_in: float = 0.4,
                      unknown: np.ndarray | None = None) -> np.ndarray:
     """RGB (uint8, rows x cols x 3) the projector lights each cell with; cells marked ``unknown``
-    (not scanned, off the target map) are black: no light, no false advice."""
-    k = guidance_strength(difference_in, deadband_in=deadband_in, saturation_in=saturation_in)
+    (not scanned, off the target map) and NaN differences are black: no light, no false advice."""
+    d = np.asarray(difference_in, dtype=np.float64)
+    k = np.nan_to_num(guidance_strength(d, deadband_in=deadband_in, saturation_in=saturation_in))
     white = np.array(MATCH_RGB, np.float64)
     add, remove = np.array(ADD_RGB, np.float64), np.array(REMOVE_RGB, np.float64)
     a = np.clip(k, 0, 1)[..., None]
     r = np.clip(-k, 0, 1)[..., None]
     rgb = white * (1 - a - r) + add * a + remove * r
     out = np.rint(rgb).astype(np.uint8)
-    if unknown is not None:
-        out[np.asarray(unknown, bool)] = 0
+    dark = ~np.isfinite(d) if unknown is None else ~np.isfinite(d) | np.asarray(unknown, bool)
+    out[dark] = 0
     return out
 
 
