@@ -155,3 +155,18 @@ def test_docstring_examples_run(name: str) -> None:
 
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_rules_line_of_sight_reads_the_target_and_the_viewshed_agrees() -> None:
+    from rules.terrain_sight import Ground, propose_sight
+    from rules.viewshed import Sight, viewshed
+
+    dem = ElevationModel(cone_dem(), CELL_M, CELL_M)
+    t = TargetTerrain(dem, 25.0, 1.0, Placement.from_rotation(25.0, offset_in=(0.0, 0.0)))
+    g = t.height_grid(72.0, 48.0, cell_in=0.5)
+    ground = Ground(g.heights_in, g.cell_in)
+    top = (40.5 * CELL_M / 25.0, (40 - 10.5) * CELL_M / 25.0)         # the hill's top: 48.6", 35.4"
+    before, behind = (top[0] - 20.0, top[1]), (top[0] + 20.0, top[1])
+    assert not propose_sight(ground, before, behind).line_of_sight    # 12" of hill between them
+    v = viewshed(ground, before, range_in=45.0)
+    assert v.at(*behind) is Sight.HIDDEN and v.at(top[0] - 10.0, top[1]) is Sight.SEEN
