@@ -15,7 +15,7 @@ Figures, side by side for the rescan and (as a ceiling) the full scan:
 - the rescan's time: patterns x frames per pattern at the camera's rate (the capture), and decoding,
   triangulating and gridding measured here (the computing).
 
-    .venv/bin/python bench/sculpting.py [--out bench/figures]
+    .venv/bin/python bench/sculpting.py [--out docs/screenshots]
 """
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def camera_view(terrain: Terrain, projector_img: np.ndarray) -> np.ndarray:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "figures", help="folder for the pictures")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the pictures")
     args = ap.parse_args()
     started = time.perf_counter()
     table = table_calibration()
@@ -142,12 +142,12 @@ def main() -> None:
     guide = guidance_colours(target - scan.heights_in, deadband_in=DEADBAND_IN, saturation_in=SATURATION_IN, unknown=~scan.seen)
     img = splat(model, scan.heights_in, scan.cell_in, guide)
     draw_contours(model, target, scan.cell_in, img, SAND.height_at)
-    cv2.imwrite(str(args.out / "sculpting_projector.png"), img)
-    cv2.imwrite(str(args.out / "sculpting_on_sand.png"), camera_view(SAND, img))
+    cv2.imwrite(str(args.out / "sand-sculpting-projector.png"), img)
+    cv2.imwrite(str(args.out / "sand-sculpting.png"), camera_view(SAND, img))
     tints = elevation_tints(scan.heights_in)
     img = splat(model, scan.heights_in, scan.cell_in, tints)
     draw_contours(model, np.nan_to_num(scan.heights_in), scan.cell_in, img, SAND.height_at)
-    cv2.imwrite(str(args.out / "contours_on_sand.png"), camera_view(SAND, img))
+    cv2.imwrite(str(args.out / "sand-contours.png"), camera_view(SAND, img))
     t0 = time.perf_counter()
     v = viewshed(Ground(np.nan_to_num(scan.heights_in), scan.cell_in), (10.0, 24.0), range_in=40.0)
     view_s = time.perf_counter() - t0
@@ -156,10 +156,10 @@ def main() -> None:
     for k, c in colours.items():
         rgb[v.sight == k] = c
     img = splat(model, scan.heights_in, scan.cell_in, rgb)
-    cv2.imwrite(str(args.out / "viewshed_on_sand.png"), camera_view(SAND, img))
+    cv2.imwrite(str(args.out / "sand-viewshed.png"), camera_view(SAND, img))
     print(f"  viewshed of a unit at (10, 24) within 40\" over the scanned sand: {1000 * view_s:.0f} ms")
-    print(f"  pictures in {args.out}: sculpting_projector.png, sculpting_on_sand.png, contours_on_sand.png, "
-          f"viewshed_on_sand.png ({time.perf_counter() - started:.0f} s in all)")
+    print(f"  pictures in {args.out}: sand-sculpting-projector.png, sand-sculpting.png, sand-contours.png, "
+          f"sand-viewshed.png ({time.perf_counter() - started:.0f} s in all)")
 
 
 if __name__ == "__main__":

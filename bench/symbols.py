@@ -2,7 +2,7 @@
 (issue 31): an SVG per ruleset and a PNG contact sheet drawn by Qt's SVG renderer (what the window
 and the projector use), with the time to draw a symbol the first time and from the cache.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/symbols.py [--out bench/figures]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/symbols.py [--out docs/screenshots]
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ CELL_W, CELL_H, SIZE = 210, 120, 44
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "figures")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     _app = QGuiApplication.instance() or QGuiApplication([])
@@ -62,7 +62,7 @@ def main() -> None:
         painter.drawText(QRectF(x0 + 4, y0 + 88, CELL_W - 8, 30), Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap,
                          f"{ruleset}: {name}\n{code}")
     painter.end()
-    img.save(str(args.out / "symbols.png"))
+    img.save(str(args.out / "military-symbols.png"))
     for ruleset in sorted(symbol_files()):
         table = load_symbol_table(ruleset)
         parts = [unit_symbol(c, size_px=SIZE) for c in table.by_type.values()]
@@ -72,10 +72,10 @@ def main() -> None:
             body.append(f'<g transform="translate({x:.1f},0)">{p.svg}</g>')
             x += p.width_px + 10
         h = max(p.height_px for p in parts)
-        (args.out / f"symbols_{ruleset}.svg").write_text(
+        (args.out / f"military-symbols-{ruleset}.svg").write_text(
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{x:.0f}" height="{h:.0f}">{"".join(body)}</svg>\n')
     print(f"{len(rows)} unit types x 2 affiliations; first draw median {1000 * sorted(first)[len(first) // 2]:.2f} ms, "
-          f"cached {1e6 * sorted(cached)[len(cached) // 2]:.1f} us; sheet {args.out / 'symbols.png'}")
+          f"cached {1e6 * sorted(cached)[len(cached) // 2]:.1f} us; sheet {args.out / 'military-symbols.png'}")
 
 
 if __name__ == "__main__":
