@@ -134,6 +134,15 @@ class TargetTerrain:
         base = self.base_m if self.base_m is not None else float(np.nanmin(self.model.heights_m))
         return np.asarray(height_in, dtype=np.float64) * self.metres_per_in_vertical + base
 
+    def contour_options(self, interval_m: float) -> dict:
+        """Keyword arguments for :func:`calibration.contours.contour_lines` that put the lines at round
+        elevations of the map (every ``interval_m`` metres) and label them in metres."""
+        if not interval_m > 0:
+            raise CalibrationError(f"interval_m={interval_m}: give a positive contour interval in metres (e.g. 50)")
+        return {"interval_in": interval_m / self.metres_per_in_vertical,
+                "base_in": float(self.inches_from_metres(0.0)),
+                "label": lambda h_in: f"{float(self.metres_from_inches(h_in)):.0f} m"}
+
     def sample(self, width_in: float, depth_in: float, *, cell_in: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
         """(heights_in, covered) on the table's grid (x = col * cell_in, y = row * cell_in): the
         target's height at every node, and where the map covers the table (elsewhere: 0, the table)."""

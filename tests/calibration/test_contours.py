@@ -46,3 +46,16 @@ def test_tints_run_from_green_lowlands_to_white_tops() -> None:
     rgb = elevation_tints(np.linspace(0, 4, 9)[None, :])[0]
     assert tuple(rgb[0]) == (46, 125, 50) and tuple(rgb[-1]) == (250, 250, 250)
     assert elevation_tints(np.array([[np.nan, 1.0]]))[0, 0].tolist() == [0, 0, 0]
+
+
+def test_a_maps_contours_fall_on_round_elevations() -> None:
+    # 123 m at the foot, 513 m at the top: the lines belong at 150, 200, ... 500 m, not at 123 + 50 k
+    dem = ElevationModel(123.0 + 10.0 * np.arange(40)[::-1, None] * np.ones((1, 60)), 30.0, 30.0)
+    t = TargetTerrain(dem, metres_per_in=25.0, exaggeration=2.0)
+    g = t.height_grid(72.0, 48.0, cell_in=0.5)
+    lines = contour_lines(g.heights_in, 0.5, **t.contour_options(50.0))
+    assert [c.label for c in lines] == ["150 m", "200 m", "250 m", "300 m", "350 m", "400 m", "450 m", "500 m"]
+    grid = HeightGrid(g.heights_in, 0.5)
+    for c in lines:
+        z_m = t.metres_from_inches(grid.height_at(c.points_in[:, 0], c.points_in[:, 1]))
+        assert np.abs(z_m - float(c.label.split()[0])).max() < 0.5
