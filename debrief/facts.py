@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import read_rules_payload
+from appmodel.recording.payload import read_rules_payload
 from rules.events import RulesEvent
 from rules.ruleset import (DEFAULT_RULESET, DebriefedEmissions, DebriefedEvents, EmissionView, RecordedRolls, RollView,
                            front_end)

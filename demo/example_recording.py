@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import rules_payload
+from appmodel.recording.payload import rules_payload
 
 #: Bookmarks an instructor might have set during the example (section, note).
 EXAMPLE_BOOKMARKS = (

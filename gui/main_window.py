@@ -12,9 +12,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QScrollArea, QWidget
 
 from appmodel.errors import UsageError
-from appmodel.height_check import HeightCheck, heights_summary
-from appmodel.overlay_shapes import overlays_for
-from appmodel.tracking_status import TrackingMonitor, roster_names
+from appmodel.tracking.height_check import HeightCheck, heights_summary
+from appmodel.overlays.registry import overlays_for
+from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.recorded_attack_panel import RecordedAttackPanel
@@ -244,7 +244,7 @@ class MainWindow(QMainWindow):
         a("blast_tool", "Blast point (click)", "B", lambda: self.view.set_tool("blast"), menu=tools)
         a("clear_blast", "Clear the blast point", "Shift+B", lambda: self.session.set_blast_point(None), menu=tools)
         a("landing_tool", "Landing point of a missed explosive", "L", lambda: self.view.set_tool("landing"), menu=tools)
-        # Templates players place and keep (appmodel/placed_templates.py), like a VTT's measured templates.
+        # Templates players place and keep (appmodel/overlays/placed_templates.py), like a VTT's measured templates.
         a("circle_template", "Place a circle template", "Ctrl+1", lambda: self.view.set_tool("circle"), menu=tools)
         a("fan_template", "Place a 45° fan template", "Ctrl+2", lambda: self.view.set_tool("fan"), menu=tools)
         a("line_template", "Place a line template", "Ctrl+3", lambda: self.view.set_tool("line"), menu=tools)
@@ -665,7 +665,7 @@ class MainWindow(QMainWindow):
         self.rec_label.show()
         self.setWindowTitle(f"\u25cf REC — {self._base_title}")
         if self._records_rules_frames():
-            from appmodel.units_as_poses import poses_from_units
+            from appmodel.tracking.units_as_poses import poses_from_units
 
             recorder.record_frame(self._rec_frame, self.session.now_s(), poses_from_units(self.session.units(),
                                                                                           self.session.now_s()))
