@@ -1,25 +1,15 @@
 """The attacks a recording holds, as a replay shows them: when, what the rules said, and the odds the
-players were shown before they rolled (recorded with the attack's first event). Qt-free; the replay
-window's panel reads :func:`attack_at` as the timeline moves."""
+players were shown before they rolled (recorded with the attack's first event, read by
+:mod:`appmodel.recording.reader`). Qt-free; the replay window's panel reads :func:`attack_at` as the
+timeline moves."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-@dataclass(frozen=True)
-class RecordedOdds:
-    """One target's odds as shown before the roll (fractions 0-1; ``allowed`` False: the rules refused it)."""
-
-    name: str
-    allowed: bool
-    reason: str
-    p_hit: float
-    p_kill_any: float
-    shots: int
-    distance_in: float | None
+from appmodel.recording.reader import RecordedOdds, rules_record
 
 
 @dataclass(frozen=True)
@@ -33,25 +23,15 @@ class RecordedAttack:
     kill_word: str | None = "kill"
 
 
-def _odds(data: Mapping[str, Any]) -> RecordedOdds:
-    distance = data.get("distance_in")
-    return RecordedOdds(str(data.get("name", "?")), bool(data.get("allowed", True)), str(data.get("reason", "")),
-                        float(data.get("p_hit", 0.0)), float(data.get("p_kill_any", 0.0)), int(data.get("shots", 1)),
-                        None if distance is None else float(distance))
-
-
 def recorded_attacks(records: Iterable[Any]) -> tuple[RecordedAttack, ...]:
     """Every rules record carrying the odds shown (``payload["odds"]``), in time order."""
     out = []
     for r in records:
-        odds = r.payload.get("odds") if isinstance(r.payload, Mapping) else None
-        if not odds:
+        rec = rules_record(r.t_s, r.kind, r.payload)
+        if not rec.odds:
             continue
-        event = r.payload.get("event") if isinstance(r.payload.get("event"), Mapping) else r.payload
-        legend = odds[0].get("legend") or {}
-        out.append(RecordedAttack(float(r.t_s), event.get("round"), str(event.get("summary", r.kind)),
-                                  tuple(_odds(o) for o in odds if isinstance(o, Mapping)),
-                                  str(legend.get("hit", "hit")), legend.get("kill", "kill") if legend else "kill"))
+        out.append(RecordedAttack(rec.t_s, rec.body.get("round"), str(rec.body.get("summary", r.kind)), rec.odds,
+                                  *rec.odds_words))
     return tuple(sorted(out, key=lambda a: a.t_s))
 
 
