@@ -370,3 +370,17 @@ def test_the_session_parts_never_reach_back_into_the_session() -> None:
         if bad:
             offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_the_wings_of_the_application_model_never_reach_up_into_the_session_facade() -> None:
+    """appmodel/overlays/, recording/ and tracking/ are wings under the façade (game_session, replay_model):
+    they read its values (the snapshot, the scenario facts) but never import it; tracking/ stands apart."""
+    offenders = []
+    for wing in ("overlays", "recording", "tracking"):
+        for path in sorted((ROOT / "appmodel" / wing).rglob("*.py")):
+            mine = {m for m in imported_modules(path) if m.split(".")[0] == "appmodel"}
+            bad = {m for m in mine if m in ("appmodel.game_session", "appmodel.replay_model")
+                   or (wing == "tracking" and not m.startswith("appmodel.tracking"))}
+            if bad:
+                offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+    assert not offenders, "\n".join(offenders)
