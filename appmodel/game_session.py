@@ -35,7 +35,7 @@ from appmodel.session.clock import SessionClock
 from appmodel.session.dice_sources import CapturingDice, Entry, ReplayThenDice, check_all_used, entered_or
 from appmodel.session.game_log import GameLog, LogEntry, bookmark_text, clock_text, rules_lines, tracker_event_text
 from appmodel.session.procedures import Procedure, dice_needed, run_rolls
-from appmodel.session.recording_rows import RecordingRows, recording_metadata
+from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
 from appmodel.session.selection import Selection
 from appmodel.session.snapshot import Snapshot, SnapshotInputs
@@ -81,7 +81,7 @@ class GameSession:
         self.dice: DiceSource = dice or SeededDice()
         #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
         self.ground: Any = None
-        #: Templates players placed and keep (appmodel.placed_templates.TemplateBoard); see set_templates.
+        #: Templates players placed and keep (appmodel.overlays.placed_templates.TemplateBoard); see set_templates.
         self.templates: Any = None
         self.changed = Signal()
         self.turn_started = Signal()

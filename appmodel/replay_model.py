@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import tomllib
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ import numpy as np
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
+from appmodel.recording.reader import recorded_setup
 from appmodel.session.game_log import LogEntry
 from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
@@ -47,18 +47,15 @@ class ReplayModel:
         self.reader = self._opened.enter_context(open_recording(self.path))  # a damaged file is rescued, as debrief does
         try:
             self.problems = list(self.reader.problems)
-            toml = self.reader.meta.get("scenario_toml", "")
-            if not toml:
+            setup = recorded_setup(self.reader.meta)
+            if not setup.has_scenario:
                 raise UsageError(f"recording {str(self.path)!r} holds no scenario; only recordings made with a scenario "
                                  "(sandtable gui --scenario, sandtable track --scenario) can be replayed with the rules")
-            try:
-                scenario = tomllib.loads(toml)
-            except tomllib.TOMLDecodeError as exc:
-                raise UsageError(f"the scenario stored in {str(self.path)!r} is damaged ({exc}); "
-                                 "write its debrief instead (sandtable debrief)") from None
-            source = self.reader.meta.get("scenario_path", "<recording>")
-            base_dir = str(Path(source).parent) if source != "<recording>" else None
-            self.session = GameSession.from_scenario(scenario, source=source, base_dir=base_dir)
+            if setup.scenario_error:
+                raise UsageError(f"the scenario stored in {str(self.path)!r} is damaged ({setup.scenario_error}); "
+                                 "write its debrief instead (sandtable debrief)")
+            self.session = GameSession.from_scenario(setup.scenario, source=setup.scenario_path or "<recording>",
+                                                     base_dir=setup.base_dir)
         except BaseException:
             self._opened.close()
             raise

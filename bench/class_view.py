@@ -59,7 +59,7 @@ def tracking_loop(seconds: float, *, serve: bool, viewers: int) -> dict:
     from classview.live import LiveClassView
     from classview.server import ServeAddress
     from appmodel.game_session import GameSession
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from tracker.frames import Frame
     from tracker.pipeline import Tracker

@@ -51,11 +51,11 @@ import numpy as np  # noqa: E402
 
 from calibration.projector import ProjectorCalibration  # noqa: E402
 from gui.compositor import Compositor, ensure_qt_app  # noqa: E402
-from appmodel.overlay_shapes import build_items  # noqa: E402
+from appmodel.overlays.registry import build_items  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
-from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
+from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.downrange.examples.in_depth import load_scenario  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 

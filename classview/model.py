@@ -2,10 +2,10 @@
 registry and the label placement. One import point, so the rest of the package names no other layer."""
 from __future__ import annotations
 
-from appmodel.draw_item import REQUIRED_PRIORITY, DrawItem
-from appmodel.draw_memo import Memo
-from appmodel.label_placement import LabelRequest, PlacedLabel, place_labels
-from appmodel.overlay_shapes import OVERLAYS, build_items
+from appmodel.overlays.draw_item import REQUIRED_PRIORITY, DrawItem
+from appmodel.overlays.draw_memo import Memo
+from appmodel.overlays.label_placement import LabelRequest, PlacedLabel, place_labels
+from appmodel.overlays.registry import OVERLAYS, build_items
 
 __all__ = ["DrawItem", "LabelRequest", "Memo", "OVERLAYS", "PlacedLabel", "REQUIRED_PRIORITY", "build_items",
            "place_labels"]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from appmodel.overlay_shapes import PLAYERS_DEFAULT_HIDDEN
+from appmodel.overlays.registry import PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
 from rules.events import RulesEvent

@@ -1,7 +1,8 @@
-"""What happened in a recorded session, as plain facts: the model behind the debrief report and the
-GUI replay (Qt-free, so both show the same facts).
+"""What happened in a recorded session, as plain facts: the model behind the debrief report (Qt-free).
 
-``read_debrief_facts(path)`` reads a recording (``tracker.replay.RecordingReader``) and derives:
+``read_debrief_facts(path)`` reads a recording through the one reader the GUI replay uses too
+(:mod:`appmodel.recording.reader`: the setup, typed rules rows, units in the session's side colours,
+trails) and derives:
 
 * the units (roster, side colours) and each unit's **trail** on the table, split where it was lifted;
 * the tracker's events and the instructor's **bookmarks**;
@@ -27,20 +28,16 @@ import enum
 import json
 import math
 import sqlite3
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import read_rules_payload
+from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, Trail, UnitFacts, position_at, recorded_setup,
+                                       recorded_side_colors, rules_record, trail_of, units_of)
 from rules.events import RulesEvent
-from rules.ruleset import DEFAULT_RULESET, EmissionView, RollView, front_end
+from rules.ruleset import EmissionView, RollView, front_end
 from tracker.recording.schema import is_bookkeeping
-
-#: Colours of sides without one in the scenario (and of units whose side is unknown).
-FALLBACK_COLORS = ("#2f6fd0", "#d03a2f", "#2e9e5b", "#b8860b", "#8e44ad", "#16a0a0")
-DEFAULT_TABLE_IN = (72.0, 48.0)
 
 Progress = Callable[[str, int, int], None]
 
@@ -56,30 +53,6 @@ class EngagementOutcome(str, enum.Enum):
     WON = "won the test"
     LOST = "lost the test"
     NO_WINNER = "nobody won"
-
-
-@dataclass(frozen=True)
-class UnitFacts:
-    tag_id: int
-    name: str
-    side: str
-    type_name: str
-    color: str
-
-
-@dataclass(frozen=True)
-class Trail:
-    """Where a unit went: runs of (t_s, x_in, y_in) while on the table, and the jumps between them
-    (lifted here, put down there)."""
-
-    tag_id: int
-    runs: tuple[tuple[tuple[float, float, float], ...], ...]
-    jumps: tuple[tuple[tuple[float, float], tuple[float, float]], ...] = ()
-
-    @property
-    def length_in(self) -> float:
-        """Path length on the table (jumps not counted)."""
-        return sum(math.hypot(b[1] - a[1], b[2] - a[2]) for run in self.runs for a, b in zip(run, run[1:]))
 
 
 @dataclass(frozen=True)
@@ -227,7 +200,7 @@ class DebriefFacts:
         return next((u for u in self.units if u.tag_id == tag_id), None)
 
     def color_of(self, side: str) -> str:
-        return self.side_colors.get(side, "#666666")
+        return self.side_colors.get(side, UNKNOWN_SIDE_COLOR)
 
     @property
     def sides(self) -> tuple[str, ...]:
@@ -259,11 +232,6 @@ class DebriefFacts:
         return tuple(r for r in self.rules if r.t_s <= t_s)
 
 
-#: A trail keeps one pose per this many seconds (and every lift): a three-hour game of 40 units is then
-#: a few million points, not 13 million, and a trail drawn at the report's size looks the same.
-TRAIL_STEP_S = 0.5
-
-
 # ------------------------------------------------------------------------------------------ reading
 def read_debrief_facts(path: str | Path, *, progress: Progress | None = None) -> DebriefFacts:
     """The facts of the recording at ``path`` (``tracker.errors.RecordingError`` if it is no recording;
@@ -290,23 +258,15 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     if meta.get("stop_reason"):  # the recorder stopped on a write error (a full disk): say so, not "killed"
         problems = [p for p in problems if "not closed cleanly" not in p]
         problems.insert(0, f"the recording stopped early: {meta['stop_reason']}")
-    scenario, scenario_problem = _scenario(meta)
-    if scenario_problem:
-        problems.append(scenario_problem)
-    ruleset_name = meta.get("ruleset") or str(scenario.get("ruleset", "")) or DEFAULT_RULESET
-    table = scenario.get("table", {}) if isinstance(scenario.get("table"), Mapping) else {}
-    table_size = (float(table.get("width_in", DEFAULT_TABLE_IN[0])), float(table.get("depth_in", DEFAULT_TABLE_IN[1])))
-    if not table and meta.get("calibration_json"):
-        try:
-            layout = json.loads(meta["calibration_json"]).get("layout", {})
-            table_size = (float(layout["width_in"]), float(layout["depth_in"]))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            pass
+    setup = recorded_setup(meta)
+    if setup.problem:
+        problems.append(setup.problem)
+    scenario, ruleset_name, table_size = setup.scenario, setup.ruleset_name, setup.table_size_in
 
     recorded_units: dict[int, dict[str, Any]] = safely("units table", lambda: reader.units, {})
     game = _game(ruleset_name, scenario, meta, problems)
-    side_colors = _side_colors(scenario, recorded_units, game)
-    units = _units(recorded_units, scenario, game, side_colors)
+    side_colors = recorded_side_colors(scenario, recorded_units)
+    units = units_of(recorded_units, scenario, side_colors)
     names = {u.tag_id: u for u in units}
 
     tracker_events = tuple(safely("tracker events", reader.events_between, []))
@@ -316,7 +276,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag, step_s=TRAIL_STEP_S), None)
         if track is not None and len(track):
             lifts = [e.t_s for e in tracker_events if e.tag_id == tag_id and e.kind.value == "lifted"]
-            trail = _trail(tag_id, track, lifts)
+            trail = trail_of(tag_id, track, lifts)
             if trail.runs:
                 trails[tag_id] = trail
         report("poses", i + 1, len(unit_ids))
@@ -326,8 +286,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     rules: list[RulesFact] = []
     logged: list[tuple[RulesFact, RulesEvent | None]] = []
     for i, record in enumerate(records):
-        event, odds = read_rules_payload(record.payload)
-        fact = _rules_fact(record, event, odds, ruleset, game)
+        recorded = rules_record(record.t_s, record.kind, record.payload)
+        event = recorded.event
+        fact = _rules_fact(record, event, recorded.odds_json, ruleset, game)
         rules.append(fact)
         logged.append((fact, event))
         report("rules events", i + 1, len(records))
@@ -367,16 +328,6 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     )
 
 
-def _scenario(meta: Mapping[str, str]) -> tuple[dict[str, Any], str]:
-    text = meta.get("scenario_toml", "")
-    if not text:
-        return {}, ""
-    try:
-        return tomllib.loads(text), ""
-    except tomllib.TOMLDecodeError as exc:
-        return {}, f"the scenario stored in the recording is not valid TOML ({exc}); units are shown as recorded"
-
-
 def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str], problems: list[str]) -> Any:
     """The game at its start, for what the roster alone does not say (unit types, EW equipment, options)."""
     if not scenario.get("units"):
@@ -408,64 +359,6 @@ def _ruleset(name: str) -> Any:
         return get_ruleset(name)
     except RulesError:
         return None
-
-
-def _side_colors(scenario: Mapping[str, Any], recorded: Mapping[int, Mapping[str, Any]], game: Any) -> dict[str, str]:
-    colors: dict[str, str] = {}
-    for side in scenario.get("sides", []) or []:
-        if isinstance(side, Mapping) and side.get("name"):
-            colors[str(side["name"])] = str(side.get("color") or "")
-    for unit in recorded.values():
-        colors.setdefault(str(unit.get("side", "")), "")
-    palette = iter(c for c in FALLBACK_COLORS if c not in colors.values())
-    return {side: color or next(palette, "#666666") for side, color in colors.items()}
-
-
-def _units(recorded: Mapping[int, Mapping[str, Any]], scenario: Mapping[str, Any], game: Any, colors: Mapping[str, str]) -> tuple[UnitFacts, ...]:
-    types = {}
-    for u in scenario.get("units", []) or []:
-        if isinstance(u, Mapping) and isinstance(u.get("tag_id"), int):
-            types[u["tag_id"]] = (str(u.get("name", "")), str(u.get("side", "")), str(u.get("type", "")))
-    out = {}
-    for tag_id, u in recorded.items():
-        name, side = str(u.get("name", f"tag {tag_id}")), str(u.get("side", ""))
-        type_name = str(u.get("type") or types.get(tag_id, ("", "", ""))[2])
-        out[tag_id] = UnitFacts(tag_id, name, side, type_name, colors.get(side, "#666666"))
-    for tag_id, (name, side, type_name) in types.items():
-        out.setdefault(tag_id, UnitFacts(tag_id, name, side, type_name, colors.get(side, "#666666")))
-    return tuple(out[k] for k in sorted(out))
-
-
-def _trail(tag_id: int, track: Any, lift_times: Iterable[float]) -> Trail:
-    lifts = sorted(lift_times)
-    runs: list[list[tuple[float, float, float]]] = [[]]
-    jumps = []
-    li = 0
-    for t, x, y, _ in track.tolist():
-        if math.isnan(x) or math.isnan(y):
-            continue
-        if li < len(lifts) and t > lifts[li]:
-            while li < len(lifts) and t > lifts[li]:
-                li += 1
-            if runs[-1]:
-                last = runs[-1][-1]
-                if math.hypot(x - last[1], y - last[2]) > 1e-6:
-                    jumps.append(((last[1], last[2]), (x, y)))
-                runs.append([])
-        runs[-1].append((t, x, y))
-    return Trail(tag_id, tuple(tuple(r) for r in runs if r), tuple(jumps))
-
-
-def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
-    """Where the trail's unit was at ``t_s`` (its last recorded position), or None before it appeared."""
-    best = None
-    for run in trail.runs:
-        for t, x, y in run:
-            if t <= t_s + 1e-9:
-                best = (x, y)
-            else:
-                break
-    return best
 
 
 def _rules_fact(record: Any, event: RulesEvent | None, odds: Any, ruleset: Any, game: Any) -> RulesFact:

@@ -12,7 +12,8 @@ import io
 import math
 from typing import Any
 
-from debrief.facts import DebriefFacts, EngagementOutcome, position_at, ruleset_front_end
+from appmodel.recording.reader import position_at
+from debrief.facts import DebriefFacts, EngagementOutcome, ruleset_front_end
 
 #: The outcomes a Down Range attack comes to (its map's legend lists them all).
 #: Line styles of engagement outcomes (colour, line style, width) — chosen to stay apart from the

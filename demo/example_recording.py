@@ -1,8 +1,9 @@
 """A recording of the rulebook's in-depth example, written without a camera: what a debrief looks like.
 
 The units move as ``rules/downrange/examples/in_depth.py`` scripts them (each step takes ``step_s``
-seconds and its moves happen within it), every rule resolution is recorded the way the GUI records it
-(``RulesEvent.to_json()`` plus the odds shown before the roll), and two instructor bookmarks are set.
+seconds and its moves happen within it), every rule resolution is recorded through the GUI session's own
+writer (:class:`appmodel.recording.rows.RecordingRows`: the event and the odds shown before the roll), and
+two instructor bookmarks are set.
 Poses are the scripted ones (no tracking noise); the full demo records the same session from tracked
 synthetic camera frames instead. Used by ``sandtable debrief --example`` and by the tests.
 """
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from appmodel.rules_payload import rules_payload
+from appmodel.recording.rows import RecordingRows
 
 #: Bookmarks an instructor might have set during the example (section, note).
 EXAMPLE_BOOKMARKS = (
@@ -53,7 +54,7 @@ def record_in_depth_example(
         "ruleset": "down-range",
     }
     # rule resolutions at the end of the step they belong to (after its moves), a hundredth apart
-    timed: list[tuple[float, dict[str, Any]]] = []
+    timed: list[tuple[float, Any, tuple[Any, ...]]] = []
     sections: dict[str, float] = {}
     seen = 0
     for i, record in enumerate(records):
@@ -64,10 +65,11 @@ def record_in_depth_example(
         odds = list(record.odds)
         for k, event in enumerate(new):
             shown = odds.pop(0) if event.kind == "attack" and odds else None
-            timed.append((t_step + 0.01 * (k + 1), rules_payload(event, odds=shown)))
+            timed.append((t_step + 0.01 * (k + 1), event, tuple(shown or ())))
     frame_count = int(round(duration_s * fps)) + 1
     path = Path(path)
     with Recorder(path, metadata=metadata, roster=roster) as recorder:
+        rows = RecordingRows(recorder)
         next_rule = 0
         was_on: dict[int, bool] = {}
         moving: dict[int, bool] = {}
@@ -104,13 +106,13 @@ def record_in_depth_example(
                     was_on[tag] = on
             recorder.record_frame(frame, t, poses)
             while next_rule < len(timed) and timed[next_rule][0] <= t:
-                t_rule, payload = timed[next_rule]
-                recorder.record_rules_event(t_rule, str(payload["kind"]), payload)
+                t_rule, event, shown = timed[next_rule]
+                rows.rules_events(t_rule, [event], odds=shown)
                 next_rule += 1
             if progress is not None:
                 progress(frame + 1, frame_count)
-        for t_rule, payload in timed[next_rule:]:
-            recorder.record_rules_event(t_rule, str(payload["kind"]), payload)
+        for t_rule, event, shown in timed[next_rule:]:
+            rows.rules_events(t_rule, [event], odds=shown)
         for section, note in EXAMPLE_BOOKMARKS:
             recorder.add_bookmark(sections[section] + 0.5, f"{section}: {note}")
     return path

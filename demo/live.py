@@ -1,6 +1,6 @@
 """The demo in the companion's window: footage and tracking on a thread, the story's beats on the UI thread.
 
-:class:`DemoLive` is a :class:`appmodel.live_tracking.LiveTracking` whose frames come from the story, so
+:class:`DemoLive` is a :class:`appmodel.tracking.live_tracking.LiveTracking` whose frames come from the story, so
 the :class:`~gui.main_window.MainWindow` drives it like a camera: a thread (``sandtable-demo``) renders
 the synthetic webcam's frames at the story's pace and tracks them; ``poll()`` hands the UI the newest
 frame and tracked poses, and first plays the story's beats that are due by that frame (on the UI
@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from demo.director import DemoDirector, poses_for_session
-from appmodel.live_tracking import LiveTracking, LiveUpdate
+from appmodel.tracking.live_tracking import LiveTracking, LiveUpdate
 
 
 class DemoLive(LiveTracking):

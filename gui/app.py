@@ -55,8 +55,8 @@ def open_live_source(session: Any, *, source: str | None, calibration_path: str 
     """(live loop, table calibration): a tracked camera/video when ``source`` is given, else the
     synthetic table rendering the game (its exact calibration). ``terrain`` (the scanned relief): units
     stand on it, so their parallax needs no typed heights."""
-    from appmodel.live_tracking import LiveTracking, SyntheticLive
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.live_tracking import LiveTracking, SyntheticLive
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
 
     if source is None:
         feed = SyntheticFeed(session.table_size_in)

@@ -5,7 +5,7 @@ video and the tests all draw with.
 Works under ``QT_QPA_PLATFORM=offscreen``: it needs only a Qt application (:func:`ensure_qt_app`).
 
 Cached between frames: the draw items of a snapshot (rebuilt only when the session changed, and
-then only what changed: :class:`~appmodel.draw_memo.Memo`), every projected outline
+then only what changed: :class:`~appmodel.overlays.draw_memo.Memo`), every projected outline
 (:class:`~gui.overlay_painter.OverlayPainter`), the overlays themselves as cached layers brought up to
 date where they changed, with the units being moved drawn over them (:mod:`gui.overlay_layers`), the
 remap tables that rectify the camera frame for the top-down view, and the frame's BGRA buffer.
@@ -22,12 +22,12 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 
-from appmodel.draw_memo import Memo
+from appmodel.overlays.draw_item import DrawItem
+from appmodel.overlays.draw_memo import Memo
+from appmodel.overlays.registry import OverlayToggles, build_items
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
 from gui.overlay_layers import LayerStack
 from gui.overlay_painter import OverlayPainter
-from appmodel.overlay_shapes import DrawItem, build_items
-from gui.settings import OverlayToggles
-from appmodel.transforms import CameraTransform, TopDownTransform
 
 SAND = QColor("#5b5140")
 SURROUND = QColor("#1c1f24")

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
-from appmodel.height_check import HeightCheck, heights_summary
-from appmodel.tracking_status import TrackingMonitor, roster_names
+from appmodel.tracking.height_check import HeightCheck, heights_summary
+from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
 from gui.theme import TEXT_COLORS
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
-from appmodel.live_tracking import LiveTracking, SyntheticLive
+from appmodel.tracking.live_tracking import LiveTracking, SyntheticLive
 from calibration.projector import ProjectorCalibration, save_projector_calibration
 from calibration.table_calibration import TableCalibration
 from gui import window_actions

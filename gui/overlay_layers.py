@@ -3,9 +3,9 @@
 Painting every overlay of a 40-unit game at 1080p takes tens of milliseconds (Qt's antialiased
 rasteriser strokes every ring whole), far more than the 8 ms a frame may take. A view therefore keeps
 its overlays as one cached transparent image (a :class:`CachedTier`: shapes in drawing order, labels
-placed by :mod:`appmodel.label_placement` on top) blended over the frame where it holds something, and brings each up to date by *identity* (:attr:`DrawItem.identity`): items that disappeared or
+placed by :mod:`appmodel.overlays.label_placement` on top) blended over the frame where it holds something, and brings each up to date by *identity* (:attr:`DrawItem.identity`): items that disappeared or
 appeared mark dirty rectangles; only there is the tier cleared and everything touching them painted
-again, clipped, the outlines cut to the rectangle first (:mod:`appmodel.clip_geometry`). A big outline
+again, clipped, the outlines cut to the rectangle first (:mod:`appmodel.overlays.clip_geometry`). A big outline
 that changed in one place (a comms group's hull) marks only the segments that differ. Each tier is
 blended over the frame only where it holds something.
 
@@ -28,10 +28,10 @@ import numpy as np
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from appmodel.label_placement import Box, PlacedLabel
+from appmodel.overlays.label_placement import Box, PlacedLabel
 from gui.overlay_painter import OverlayPainter, subdivided
-from appmodel.draw_item import DrawItem
-from appmodel.transforms import MAX_SEGMENT_IN
+from appmodel.overlays.draw_item import DrawItem
+from appmodel.overlays.transforms import MAX_SEGMENT_IN
 
 #: Game changes (snapshot rebuilds) a unit stays hot after it last changed.
 HOT_REBUILDS = 8

@@ -1,11 +1,11 @@
-"""Draws :class:`~appmodel.draw_item.DrawItem` values with a QPainter through a transform.
+"""Draws :class:`~appmodel.overlays.draw_item.DrawItem` values with a QPainter through a transform.
 
 The only code that turns overlay geometry into pixels. Projected outlines are cached per transform
 (``transform.cache_key``) and per item key, so a ring whose unit did not move is projected once,
 not every frame; all missing outlines of a frame are projected in one call (one ``projectPoints`` for
 the camera view). Each outline also has its pixel bounds (pen width and antialiasing included), which
 the compositor uses to repaint only the places that changed. Labels are placed by
-:func:`appmodel.label_placement.place_labels` (no two overlap; the placement of the last frame is kept
+:func:`appmodel.overlays.label_placement.place_labels` (no two overlap; the placement of the last frame is kept
 where it still fits) and drawn on top, with a leader line when pushed away from what they describe.
 """
 from __future__ import annotations
@@ -18,10 +18,10 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
-from appmodel.clip_geometry import clip_polygon, clip_polyline, dash_runs
-from appmodel.label_placement import Box, LabelRequest, PlacedLabel, place_labels
-from appmodel.draw_item import REQUIRED_PRIORITY, DrawItem
-from appmodel.transforms import MAX_SEGMENT_IN
+from appmodel.overlays.clip_geometry import clip_polygon, clip_polyline, dash_runs
+from appmodel.overlays.label_placement import Box, LabelRequest, PlacedLabel, place_labels
+from appmodel.overlays.draw_item import REQUIRED_PRIORITY, DrawItem
+from appmodel.overlays.transforms import MAX_SEGMENT_IN
 
 #: Entries kept per transform before the outline cache is cleared (units moving every frame).
 MAX_CACHED_OUTLINES = 20000
@@ -33,7 +33,7 @@ DASH_WIDTHS, GAP_WIDTHS = 4.0, 2.0
 
 def subdivided(points: np.ndarray, max_length: float, *, closed: bool = False) -> np.ndarray:
     """A polyline with every segment longer than ``max_length`` split into equal parts (the points
-    of :func:`appmodel.transforms.densify`, computed without a loop over the segments: a camera view
+    of :func:`appmodel.overlays.transforms.densify`, computed without a loop over the segments: a camera view
     subdivides every outline it projects). A closed outline's closing segment is split too; its
     first point is not repeated at the end. Columns past the first two (a height) are interpolated
     along; lengths are measured in the first two.
@@ -439,7 +439,7 @@ class OverlayPainter:
     def paint_shape_within(self, painter: QPainter, item: DrawItem, points_px: np.ndarray, rect: Box,
                            transform: Any = None) -> None:
         """Paint only the part of an item inside ``rect`` (the dirty rectangle grown by more than the
-        pen): the outline is cut first (:mod:`appmodel.clip_geometry`) so Qt rasterises a few segments,
+        pen): the outline is cut first (:mod:`appmodel.overlays.clip_geometry`) so Qt rasterises a few segments,
         not the whole ring; dashes keep their phase along the whole outline."""
         if item.closed and item.fill:
             part = clip_polygon(points_px, rect)

@@ -26,8 +26,8 @@ both sides.
 >>> import os; _ = os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 >>> from gui.compositor import Compositor, ensure_qt_app
 >>> from appmodel.game_session import GameSession
->>> from gui.settings import OverlayToggles
->>> from appmodel.transforms import TopDownTransform
+>>> from appmodel.overlays.registry import OverlayToggles
+>>> from appmodel.overlays.transforms import TopDownTransform
 >>> from rules.downrange.examples.in_depth import SCENARIO_PATH
 >>> _ = ensure_qt_app()
 >>> session = GameSession.from_scenario_file(SCENARIO_PATH)
@@ -50,7 +50,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
-from gui.settings import OverlayToggles
+from appmodel.overlays.registry import OverlayToggles
 
 #: A new camera frame is shown with the overlays of the poses tracked in it, when they are ready;
 #: after this long (milliseconds) it is shown with the last ones, unless the overlay worker is still

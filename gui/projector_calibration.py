@@ -18,7 +18,7 @@ from PySide6.QtCore import QStandardPaths, QTimer
 from PySide6.QtGui import QGuiApplication
 
 from appmodel.game_session import GameSession
-from appmodel.live_tracking import LiveUpdate
+from appmodel.tracking.live_tracking import LiveUpdate
 from calibration.errors import CalibrationError
 from calibration.projector import ProjectorCalibration, ProjectorPattern, calibrate_projector
 from calibration.table_calibration import TableCalibration

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
 from gui.overlay_worker import ViewRenderer, ViewSpec
-from gui.settings import OverlayToggles
-from appmodel.tag_spots import tag_spots
-from appmodel.transforms import ProjectorTransform, TopDownTransform
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.overlays.tag_spots import tag_spots
+from appmodel.overlays.transforms import ProjectorTransform, TopDownTransform
 
 
 #: Shown over the picture when the window opens and whenever the mouse moves, so that a one-screen

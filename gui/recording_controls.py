@@ -17,7 +17,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QLabel
 
 from appmodel.errors import UsageError
-from appmodel.units_as_poses import poses_from_units
+from appmodel.tracking.units_as_poses import poses_from_units
 from gui.settings import save_settings
 from rules.errors import RulesError
 

@@ -14,70 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from appmodel.overlay_shapes import PLAYERS_DEFAULT_HIDDEN
+from appmodel.overlays.registry import OverlayToggles
 
 SETTINGS_VERSION = 1
 ORGANIZATION = "Sandtable"
 APPLICATION = "Sandtable Companion"
 #: Environment variable pointing the application at an INI settings file (tests, kiosks).
 SETTINGS_ENV = "SANDTABLE_SETTINGS"
-
-
-@dataclass(frozen=True)
-class OverlayToggles:
-    """Which overlays are drawn (one flag per overlay kind of :data:`appmodel.overlay_shapes.OVERLAYS`)."""
-
-    grid: bool = True
-    units: bool = True
-    labels: bool = True
-    range: bool = True
-    fan: bool = True
-    movement: bool = True
-    blast: bool = True
-    voice: bool = True
-    jamming: bool = True
-    emissions: bool = True
-    areas: bool = True
-    tape: bool = True
-    templates: bool = True
-    sight: bool = True
-    odds: bool = True
-    other: bool = True
-    # Force on Force and the generic rules (the menus offer them only for those rule systems).
-    bands: bool = True
-    scatter: bool = True
-    cohesion: bool = True
-    line_of_fire: bool = True
-    hot_spots: bool = True
-    command: bool = True
-    automation: bool = True
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))
-
-    def is_on(self, name: str) -> bool:
-        return bool(getattr(self, name))
-
-    def toggled(self, name: str) -> "OverlayToggles":
-        return replace(self, **{name: not getattr(self, name)})
-
-    def with_(self, name: str, on: bool) -> "OverlayToggles":
-        if name not in self.names():
-            raise KeyError(name)
-        return replace(self, **{name: bool(on)})
-
-    @classmethod
-    def all_on(cls) -> "OverlayToggles":
-        return cls()
-
-    @classmethod
-    def projector_default(cls) -> "OverlayToggles":
-        """What the players see on the table by default (appmodel's ``PLAYERS_DEFAULT_HIDDEN`` is off)."""
-        return cls(**{name: False for name in PLAYERS_DEFAULT_HIDDEN})
 
 
 @dataclass(frozen=True)
@@ -222,4 +169,4 @@ def open_store(path: str | os.PathLike[str] | None = None) -> Any:
     return QSettings(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
 
 
-__all__ = ["AppSettings", "OverlayToggles", "load_settings", "save_settings", "open_store"]
+__all__ = ["AppSettings", "load_settings", "save_settings", "open_store"]

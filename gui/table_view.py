@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QWidget
 from gui.compositor import Compositor
 from appmodel.errors import UsageError
 from gui.overlay_worker import ViewRenderer, ViewSpec
-from gui.settings import OverlayToggles
-from appmodel.transforms import CameraTransform, TopDownTransform
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
 
 TOOLS = ("select", "tape", "blast", "landing", "circle", "fan", "line", "waypoints")
 TOOL_HINTS = {
@@ -70,7 +70,7 @@ class TableView(QWidget):
         self._help_rows = (0, 0)  # (rows shown at once, rows in all) at the last paint
         #: The F1 list's lines drawn whole inside the view at the last paint (what the user can read now).
         self.help_lines_shown: list[str] = []
-        #: The tracking status (appmodel.tracking_status.TrackingStatus) the window last computed, or None.
+        #: The tracking status (appmodel.tracking.tracking_status.TrackingStatus) the window last computed, or None.
         self.tracking: Any | None = None
         self.setMouseTracking(True)
         self.setMinimumSize(480, 320)
@@ -114,13 +114,13 @@ class TableView(QWidget):
 
     # -- placed templates ------------------------------------------------------------------------
     def _board(self) -> Any:
-        from appmodel.placed_templates import TemplateBoard
+        from appmodel.overlays.placed_templates import TemplateBoard
 
         return self.session.templates if self.session.templates is not None else TemplateBoard()
 
     def _press_template(self, point: tuple[float, float]) -> bool:
         """A press that places or grabs a template (True), or one for the other tools (False)."""
-        from appmodel.placed_templates import snapped
+        from appmodel.overlays.placed_templates import snapped
 
         board = self._board()
         if self.tool in ("circle", "fan", "line"):

@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from appmodel.game_session import GameSession
-from appmodel.overlay_shapes import overlays_for
+from appmodel.overlays.registry import overlays_for
 from rules.ruleset import front_end
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def build_actions(window: MainWindow) -> None:
     a("blast_tool", "Blast point (click)", "B", lambda: w.view.set_tool("blast"), menu=tools)
     a("clear_blast", "Clear the blast point", "Shift+B", lambda: w.session.set_blast_point(None), menu=tools)
     a("landing_tool", "Landing point of a missed explosive", "L", lambda: w.view.set_tool("landing"), menu=tools)
-    # Templates players place and keep (appmodel/placed_templates.py), like a VTT's measured templates.
+    # Templates players place and keep (appmodel/overlays/placed_templates.py), like a VTT's measured templates.
     a("circle_template", "Place a circle template", "Ctrl+1", lambda: w.view.set_tool("circle"), menu=tools)
     a("fan_template", "Place a 45° fan template", "Ctrl+2", lambda: w.view.set_tool("fan"), menu=tools)
     a("line_template", "Place a line template", "Ctrl+3", lambda: w.view.set_tool("line"), menu=tools)

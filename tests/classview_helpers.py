@@ -18,7 +18,7 @@ class SyntheticTableMoves:
     unit to a spot frame by frame and feeds the tracked poses to the session."""
 
     def __init__(self, session: Any) -> None:
-        from appmodel.synthetic_feed import SyntheticFeed
+        from appmodel.tracking.synthetic_feed import SyntheticFeed
         from tracker.pipeline import Tracker
         from tracker.roster import roster_from_scenario
 

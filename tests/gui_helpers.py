@@ -86,7 +86,7 @@ class ScriptedLive:
         self.pending.append(tracked)
 
     def poll(self) -> Any:
-        from appmodel.live_tracking import LiveUpdate
+        from appmodel.tracking.live_tracking import LiveUpdate
 
         if not self.pending:
             return LiveUpdate(None, None, ())

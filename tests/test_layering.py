@@ -445,13 +445,27 @@ def test_the_loop_check_sees_function_local_and_type_checking_imports(tmp_path: 
 
 def test_the_session_parts_never_reach_back_into_the_session() -> None:
     """appmodel/session/ holds the game session's parts (selection, tape, tracked poses, dice, log,
-    recording rows...): each is handed what it needs, so none imports the façade that composes them,
+    snapshot...): each is handed what it needs, so none imports the façade that composes them,
     nor another front-end-facing part of the application model."""
     offenders = []
     for path in sorted((ROOT / "appmodel" / "session").rglob("*.py")):
         appmodel_imports = {m for m in imported_modules(path) if m.split(".")[0] == "appmodel"}
         bad = {m for m in appmodel_imports
-               if not m.startswith("appmodel.session") and m not in ("appmodel.errors", "appmodel.rules_payload")}
+               if not m.startswith("appmodel.session") and m != "appmodel.errors"}
         if bad:
             offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_wings_of_the_application_model_never_reach_up_into_the_session_facade() -> None:
+    """appmodel/overlays/, recording/ and tracking/ are wings under the façade (game_session, replay_model):
+    they read its values (the snapshot, the scenario facts) but never import it; tracking/ stands apart."""
+    offenders = []
+    for wing in ("overlays", "recording", "tracking"):
+        for path in sorted((ROOT / "appmodel" / wing).rglob("*.py")):
+            mine = {m for m in imported_modules(path) if m.split(".")[0] == "appmodel"}
+            bad = {m for m in mine if m in ("appmodel.game_session", "appmodel.replay_model")
+                   or (wing == "tracking" and not m.startswith("appmodel.tracking"))}
+            if bad:
+                offenders.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
     assert not offenders, "\n".join(offenders)

@@ -1,7 +1,7 @@
 """The one tracking loop: frames of one camera or several in, one stream of tracked rounds and events out.
 
 Every front end tracks through :class:`TrackingLoop`: ``sandtable track`` runs it on its own thread
-until the footage ends or Ctrl+C; the window runs it on a tracking thread (``appmodel.live_tracking``
+until the footage ends or Ctrl+C; the window runs it on a tracking thread (``appmodel.tracking.live_tracking``
 hands its results to the UI); ``sandtable run`` adds TUIO and the recorder to it. What differs between
 them is only who listens. Listeners are :class:`LoopSubscriber` objects and get, in this order for each
 round, every tracker event that round caused (``on_event``) and then the round itself (``on_frame``):

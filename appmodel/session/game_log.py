@@ -2,7 +2,7 @@
 
 The log words what happened -- the rules' sentences and warnings, what the tracker noticed, notes
 and bookmarks -- and keeps the lines in order; writing them into a recording is
-:mod:`appmodel.session.recording_rows`'s job.
+:mod:`appmodel.recording.rows`'s job.
 
 >>> log = GameLog()
 >>> log.add(LogEntry(75.4, "note", "Smoke on the ridge.", 2))

@@ -44,7 +44,7 @@ class Snapshot:
     analysis: AttackAnalysis
     miss: MissMarker | None
     t_s: float
-    #: The templates players placed (appmodel.placed_templates.TemplateBoard), or None.
+    #: The templates players placed (appmodel.overlays.placed_templates.TemplateBoard), or None.
     templates: Any = None
     #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
     ground: Any = None

@@ -287,7 +287,7 @@ def _camera_calibration_files(args: argparse.Namespace, settings, cameras: list[
 def _play(app, args, source, first, scenario, calibration, calibration_path, projector, settings, store, tuio_address) -> int:
     """One camera: its tracker on the tracking loop, then the window."""
     from calibration.table_setup import load_table_setup
-    from appmodel.live_tracking import LiveTracking
+    from appmodel.tracking.live_tracking import LiveTracking
     from tracker.pipeline import Tracker
     from tracker.roster import load_roster
 
@@ -311,7 +311,7 @@ def _run_several(args: argparse.Namespace, app, store, settings) -> int:
     from pathlib import Path
 
     from appmodel.errors import UsageError
-    from appmodel.live_tracking import LiveTracking
+    from appmodel.tracking.live_tracking import LiveTracking
     from calibration.table_setup import load_table_setup
     from cli.several_cameras import load_calibrations, open_cameras, plan_cameras, several_camera_tracker
     from gui.settings import save_settings

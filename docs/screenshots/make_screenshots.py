@@ -61,7 +61,7 @@ def session_before(section: str):  # type: ignore[no-untyped-def]
 def window_for(session, tmp: Path, *, view: str = "camera", replay=None):  # type: ignore[no-untyped-def]
     from gui.main_window import MainWindow
     from gui.settings import AppSettings, load_settings, open_store
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
 
     store = open_store(tmp / f"settings-{view}.ini")
     settings = load_settings(store)
@@ -254,7 +254,7 @@ def main() -> int:
 
     from calibration.projector import ProjectorCalibration
     from gui.projector_window import ProjectorWindow
-    from gui.settings import OverlayToggles
+    from appmodel.overlays.registry import OverlayToggles
 
     session = session_before("6.5.1")
     session.select_unit(40, weapon="Autocannon")

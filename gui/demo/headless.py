@@ -180,8 +180,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
     from gui.demo.caption import CaptionBand
     from appmodel.game_session import GameSession
-    from gui.settings import OverlayToggles
-    from appmodel.transforms import CameraTransform
+    from appmodel.overlays.registry import OverlayToggles
+    from appmodel.overlays.transforms import CameraTransform
     from tracker.h264_video import H264Writer
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario

@@ -139,7 +139,8 @@ def open_demo_window(*, example: Any = None, until: str | None = None, realtime:
     from demo.story import DemoTiming, build_story
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession
-    from gui.settings import AppSettings, OverlayToggles
+    from appmodel.overlays.registry import OverlayToggles
+    from gui.settings import AppSettings
     from tracker.pipeline import Tracker
     from tracker.roster import roster_from_scenario
 

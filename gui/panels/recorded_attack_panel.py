@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel, QTableWidgetItem, QVBoxLayout, QWidget
 
-from appmodel.recorded_attacks import RecordedAttack, attack_at, recorded_attacks
+from appmodel.recording.attacks import RecordedAttack, attack_at, recorded_attacks
 from gui.panels.tables import read_only_table
 from appmodel.game_session import _clock_text
 

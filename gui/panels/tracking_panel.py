@@ -81,7 +81,7 @@ class TrackingPanel(QWidget):
                 self.table.setItem(row, col, item)
 
     def show_heights(self, lines: tuple[str, ...]) -> None:
-        """One line per unit whose tag size and base height disagree (``appmodel.height_check``), above
+        """One line per unit whose tag size and base height disagree (``appmodel.tracking.height_check``), above
         the units' table; hidden when there are none."""
         if self.heights is None:
             if not lines:

@@ -12,9 +12,9 @@ import pytest
 
 from classview.feed import ClassViewFeed
 from classview.scene import SceneBuilder, class_layers
-from appmodel.overlay_shapes import build_items
+from appmodel.overlays.registry import build_items
 from appmodel.game_session import AttackDraft, GameSession
-from gui.settings import OverlayToggles
+from appmodel.overlays.registry import OverlayToggles
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 MAAWS = 13

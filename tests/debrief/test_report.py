@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from appmodel.recording.reader import rules_record
 from cli.main import main
 from demo.example_recording import record_in_depth_example
 from debrief.facts import EngagementOutcome, read_debrief_facts
@@ -78,7 +79,8 @@ def test_every_roll_of_the_recording_appears_with_its_odds(example):
     recording, report, _ = example
     rows = parse(report).rows["rolls"][1:]  # after the header
     with RecordingReader(recording) as reader:
-        recorded = [(r.t_s, roll) for r in reader.rules_events() for roll in r.payload.get("rolls", [])]
+        recorded = [(r.t_s, roll) for r in reader.rules_events()
+                    for roll in rules_record(r.t_s, r.kind, r.payload).body.get("rolls", [])]
     assert len(recorded) == 36
     for t_s, roll in recorded:
         label, total, faces = roll["label"], roll["dice_total"], roll["faces"]
@@ -172,8 +174,9 @@ def test_a_user_mistake_is_one_line_and_exit_code_2(example, tmp_path, capsys, a
     assert len(err) == 1 and message in err[0]
 
 
-def test_a_recording_made_by_the_gui_session_gives_the_same_facts(example, tmp_path):
-    """The GUI records {"event": ...} plus its own log lines, view and state snapshots."""
+def test_an_older_recording_in_the_flat_shape_with_the_sessions_bookkeeping_gives_the_same_facts(example, tmp_path):
+    """Recordings once held the event's keys and its odds side by side (the demo wrote them so), and the
+    GUI adds its own log lines, view and state snapshots: the reader migrates the one and skips the other."""
     recording, _, facts = example
     gui_made = tmp_path / "gui.sqlite"
     with RecordingReader(recording) as reader, Recorder(gui_made, metadata=dict(reader.meta)) as rec:
@@ -182,9 +185,9 @@ def test_a_recording_made_by_the_gui_session_gives_the_same_facts(example, tmp_p
         rec.record_rules_event(0.0, "state:start", {"state": {"units": []}, "sentences": []})
         rec.record_rules_event(0.0, "view", {"selected_unit": None, "selected_weapon": None, "blast_point": None})
         for r in reader.rules_events():
-            event = {k: v for k, v in r.payload.items() if k != "odds"}
-            wrapped = {"event": event, **({"odds": r.payload["odds"]} if "odds" in r.payload else {})}
-            rec.record_rules_event(r.t_s, r.kind, wrapped)
+            event = r.payload["event"]  # the one shape written now: {"event": ..., "odds": [...]}
+            flat = {**event, **({"odds": r.payload["odds"]} if "odds" in r.payload else {})}
+            rec.record_rules_event(r.t_s, r.kind, flat)
             rec.record_rules_event(r.t_s, "log", {"kind": "rules", "text": event["summary"], "round": event["round"]})
         for b in reader.bookmarks():
             rec.add_bookmark(b.t_s, b.note)

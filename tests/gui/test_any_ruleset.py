@@ -91,7 +91,7 @@ def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_pa
     assert "Knocks out" in attack.target_cells(BOB)
     assert attack.target_cells(BOB)["Knocks out"] == "50.0%"
     # the table's odds label and the range ring the ruleset offers
-    from appmodel.overlay_shapes import odds_items
+    from appmodel.overlays.shared import odds_items
 
     assert [item.label for item in odds_items(session.snapshot())] == ["knocks out 50%"]
     assert any(o.kind == "range" and o.unit_ids == (ANN,) for o in session.snapshot().overlays)

@@ -26,7 +26,7 @@ def panel_for(qtbot, session):
 
 
 def test_refused_targets_read_not_allowed_in_the_odds_and_a_short_marker_on_the_map(qtbot):
-    from appmodel.overlay_shapes import odds_items
+    from appmodel.overlays.shared import odds_items
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)
     panel = panel_for(qtbot, session)

@@ -15,9 +15,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
-from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
+from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.forceonforce.examples.patrol import SCENARIO_PATH  # noqa: E402
 from rules.geometry import Corridor  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
@@ -218,16 +218,6 @@ def test_the_overlays_menu_offers_the_games_own_overlays_and_the_toggles_persist
     saved = load_settings(open_store(tmp_path / "settings.ini"))
     assert not saved.overlays.is_on(first) and saved.projector_overlays.is_on(first) != \
         OverlayToggles.projector_default().is_on(first)
-
-
-@pytest.mark.parametrize("module", ["appmodel.draw_item", "appmodel.overlay_shapes", "appmodel.overlay_shapes_fof",
-                                    "appmodel.overlay_shapes_generic"])
-def test_the_overlay_builders_examples_run(app, module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 RPG_GUNNER = 44  # on the rooftop: 3" of terrain under his base (patrol.toml), his tag 4" up

@@ -55,7 +55,7 @@ def log_text(session: GameSession) -> str:
 def test_alpha_fires_at_cell_1_with_the_players_dice_as_the_script_does(app, qtbot, records) -> None:
     from PySide6.QtCore import Qt
 
-    from appmodel.overlay_shapes import odds_items
+    from appmodel.overlays.shared import odds_items
 
     session = session_before("Alpha fires")
     attack, turn, _, _ = panels(qtbot, session)

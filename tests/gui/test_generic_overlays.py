@@ -14,11 +14,11 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from appmodel.draw_item import base_radius  # noqa: E402
+from appmodel.overlays.draw_item import base_radius  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
-from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
+from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.generic.examples import solo  # noqa: E402
 from rules.geometry import Circle, Segment  # noqa: E402
 from rules.ruleset import get_ruleset  # noqa: E402

@@ -63,7 +63,7 @@ def identity(roster: Any, unit_id: int) -> str:
 
 
 def test_blue_shoots_identifies_and_fights_as_the_script_does(app, qtbot, records) -> None:
-    from appmodel.overlay_shapes import odds_items
+    from appmodel.overlays.shared import odds_items
 
     session = session_before("Rifle fire")
     attack, _, roster = panels(qtbot, session)

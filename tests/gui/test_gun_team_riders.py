@@ -66,7 +66,7 @@ def test_a_team_mate_with_its_own_tag_leaves_the_token_alone_and_stays_apart():
 def test_riders_follow_the_real_tracker_on_the_synthetic_table():
     """One tag in the picture for the two units: the tracker sees tag 11 only, and the session moves
     both; the picture itself shows one token (the feed draws one tag per shared spot)."""
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
     from tracker.frames import Frame
     from tracker.pipeline import Tracker
     from tracker.roster import load_roster

@@ -17,8 +17,8 @@ from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 @pytest.mark.parametrize("sizes_in_roster", [False, True])
 def test_the_tracking_panel_names_units_whose_tag_size_and_base_height_disagree(qtbot, tmp_path, monkeypatch, sizes_in_roster):
-    import appmodel.height_check as hc
-    from appmodel.synthetic_feed import SyntheticFeed
+    import appmodel.tracking.height_check as hc
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
     from gui.app import create_application
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store

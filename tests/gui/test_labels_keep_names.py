@@ -13,9 +13,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 def placed_labels(session, size):
     from gui.compositor import Compositor, ensure_qt_app
-    from gui.settings import OverlayToggles
-    from appmodel.synthetic_feed import SyntheticFeed
-    from appmodel.transforms import CameraTransform
+    from appmodel.overlays.registry import OverlayToggles
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
+    from appmodel.overlays.transforms import CameraTransform
 
     ensure_qt_app()
     feed = SyntheticFeed(session.table_size_in, width_px=size[0], height_px=size[1])

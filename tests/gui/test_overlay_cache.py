@@ -17,9 +17,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
 from gui.overlay_layers import HOT_REBUILDS  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
-from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
+from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -113,8 +113,8 @@ def test_once_still_the_picture_is_what_a_fresh_view_draws(camera):
 
 
 def test_the_builders_recompute_only_what_the_moved_unit_changed():
-    from appmodel.draw_memo import Memo
-    from appmodel.overlay_shapes import build_items
+    from appmodel.overlays.draw_memo import Memo
+    from appmodel.overlays.registry import build_items
 
     s = game()
     memo = Memo()
@@ -138,7 +138,7 @@ def test_an_outline_cut_to_a_rectangle_paints_the_same_pixels_there(camera, dash
     from PySide6.QtGui import QImage, QPainter
 
     from gui.overlay_painter import OverlayPainter
-    from appmodel.overlay_shapes import DrawItem
+    from appmodel.overlays.draw_item import DrawItem
 
     ring = np.array([[30 + 40 * math.cos(a), 24 + 26 * math.sin(a)] for a in np.linspace(0, 2 * math.pi, 300, endpoint=False)])
     item = DrawItem("range", ("ring", dashed, fill), ring, "#2f6fd0", closed=True, width_px=2.5, dashed=dashed, fill=fill)

@@ -19,9 +19,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
 from gui.overlay_worker import JobThread, OverlayWorker  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
-from appmodel.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.transforms import CameraTransform, TopDownTransform  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
+from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
 
@@ -227,8 +227,7 @@ def test_a_snapshot_built_on_another_thread_is_the_sessions_own():
     assert s.adopt_snapshot(fresh) and s.snapshot() is fresh
 
 
-@pytest.mark.parametrize("module", ["gui.overlay_worker", "gui.overlay_layers", "gui.overlay_painter",
-                                    "appmodel.clip_geometry", "appmodel.label_placement", "appmodel.draw_memo"])
+@pytest.mark.parametrize("module", ["gui.overlay_worker", "gui.overlay_layers", "gui.overlay_painter"])
 def test_the_drawing_modules_examples_run(module):
     ensure_qt_app()
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)

@@ -100,9 +100,9 @@ def test_fan_turns_and_tape_takes_waypoints(window, qtbot):
 
 
 def test_the_projector_shows_templates_only_when_the_instructor_chooses(window, qtbot):
-    from appmodel.placed_templates import TemplateBoard
+    from appmodel.overlays.placed_templates import TemplateBoard
     from gui.projector_window import ProjectorWindow
-    from gui.settings import OverlayToggles
+    from appmodel.overlays.registry import OverlayToggles
 
     window.session.set_templates(TemplateBoard().add("circle", (36.0, 24.0), size_in=6.0))
 

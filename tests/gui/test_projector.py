@@ -12,7 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from calibration.projector import ProjectorCalibration  # noqa: E402
 from gui.compositor import bgr_from_qimage  # noqa: E402
 from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 MAAWS = 13
@@ -90,7 +90,7 @@ def test_the_instructor_hides_the_odds_from_the_players(qtbot):
 
 def test_presenter_mode_is_the_unwarped_top_down_view(qtbot):
     from gui.projector_window import ProjectorWindow
-    from appmodel.transforms import TopDownTransform
+    from appmodel.overlays.transforms import TopDownTransform
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)
     session.select_unit(MAAWS)

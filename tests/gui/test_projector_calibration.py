@@ -17,7 +17,7 @@ from calibration.projection import camera_from_table  # noqa: E402
 from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
 from calibration.table_calibration import TableCalibration  # noqa: E402
 from calibration.table_layout import TableLayout  # noqa: E402
-from appmodel.live_tracking import LiveUpdate  # noqa: E402
+from appmodel.tracking.live_tracking import LiveUpdate  # noqa: E402
 from appmodel.game_session import GameSession  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 

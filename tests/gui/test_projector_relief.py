@@ -16,7 +16,7 @@ from calibration.table_layout import TableLayout  # noqa: E402
 from calibration.terrain import Hill, Terrain  # noqa: E402
 from gui.compositor import bgr_from_qimage  # noqa: E402
 from appmodel.game_session import GameSession  # noqa: E402
-from gui.settings import OverlayToggles  # noqa: E402
+from appmodel.overlays.registry import OverlayToggles  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 
 MAAWS = 13

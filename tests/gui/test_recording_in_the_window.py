@@ -18,10 +18,10 @@ from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 @pytest.fixture
 def window(qtbot, tmp_path):
     from gui.app import create_application
-    from appmodel.live_tracking import SyntheticLive
+    from appmodel.tracking.live_tracking import SyntheticLive
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
 
     create_application()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
@@ -71,7 +71,7 @@ def test_a_recording_made_in_the_window_holds_the_units_and_their_poses(window, 
 def test_with_camera_video_chosen_a_window_recording_keeps_the_cameras_picture(qtbot, tmp_path):
     import av
 
-    from appmodel.live_tracking import LiveTracking
+    from appmodel.tracking.live_tracking import LiveTracking
     from calibration.files import load_table_calibration
     from gui.app import create_application
     from gui.main_window import MainWindow

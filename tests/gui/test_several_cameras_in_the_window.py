@@ -107,7 +107,7 @@ def test_several_cameras_refuse_what_they_cannot_do_in_one_line(two_cameras, tmp
 
 def test_the_tracking_panel_has_a_line_per_camera_and_a_unit_under_a_hand_in_one_view_stays_seen(
         two_cameras, tmp_path, qtbot):
-    from appmodel.live_tracking import LiveTracking
+    from appmodel.tracking.live_tracking import LiveTracking
     from cli.several_cameras import load_calibrations, plan_cameras, several_camera_tracker
     from tracker.roster import load_roster
 
@@ -143,7 +143,7 @@ def test_the_tracking_panel_has_a_line_per_camera_and_a_unit_under_a_hand_in_one
 
 
 def test_a_unit_walking_into_a_gap_no_camera_sees_is_stale_there_and_the_panel_says_so(tmp_path, qtbot):
-    from appmodel.live_tracking import LiveTracking
+    from appmodel.tracking.live_tracking import LiveTracking
 
     layout = TableLayout.default(120.0, 30.0)
     model = webcam_model(1280, 720)

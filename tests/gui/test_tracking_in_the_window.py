@@ -41,11 +41,11 @@ class FakeTracker:
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    import appmodel.tracking_status as ts
+    import appmodel.tracking.tracking_status as ts
     from gui.app import create_application
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
 
     monkeypatch.setattr(ts, "STALLED_AFTER_S", 0.8)
     create_application()
@@ -105,7 +105,7 @@ def test_the_tracking_panel_names_a_trimmed_tag_in_view_that_the_tracker_cannot_
     strip say what is in view but not tracked, and why, instead of only 'never seen'."""
     import cv2
 
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
     from gui.app import create_application
     from gui.main_window import MainWindow
     from gui.settings import load_settings, open_store

@@ -11,7 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def test_all_anchors_in_a_960x540_picture_are_found_and_registered():
     from appmodel.game_session import GameSession
     from gui.setup_steps import check_anchors, register_frame
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
     from rules.downrange.examples.in_depth import SCENARIO_PATH
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)

@@ -17,9 +17,9 @@ from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 @pytest.fixture
 def window(qtbot, tmp_path):
     from gui.app import create_application
-    from appmodel.live_tracking import SyntheticLive
+    from appmodel.tracking.live_tracking import SyntheticLive
     from gui.main_window import MainWindow
-    from appmodel.synthetic_feed import SyntheticFeed
+    from appmodel.tracking.synthetic_feed import SyntheticFeed
 
     create_application()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)

@@ -9,7 +9,7 @@ import pytest
 
 from appmodel.errors import UsageError
 from appmodel.session.game_log import LogEntry
-from appmodel.session.recording_rows import RecordingRows, recording_metadata
+from appmodel.recording.rows import RecordingRows, recording_metadata
 from rules.events import RulesEvent
 from rules.ruleset import OddsLegend, TargetOdds
 from tracker.recording import RecordingReader

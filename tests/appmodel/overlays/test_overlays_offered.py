@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from appmodel.overlay_shapes import OVERLAYS, overlays_for
+from appmodel.overlays.registry import OVERLAYS, overlays_for
 from rules.ruleset import available_rulesets, front_end, get_ruleset
 
 

@@ -1,4 +1,4 @@
-"""The window's tracking (appmodel.live_tracking) runs the same loop as `sandtable track`: the same footage
+"""The window's tracking (appmodel.tracking.live_tracking) runs the same loop as `sandtable track`: the same footage
 gives the same events and the same poses, with one camera and with two."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from appmodel.live_tracking import LiveTracking
+from appmodel.tracking.live_tracking import LiveTracking
 from cli.main import main
 from loop_footage import ONE_CAMERA_FPS, OCCLUSION, TWO_CAMERA_FPS, one_camera_footage, two_camera_footage
 from tracker.sources import ImageFolderSource

@@ -1,35 +1,25 @@
 """How a rule resolution is stored in a recording's ``rules_events`` table, and read back.
 
-The payload is the ruleset's event as JSON (``RulesEvent.to_json()``: kind, round, side, summary,
-inputs, outcome, every die rolled, warnings) plus, for an attack, the odds the players were shown
-before rolling (``odds``: one entry per target, ``TargetOdds.as_floats()``, the exact fractions as
-text and, when the ruleset names its figures otherwise than "hit" and "kill", ``legend``: the words
-for ``p_hit`` and ``p_kill_any``). Recording it this way lets the replay and the debrief explain every
-roll without the live game state::
+One shape is written, by :meth:`appmodel.recording.rows.RecordingRows.rules_events` (the GUI session,
+``sandtable run``, the demo): ``{"event": RulesEvent JSON, "odds": [...]}``. The event is the ruleset's
+(``RulesEvent.to_json()``: kind, round, side, summary, inputs, outcome, every die rolled, warnings);
+``odds``, for an attack, are the odds the players were shown before rolling: one entry per target,
+``TargetOdds.as_floats()``, the exact fractions as text and, when the ruleset names its figures otherwise
+than "hit" and "kill", ``legend``: the words for ``p_hit`` and ``p_kill_any`` (:func:`odds_json`).
+Recording it this way lets the replay and the debrief explain every roll without the live game state.
 
-    recorder.record_rules_event(t_s, event.kind, rules_payload(event, odds=table, legend=legend))
-
-The GUI session records every attack this way, in its form ``{"event": RulesEvent JSON, "odds":
-[...]}``, which is read the same way. A payload
-that is not a rules event (a front end's own record) is kept and shown as it is; the session's
-bookkeeping records (kinds ``log``, ``view``, ``state:...``) are not game events and are skipped by the
-debrief.
+Older recordings (the demo's, before it wrote through the session's writer) hold the flat shape: the
+event's JSON with ``odds`` beside its keys. :func:`read_rules_payload` reads both, so the shape is
+migrated in one place (:func:`appmodel.recording.reader.rules_record`). A payload that is not a rules
+event (a front end's own record) is kept and shown as it is; the session's bookkeeping records (kinds
+``log``, ``view``, ``state:...``) are not game events and are skipped by the debrief.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 PAYLOAD_KEYS = ("seq", "kind", "summary", "outcome")
-
-
-def rules_payload(event: Any, *, odds: Sequence[Any] | None = None, legend: Any | None = None) -> dict[str, Any]:
-    """The JSON dict to record for a ``rules.events.RulesEvent`` (and the ``TargetOdds`` shown for it,
-    with the ruleset's ``OddsLegend`` for them)."""
-    payload: dict[str, Any] = dict(event.to_json())
-    if odds:
-        payload["odds"] = [odds_json(o, legend=legend) for o in odds]
-    return payload
 
 
 def odds_json(o: Any, *, legend: Any | None = None) -> dict[str, Any]:
@@ -57,6 +47,12 @@ def read_rules_payload(payload: Mapping[str, Any]) -> tuple[Any | None, tuple[di
 
     >>> read_rules_payload({"note": "free text"})
     (None, ())
+    >>> from rules.events import RulesEvent
+    >>> event = RulesEvent(1, "attack", 1, "Blue", "Alpha fires").to_json()
+    >>> read_rules_payload({"event": event, "odds": [{"p_hit": 0.5}]})[1]  # the shape written
+    ({'p_hit': 0.5},)
+    >>> read_rules_payload({**event, "odds": [{"p_hit": 0.5}]})[0].summary  # the older flat shape
+    'Alpha fires'
     """
     odds = payload.get("odds") or ()
     if isinstance(payload.get("event"), Mapping):  # the GUI session's form: {"event": RulesEvent JSON}

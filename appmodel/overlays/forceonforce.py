@@ -1,5 +1,5 @@
 """Builders for the shapes Force on Force measures: unit cohesion, attached leaders, the line-of-fire
-corridor with who stands in it, and the Hot Spots (Qt-free; registered in :mod:`appmodel.overlay_shapes`).
+corridor with who stands in it, and the Hot Spots (Qt-free; registered in :mod:`appmodel.overlays.registry`).
 
 Every shape and verdict is the rules' (``ruleset.overlays`` / ``attack_overlays``: a
 :class:`~rules.geometry.Cluster` per fireteam, a :class:`~rules.geometry.Corridor` and the figures the
@@ -21,8 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from appmodel.draw_item import (CAUTION, NO_MEMO, WARNING, XY, DrawItem, height_of, heights_along, lighter, outline, pts,
+from appmodel.overlays.draw_item import (CAUTION, NO_MEMO, WARNING, XY, DrawItem, heights_along, lighter, outline, pts,
                            ring_around, top_of)
+from appmodel.overlays.draw_memo import DrawMemo
+from appmodel.overlays.shared import draft_heights
+from appmodel.session.snapshot import Snapshot
 from rules.geometry import Circle, Cluster, Corridor, Reach, Segment, gap_in
 
 #: How far a fireteam's shaded area reaches beyond its figures' bases, inches (so it shows around them).
@@ -55,7 +58,7 @@ def _team_name(label: str) -> str:
 
 
 def _area_item(side_key: Any, members: tuple[tuple[int, Any], ...], color: str, *, straggling: bool,
-               memo: Any) -> DrawItem:
+               memo: DrawMemo) -> DrawItem:
     """The area one connected group of a fireteam holds: the hull of its bases grown by a little."""
     rings = [outline(Reach(fp, COHESION_PAD_IN), 24, memo) for _, fp in members]
     hull = _hull(np.concatenate(rings))
@@ -65,7 +68,7 @@ def _area_item(side_key: Any, members: tuple[tuple[int, Any], ...], color: str, 
                     units=ids)
 
 
-def _cluster_items(c: Cluster, label: str, color: str, names: dict[int, str], memo: Any) -> list[DrawItem]:
+def _cluster_items(c: Cluster, label: str, color: str, names: dict[int, str], memo: DrawMemo) -> list[DrawItem]:
     where = dict(c.members)
     out: list[DrawItem] = []
     for k, group in enumerate(c.groups):
@@ -108,7 +111,7 @@ def _cluster_items(c: Cluster, label: str, color: str, names: dict[int, str], me
     return out
 
 
-def cohesion_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def cohesion_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """Each fireteam's cohesion (the rules' :class:`~rules.geometry.Cluster`): the area its figures
     hold in its side's colour and the links between them; out of cohesion, the stray figures ringed
     in red, the gap to their unit measured, the label in red. Attached leaders: a dashed line to the
@@ -129,7 +132,7 @@ def cohesion_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def _leader_items(o: Any, color: str, leader: Any, memo: Any) -> list[DrawItem]:
+def _leader_items(o: Any, color: str, leader: Any, memo: DrawMemo) -> list[DrawItem]:
     seg: Segment = o.shape
     a, b = (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in)
     gold = "#ffd24d"
@@ -142,7 +145,7 @@ def _leader_items(o: Any, color: str, leader: Any, memo: Any) -> list[DrawItem]:
     return out
 
 
-def _draft_figures(snap: Any) -> tuple[int, ...]:
+def _draft_figures(snap: Snapshot) -> tuple[int, ...]:
     """The figures of the drafted attack's firing unit and targets (a corridor moves with them)."""
     d = snap.draft
     if d is None:
@@ -156,28 +159,7 @@ def _draft_figures(snap: Any) -> tuple[int, ...]:
     return tuple(sorted(ids | {u.unit_id for u in snap.units if (u.side, u.group) in groups}))
 
 
-def unit_height(snap: Any, unit_id: int | None) -> float:
-    """The height a unit stands at: the mean ground height of the figures of its fireteam (Force on
-    Force measures a unit's elevation so), of the figure itself when it has none; 0 for no unit."""
-    u = snap.unit(unit_id) if unit_id is not None else None
-    if u is None:
-        return 0.0
-    if u.group is None:
-        return height_of(u)
-    team = [f for f in snap.units if f.side == u.side and f.group == u.group and f.on_table] or [u]
-    return sum(height_of(f) for f in team) / len(team)
-
-
-def draft_heights(snap: Any) -> tuple[float, float]:
-    """The heights of the drafted attack's two ends: the firing unit's, and its first target's (0 for a
-    point on the ground)."""
-    d = snap.draft
-    if d is None:
-        return 0.0, 0.0
-    return unit_height(snap, d.attacker_id), unit_height(snap, d.target_ids[0] if d.target_ids else None)
-
-
-def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def line_of_fire_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """The line-of-fire corridor of the attack being set up (the rules' :class:`~rules.geometry.Corridor`,
     2" each side of the line centre to centre), shaded in the firing side's colour; every figure the
     rules found in it ringed in amber, and who they are listed along it."""
@@ -224,7 +206,7 @@ def line_of_fire_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def hot_spot_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def hot_spot_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """Hot Spot counters (numbered, amber) and, while a reinforcing unit waits to come on, the area
     around its Hot Spot where it may be placed (dashed, in its side's colour)."""
     out: list[DrawItem] = []
@@ -245,5 +227,4 @@ def hot_spot_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-__all__ = ["COHESION_PAD_IN", "HOT_SPOT_COLOR", "cohesion_items", "draft_heights", "hot_spot_items", "line_of_fire_items",
-           "unit_height"]
+__all__ = ["COHESION_PAD_IN", "HOT_SPOT_COLOR", "cohesion_items", "hot_spot_items", "line_of_fire_items"]

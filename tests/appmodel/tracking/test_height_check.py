@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from appmodel.height_check import HeightCheck, HeightDisagreement
+from appmodel.tracking.height_check import HeightCheck, HeightDisagreement
 from calibration.synthetic import SyntheticTable, TagPlacement, overhead_pose, webcam_model
 from calibration.table_calibration import TableCalibration
 from calibration.table_layout import TableLayout

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from appmodel.errors import UsageError
-from appmodel.rules_payload import odds_json
+from appmodel.recording.payload import odds_json
 from appmodel.session.game_log import LogEntry
 from rules.events import RulesEvent
 from rules.ruleset import OddsLegend, RulesState, TargetOdds

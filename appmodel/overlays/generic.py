@@ -1,7 +1,7 @@
 """Builders for the shapes the generic miniatures rules measure: range bands with their to-hit numbers,
 where an area-of-effect shot may scatter and where it came down, the area of effect, a commander's
 command range and the moves the solo-play tables suggest (Qt-free; registered in
-:mod:`appmodel.overlay_shapes`).
+:mod:`appmodel.overlays.registry`).
 
 The rings, circles and segments are the rules' (``ruleset.overlays`` and ``attack_overlays``); the
 words on them too. These functions only decide how they look: range bands as rings from the base in
@@ -20,8 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from appmodel.draw_item import (NO_MEMO, RING_SEGMENTS, WARNING, DrawItem, arrow_head, base_radius, bottom_of, lighter,
+from appmodel.overlays.draw_item import (NO_MEMO, RING_SEGMENTS, WARNING, DrawItem, arrow_head, base_radius, bottom_of, lighter,
                            outline, pts, ring_around, top_of)
+from appmodel.overlays.draw_memo import DrawMemo
+from appmodel.session.snapshot import Snapshot
 from rules.geometry import Circle, Reach, Segment
 
 #: Area-of-effect fill: the colour of Down Range's blast, so an area that hurts looks the same in both.
@@ -39,7 +41,7 @@ def to_hit_text(label: str) -> str:
     return next((w for w in label.split() if w.endswith("+") and w[:-1].isdigit()), "")
 
 
-def band_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def band_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """The selected unit's range bands: a ring at the far edge of each band, labelled with the band,
     its to-hit number and its inches; nearer (easier) bands in the stronger colour."""
     bands = [o for o in snap.overlays if o.kind == "range band" and snap.selected_unit in o.unit_ids]
@@ -50,14 +52,14 @@ def band_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def _band_now(o: Any, color: str, memo: Any) -> DrawItem:
+def _band_now(o: Any, color: str, memo: DrawMemo) -> DrawItem:
     ring = outline(o.shape, RING_SEGMENTS, memo)
     return DrawItem("bands", ("band", o.shape), ring, color, closed=True, width_px=1.75, label=o.label,
                     text_in=top_of(ring), text_color=lighter(color, 0.4), short_label=to_hit_text(o.label), units=o.unit_ids,
                     label_on_outline=True)
 
 
-def scatter_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def scatter_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """While an area weapon is aimed: its area of effect at the aim point and, dashed red, how far a
     miss may scatter. After a shot: the area of effect where it came down and, for a miss, the
     scatter from the intended point to where it landed (an arrow, the distance in inches); a Dud
@@ -103,11 +105,11 @@ def _scatter_now(o: Any) -> list[DrawItem]:
     return out
 
 
-def _attacker(snap: Any) -> tuple[int, ...]:
+def _attacker(snap: Snapshot) -> tuple[int, ...]:
     return (snap.draft.attacker_id,) if snap.draft is not None else ()
 
 
-def command_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def command_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """The selected commander's command range (dashed, from the base) and the units under command
     within it ringed."""
     out: list[DrawItem] = []
@@ -126,7 +128,7 @@ def command_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def automation_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
+def automation_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """The moves the solo-play tables suggest for the automated side: a dashed arrow from where the
     unit stood when the tables decided to where the route leads, its base's outline there, and the
     route in words."""
@@ -140,7 +142,7 @@ def automation_items(snap: Any, memo: Any = NO_MEMO) -> list[DrawItem]:
     return out
 
 
-def _automation_now(o: Any, r: float, color: str, memo: Any) -> list[DrawItem]:
+def _automation_now(o: Any, r: float, color: str, memo: DrawMemo) -> list[DrawItem]:
     seg: Segment = o.shape
     a, b = (seg.ax_in, seg.ay_in), (seg.bx_in, seg.by_in)
     pale = lighter(color, 0.3)

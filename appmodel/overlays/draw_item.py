@@ -2,9 +2,9 @@
 inches, with its colour and style), the label priorities, and the small helpers every builder module
 shares (a rules shape's outline remembered by value, a ring's label spot, colour mixing). Qt-free.
 
-The builders live in :mod:`appmodel.overlay_shapes` (Down Range's kinds, the shared ones and the registry),
-:mod:`appmodel.overlay_shapes_fof` (Force on Force: cohesion, leaders, line of fire, Hot Spots) and
-:mod:`appmodel.overlay_shapes_generic` (the generic rules: range bands, scatter, area of effect, command
+The builders live in :mod:`appmodel.overlays.registry` (Down Range's kinds, the shared ones and the registry),
+:mod:`appmodel.overlays.forceonforce` (Force on Force: cohesion, leaders, line of fire, Hot Spots) and
+:mod:`appmodel.overlays.generic` (the generic rules: range bands, scatter, area of effect, command
 range, the solo tables' moves).
 
 >>> from rules.geometry import Circle
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from appmodel.draw_memo import NoMemo
+from appmodel.overlays.draw_memo import DrawMemo, NoMemo
 from rules.geometry import Circle, Cone, OrientedRect, Reach, Shape
 
 XY = tuple[float, float]
@@ -125,7 +125,7 @@ def pts(points: Iterable[XY]) -> np.ndarray:
     return np.asarray(list(points), dtype=np.float64).reshape(-1, 2)
 
 
-def outline(shape: object, segments: int = RING_SEGMENTS, memo: Any = NO_MEMO) -> np.ndarray:
+def outline(shape: object, segments: int = RING_SEGMENTS, memo: DrawMemo = NO_MEMO) -> np.ndarray:
     """The outline of a rules shape as (N, 2) inches (remembered by the shape's value in ``memo``)."""
     return memo.get(("outline", shape, segments), lambda: _outline_now(shape, segments))
 
@@ -204,7 +204,7 @@ def heights_along(points: np.ndarray, a: XY, b: XY, z_a: float, z_b: float) -> f
     return tuple(float(v) for v in z_a + t * (z_b - z_a))
 
 
-def ring_around(u: Any, layer: str, color: str, memo: Any, *, pad_in: float = 0.45, width_px: float = 2.5,
+def ring_around(u: Any, layer: str, color: str, memo: DrawMemo, *, pad_in: float = 0.45, width_px: float = 2.5,
                 dashed: bool = False) -> DrawItem:
     """A highlight ring around a unit's base (in a fan, caught in a blast, in a line of fire), at the
     height the unit stands."""

@@ -73,4 +73,8 @@ class NoMemo:
         pass
 
 
-__all__ = ["Memo", "NoMemo"]
+__all__ = ["DrawMemo", "Memo", "NoMemo"]
+
+
+#: What a builder takes as its memo: a view's own :class:`Memo`, or :data:`~appmodel.overlays.draw_item.NO_MEMO`.
+DrawMemo = Memo | NoMemo

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from appmodel.placed_templates import TemplateBoard, snapped
+from appmodel.overlays.placed_templates import TemplateBoard, snapped
 from appmodel.game_session import GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 

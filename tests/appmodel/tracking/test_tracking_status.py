@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from appmodel.tracking_status import SMALL_TAG_PX, TrackingMonitor
+from appmodel.tracking.tracking_status import SMALL_TAG_PX, TrackingMonitor
 from tracker.unit_pose import UnitPose, UnitState
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from appmodel.overlay_shapes import build_items
+from appmodel.overlays.registry import build_items
 from appmodel.game_session import AttackDraft, GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from rules.terrain_sight import Ground
