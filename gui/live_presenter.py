@@ -11,7 +11,7 @@ rescanned.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,9 +20,8 @@ from PySide6.QtWidgets import QLabel
 from appmodel.tracking.height_check import HeightCheck, heights_summary
 from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
 from gui.theme import TEXT_COLORS
+from gui.window_parts import WindowParts
 
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
 
 #: How often the UI polls the tracking thread (ms): faster than a 30 fps camera delivers.
 POLL_MS = 25
@@ -37,7 +36,7 @@ class LivePresenter:
     ``tracker``: the feed's tracker when it tracks a camera (None for the synthetic table): the
     tracking status and the height check follow it."""
 
-    def __init__(self, window: MainWindow, tracker: Any | None) -> None:
+    def __init__(self, window: WindowParts, tracker: Any | None) -> None:
         self.window = window
         self.tracking_monitor: TrackingMonitor | None = None
         self.height_check: HeightCheck | None = None  # tag size against base height, per unit
@@ -65,8 +64,8 @@ class LivePresenter:
         if w.live is None:
             return
         update = w.live.poll()
-        if w._calibration_run is not None:
-            w._calibration_run.offer(update)
+        if w.calibration_run is not None:
+            w.calibration_run.offer(update)
         if update.frame_bgr is not None:
             w.view.set_frame(update.frame_bgr)
             if w.projector is not None:

@@ -73,7 +73,7 @@ class MainWindow(QMainWindow):
         self.tracked_live = live if isinstance(live, LiveTracking) else None
         self.replay = replay
         self.projector: ProjectorWindow | None = None
-        self._calibration_run: ProjectorCalibrationRun | None = None
+        self.calibration_run: ProjectorCalibrationRun | None = None
         #: How long the calibration pattern settles before a frame is taken (tests shorten it).
         self.pattern_settle_ms = PATTERN_SETTLE_MS
         self.last_message = ""
@@ -275,16 +275,16 @@ class MainWindow(QMainWindow):
         run = ProjectorCalibrationRun(self.session, self.calibration, screen_index=self.settings.projector_screen,
                                       settle_ms=self.pattern_settle_ms, on_result=self._projector_calibrated,
                                       on_failure=self._projector_calibration_failed)
-        self._calibration_run = run
+        self.calibration_run = run
         self.statusBar().showMessage(f"showing the calibration pattern on screen {run.screen_index + 1}; the camera "
                                      f"takes a frame in {PATTERN_SETTLE_MS / 1000:g} s…")
 
     def _projector_calibration_failed(self, reason: str) -> None:
-        self._calibration_run = None
+        self.calibration_run = None
         self._notify("Projector calibration", reason, warning=True)
 
     def _projector_calibrated(self, result: ProjectorCalibration) -> None:
-        self._calibration_run = None
+        self.calibration_run = None
         path = self.settings.projector_calibration_path or default_projector_path()
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)

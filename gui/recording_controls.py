@@ -11,7 +11,6 @@ import time
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QLabel
@@ -20,9 +19,8 @@ from appmodel.errors import UsageError
 from appmodel.tracking.units_as_poses import poses_from_units
 from gui.settings import save_settings
 from rules.errors import RulesError
+from gui.window_parts import WindowParts
 
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
 
 #: How often a session without a tracked camera records its units' places (4 a second: moves by hand
 #: or by the rules replay smoothly; unchanged poses cost the recorder nothing).
@@ -32,7 +30,7 @@ RULES_FRAME_MS = 250
 class RecordingControls:
     """The window's recording workflow (mutable: the tick's clock and frame count)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         self.window = window
         self.label = QLabel("")
         self.label.setObjectName("rec-indicator")

@@ -7,7 +7,7 @@ Only the overlays of the game's rule system (and the shared ones) are offered.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
@@ -16,12 +16,11 @@ from PySide6.QtWidgets import QMenu
 from appmodel.game_session import GameSession
 from appmodel.overlays.registry import overlays_for
 from rules.ruleset import front_end
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.window_parts import WindowParts
 
 
-def add_action(window: MainWindow, name: str, text: str, shortcut: str, slot: Callable[..., Any], *, menu: QMenu,
+
+def add_action(window: WindowParts, name: str, text: str, shortcut: str, slot: Callable[..., Any], *, menu: QMenu,
                checkable: bool = False, checked: bool = False) -> QAction:
     """An action in ``menu`` and on ``shortcut`` (anywhere in the window), kept as ``actions_by_name[name]``."""
     action = QAction(text, window)
@@ -40,7 +39,7 @@ def add_action(window: MainWindow, name: str, text: str, shortcut: str, slot: Ca
     return action
 
 
-def build_actions(window: MainWindow) -> None:
+def build_actions(window: WindowParts) -> None:
     w = window
     bar = w.menuBar()
     game = bar.addMenu("&Game")
@@ -120,7 +119,7 @@ def build_actions(window: MainWindow) -> None:
         a("prev_event", "Jump to the previous event", ",", w.timeline.previous_event, menu=record)
 
 
-def fill_screens(window: MainWindow, menu: QMenu, kind: str) -> None:
+def fill_screens(window: WindowParts, menu: QMenu, kind: str) -> None:
     """One checkable entry per connected screen; the choice is kept in the settings."""
     menu.clear()
     group = QActionGroup(menu)
