@@ -27,10 +27,39 @@ def create_application() -> Any:
     return app
 
 
-def _close_on_signals(app: Any) -> None:
+class _StopOnSignals:
     """SIGTERM or SIGINT (a service manager, ``kill``, Ctrl+C in the terminal) close the windows as the
-    user would, so a recording in progress is closed cleanly and checkpointed. Python runs signal
-    handlers only between bytecodes, so a timer wakes it while Qt's event loop waits."""
+    user would, so a recording in progress is closed cleanly and checkpointed and the settings are saved.
+
+    ``app.quit()`` does nothing before Qt's event loop runs, and start-up (reading the scenario, building
+    the window) takes seconds on a busy machine: a signal then was lost and the window stayed up for good.
+    So the handler only remembers the request until :func:`run_event_loop` says the loop is running, and
+    the loop's first event acts on it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.requested = False
+        self.loop_running = False
+
+    def __call__(self, signum: int, frame: object) -> None:
+        # Python runs this in the main thread between bytecodes: never concurrently with loop_started.
+        self.requested = True
+        if self.loop_running:
+            self.close()
+
+    def loop_started(self) -> None:
+        self.loop_running = True
+        if self.requested:
+            self.close()
+
+    def close(self) -> None:
+        self.app.closeAllWindows()
+        self.app.quit()
+
+
+def _close_on_signals(app: Any) -> None:
+    """Install :class:`_StopOnSignals` for SIGTERM and SIGINT. Python runs signal handlers only between
+    bytecodes, so a timer wakes it while Qt's event loop waits."""
     import signal
     import threading
 
@@ -38,16 +67,36 @@ def _close_on_signals(app: Any) -> None:
 
     if threading.current_thread() is not threading.main_thread():
         return
-
-    def close(signum: int, frame: object) -> None:
-        app.closeAllWindows()
-        app.quit()
-
+    stop = _StopOnSignals(app)
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, close)
+        signal.signal(sig, stop)
+    app.setProperty("sandtable_stop_on_signals", stop)  # found again by run_event_loop
     wake = QTimer(app)
     wake.timeout.connect(lambda: None)
     wake.start(200)
+
+
+def run_event_loop(app: Any, *, ready_line: str | None = None) -> int:
+    """``app.exec()``, acting first on a SIGTERM/SIGINT that came during start-up (see
+    :class:`_StopOnSignals`). ``ready_line``, printed (and flushed) once the loop runs, tells a terminal,
+    a service manager or a test that the window is up."""
+    from PySide6.QtCore import QTimer
+
+    stop = app.property("sandtable_stop_on_signals")
+
+    def started() -> None:
+        if ready_line is not None:
+            print(ready_line, flush=True)
+        if isinstance(stop, _StopOnSignals):
+            stop.loop_started()
+
+    # A zero timer fires from inside exec(), not from a processEvents() during start-up.
+    QTimer.singleShot(0, started)
+    try:
+        return int(app.exec())
+    finally:
+        if isinstance(stop, _StopOnSignals):
+            stop.loop_running = False
 
 
 def open_live_source(session: Any, *, source: str | None, calibration_path: str | None,
@@ -121,4 +170,4 @@ def take_screenshot(window: Any, path: str | Path, *, size: tuple[int, int] = (1
     return path
 
 
-__all__ = ["create_application", "open_live_source", "recording_calibration", "take_screenshot"]
+__all__ = ["create_application", "open_live_source", "recording_calibration", "run_event_loop", "take_screenshot"]

@@ -92,8 +92,9 @@ def set_viewport(driver: Any, width: int, height: int) -> None:
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
 
-def wait_for(predicate: Any, timeout_s: float = 10.0, what: str = "the page") -> Any:
-    """Poll ``predicate`` until it returns something true; fail naming ``what`` after ``timeout_s``."""
+def wait_for(predicate: Any, timeout_s: float = 120.0, what: str = "the page") -> Any:
+    """Poll ``predicate`` until it returns something true; fail naming ``what`` after ``timeout_s``
+    (long: only a broken page waits it out, and a loaded machine's browser can take more than 10 s)."""
     end = time.monotonic() + timeout_s
     last: Any = None
     while time.monotonic() < end:

@@ -75,9 +75,10 @@ class FakeCapture:
         time.sleep(1.0 / self.camera.fps)
         if not (self.opened and self.camera.plugged_in):
             return False, None
-        with self.camera.lock:
+        with self.camera.changed:
             self.camera.delivered += 1
             n = self.camera.delivered
+            self.camera.changed.notify_all()
         image = np.full((48, 64, 3), n % 256, np.uint8)
         return True, image
 
@@ -94,9 +95,17 @@ class FakeCamera:
         self.delivered = 0
         self.opens = 0
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)  # notified at each frame delivered
 
     def factory(self, spec):
         return FakeCapture(self)
+
+    def wait_delivered(self, count: int, timeout_s: float = 120.0) -> None:
+        """Until the camera has delivered ``count`` frames in all: what the test waits for, not a
+        time that holds that many only on a quiet machine (``timeout_s`` only ends a broken test)."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.delivered >= count, timeout_s):
+                raise AssertionError(f"the fake camera delivered {self.delivered} frames, not {count}, in {timeout_s:.0f} s")
 
 
 class CameraMapping:

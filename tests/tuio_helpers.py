@@ -24,7 +24,7 @@ class _Catch(Dispatcher):
             self.arrived.notify_all()
         return super().call_handlers_for_packet(data, client_address)
 
-    def wait_for(self, count: int, timeout_s: float = 5.0) -> list[bytes]:
+    def wait_for(self, count: int, timeout_s: float = 120.0) -> list[bytes]:  # long: only a lost datagram waits it out
         with self.arrived:
             self.arrived.wait_for(lambda: len(self.datagrams) >= count, timeout_s)
             return list(self.datagrams)

@@ -196,8 +196,10 @@ def _window(args: argparse.Namespace, example: Any) -> int:
     window.show()
     from PySide6.QtWidgets import QApplication
 
+    from gui.app import run_event_loop
+
     try:
-        code = int(QApplication.instance().exec())
+        code = run_event_loop(QApplication.instance())
     finally:
         if view is not None:
             view.close()

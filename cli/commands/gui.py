@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from classview.live import check_serve, serve_session
-    from gui.app import create_application, open_live_source, take_screenshot
+    from gui.app import create_application, open_live_source, run_event_loop, take_screenshot
     from appmodel.errors import UsageError
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"saved {path}")
             return 0
         window.show()
-        return int(app.exec())
+        return run_event_loop(app, ready_line="sandtable gui: the window is open (closing it, Ctrl+C or SIGTERM stops)")
     finally:
         if view is not None:
             view.close()

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from classview.live import check_serve, serve_session
-    from gui.app import create_application, recording_calibration, take_screenshot
+    from gui.app import create_application, recording_calibration, run_event_loop, take_screenshot
     from cli.commands.gui import _size
     from gui.main_window import MainWindow
     from appmodel.replay_model import ReplayModel
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"saved {path}")
             return 0
         window.show()
-        return int(app.exec())
+        return run_event_loop(app)
     finally:
         if view is not None:
             view.close()

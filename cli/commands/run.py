@@ -413,7 +413,7 @@ def _play_live(app, args, live, firsts, scenario, calibration, calibration_path,
     import sys
 
     from classview.live import serve_session
-    from gui.app import take_screenshot
+    from gui.app import run_event_loop, take_screenshot
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession
     from tracker.tracking_loop import TuioFeed
@@ -450,7 +450,7 @@ def _play_live(app, args, live, firsts, scenario, calibration, calibration_path,
             code = 0
         else:
             window.show()
-            code = int(app.exec())
+            code = run_event_loop(app)
     finally:
         live.stop()
         if view is not None:

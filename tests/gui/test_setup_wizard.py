@@ -57,8 +57,11 @@ class SyntheticCapture:
         with self.lock:
             self.image = image
             self.reads_since_show = 0
-        deadline = time.monotonic() + 10.0
-        while self.reads_since_show < 2 and time.monotonic() < deadline:
+        # Never goes on with the old picture (it did after 10 s, and a loaded machine's camera thread
+        # can be that late): 120 s only ends a broken test.
+        deadline = time.monotonic() + 120.0
+        while self.reads_since_show < 2:
+            assert time.monotonic() < deadline, "the camera thread did not deliver the new picture in 120 s"
             time.sleep(0.01)
 
     def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)

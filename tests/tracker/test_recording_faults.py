@@ -76,10 +76,17 @@ def test_the_sqlite_file_alone_holds_all_but_the_last_seconds_while_recording(tm
         for i in range(90):
             recorder.record_frame(i, i / 30, [_pose(i / 30)])
         recorder.flush()
-        time.sleep(1.5)  # the writer checkpoints on its own, nobody calls close()
         alone = tmp_path / "copy" / "alone.sqlite"
         alone.parent.mkdir()
-        shutil.copyfile(path, alone)  # a user copying the .sqlite without its -wal
+        # The writer checkpoints on its own (every 0.5 s), nobody calls close(): copy until a copy holds
+        # the frames, however late a busy machine runs the writer (120 s only ends a broken writer).
+        deadline = time.monotonic() + 120
+        while True:
+            shutil.copyfile(path, alone)  # a user copying the .sqlite without its -wal
+            with RecordingReader(alone) as reader:
+                if reader.frame_count == 90 or time.monotonic() > deadline:
+                    break
+            time.sleep(0.1)
         with RecordingReader(alone) as reader:
             assert reader.frame_count == 90
             assert reader.poses_at(3.0)[0].x_in == pytest.approx(10.0 + 89 / 30)

@@ -15,13 +15,23 @@ from tracker.tracking_loop import TrackingLoop
 from tracker.sources import CameraSource, ImageFolderSource, VideoFileSource, open_source
 import threading
 
+#: Only a broken test waits this long; a passing one goes on as soon as what it waits for happened.
+PATIENCE_S = 120.0
+
+
+def wait_until(condition, what: str) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + PATIENCE_S
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {PATIENCE_S:.0f} s for {what}"
+        time.sleep(0.01)
+
 
 def test_a_live_camera_hands_over_only_the_newest_frame_never_a_backlog():
     camera = FakeCamera(fps=200)
     with CameraSource(0, capture_factory=camera.factory) as source:
-        first = source.latest_frame(1.0)
-        time.sleep(0.2)  # the consumer is slow: ~40 frames arrive meanwhile
-        second = source.latest_frame(1.0)
+        first = source.latest_frame(PATIENCE_S)
+        camera.wait_delivered(first.index + 40)  # the consumer is slow: 40 frames arrive meanwhile
+        second = source.latest_frame(PATIENCE_S)
         assert second.index - first.index > 10  # skipped straight to the newest
         assert source.latest_frame(0.0) is None or source.latest_frame(0.0).index > second.index
         names = [t.name for t in threading.enumerate()]
@@ -40,19 +50,15 @@ def test_a_camera_that_drops_out_is_retried_and_the_game_state_is_kept():
     runner = threading.Thread(target=loop.run, kwargs={"stop": stop})
     runner.start()
     try:
-        time.sleep(0.2)
+        camera.wait_delivered(10)
         camera.plugged_in = False
-        deadline = time.monotonic() + 3
-        while source.connected and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not source.connected
-        time.sleep(0.3)
+        wait_until(lambda: not source.connected, "the camera to count as gone")
+        opens = camera.opens
+        wait_until(lambda: camera.opens >= opens + 3, "the source to retry the gone camera")  # and keep retrying
         delivered = camera.delivered
         camera.plugged_in = True
-        deadline = time.monotonic() + 3
-        while camera.delivered < delivered + 5 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        time.sleep(0.2)
+        camera.wait_delivered(delivered + 5)
+        wait_until(lambda: "source_back" in [e.kind.value for e in events], "the loop to say the camera is back")
     finally:
         stop.set()
         runner.join(5)
