@@ -14,7 +14,6 @@ import numpy as np
 
 from tracker.detector_settings import FastDetectorSettings
 from tracker.search_boxes import Box, tile_edge_px, tile_grid, tile_overlap_px
-from tracker.still_tags import thumbnail_step
 
 
 def coarse_thumbnail(thumb: np.ndarray) -> np.ndarray:
@@ -44,14 +43,15 @@ class ChangeSweep:
         self._reference_mean: np.ndarray | None = None  # its cells' means (it changes only where searched)
         self._cells: tuple[Any, ...] | None = None  # the thumbnail's shape, and its cells' mean and spread
 
-    def fit(self, width: int, height: int) -> None:
-        """Tiles for frames of this size (the round robin starts again when the size changes)."""
+    def fit(self, width: int, height: int, thumb_step: int) -> None:
+        """Tiles for frames of this size (the round robin starts again when the size changes);
+        ``thumb_step``: frame pixels per pixel of the thumbnail that :func:`coarse_thumbnail` halves."""
         if self.frame_size == (width, height):
             return
         self.frame_size = (width, height)
         self.tiles = tile_grid(width, height, tile_px=tile_edge_px(self.settings.tile_px, width), overlap_px=tile_overlap_px(width))
         self._tile_cursor = 0
-        self._change_step = 2 * thumbnail_step(self.settings, width)
+        self._change_step = 2 * thumb_step
 
     def next_boxes(self, coarse: np.ndarray, windows: list[Box]) -> tuple[list[Box], list[Box]]:
         """Boxes around the parts of the picture that changed since they were last searched (most

@@ -42,6 +42,11 @@ would otherwise show up as an unknown tag or a second copy of a unit.
 ``velocity_gap_s`` while its window grows; when it is found again, the displacement over the gap is
 its new velocity (not the stale one, not zero). A tag whose velocity is unknown (seen once) gets a
 window as wide as if it had been missed once.
+
+**Where each stage lives.** This module holds the orchestrator, :meth:`FastTagDetector.detect`; the
+stages are modules of their own: ``search_boxes`` (what a box and a step are), ``detect_workers`` (the
+two cores), ``pixel_tracks`` (windows and prediction), ``still_tags``, ``change_sweep``, and
+``decode_policy.corrected_decodes_expected`` (which corrected decodes to report).
 """
 from __future__ import annotations
 
@@ -253,7 +258,7 @@ class FastTagDetector:
             self._tracks.clear()
             self._full_search = True
             self._workers.drop_background()  # tiles of a picture of another size
-        self._sweep.fit(width, height)
+        self._sweep.fit(width, height, self._thumb_step)
 
     def _search_whole_frame(self, frame: _Frame, pool: ThreadPoolExecutor | None, max_hamming: int) -> _Searched:
         """The first frame, or one after :meth:`request_full_search`: bands of equal area, one a core."""
