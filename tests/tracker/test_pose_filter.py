@@ -42,7 +42,7 @@ def test_a_single_outlier_frame_is_not_a_move():
 
 @pytest.mark.parametrize(
     "module",
-    ["tracker.pose_filter", "tracker.fast_detection", "tracker.events", "tracker.unit_pose"],
+    ["tracker.pose_filter", "tracker.search_boxes", "tracker.still_tags", "tracker.decode_policy", "tracker.events", "tracker.unit_pose"],
 )
 def test_the_examples_in_the_tracker_docstrings_run(module):
     result = doctest.testmod(importlib.import_module(module))
