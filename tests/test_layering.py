@@ -358,6 +358,13 @@ def test_rules_have_no_import_loops_even_inside_functions() -> None:
     assert not loops, "rules modules that import each other:\n" + "\n".join(" -> ".join(loop) for loop in loops)
 
 
+def test_calibration_has_no_import_loops_even_inside_functions() -> None:
+    """The synthetic table's renderer and projected light once reached into each other inside functions;
+    both now stand on calibration.synthetic.raycast, and no calibration module loops."""
+    loops = import_loops(import_graph(["calibration"], in_functions=True))
+    assert not loops, "calibration modules that import each other:\n" + "\n".join(" -> ".join(loop) for loop in loops)
+
+
 def test_the_session_parts_never_reach_back_into_the_session() -> None:
     """appmodel/session/ holds the game session's parts (selection, tape, tracked poses, dice, log,
     recording rows...): each is handed what it needs, so none imports the façade that composes them,
