@@ -26,7 +26,7 @@ from calibration.synthetic.texture import TableLook
 from calibration.table_layout import TableLayout
 from calibration.terrain import Terrain
 
-if TYPE_CHECKING:  # only for annotations: the renderer does not import this module, so no loop either way
+if TYPE_CHECKING:  # annotations only; the renderer does not import this module, so there is no loop either way
     from calibration.projector_model import ProjectorModel
     from calibration.synthetic.renderer import SyntheticTable
 
@@ -157,7 +157,7 @@ def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, 
         s_floor = (0.0 - origin[2]) / dirs[:, 2]
     lo, hi = s_top.copy(), s_floor.copy()
 
-    def above(s):
+    def above(s: np.ndarray) -> np.ndarray:
         p = origin[None, :] + s[:, None] * dirs
         return p[:, 2] - terrain.height_at(p[:, 0], p[:, 1]) > 0
 
@@ -181,12 +181,12 @@ def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, 
 
 
 def units_apart(terrain: Terrain, count: int, *, seed: int = 0, size_in: float = 1.5, base_in: float = 1.0,
-                area_in: tuple[float, float, float, float] = (6.0, 6.0, 66.0, 42.0), apart_in: float = 3.0):
+                area_in: tuple[float, float, float, float] = (6.0, 6.0, 66.0, 42.0), apart_in: float = 3.0) -> list[TagPlacement]:
     """``count`` unit tags standing on ``terrain`` at random, never closer than ``apart_in`` (bases do not
     overlap), tag ids from 10."""
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = area_in
-    out = []
+    out: list[TagPlacement] = []
     while len(out) < count:
         x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
         if any(np.hypot(x - u.x_in, y - u.y_in) < apart_in for u in out):
@@ -195,7 +195,7 @@ def units_apart(terrain: Terrain, count: int, *, seed: int = 0, size_in: float =
     return out
 
 
-def busy_overlays(projector, placements, *, seed: int = 1) -> np.ndarray:
+def busy_overlays(projector: ProjectorModel, placements: Sequence[TagPlacement], *, seed: int = 1) -> np.ndarray:
     """A projector picture as a busy game throws it: a coloured fill, a white line and an odds label
     over and around every unit (``projector``: a 3-D projector model)."""
     r = np.random.default_rng(seed)

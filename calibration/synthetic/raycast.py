@@ -31,7 +31,8 @@ _SHADOW_STEPS = 24
 
 #: A rendered piece of the picture: pixel box (x0, y0, x1, y1), premultiplied BGR colour and coverage
 #: (both float32, the box's size); None when nothing of it is in view.
-Patch = tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None
+PatchData = tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]
+Patch = PatchData | None
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,7 @@ def downsample(box: tuple[int, int, int, int], colour: np.ndarray, cover: np.nda
     return box, colour.astype(np.float32), cover.astype(np.float32)
 
 
-def smear(patch: Patch, travel_px: np.ndarray) -> Patch:
+def smear(patch: PatchData, travel_px: np.ndarray) -> PatchData:
     """Convolve a premultiplied patch with a line of ``travel_px`` (dx, dy) centred on the origin."""
     box, colour, cover = patch
     length = float(np.hypot(*travel_px))

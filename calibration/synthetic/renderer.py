@@ -111,7 +111,7 @@ class SyntheticTable:
         self.background_supersample = int(background_supersample)
         self._geom = ViewGeometry(self.model, self.pose)
         self._background: np.ndarray | None = None
-        self._patches: OrderedDict[tuple, Patch] = OrderedDict()
+        self._patches: OrderedDict[tuple[TagPlacement, tuple[float, float]], Patch] = OrderedDict()
         self._hands: dict[Hand, Patch] = {}
 
     # ------------------------------------------------------------------ variants
