@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean browser
+.PHONY: demo test lint bench clean browser
 
 # The class view's browser tests drive Debian's chromium through chromium-driver (a browser cannot be
 # downloaded at install time): installed here when root and apt are available, else one line says so.
@@ -26,8 +26,16 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/sandtable demo
 
-test: $(STAMP) browser
+# Type-checked packages (strict per [tool.mypy] in pyproject.toml): add rules, tracker, appmodel here as each passes.
+MYPY_PACKAGES := calibration
+
+# lint first: a lint or type error fails the build before the tests run
+test: $(STAMP) browser lint
 	$(BIN)/python -m pytest -n 2
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy $(MYPY_PACKAGES)
 
 bench: $(STAMP)
 	for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

@@ -6,6 +6,7 @@ pixel (i, j) spanning [i, i+1); the tracker converts at its boundary, see ``trac
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -123,6 +124,16 @@ class CameraModel:
         )
 
 
+def vec3(values: Iterable[float] | np.ndarray) -> tuple[float, float, float]:
+    """Three floats from any three numbers (a rotation or translation vector of any shape).
+
+    >>> vec3(np.array([[1], [2], [3]]))
+    (1.0, 2.0, 3.0)
+    """
+    x, y, z = (float(v) for v in np.asarray(values, dtype=np.float64).reshape(3))
+    return x, y, z
+
+
 @dataclass(frozen=True)
 class CameraPose:
     """Where the camera is over the table: ``X_camera = R @ X_table + t`` (table inches, camera frame inches).
@@ -156,7 +167,7 @@ class CameraPose:
 
         rvec, _ = cv2.Rodrigues(np.asarray(rotation, dtype=np.float64))
         t = np.asarray(translation, dtype=np.float64).reshape(3)
-        return cls(rvec=tuple(float(v) for v in rvec.reshape(3)), tvec_in=tuple(float(v) for v in t))
+        return cls(rvec=vec3(rvec), tvec_in=vec3(t))
 
     @classmethod
     def looking_at(

@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
+from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import CalibrationError, CalibrationFileError
 from calibration.table_calibration import METHODS, TableCalibration
 from calibration.table_layout import MAX_ANCHOR_TAG_ID, AnchorTag, TableLayout
@@ -45,7 +46,7 @@ _REDO = {
 
 # ---------------------------------------------------------------------------------- writing
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def write_json_atomically(path: str | Path, data: dict[str, Any]) -> None:
@@ -166,7 +167,10 @@ def read_calibration_json(path: str | Path, expected_format: str) -> Fields:
     return Fields(data, repr(str(p)), error=CalibrationFileError)
 
 
-def _guard(path: str | Path, expected_format: str, build):
+_T = TypeVar("_T")
+
+
+def _guard(path: str | Path, expected_format: str, build: Callable[[], _T]) -> _T:
     """Run ``build``; any inconsistency inside a well-formed file becomes a CalibrationFileError."""
     try:
         return build()
@@ -265,7 +269,7 @@ def load_table_calibration(path: str | Path) -> TableCalibration:
             raise f.fail("notes", "must be a list of strings")
         return TableCalibration(
             model=camera_model_from_fields(camera),
-            pose=CameraPose(rvec=pose.numbers("rvec", 3), tvec_in=pose.numbers("tvec_in", 3)),
+            pose=CameraPose(rvec=vec3(pose.numbers("rvec", 3)), tvec_in=vec3(pose.numbers("tvec_in", 3))),
             layout=layout_from_dict_fields(layout),
             residual_in=f.number("residual_in", minimum=0),
             method=method,

@@ -13,6 +13,7 @@ table calibration; the GUI shows the pattern on a real projector, the command li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -233,7 +234,7 @@ def _ground_points(table: TableCalibration, pixels: np.ndarray, terrain: Terrain
 
 
 # ---------------------------------------------------------------------------------- files
-def save_projector_calibration(cal: ProjectorCalibration, path) -> None:
+def save_projector_calibration(cal: ProjectorCalibration, path: str | Path) -> None:
     write_json_atomically(
         path,
         {
@@ -252,7 +253,7 @@ def save_projector_calibration(cal: ProjectorCalibration, path) -> None:
     )
 
 
-def load_projector_calibration(path) -> ProjectorCalibration:
+def load_projector_calibration(path: str | Path) -> ProjectorCalibration:
     f = read_calibration_json(path, PROJECTOR_FORMAT)
 
     def build() -> ProjectorCalibration:

@@ -16,13 +16,13 @@ no longer coplanar, and they fix the projector's 3x4 projection (DLT), refined w
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
+from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import CalibrationError, ProjectorCalibrationError
 from calibration.files import _guard, _now, camera_model_from_fields, camera_model_to_dict, read_calibration_json, write_json_atomically
 from calibration.projection import _undistort_normalized
@@ -178,7 +178,7 @@ def calibrate_projector_3d(flat, raised, table: TableCalibration, width_px: int,
         model = CameraModel(width_px, height_px, float(kk[0, 0]), float(kk[1, 1]), float(kk[0, 2]), float(kk[1, 2]),
                             dist_coeffs=tuple(float(v) for v in dist.reshape(-1)[:5]), source="calibrated",
                             reprojection_rms_px=float(rms))
-        pose = CameraPose(tuple(float(v) for v in rvecs[0].reshape(3)), tuple(float(v) for v in tvecs[0].reshape(3)))
+        pose = CameraPose(vec3(rvecs[0]), vec3(tvecs[0]))
         err_px = np.linalg.norm(ProjectorModel(model, pose).projector_from_table(X) - U, axis=1)
         keep = err_px < max(1.0, 3.0 * float(np.median(err_px)))
         k = kk
@@ -245,7 +245,7 @@ def load_projector_model(path: str | Path) -> ProjectorModel:
             raise CalibrationError("heights_in must be a list of numbers")
         return ProjectorModel(
             model=camera_model_from_fields(lens),
-            pose=CameraPose(pose.numbers("rvec", (3,)), pose.numbers("tvec_in", (3,))),
+            pose=CameraPose(vec3(pose.numbers("rvec", (3,))), vec3(pose.numbers("tvec_in", (3,)))),
             residual_px=f.number("residual_px", minimum=0),
             residual_in=f.number("residual_in", minimum=0),
             points_used=f.integer("points_used", minimum=0),

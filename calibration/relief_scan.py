@@ -23,6 +23,7 @@ from calibration.errors import CalibrationError
 from calibration.files import _guard, _now, read_calibration_json, write_json_atomically
 from calibration.projection import rays_from_camera
 from calibration.projector_model import ProjectorModel
+from calibration.structured_light import DecodedScan
 from calibration.table_calibration import TableCalibration
 from calibration.terrain import HeightGrid, Terrain
 
@@ -31,7 +32,7 @@ VERSION = 1
 MIN_POINTS_PER_CELL = 1
 
 
-def triangulate(decoded, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
+def triangulate(decoded: DecodedScan, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
     """Table points (N, 3) where camera and projector rays cross, and how far apart the two rays pass
     there (N,) inches: the midpoint of their closest approach."""
     if decoded.u_px is None or decoded.v_px is None:
@@ -66,7 +67,7 @@ def quick_scan_axis(table: TableCalibration, projector: ProjectorModel) -> str:
     return "columns" if du >= dv else "rows"
 
 
-def _triangulate_one_axis(decoded, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
+def _triangulate_one_axis(decoded: DecodedScan, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
     """A quick scan's points: only one projector axis was shown, so each camera ray is followed to the
     depth where the decoded column (or row) lights it (secant steps between two heights)."""
     axis = 0 if decoded.u_px is not None else 1
@@ -163,7 +164,7 @@ def relief_from_points(points: np.ndarray, width_in: float, depth_in: float, *, 
     return ReliefScan(grid, float(cell_in), err, cell_err, points=int(len(pts)), created_utc=_now())
 
 
-def scan_relief(decoded, table: TableCalibration, projector: ProjectorModel, *, cell_in: float = 0.25) -> ReliefScan:
+def scan_relief(decoded: DecodedScan, table: TableCalibration, projector: ProjectorModel, *, cell_in: float = 0.25) -> ReliefScan:
     """The relief from a decoded scan: triangulate, bin, estimate the error."""
     pts, _gap = triangulate(decoded, table, projector)
     if len(pts) < 100:

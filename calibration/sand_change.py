@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
+from calibration.table_calibration import TableCalibration
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class SandChangeWatch:
         return SandChange(fraction >= self.min_fraction and lasting.sum() >= 2, fraction, compared, centre)
 
 
-def sand_mask(table, shape: tuple[int, int], *, inset_in: float = 1.5) -> np.ndarray:
+def sand_mask(table: TableCalibration, shape: tuple[int, int], *, inset_in: float = 1.5) -> np.ndarray:
     """True on camera pixels (rows, cols) that see the table's sand, ``inset_in`` inside its edges."""
     w, d = table.layout.width_in, table.layout.depth_in
     t = np.linspace(0.0, 1.0, 40)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
+from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import RegistrationError
 from calibration.projection import _undistort_normalized, table_from_camera
 from calibration.table_calibration import TableCalibration
@@ -205,7 +205,7 @@ def _fit_pose(model: CameraModel, layout: TableLayout, seen: dict[int, np.ndarra
             rvec, tvec = cv2.solvePnPRefineLM(obj, img, k, d, rvec, tvec, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 100, 1e-12))
         except cv2.error:
             pass
-        pose = CameraPose(rvec=tuple(float(v) for v in rvec.reshape(3)), tvec_in=tuple(float(v) for v in tvec.reshape(3)))
+        pose = CameraPose(rvec=vec3(rvec), tvec_in=vec3(tvec))
         if pose.camera_position_in[2] <= float(obj[:, 2].max()):
             continue  # the mirror solution below the table
         cam_pts = obj @ pose.rotation.T + pose.translation

@@ -192,7 +192,7 @@ class ClassViewServer:
 
     async def _open(self) -> None:
         app = web.Application(middlewares=[self._key_check])
-        base = f"/{{token}}/" if self.token is not None else "/"
+        base = "/{token}/" if self.token is not None else "/"
         app.router.add_get(base + "ws", self._socket)
         app.router.add_get(base + "scene.json", self._scene)
         app.router.add_get(base, self._asset)
@@ -276,7 +276,7 @@ class ClassViewServer:
                     continue
                 sent, text = self._version, self._latest_text
                 await asyncio.wait_for(viewer.ws.send_str(text), SEND_TIMEOUT_S)
-        except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+        except (TimeoutError, ConnectionError, RuntimeError):
             await viewer.ws.close()
         except asyncio.CancelledError:
             pass

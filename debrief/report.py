@@ -154,7 +154,7 @@ th { background: #f3efe6; position: sticky; top: 0; } td.num, th.num { text-alig
 
 
 def _head(facts: DebriefFacts) -> str:
-    made = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    made = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     meta = [f"recording <code>{_e(Path(facts.path).name)}</code>"]
     if facts.created_utc:
         meta.append(f"played {_e(facts.created_utc)}")

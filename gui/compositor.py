@@ -26,14 +26,13 @@ from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.draw_memo import Memo
 from appmodel.overlays.registry import OverlayToggles, build_items
 from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from calibration.rectify import RECTIFIED_PX_PER_IN, RectifyMaps, rectify, rectify_maps
 from gui.overlay_layers import LayerStack
 from gui.overlay_painter import OverlayPainter
 
 SAND = QColor("#5b5140")
 SURROUND = QColor("#1c1f24")
 _SURROUND_BGRA = (0x24, 0x1F, 0x1C, 0xFF)
-#: Resolution of the rectified camera picture under the top-down view.
-RECTIFIED_PX_PER_IN = 10.0
 
 
 def ensure_qt_app() -> Any:
@@ -142,7 +141,7 @@ class Compositor:
         self._images = _ImagePool()
         self._items_key: Hashable = None
         self._items: list[DrawItem] = []
-        self._rectify: tuple[Hashable, Any, Any] | None = None
+        self._rectify: tuple[Hashable, RectifyMaps] | None = None
         self._rectify_lock = threading.Lock()
         self._bgra: np.ndarray | None = None
         #: False draws every overlay straight onto the frame each time (the bench's comparison).
@@ -192,30 +191,18 @@ class Compositor:
         cv2.cvtColor(np.ascontiguousarray(frame_bgr), cv2.COLOR_BGR2BGRA, dst=self._bgra)
         return QImage(self._bgra.data, w, h, w * 4, QImage.Format.Format_RGB32)
 
-    def _rectify_maps(self, calibration: Any, table_size_in: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-        """Camera pixel of every RECTIFIED_PX_PER_IN sample of the table (computed once per calibration)."""
+    def _rectify_maps(self, calibration: Any, table_size_in: tuple[float, float]) -> RectifyMaps:
+        """The remap tables onto the table plane (calibration.rectify), computed once per calibration."""
         key = (id(calibration), table_size_in)
         with self._rectify_lock:
             if self._rectify is None or self._rectify[0] != key:
-                w_in, d_in = table_size_in
-                s = RECTIFIED_PX_PER_IN
-                cols, rows = int(round(w_in * s)), int(round(d_in * s))
-                xs = (np.arange(cols) + 0.5) / s
-                ys = d_in - (np.arange(rows) + 0.5) / s
-                gx, gy = np.meshgrid(xs, ys)
-                px = calibration.camera_from_table(np.column_stack([gx.ravel(), gy.ravel()]))
-                map_x = px[:, 0].reshape(rows, cols).astype(np.float32)
-                map_y = px[:, 1].reshape(rows, cols).astype(np.float32)
-                self._rectify = (key, map_x, map_y)
-            return self._rectify[1], self._rectify[2]
+                self._rectify = (key, rectify_maps(calibration, table_size_in, px_per_in=RECTIFIED_PX_PER_IN))
+            return self._rectify[1]
 
     def rectified(self, frame_bgr: np.ndarray, calibration: Any, table_size_in: tuple[float, float]) -> np.ndarray:
         """The camera frame resampled onto the table plane, RECTIFIED_PX_PER_IN pixels per inch, row 0 at
         the table's far edge (y = depth), lens distortion removed (remap tables cached per calibration)."""
-        import cv2
-
-        map_x, map_y = self._rectify_maps(calibration, table_size_in)
-        return cv2.remap(frame_bgr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        return rectify(frame_bgr, self._rectify_maps(calibration, table_size_in))
 
     def background_image(self, frame_bgr: np.ndarray, transform: Any, size: tuple[int, int], *,
                          calibration: Any | None, table_size_in: tuple[float, float]) -> BackgroundImage:

@@ -3,7 +3,6 @@ table, until a player closes it (its button or Esc), instead of only scrolling b
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget

@@ -29,7 +29,7 @@ from rules.errors import DataFileError, RulesError
 #: Die sizes a "d6"-style field may name, unless the caller narrows them.
 DIE_SIDES = (4, 6, 8, 10, 12, 20)
 
-O = TypeVar("O")
+O = TypeVar("O")  # noqa: E741 - a type variable, never confused with 0 where it is used (Callable[..., O])
 
 
 class Fields:

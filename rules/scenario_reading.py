@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from rules.errors import RulesError, ScenarioRulesError
 from rules.record_fields import Fields, read_toml_file
 
-O = TypeVar("O")
+O = TypeVar("O")  # noqa: E741 - a type variable beside D, never confused with 0 where it is used
 D = TypeVar("D")
 G = TypeVar("G")
 

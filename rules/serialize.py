@@ -28,7 +28,7 @@ import types
 import typing
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union, get_args, get_origin
 
 from rules.errors import SaveFileError
@@ -66,7 +66,7 @@ def to_jsonable(value: Any) -> Any:
     raise TypeError(f"cannot turn {type(value).__name__} into JSON data")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     module = sys.modules.get(cls.__module__)
     return typing.get_type_hints(cls, vars(module) if module else None)

@@ -68,10 +68,10 @@ def calibrated_projector():
 
 def true_ground_hits(terrain: Terrain) -> np.ndarray:
     """(rows, cols, 3) table point each camera pixel centre sees on ``terrain``."""
-    from calibration.synthetic.renderer import _ground_hits
+    from calibration.synthetic.raycast import ground_hits
     from calibration.synthetic.view_geometry import ViewGeometry
 
     geom = ViewGeometry(CAMERA, CAMERA_POSE)
     dirs = geom.sample_rays((0, 0, CAMERA.width_px, CAMERA.height_px), 1)
-    x, y, z, _shade, _valid = _ground_hits(geom.center_in, dirs, terrain)
+    x, y, z, _shade, _valid = ground_hits(geom.center_in, dirs, terrain)
     return np.stack([x, y, z], axis=-1).astype(np.float64)

@@ -419,10 +419,7 @@ def test_no_two_modules_import_each_other() -> None:
 
 
 #: Loops being cut elsewhere, each with the branch that cuts it; the integrator removes the entry on merging.
-KNOWN_LOOPS: tuple[frozenset[str], ...] = (
-    # cut on branch calib-lint
-    frozenset({"calibration.synthetic.projected_light", "calibration.synthetic.renderer"}),
-)
+KNOWN_LOOPS: tuple[frozenset[str], ...] = ()
 
 
 def test_no_import_loops_even_inside_functions_or_for_the_type_checker() -> None:

@@ -30,7 +30,7 @@ False
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in device pixels

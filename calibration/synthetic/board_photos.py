@@ -16,7 +16,7 @@ import numpy as np
 from calibration.board import BoardSpec
 from calibration.camera_model import CameraModel, CameraPose
 from calibration.synthetic.faults import apply_faults
-from calibration.synthetic.renderer import INK_BGR, PAPER_BGR
+from calibration.synthetic.raycast import INK_BGR, PAPER_BGR
 from calibration.synthetic.scene import Faults
 from calibration.synthetic.view_geometry import ViewGeometry
 from calibration.tag_bitmaps import TAG_CELLS, tag_bitmap

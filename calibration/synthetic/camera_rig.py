@@ -19,6 +19,7 @@ import copy
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -82,16 +83,16 @@ class CameraRig:
         self.cameras = tuple(cameras)
         self.terrain = terrain if terrain is not None else Terrain()
         self.texture_seed = int(texture_seed)
-        self._options = dict(supersample=supersample, background_supersample=background_supersample)
+        self._options: dict[str, int] = {"supersample": supersample, "background_supersample": background_supersample}
         self.tables = {
-            c.name: SyntheticTable(layout, c.model, c.pose, self.terrain, self.texture_seed, **self._options)
+            c.name: SyntheticTable(layout, c.model, c.pose, self.terrain, self.texture_seed, None, **self._options)
             for c in cameras
         }
 
     @classmethod
-    def side_by_side(cls, layout: TableLayout, *, cameras: int = 2, **kwargs: object) -> "CameraRig":
+    def side_by_side(cls, layout: TableLayout, *, cameras: int = 2, **kwargs: Any) -> "CameraRig":
         """``cameras`` webcams in a row along the table's width (see :meth:`grid`)."""
-        return cls.grid(layout, cols=cameras, rows=1, **kwargs)  # type: ignore[arg-type]
+        return cls.grid(layout, cols=cameras, rows=1, **kwargs)
 
     @classmethod
     def grid(
@@ -105,7 +106,7 @@ class CameraRig:
         margin_in: float = 1.0,
         faults: Faults = Faults(),
         jitter_deg: float = 1.0,
-        **options: object,
+        **options: Any,  # CameraRig's keyword options (terrain, texture_seed, supersample...), passed on as they are
     ) -> "CameraRig":
         """``cols`` x ``rows`` wide-angle webcams, each looking down at its share of the table plus
         ``overlap_in`` into its neighbours', hung as low as lets it see that share (plus ``margin_in``
@@ -114,7 +115,7 @@ class CameraRig:
         poses = grid_poses(layout, cols, rows, size_px=size_px, overlap_in=overlap_in, margin_in=margin_in, jitter_deg=jitter_deg)
         model = webcam_model(*size_px)
         rig = [RigCamera(f"cam{i}", model, pose, faults) for i, pose in enumerate(poses)]
-        return cls(layout, rig, **options)  # type: ignore[arg-type]
+        return cls(layout, rig, **options)
 
     # ------------------------------------------------------------------ variants
     def moved(self, name: str, pose: CameraPose) -> "CameraRig":
@@ -241,4 +242,4 @@ def px_per_in(model: CameraModel, pose: CameraPose, x_in: float, y_in: float, z_
     """How many pixels one inch of table spans at (x, y, z) in this camera (mean over both directions)."""
     geom = ViewGeometry(model, pose)
     px, _ = geom.project(np.array([[x_in, y_in, z_in], [x_in + 0.5, y_in, z_in], [x_in, y_in + 0.5, z_in]]))
-    return float((math.dist(px[0], px[1]) + math.dist(px[0], px[2])))
+    return float(math.dist(px[0], px[1]) + math.dist(px[0], px[2]))

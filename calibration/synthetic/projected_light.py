@@ -11,19 +11,36 @@ lookup, so the 40-odd patterns of a scan render in seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from calibration.camera_model import CameraModel, CameraPose
+from calibration.errors import CalibrationError
+from calibration.projection import rays_from_camera, table_from_camera
 from calibration.synthetic.faults import apply_faults
-from calibration.synthetic.scene import Faults, Projector
+from calibration.synthetic.raycast import Block, composite, ground_hits, project_fast, shadowed
+from calibration.synthetic.scene import Faults, Projector, TagPlacement
 from calibration.synthetic.texture import TableLook
 from calibration.table_layout import TableLayout
-from calibration.terrain import Terrain, near_terrain
+from calibration.terrain import Terrain
+
+if TYPE_CHECKING:  # annotations only; the renderer does not import this module, so there is no loop either way
+    from calibration.projector_model import ProjectorModel
+    from calibration.synthetic.renderer import SyntheticTable
+
+__all__ = [
+    "busy_overlays",
+    "ceiling_projector",
+    "projector_pixels",
+    "render_lit_sequence",
+    "shadowed",  # re-exported: it lived here before calibration.synthetic.raycast
+    "units_apart",
+    "where_light_lands",
+]
 
 _STRIP_ROWS = 48
-_SHADOW_STEPS = 24
 
 
 def ceiling_projector(
@@ -54,41 +71,11 @@ def ceiling_projector(
 
 def projector_pixels(points_in: np.ndarray, model: CameraModel, pose: CameraPose) -> tuple[np.ndarray, np.ndarray]:
     """Projector pixels (..., 2) lighting table points (..., 3), and whether each is in front of the lens."""
-    from calibration.synthetic.renderer import _project_fast
-
-    return _project_fast(np.asarray(points_in, dtype=np.float32), model, pose)
-
-
-def shadowed(points_in: np.ndarray, projector_centre_in: np.ndarray, terrain: Terrain) -> np.ndarray:
-    """True where the ground between a point (..., 3) and the projector rises above the light's path:
-    the point lies in a hill's shadow and gets no projected light."""
-    pts = np.asarray(points_in, dtype=np.float64)
-    out = np.zeros(pts.shape[:-1], bool)
-    top = terrain.max_height_in
-    if top <= 0:
-        return out
-    c = np.asarray(projector_centre_in, dtype=np.float64)
-    flat = pts.reshape(-1, 3)
-    # how far toward the projector the light travels before it is above every hill
-    t_top = np.clip((top - flat[:, 2]) / np.maximum(c[2] - flat[:, 2], 1e-9), 0.0, 1.0)
-    end = flat + t_top[:, None] * (c - flat)
-    cand = near_terrain(terrain, np.minimum(flat[:, 0], end[:, 0]), np.maximum(flat[:, 0], end[:, 0]),
-                       np.minimum(flat[:, 1], end[:, 1]), np.maximum(flat[:, 1], end[:, 1]))
-    idx = np.flatnonzero(cand & (t_top > 0))
-    hit = np.zeros(len(idx), bool)
-    p = flat[idx]
-    d = c - p
-    for k in range(1, _SHADOW_STEPS + 1):
-        t = t_top[idx] * k / _SHADOW_STEPS
-        q = p + t[:, None] * d
-        hit |= terrain.height_at(q[:, 0], q[:, 1]) > q[:, 2] + 1e-3
-    flat_out = out.reshape(-1)
-    flat_out[idx] = hit
-    return out
+    return project_fast(np.asarray(points_in, dtype=np.float32), model, pose)
 
 
 def render_lit_sequence(
-    table,
+    table: SyntheticTable,
     projector: Projector,
     images: Sequence[np.ndarray],
     *,
@@ -102,21 +89,19 @@ def render_lit_sequence(
     ``room_light + brightness * colour`` of the projector pixel over it, or ``room_light`` alone in a
     hill's shadow, exactly as :class:`~calibration.synthetic.SyntheticTable` renders one image.
     """
-    from calibration.synthetic.renderer import _Block, _composite, _ground_hits
-
     rng = rng if rng is not None else np.random.default_rng(0)
     pimgs = [_as_bgr(img, projector.model) for img in images]
     w, h = table.size_px
     n = table.background_supersample
     look = TableLook(table.layout.width_in, table.layout.depth_in, seed=table.texture_seed)
-    geom = table._geom
+    geom = table.geometry
     cam = geom.center_in
     centre = projector.pose.camera_position_in
     out = [np.empty((h, w, 3), np.float32) for _ in pimgs]
     for y0 in range(0, h, _STRIP_ROWS):
         y1 = min(h, y0 + _STRIP_ROWS)
         dirs = geom.sample_rays((0, y0, w, y1), n)
-        x, y, z, shade, valid = _ground_hits(cam, dirs, table.terrain)
+        x, y, z, shade, valid = ground_hits(cam, dirs, table.terrain)
         albedo = look.sample(x, y) * shade[..., None]
         pts = np.stack([x, y, z], axis=-1)
         px, front = projector_pixels(pts, projector.model, projector.pose)
@@ -130,13 +115,11 @@ def render_lit_sequence(
             out[k][y0:y1] = cv2.resize(colour, (w, y1 - y0), interpolation=cv2.INTER_AREA)
     # anchor cards: flat paper on the table, lit by the projector pixel over each camera pixel
     for a in table.layout.anchors:
-        patch = table._render_block(_Block(a.tag_id, a.x_in, a.y_in, a.heading_deg, a.size_in, a.z_in, a.z_in))
+        patch = table.render_block(Block(a.tag_id, a.x_in, a.y_in, a.heading_deg, a.size_in, a.z_in, a.z_in))
         if patch is None:
             continue
         (bx0, by0, bx1, by1), colour, cover = patch
         rows, cols = np.mgrid[by0:by1, bx0:bx1]
-        from calibration.projection import table_from_camera
-
         xy = table_from_camera(np.column_stack([cols.ravel(), rows.ravel()]).astype(np.float64), table.model, table.pose, z_in=a.z_in)
         pts = np.column_stack([xy, np.full(len(xy), a.z_in)]).reshape(by1 - by0, bx1 - bx0, 3)
         px, front = projector_pixels(pts, projector.model, projector.pose)
@@ -145,7 +128,7 @@ def render_lit_sequence(
         for k, img in enumerate(pimgs):
             light = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
             gain = projector.room_light + projector.brightness * light.astype(np.float32) / 255.0
-            _composite(out[k], ((bx0, by0, bx1, by1), colour * gain, cover))
+            composite(out[k], ((bx0, by0, bx1, by1), colour * gain, cover))
     frames = []
     for img in out:
         frame = np.clip(np.rint(img), 0, 255).astype(np.uint8)
@@ -159,8 +142,6 @@ def _as_bgr(image: np.ndarray, model: CameraModel) -> np.ndarray:
         img = np.repeat(img[:, :, None], 3, axis=2)
     want = (model.height_px, model.width_px, 3)
     if img.shape != want:
-        from calibration.errors import CalibrationError
-
         raise CalibrationError(f"projected image is {img.shape}; the projector shows {want[1]}x{want[0]} BGR images")
     return np.ascontiguousarray(img, dtype=np.uint8)
 
@@ -168,8 +149,6 @@ def _as_bgr(image: np.ndarray, model: CameraModel) -> np.ndarray:
 def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, terrain: Terrain | None) -> np.ndarray:
     """Where the light of projector pixels (N, 2) really falls on the ground, table points (N, 3): the
     first crossing of each ray with the terrain (the oracle for projection errors on relief)."""
-    from calibration.projection import rays_from_camera
-
     origin, dirs = rays_from_camera(np.asarray(pixels, dtype=np.float64).reshape(-1, 2), model, pose)
     terrain = terrain if terrain is not None else Terrain()
     top = max(terrain.max_height_in, 0.0) + 1e-6
@@ -178,7 +157,7 @@ def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, 
         s_floor = (0.0 - origin[2]) / dirs[:, 2]
     lo, hi = s_top.copy(), s_floor.copy()
 
-    def above(s):
+    def above(s: np.ndarray) -> np.ndarray:
         p = origin[None, :] + s[:, None] * dirs
         return p[:, 2] - terrain.height_at(p[:, 0], p[:, 1]) > 0
 
@@ -202,14 +181,12 @@ def where_light_lands(model: CameraModel, pose: CameraPose, pixels: np.ndarray, 
 
 
 def units_apart(terrain: Terrain, count: int, *, seed: int = 0, size_in: float = 1.5, base_in: float = 1.0,
-                area_in: tuple[float, float, float, float] = (6.0, 6.0, 66.0, 42.0), apart_in: float = 3.0):
+                area_in: tuple[float, float, float, float] = (6.0, 6.0, 66.0, 42.0), apart_in: float = 3.0) -> list[TagPlacement]:
     """``count`` unit tags standing on ``terrain`` at random, never closer than ``apart_in`` (bases do not
     overlap), tag ids from 10."""
-    from calibration.synthetic.scene import TagPlacement
-
     rng = np.random.default_rng(seed)
     x0, y0, x1, y1 = area_in
-    out = []
+    out: list[TagPlacement] = []
     while len(out) < count:
         x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
         if any(np.hypot(x - u.x_in, y - u.y_in) < apart_in for u in out):
@@ -218,7 +195,7 @@ def units_apart(terrain: Terrain, count: int, *, seed: int = 0, size_in: float =
     return out
 
 
-def busy_overlays(projector, placements, *, seed: int = 1) -> np.ndarray:
+def busy_overlays(projector: ProjectorModel, placements: Sequence[TagPlacement], *, seed: int = 1) -> np.ndarray:
     """A projector picture as a busy game throws it: a coloured fill, a white line and an odds label
     over and around every unit (``projector``: a 3-D projector model)."""
     r = np.random.default_rng(seed)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose
+from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import CalibrationError, ScenarioFileError
 from calibration.synthetic.renderer import WIDE_ANGLE_DIST, WIDE_ANGLE_HFOV_DEG, SyntheticTable, overhead_pose, webcam_model
 from calibration.synthetic.scene import Faults, Hand, RenderedFrame, TagPlacement
@@ -186,7 +186,7 @@ def _read_camera(sim: Fields, layout: TableLayout, w: int, h: int) -> tuple[Came
     if eye[2] <= target[2]:
         raise c.fail("position_in", "must be above the point it looks at (z is height in inches)")
     try:
-        pose = CameraPose.looking_at(eye, target, roll_deg=c.number("roll_deg", 0.0))
+        pose = CameraPose.looking_at(vec3(eye), vec3(target), roll_deg=c.number("roll_deg", 0.0))
     except CalibrationError as exc:
         raise c.fail("look_at_in", str(exc)) from None
     return model, pose

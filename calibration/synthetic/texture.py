@@ -76,7 +76,7 @@ class TableLook:
         return colour
 
 
-def shading(normal_x: np.ndarray, normal_y: np.ndarray, normal_z: np.ndarray) -> np.ndarray:
+def shading(normal_x: np.ndarray | float, normal_y: np.ndarray | float, normal_z: np.ndarray | float) -> np.ndarray:
     """Brightness of a matte surface with the given normal, relative to the flat table (1.0)."""
     lam = normal_x * LIGHT_DIR[0] + normal_y * LIGHT_DIR[1] + normal_z * LIGHT_DIR[2]
     flat = AMBIENT + (1 - AMBIENT) * LIGHT_DIR[2]

@@ -33,7 +33,6 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    import cv2
     import numpy as np
 
     from appmodel.errors import UsageError

@@ -54,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
 
     from classview.live import check_serve, serve_session
     from gui.app import create_application, open_live_source, run_event_loop, take_screenshot
-    from appmodel.errors import UsageError
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession
     from gui.settings import load_settings, open_store

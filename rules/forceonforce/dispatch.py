@@ -283,4 +283,4 @@ ACTIONS: ActionRegistry["FofState"] = ActionRegistry(Action, what="a Force on Fo
 apply_action = ACTIONS.apply
 
 
-__all__ = ["Action", "CheckResult", "OpposedResult", "Team", "action_from_json", "action_to_json", "apply_action"]
+__all__ = ["Action", "CheckResult", "OpposedResult", "Team", "apply_action"]

@@ -103,7 +103,7 @@ def line_of_fire(state: FofState, firer: Team, target: Team) -> tuple[Corridor, 
         groups.setdefault(key, []).append(f)
     found = []
     line = corridor.line
-    for key, figs in groups.items():
+    for figs in groups.values():
         first = figs[0]
         relation = "civilian" if first.civilian else ("friend" if first.side == firer.side else "enemy")
         name = first.team if first.team is not None else first.name

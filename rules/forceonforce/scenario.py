@@ -26,7 +26,7 @@ from rules.forceonforce.hotspots import spacing_problems
 from rules.forceonforce.options import FofOptions
 from rules.forceonforce.state import (RULESET_NAME, Figure, FigureStatus, FofState, HotSpot, SideState, Team, TeamKind,
                                       TroopType)
-from rules.record_fields import SHARED_UNIT_FIELDS, Fields, start_pose
+from rules.record_fields import Fields, start_pose
 from rules.scenario_reading import (finish_unit, load_scenario_with, read_identity, read_rectangle, read_rules_header,
                                      unit_entries)
 

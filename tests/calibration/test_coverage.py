@@ -4,7 +4,7 @@ import pytest
 
 from calibration.camera_model import CameraPose
 from calibration.coverage import coverage_image, coverage_map, seen_by
-from calibration.synthetic.camera_rig import CameraRig, RigCamera, seam_layout
+from calibration.synthetic.camera_rig import CameraRig, seam_layout
 from calibration.synthetic.renderer import webcam_model
 from calibration.table_calibration import TableCalibration
 from calibration.table_layout import TableLayout

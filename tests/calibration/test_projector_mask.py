@@ -2,7 +2,6 @@
 are kept dark, and the tracker finds as many as with the projector off."""
 import cv2
 import numpy as np
-import pytest
 
 from calibration.projector_mask import TagSpot, mask_tags, tag_mask_polygons
 from calibration.projector_model import ProjectorModel

@@ -6,7 +6,6 @@ import os
 
 import cv2
 import numpy as np
-import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -198,7 +198,7 @@ def test_the_overlays_menu_offers_the_games_own_overlays_and_the_toggles_persist
     import importlib
 
     from gui.main_window import MainWindow
-    from gui.settings import load_settings, open_store, save_settings
+    from gui.settings import load_settings, open_store
 
     module = importlib.import_module(example)
     session = GameSession.from_scenario_file(module.SCENARIO_PATH, seed=1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 
-import cv2
 import numpy as np
 import pytest
 

@@ -95,7 +95,7 @@ def test_a_unit_walking_from_one_view_to_the_other_is_handed_over_without_a_jump
     cams = [r.seen_by.get(20) for _, _, r in steps]
     assert ("cam0",) in cams and ("cam0", "cam1") in cams and ("cam1",) in cams
     errors = []
-    for (t, placed, r) in steps[1:]:
+    for (_t, placed, r) in steps[1:]:
         p = r.pose(20)
         assert p.state is UnitState.SEEN
         errors.append(math.hypot(p.x_in - placed[0].x_in, p.y_in - placed[0].y_in))

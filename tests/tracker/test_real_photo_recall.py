@@ -39,8 +39,7 @@ def test_detect_beats_exact_decodes_only_where_webcam_compression_corrupts_bits(
 
 
 def _negative_images():
-    for name, image in negatives.generated_negatives(seeds=2):
-        yield name, image
+    yield from negatives.generated_negatives(seeds=2)
     for photo in photos_or_skip()[::3]:
         from real_photo_cases import grey
 

@@ -104,7 +104,7 @@ def test_more_worker_threads_find_the_same_tags_at_the_same_places():
     moving = lambda i: [TagPlacement(u.tag_id, u.x_in + (0.1 * i if u.tag_id < 12 else 0.0), u.y_in, u.z_in, u.heading_deg)  # noqa: E731
                         for u in UNITS]
     with FastTagDetector() as two, FastTagDetector(settings=FastDetectorSettings(workers=3)) as three:
-        for (r2, found2, _), (r3, found3, _) in zip(run(24, moving, two), run(24, moving, three)):
+        for (_r2, found2, _), (r3, found3, _) in zip(run(24, moving, two), run(24, moving, three)):
             assert sorted(found2.tag_ids.tolist()) == sorted(found3.tag_ids.tolist()) == [u.tag_id for u in UNITS]
             for u in UNITS:
                 assert np.linalg.norm(centre_of(found3, u.tag_id) - truth_centre(r3, u.tag_id)) < 0.3

@@ -77,7 +77,7 @@ def video_path_for(path: str | Path) -> Path:
 
 
 def _utc_now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def _json(payload: Any) -> str:
@@ -92,7 +92,7 @@ def _json_default(value: Any) -> Any:
         return value.item()
     if isinstance(value, np.ndarray):
         return value.tolist()
-    if hasattr(value, "value") and isinstance(getattr(value, "value"), (str, int)):
+    if hasattr(value, "value") and isinstance(value.value, (str, int)):
         return value.value  # enums
     raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
 

@@ -54,7 +54,7 @@ def test_fps_states_reasons_anchors_and_a_stopped_feed():
     monitor = TrackingMonitor({10: "Sgt. Reyes", 11: "Cpl. Diaz", 12: "Pvt. Lee", 13: "UTV"},
                               [(0, 1.5, 1.5), (1, 70.5, 1.5), (2, 70.5, 46.5), (3, 1.5, 46.5)], clock=clock)
     assert monitor.status().summary() == "Camera: waiting for the first frame"
-    for i in range(31):
+    for _ in range(31):
         monitor.add(frame([pose(10), pose(11, UnitState.STALE), pose(12)],
                           [(0, 30.0), (1, 30.0), (2, 30.0), (10, 25.0), (12, SMALL_TAG_PX - 3)]), delay_s=0.08)
         clock.t += 1 / 30

@@ -6,7 +6,6 @@ from calibration.camera_model import CameraPose
 from calibration.errors import CalibrationError
 from calibration.synthetic import Faults, TagPlacement
 from calibration.synthetic.camera_rig import CameraRig, RigCamera, seam_layout
-from calibration.synthetic.renderer import webcam_model
 from tracker.detections import detect_tags, make_detector
 
 import cv2

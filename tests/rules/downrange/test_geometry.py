@@ -117,7 +117,7 @@ def test_a_fan_from_a_vehicle_hull_uses_its_centre_and_its_hull_for_range() -> N
 @settings(max_examples=200, deadline=None)
 @given(x=st.floats(-50, 50), y=st.floats(-50, 50), h=st.floats(0, 360), l=st.floats(0.5, 6), w=st.floats(0.5, 3),
        px=st.floats(-60, 60), py=st.floats(-60, 60))
-def test_distance_to_a_hull_agrees_with_a_dense_sampling_of_its_outline(x, y, h, l, w, px, py):  # type: ignore[no-untyped-def]
+def test_distance_to_a_hull_agrees_with_a_dense_sampling_of_its_outline(x, y, h, l, w, px, py):  # type: ignore[no-untyped-def]  # noqa: E741 - l is OrientedRect's length, named as in its signature
     rect = OrientedRect(x, y, h, l, w)
     exact = distance_to_point_in(rect, px, py)
     corners = rect.corners_in()
