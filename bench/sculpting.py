@@ -42,7 +42,7 @@ from calibration.synthetic.projected_light import render_lit_sequence  # noqa: E
 from calibration.terrain import Hill, Terrain  # noqa: E402
 from relief_helpers import (  # noqa: E402
     CAMERA, CAMERA_POSE, FAULTS, HILLS, LAYOUT, PROJECTOR_MODEL, PROJECTOR_POSE, calibrated_projector, dark_projector,
-    decoded, table_calibration,
+    table_calibration,
 )
 from rules.terrain_sight import Ground  # noqa: E402
 from rules.viewshed import Sight, viewshed  # noqa: E402

@@ -107,7 +107,7 @@ def read_esri_ascii(path: str | Path) -> ElevationModel:
         raise ElevationFileError(f"{p.name}: cannot be read as an ESRI ASCII grid ({exc.__class__.__name__})") from None
     header: dict[str, float] = {}
     body = 0
-    for body, line in enumerate(lines):
+    for body, line in enumerate(lines):  # noqa: B007 - body is read after the loop: where the grid rows start
         parts = line.split()
         if not parts:
             continue

@@ -59,7 +59,6 @@ class ChangeSweep:
         (the safety net that searches every tile in turn). The searched parts of ``coarse``
         (:func:`coarse_thumbnail`) become their new reference."""
         settings = self.settings
-        k = self._change_step
         picked: list[Box] = []
         width, height = self.frame_size
         if self._reference is not None:

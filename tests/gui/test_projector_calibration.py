@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+import cv2
 import numpy as np
 import pytest
 
