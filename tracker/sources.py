@@ -176,6 +176,11 @@ class CameraSource:
             return self._connected and self._clock() - self._last_good < self.dropout_after_s
 
     @property
+    def now_t_s(self) -> float:
+        """The time now on this source's frames' clock (``Frame.t_s``): when a change of state is noticed."""
+        return self._clock() - self._start
+
+    @property
     def reconnects(self) -> int:
         """How many times the camera was reopened after dropping out."""
         return self._reconnects
