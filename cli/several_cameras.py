@@ -120,6 +120,14 @@ def open_receiver(plan: CameraPlan) -> Any:
     if not plan.nodes:
         return None
     from tracker.camera_node import DetectionReceiver
+
+    keys, nodes = check_paired(plan)
+    return DetectionReceiver(nodes, keys=keys)
+
+
+def check_paired(plan: CameraPlan) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """This computer's table keys and (name, address, public key) of each node, checked before any
+    file or camera is opened; the table's key pair is made on first use, and said so."""
     from tracker.node_keys import keys_folder, own_key_pair, paired_node
 
     folder = keys_folder()
@@ -127,8 +135,7 @@ def open_receiver(plan: CameraPlan) -> Any:
     if made:
         print(f"made this computer's table key: copy {folder / 'table.key'} into each camera node's keys folder, "
               "under tables/", file=sys.stderr)
-    nodes = [(name, address, paired_node(folder, name)) for name, address in plan.nodes]
-    return DetectionReceiver(nodes, keys=keys)
+    return keys, [(name, address, paired_node(folder, name)) for name, address in plan.nodes]
 
 
 def refuse_video_without_a_camera_here(video: bool, local_cameras: Any) -> None:
@@ -159,6 +166,8 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
     tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
     roster = load_roster(args.scenario) if args.scenario else Roster()
+    if plan.nodes:
+        check_paired(plan)  # an unpaired node is said before anything else is read
     calibrations = load_calibrations(plan)  # every file read before any camera opens
     sources: dict[str, Any] = {}
     tracker = None
