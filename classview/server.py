@@ -8,23 +8,35 @@ newest once it is done, the ones in between are skipped; a viewer that stalls lo
 
 Safe by default: it listens on loopback unless a host is given. Serving the network, every address
 carries an unguessable key (``secrets.token_urlsafe``) as its first path segment -- the page, its
-script and its socket -- and anything without it is refused (403).
+script and its socket -- and anything without it is refused (403). A WebSocket opened by a page of
+another origin is refused too (a page elsewhere must not read the game through a visitor's browser).
+Connections are bounded in number, per address and in time (:mod:`classview.gate`), so a room's
+network cannot starve the class view nor, through shared descriptors, the game. What goes wrong
+in the server is one line on the console (at most one per ``CONSOLE_EVERY_S``) and the whole
+story, tracebacks included, in a small log file (:func:`log_path`).
 """
 from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
+import logging.handlers
+import os
 import secrets
+import sys
 import socket
 import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from classview.errors import ServeError
+from classview.gate import ConnectionGate, ServerLimits
 
 #: A viewer that has not taken a scene for this long is dropped (its socket closed).
 SEND_TIMEOUT_S = 10.0
@@ -38,6 +50,11 @@ STATIC_FILES = {"": ("index.html", "text/html"), "index.html": ("index.html", "t
 #: inline styles).
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; "
        "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+#: At most one line on the console per this many seconds about the server's troubles (a flood of
+#: bad requests must not flood the terminal; the log file has every one, and is itself bounded).
+CONSOLE_EVERY_S = 30.0
+#: aiohttp closes a kept-alive connection idle this long (its default, 75 s, is for the open web).
+KEEPALIVE_S = 5.0
 REFUSED = ("This class view needs its full address, with the key the instructor's screen shows "
            "(scan the QR code or copy the address).")
 
@@ -51,10 +68,95 @@ class ServeAddress:
 
     @property
     def loopback(self) -> bool:
+        """Whether only this computer can reach it: every address the host names is a loopback one,
+        however it is spelled (127.0.0.1, 127.1, 0x7f000001, ::1, ::ffff:127.0.0.1, localhost)."""
+        return is_loopback_host(self.host)
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` names only loopback addresses (no name lookup for a numeric host)."""
+    text = host.strip().strip("[]")
+    if not text:
+        return False  # every interface
+    try:
+        infos = socket.getaddrinfo(text, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    addresses = {info[4][0] for info in infos}
+    return bool(addresses) and all(_loopback_address(a) for a in addresses)
+
+
+def _loopback_address(text: str) -> bool:
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+def _names_loopback(host_header: str) -> bool:
+    """Whether a request's Host names this computer by a loopback address or "localhost" (no lookup)."""
+    host = urlsplit(f"//{host_header}").hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        infos = socket.getaddrinfo(host, None, flags=socket.AI_NUMERICHOST, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return all(_loopback_address(info[4][0]) for info in infos)
+
+
+def log_path() -> Path:
+    """Where the server writes what went wrong in full ($SANDTABLE_LOG_DIR, else the user's state folder)."""
+    base = os.environ.get("SANDTABLE_LOG_DIR") or os.path.join(
+        os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state"), "sandtable")
+    return Path(base) / "classview.log"
+
+
+class _OneLine(logging.Handler):
+    """The console's share of the server's log: one line, at most one per ``every_s`` seconds."""
+
+    def __init__(self, every_s: float, where: str) -> None:
+        super().__init__(logging.WARNING)
+        self.every_s = every_s
+        self.where = where
+        self._last = -1e9
+        self._held = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        now = time.monotonic()
+        if now - self._last < self.every_s:
+            self._held += 1
+            return
+        more = f" (+{self._held} more)" if self._held else ""
+        self._last, self._held = now, 0
+        exc = record.exc_info[1] if record.exc_info else None
+        what = f": {type(exc).__name__}: {exc}" if exc is not None else ""
+        line = " ".join(f"class view: {record.getMessage()}{what}".split())[:300]  # one line, however told
         try:
-            return ipaddress.ip_address(self.host).is_loopback
-        except ValueError:
-            return self.host == "localhost"
+            print(f"{line}{more}; details in {self.where}", file=sys.stderr)
+        except (OSError, ValueError):
+            pass
+
+
+def server_logger(path: Path | None = None, *, console_every_s: float = CONSOLE_EVERY_S) -> logging.Logger:
+    """A logger of its own (nothing propagates to the root: the game's console stays readable)."""
+    path = path or log_path()
+    logger = logging.getLogger(f"sandtable.classview.{id(path)}.{time.monotonic_ns()}")
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        to_file: logging.Handler = logging.handlers.RotatingFileHandler(
+            path, maxBytes=1_000_000, backupCount=1, encoding="utf-8", delay=True)
+        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(to_file)
+        where = str(path)
+    except OSError:
+        where = "no log file (its folder cannot be written)"
+    logger.addHandler(_OneLine(console_every_s, where))
+    return logger
 
 
 def parse_serve(value: str) -> ServeAddress:
@@ -94,8 +196,14 @@ def _static(name: str) -> bytes:
 class ClassViewServer:
     """The web server of one session (``start()``, ``publish(scene_json)``, ``stop()``)."""
 
-    def __init__(self, address: ServeAddress, *, token: str | None = None) -> None:
+    def __init__(self, address: ServeAddress, *, token: str | None = None, limits: ServerLimits | None = None,
+                 log: logging.Logger | None = None) -> None:
         self.address = address
+        self.limits = limits or ServerLimits()
+        self._log_given = log
+        self.log: logging.Logger | None = log
+        self.gate: ConnectionGate | None = None
+        self._server: asyncio.AbstractServer | None = None
         #: The key every address carries (None on loopback: nobody else can reach it).
         self.token = token if token is not None else (None if address.loopback else secrets.token_urlsafe(18))
         self.port = address.port
@@ -182,6 +290,7 @@ class ClassViewServer:
             loop.close()
             return
         self._loop = loop
+        loop.set_exception_handler(self._loop_error)
         self._ready.set()
         try:
             loop.run_forever()
@@ -191,39 +300,81 @@ class ClassViewServer:
             loop.close()
 
     async def _open(self) -> None:
-        app = web.Application(middlewares=[self._key_check])
+        if self.log is None:
+            self.log = server_logger()
+        app = web.Application(middlewares=[self._key_check], logger=self.log)
         base = "/{token}/" if self.token is not None else "/"
         app.router.add_get(base + "ws", self._socket)
         app.router.add_get(base + "scene.json", self._scene)
         app.router.add_get(base, self._asset)
         app.router.add_get(base + "{name}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # aiohttp's own limits on a request's size stay (8 KiB lines and headers: 400 at once).
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, logger=self.log,
+                                     keepalive_timeout=KEEPALIVE_S)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.address.host, self.address.port, reuse_address=True)
-        await site.start()
-        sockets = getattr(site._server, "sockets", None) or ()  # the port the system chose for port 0
+        loop = asyncio.get_running_loop()
+        self.gate = ConnectionGate(self.limits, loop)
+        # Our own listening socket rather than aiohttp's TCPSite: every connection passes the gate.
+        self._server = await loop.create_server(self.gate.protocol_factory(self._runner.server), self.address.host,
+                                                self.address.port, reuse_address=True, backlog=128)
+        sockets = self._server.sockets or ()
         if sockets:
             self.port = int(sockets[0].getsockname()[1])
 
     async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
         for viewer in list(self._viewers):
             await viewer.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's own complaints (e.g. "out of system resource" on accept) go to the log, not stderr."""
+        if self.log is not None:
+            exc = context.get("exception")
+            self.log.warning(str(context.get("message", "error")), exc_info=exc if isinstance(exc, BaseException) else None)
+
     @web.middleware
     async def _key_check(self, request: web.Request, handler: Any) -> web.StreamResponse:
         """With a key, the first path segment must be it (compared in constant time); without one,
         no path may carry a segment that is not a known page."""
-        parts = [p for p in request.path.split("/") if p]
+        gate, transport = self.gate, request.transport
+        if gate is not None:
+            gate.request_started(transport)
+        try:
+            return await self._checked(request, handler)
+        finally:
+            if gate is not None:
+                gate.request_answered(transport)
+
+    async def _checked(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        segments = request.path.split("/")  # "/KEY/x" -> ["", "KEY", "x"]; "//KEY" -> ["", "", "KEY"]
         if self.token is not None:
-            if not parts or not secrets.compare_digest(parts[0].encode(), self.token.encode()):
+            first = segments[1] if len(segments) > 1 else ""
+            if not secrets.compare_digest(first.encode(), self.token.encode()):
                 return web.Response(status=403, text=REFUSED + "\n")
-            if len(parts) == 1 and not request.path.endswith("/"):
-                raise web.HTTPFound(request.path + "/")
-        elif parts and parts[0] not in STATIC_FILES and parts[0] not in ("ws", "scene.json"):
-            return web.Response(status=404, text="No such page: open the address without anything after the port.\n")
+            if len(segments) == 2:
+                # Built from the key, never from what the client sent (no redirect elsewhere).
+                raise web.HTTPFound(f"/{self.token}/")
+        else:
+            if not _names_loopback(request.host):
+                # A page of another site whose name was pointed at 127.0.0.1 (DNS rebinding) sends
+                # its own name here: "this computer only" answers only to this computer's names.
+                return web.Response(status=403, text="This class view answers to this computer's own address only.\n")
+            parts = [p for p in segments if p]
+            if parts and parts[0] not in STATIC_FILES and parts[0] not in ("ws", "scene.json"):
+                return web.Response(status=404, text="No such page: open the address without anything after the port.\n")
         return await handler(request)
+
+    def _same_origin(self, request: web.Request) -> bool:
+        """A browser names the page that opens a WebSocket (Origin); only this server's own pages may.
+        A client without Origin is no browser page (a script on a computer that could read anyway)."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("name", "")
@@ -247,8 +398,12 @@ class ClassViewServer:
             viewer.wake.set()
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if not self._same_origin(request):
+            return web.Response(status=403, text="The class view's live feed is for its own page only.\n")
         ws = web.WebSocketResponse(heartbeat=HEARTBEAT_S, max_msg_size=4096)
         await ws.prepare(request)
+        if self.gate is not None:
+            self.gate.upgraded(request.transport)
         viewer = _Viewer(ws)
         self._viewers.add(viewer)
         self._viewer_count = len(self._viewers)

@@ -101,17 +101,41 @@ def load_calibrations(plan: CameraPlan) -> dict[str, Any]:
 def several_camera_tracker(plan: CameraPlan, calibrations: dict[str, Any], *, roster: Any, terrain: Any,
                            settings: Any = None) -> tuple[Any, Any]:
     """(``MultiCameraTracker``, ``DetectionReceiver`` or None) for the plan's cameras."""
-    from tracker.camera_node import DetectionReceiver
     from tracker.multi_camera import MultiCameraTracker
 
-    tracker = MultiCameraTracker(calibrations, roster=roster, terrain=terrain, settings=settings,
-                                 remote=[name for name, _ in plan.nodes])
+    receiver = open_receiver(plan)
     try:
-        receiver = DetectionReceiver([address for _, address in plan.nodes]) if plan.nodes else None
+        tracker = MultiCameraTracker(calibrations, roster=roster, terrain=terrain, settings=settings,
+                                     remote=[name for name, _ in plan.nodes])
     except BaseException:
-        tracker.close()
+        if receiver is not None:
+            receiver.close()
         raise
     return tracker, receiver
+
+
+def open_receiver(plan: CameraPlan) -> Any:
+    """The table's end of the plan's camera nodes (None without any), each node checked as paired
+    before anything connects: one line naming the key file to copy when one is not."""
+    if not plan.nodes:
+        return None
+    from tracker.camera_node import DetectionReceiver
+
+    keys, nodes = check_paired(plan)
+    return DetectionReceiver(nodes, keys=keys)
+
+
+def check_paired(plan: CameraPlan) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """This computer's table keys and (name, address, public key) of each node, checked before any
+    file or camera is opened; the table's key pair is made on first use, and said so."""
+    from tracker.node_keys import keys_folder, own_key_pair, paired_node
+
+    folder = keys_folder()
+    keys, made = own_key_pair(folder, "table")
+    if made:
+        print(f"made this computer's table key: copy {folder / 'table.key'} into each camera node's keys folder, "
+              "under tables/", file=sys.stderr)
+    return keys, [(name, address, paired_node(folder, name)) for name, address in plan.nodes]
 
 
 def refuse_video_without_a_camera_here(video: bool, local_cameras: Any) -> None:
@@ -142,6 +166,8 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
         raise UsageError(f"--record {args.record}: the file exists; choose another name (recordings are never overwritten)")
     tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
     roster = load_roster(args.scenario) if args.scenario else Roster()
+    if plan.nodes:
+        check_paired(plan)  # an unpaired node is said before anything else is read
     calibrations = load_calibrations(plan)  # every file read before any camera opens
     sources: dict[str, Any] = {}
     tracker = None
@@ -189,7 +215,11 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
 
         def on_frame(tracked_round: Any) -> None:
             if args.jsonl:
-                print(json.dumps(tracked_round.tracked.to_json()), flush=False)
+                line = tracked_round.tracked.to_json()
+                if receiver is not None and any(receiver.bad_messages.values()):
+                    # Messages a node sent that were skipped (damaged, too big, another camera's name).
+                    line["node_bad_messages"] = dict(receiver.bad_messages)
+                print(json.dumps(line), flush=False)
             bar.update(tracked_round.frame_index)
 
         loop.subscribe(Listener(on_frame=on_frame))

@@ -245,6 +245,7 @@ class MultiCameraTracker:
         self._best_px: dict[int, tuple[float, float]] = {}
         self._frames = 0
         self._last_t = 0.0
+        self._lost_at_t_s: dict[str, float] = {}  # camera -> when it was noticed gone
 
     # -- what front ends read ----------------------------------------------------------------------
     @property
@@ -371,7 +372,14 @@ class MultiCameraTracker:
         if connected and cam.detector is not None:
             cam.detector.request_full_search()
         kind = EventKind.SOURCE_BACK if connected else EventKind.SOURCE_LOST
-        event = TrackerEvent(kind, self._last_t if t_s is None else t_s, self._frames, payload={"camera": name})
+        at = self._last_t if t_s is None else t_s
+        payload: dict[str, Any] = {"camera": name}
+        lost_at = self._lost_at_t_s.pop(name, None)
+        if connected and lost_at is not None:
+            payload["outage_s"] = round(max(0.0, at - lost_at), 3)  # the outage's length, recorded with it
+        elif not connected:
+            self._lost_at_t_s[name] = at
+        event = TrackerEvent(kind, at, self._frames, payload=payload)
         self.bus.publish(event)
         return event
 

@@ -91,6 +91,7 @@ class Tracker:
         self._connected = True
         self._last_index = -1
         self._last_t = 0.0
+        self._lost_at_t_s: float | None = None  # when the camera was noticed gone (None: it delivers)
         #: every tag id detected so far, and the smallest tag edge seen (px): what `track` says at the end
         self.seen_tag_ids: set[int] = set()
         self.smallest_tag_px: float | None = None
@@ -137,7 +138,12 @@ class Tracker:
         kind = EventKind.SOURCE_BACK if connected else EventKind.SOURCE_LOST
         if connected and self._fast is not None:
             self._fast.request_full_search()
-        event = TrackerEvent(kind, self._last_t if t_s is None else t_s, self._last_index)
+        at = self._last_t if t_s is None else t_s
+        payload = {}
+        if connected and self._lost_at_t_s is not None:
+            payload["outage_s"] = round(max(0.0, at - self._lost_at_t_s), 3)  # the outage's length, recorded with it
+        self._lost_at_t_s = None if connected else at
+        event = TrackerEvent(kind, at, self._last_index, payload=payload)
         self.bus.publish(event)
         return event
 

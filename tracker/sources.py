@@ -45,10 +45,19 @@ def quiet_opencv_warnings() -> None:
         pass
 
 
+#: A stream URL that stops sending makes FFmpeg's read wait this long at most (its own default is 30 s,
+#: during which a read cannot be interrupted -- nor the capture safely released).
+STREAM_READ_TIMEOUT_MS = 2000
+STREAM_OPEN_TIMEOUT_MS = 10000
+
+
 def _default_capture_factory(spec: int | str) -> Any:
     import cv2
 
     quiet_opencv_warnings()
+    if isinstance(spec, str) and "://" in spec:
+        return cv2.VideoCapture(spec, cv2.CAP_ANY, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_OPEN_TIMEOUT_MS,
+                                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_READ_TIMEOUT_MS])
     return cv2.VideoCapture(spec)
 
 
@@ -97,6 +106,7 @@ class CameraSource:
         self._connected = True
         self._reconnects = 0
         self._start = clock()
+        self._last_good = self._start  # of the newest good frame: a stalled read is noticed from it
         self._thread = threading.Thread(target=self._run, name=f"sandtable-capture-{spec}", daemon=True)
         self._thread.start()
 
@@ -117,6 +127,7 @@ class CameraSource:
                 with self._cond:
                     self._latest = frame
                     self._connected = True
+                    self._last_good = now
                     self._cond.notify_all()
                 continue
             if now - last_good < self.dropout_after_s:
@@ -127,6 +138,13 @@ class CameraSource:
                 self._cond.notify_all()
             self._reopen()
             last_good = self._clock()
+        self._release()  # here, on its own thread: never while a read is still running
+
+    def _release(self) -> None:
+        try:
+            self._capture.release()
+        except Exception:
+            pass
 
     def _reopen(self) -> None:
         try:
@@ -152,8 +170,15 @@ class CameraSource:
 
     @property
     def connected(self) -> bool:
+        """False once no frame has come for ``dropout_after_s``: a stream that stalls (its read blocked,
+        nothing failing) is noticed as soon as one that fails."""
         with self._cond:
-            return self._connected
+            return self._connected and self._clock() - self._last_good < self.dropout_after_s
+
+    @property
+    def now_t_s(self) -> float:
+        """The time now on this source's frames' clock (``Frame.t_s``): when a change of state is noticed."""
+        return self._clock() - self._start
 
     @property
     def reconnects(self) -> int:
@@ -188,10 +213,10 @@ class CameraSource:
         with self._cond:
             self._cond.notify_all()
         self._thread.join(timeout=5.0)
-        try:
-            self._capture.release()
-        except Exception:
-            pass
+        # A read still blocked in the driver: the capture thread releases the camera when it returns.
+        # Releasing it from here meanwhile crashed the process (a segfault on exit, stream stalled).
+        if not self._thread.is_alive():
+            self._release()
 
     def __enter__(self) -> "CameraSource":
         return self

@@ -250,7 +250,8 @@ class TrackingLoop:
         name, source = next(iter(self.sources.items()))
         if source.is_live:
             frame = source.latest_frame(self.poll_timeout_s)
-            self.tracker.source_status(source.connected)  # source_lost / source_back on a change only
+            # source_lost / source_back on a change only, each at the time it is noticed (not the last frame's)
+            self.tracker.source_status(source.connected, t_s=getattr(source, "now_t_s", None))
             if frame is None:
                 return None
         else:
@@ -303,7 +304,7 @@ class TrackingLoop:
                 continue
             if source.is_live:
                 frame = source.latest_frame(self.poll_timeout_s / max(1, len(self.sources)) if not frames else 0.0)
-                self.tracker.camera_status(name, source.connected)
+                self.tracker.camera_status(name, source.connected, t_s=time.monotonic() - self._started)
             else:
                 frame = source.read()
                 if frame is None:
@@ -319,7 +320,7 @@ class TrackingLoop:
             for name in self.tracker.camera_names:
                 if name not in self.sources:
                     heard = self.receiver.last_heard_s.get(name, self._started)
-                    self.tracker.camera_status(name, now - heard < self.node_timeout_s)
+                    self.tracker.camera_status(name, now - heard < self.node_timeout_s, t_s=now - self._started)
         if not frames and not batches:
             remote = [n for n in self.tracker.camera_names if n not in self.sources]
             nodes_done = self.receiver is None or set(remote) <= self.receiver.ended

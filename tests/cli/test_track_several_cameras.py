@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from calibration.synthetic.camera_rig import CameraRig, seam_layout
 from cli.main import main
 from tracker.frames import Frame
 from tracker.multi_camera import register_cameras
+from tracker.node_keys import own_key_pair
 from tuio_helpers import osc_server  # noqa: F401  (a real OSC server)
 
 PLACES = {10: (48.0, 24.0), 11: (14.0, 30.0), 12: (84.0, 12.0)}
@@ -103,12 +105,22 @@ def _free_port():
 
 
 @pytest.mark.slow
-def test_two_camera_nodes_in_their_own_processes_feed_sandtable_track_over_loopback(two_cameras, capsys):
+def test_two_camera_nodes_in_their_own_processes_feed_sandtable_track_over_loopback(two_cameras, capsys, tmp_path,
+                                                                                     monkeypatch):
     paths, scenario = two_cameras
     ports = {name: _free_port() for name in paths}
+    table_keys = tmp_path / "table-keys"
+    monkeypatch.setenv("SANDTABLE_KEYS_DIR", str(table_keys))
+    for name in paths:  # paired as docs/tracker.md says: public key files copied both ways
+        own_key_pair(tmp_path / name, "node")
+        own_key_pair(table_keys, "table")
+        (tmp_path / name / "tables").mkdir(exist_ok=True)
+        (table_keys / "nodes").mkdir(exist_ok=True)
+        shutil.copy(table_keys / "table.key", tmp_path / name / "tables" / "table.key")
+        shutil.copy(tmp_path / name / "node.key", table_keys / "nodes" / f"{name}.key")
     nodes = [
         subprocess.Popen([sys.executable, "-m", "cli.main", "camera-node", str(paths[name][0]), "--name", name,
-                          "--publish", f"tcp://127.0.0.1:{ports[name]}", "--fps", "10"],
+                          "--publish", f"tcp://127.0.0.1:{ports[name]}", "--fps", "10", "--keys", str(tmp_path / name)],
                          cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for name in paths
     ]

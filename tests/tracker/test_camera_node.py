@@ -1,5 +1,6 @@
 """A camera node sends its detections (not its video) over ZeroMQ; the table's computer fuses them."""
 import math
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,9 +18,22 @@ from tracker.detections import TagDetections
 from tracker.errors import TrackerError
 from tracker.frames import Frame
 from tracker.multi_camera import MultiCameraTracker, register_cameras
+from tracker.node_keys import own_key_pair
 from tracker.roster import Roster, UnitSpec
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def pair(tmp_path: Path, name: str):
+    """A node's and a table's keys folders, paired as docs/tracker.md says: (node keys, table keys)."""
+    node_dir, table_dir = tmp_path / "node-keys", tmp_path / "table-keys"
+    node_keys, _ = own_key_pair(node_dir, "node")
+    table_keys, _ = own_key_pair(table_dir, "table")
+    (node_dir / "tables").mkdir(exist_ok=True)
+    (table_dir / "nodes").mkdir(exist_ok=True)
+    shutil.copy(table_dir / "table.key", node_dir / "tables" / "table.key")
+    shutil.copy(node_dir / "node.key", table_dir / "nodes" / f"{name}.key")
+    return node_keys, table_keys
 
 
 def _free_port():
@@ -49,9 +63,12 @@ def test_foreign_or_newer_messages_are_refused_with_what_to_do():
 
 NODE_SCRIPT = textwrap.dedent("""
     import sys
+    from pathlib import Path
     from tracker.camera_node import DetectionSender, run_camera_node
+    from tracker.node_keys import own_key_pair, paired_tables
     from tracker.sources import ImageFolderSource
-    sender = DetectionSender(sys.argv[2])
+    folder = Path(sys.argv[4])
+    sender = DetectionSender(sys.argv[2], keys=own_key_pair(folder, "node")[0], tables=paired_tables(folder))
     with ImageFolderSource(sys.argv[1], fps=10.0) as source:
         run_camera_node(source, sender, camera=sys.argv[3])
     sender.close()
@@ -72,11 +89,12 @@ def test_a_camera_node_in_another_process_feeds_the_fusion_over_loopback(tmp_pat
     roster = Roster(units=tuple(UnitSpec(tag_id=i, name=f"u{i}") for i in (10, 11, 12)))
     address = f"tcp://127.0.0.1:{_free_port()}"
 
-    node = subprocess.Popen([sys.executable, "-c", NODE_SCRIPT, str(folder), address, "cam0"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    node_keys, table_keys = pair(tmp_path, "cam0")
+    node = subprocess.Popen([sys.executable, "-c", NODE_SCRIPT, str(folder), address, "cam0", str(tmp_path / "node-keys")],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     received = []
     try:
-        with DetectionReceiver([address]) as receiver:
+        with DetectionReceiver([("cam0", address, node_keys.public_z85)], keys=table_keys) as receiver:
             while "cam0" not in receiver.ended:
                 # Only a broken node makes this wait run out: the node's start (Python, OpenCV, the
                 # detector) took over 20 s on a loaded 2-core machine.

@@ -153,7 +153,7 @@ def test_a_really_full_disk_keeps_every_frame_before_it_and_the_reason_for_the_s
 
 def test_a_start_on_a_disk_too_full_for_the_reserve_leaves_nothing(small_disk):
     (small_disk / "filler").write_bytes(b"\0" * (1024 * 1024 - 96 * 1024))
-    with pytest.raises(RecordingError, match="disk not full"):
+    with pytest.raises(RecordingError, match="disk is full"):
         Recorder(small_disk / "game.sqlite")
     assert _files(small_disk) == ["filler"]
 

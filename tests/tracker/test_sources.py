@@ -68,6 +68,12 @@ def test_a_camera_that_drops_out_is_retried_and_the_game_state_is_kept():
     assert kinds.count("source_lost") == 1 and kinds.count("source_back") == 1
     assert kinds.index("source_lost") < kinds.index("source_back")
     assert camera.opens >= 2 and source.reconnects >= 1
+    # Each at the time it was noticed (they used to share the last frame's), the outage's length with it:
+    # the camera was away at least the 0.3 s the test waited.
+    lost = next(e for e in events if e.kind.value == "source_lost")
+    back = next(e for e in events if e.kind.value == "source_back")
+    assert back.t_s - lost.t_s >= 0.3
+    assert back.payload["outage_s"] == pytest.approx(back.t_s - lost.t_s, abs=0.001)
 
 
 def test_a_camera_that_cannot_be_opened_fails_with_its_name():

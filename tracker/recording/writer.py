@@ -5,7 +5,8 @@ docs/recording-format.md; reading is ``tracker/recording/reader.py``.
 
 Creation is atomic: the file is created with O_EXCL, so of two recorders started at once with the same
 new name one is refused; a start that fails (a full disk, a read-only folder) removes every file it
-made, so the name stays free.
+made, so the name stays free. A recording never overwrites a file it did not make: its video's name
+(``<name>.mp4``, shared by ``game.sqlite`` and ``game.db``) already taken is refused at the start.
 
 Crash safety: the file is in WAL mode and a writer thread commits at least every
 ``commit_interval_s`` (0.5 s), so killing the process mid-game leaves a readable file that misses at
@@ -15,7 +16,9 @@ file, so the ``.sqlite`` alone - copied without its ``-wal`` - holds all but the
 
 A full disk: room for the closing note is reserved up front (``<name>.sqlite-reserve``, removed on a
 clean close); when a write fails the reserve is released, the reason is written to ``meta.stop_reason``
-and the file checkpointed, so every frame committed before the failure and the reason are kept. The tracking thread never waits on the disk: it hands rows to the
+and the file checkpointed, so every frame committed before the failure and the reason are kept; the
+video stops with it (``meta.video_stop_reason`` in the same note) and is cut back to its last whole
+fragment, so it plays to there. A folder made read-only or removed is said so in one line. The tracking thread never waits on the disk: it hands rows to the
 writer through a bounded queue (it blocks only if the disk falls seconds behind; nothing is ever
 dropped), and ``close()`` sends a sentinel, waits for the writer to drain the queue and marks the
 session as ended.
@@ -129,6 +132,11 @@ class Recorder:
         if overwrite:
             for p in self._files():
                 p.unlink(missing_ok=True)
+        video_file = video_path_for(self.path)
+        if video and video_file.exists():
+            # Another recording's video (game.sqlite and game.db share game.mp4), or a file of the user's.
+            raise RecordingError(f"cannot record to '{self.path}' with its video: '{video_file}' already exists and "
+                                 "is not this recording's; choose another file name (a file is never overwritten)")
         try:
             # O_EXCL: exactly one of two recorders started at once with this new name gets it.
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
@@ -173,10 +181,9 @@ class Recorder:
         except (sqlite3.Error, OSError) as exc:
             if db is not None:
                 db.close()
-            for p in self._files():  # a refused start leaves nothing behind: the name stays free
-                p.unlink(missing_ok=True)
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise RecordingError(f"cannot record to '{self.path}': {reason}; check the folder is writable and the disk not full") from None
+            for p in self._files()[:5]:  # a refused start leaves nothing behind: the name stays free
+                p.unlink(missing_ok=True)  # (only the files it made: no video is made before the first frame)
+            raise RecordingError(f"cannot record to '{self.path}': {what_happened(exc, self.path)}") from None
         self._db = db
         self._checkpoint_interval_s = float(checkpoint_interval_s)
         self._video = video
@@ -285,16 +292,17 @@ class Recorder:
             self._video_queue.put(_STOP)
             self._video_thread.join()
             notes = [("video_frames_dropped", str(self._video_dropped))]
-            if self._video_error is not None:
-                notes.append(("video_stop_reason", f"{self._video_error}; the video ends after {self._video_written} frames"))
+            if self._video_error is not None and self._error is None:
+                notes.append(("video_stop_reason", f"{what_happened(self._video_error, self.path)}; the video ends "
+                                                   f"after {self._video_written} frames"))
             for note in notes:
                 self._put(("meta", note))
         self._queue.put(_STOP)
         self._thread.join()
         if self._error is not None:
             raise RecordingError(
-                f"recording to '{self.path}' failed: {self._error}; the session up to t={self._failed_after_t_s:.1f} s "
-                "is kept in the file; free disk space or record to another file"
+                f"recording to '{self.path}' failed: {what_happened(self._error, self.path)}; the session up to "
+                f"t={self._failed_after_t_s:.1f} s is kept in the file"
             )
 
     def __enter__(self) -> "Recorder":
@@ -320,13 +328,21 @@ class Recorder:
                 *(self.path.with_suffix(s) for s in LEGACY_VIDEO_SUFFIXES))
 
     def _release_reserve(self) -> None:
-        self._reserve.unlink(missing_ok=True)
+        try:
+            self._reserve.unlink(missing_ok=True)
+        except OSError:
+            # A folder made read-only: the file cannot go, but its room can (truncating needs no folder
+            # write), which is all a full disk needs. Never a reason to fail a recording that is complete.
+            try:
+                os.truncate(self._reserve, 0)
+            except OSError:
+                pass
 
     def _check(self) -> None:
         if self._error is not None:
             raise RecordingError(
-                f"recording to '{self.path}' stopped: {self._error}; the session up to t={self._failed_after_t_s:.1f} s "
-                "is kept in the file; free disk space or record to another file"
+                f"recording to '{self.path}' stopped: {what_happened(self._error, self.path)}; the session up to "
+                f"t={self._failed_after_t_s:.1f} s is kept in the file"
             )
         if self._closed:
             raise RecordingError(f"recording '{self.path}' is closed; start a new one")
@@ -371,6 +387,12 @@ class Recorder:
                 if item is not None and self._error is not None:
                     if item[0] == "flush":  # nothing more will be written: do not keep the caller waiting
                         item[1].set()
+                    elif item[0] == "meta":  # a note (the video's stop reason): a few bytes, worth a try
+                        try:
+                            self._apply(db, item)
+                            db.commit()
+                        except sqlite3.Error:
+                            db.rollback()
                     continue
                 if item is not None:
                     if item[0] == "flush":
@@ -424,8 +446,14 @@ class Recorder:
                 if rows:
                     self._failed_after_t_s = self._applied_t_s
                 reason = f"{self._error}; recording stopped, kept up to t={self._failed_after_t_s:.1f} s"
-                db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                               (("stopped_utc", _utc_now()), ("stop_reason", reason)))
+                notes = [("stopped_utc", _utc_now()), ("stop_reason", reason)]
+                if self._video:
+                    # The video stops with the poses (it is what fills the disk, and past the poses' end it
+                    # could not be replayed): said in the same note, while the reserve gives room for it.
+                    self._video_error = self._video_error or self._error
+                    notes.append(("video_stop_reason", f"{what_happened(self._error, self.path)}; the video ends "
+                                                       f"after about {self._video_written} frames"))
+                db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", notes)
                 db.commit()
                 self._committed_t_s = self._failed_after_t_s
                 break
@@ -502,11 +530,66 @@ class Recorder:
                 self._video_written += 1
             except Exception as exc:  # disk full, an encoder error: the poses keep being recorded
                 self._video_error = exc
+                # Said in the file now, not only at close: the process may not live that long.
+                self._put(("meta", ("video_stop_reason", f"{what_happened(exc, self.path)}; the video ends after "
+                                                         f"{self._video_written} frames")))
         if writer is not None:
             try:
                 writer.close()
             except Exception as exc:
                 self._video_error = self._video_error or exc
+        if writer is not None:
+            trim_to_whole_fragments(video_path_for(self.path))  # a whole file is left as it is
+
+
+def what_happened(exc: BaseException, path: Path) -> str:
+    """One line saying what stopped a recording, and what to do: the folder gone or read-only, the
+    disk full, or else the error itself."""
+    import errno
+
+    folder = path.parent
+    text = str(exc)
+    code = getattr(exc, "errno", None)
+    if not folder.is_dir():
+        return f"its folder '{folder}' was removed or unmounted; record to another folder"
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "read-only" in text \
+            or not os.access(folder, os.W_OK):
+        return f"its folder '{folder}' became read-only; make it writable or record to another folder"
+    if code in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "No space" in text:
+        return "the disk is full; free disk space or record to another file"
+    return f"{text or type(exc).__name__}; check the folder is writable and the disk not full"
+
+
+def trim_to_whole_fragments(video: Path) -> int:
+    """Cut a fragmented MP4 whose writing stopped mid-fragment (a full disk) back to its last whole
+    fragment, so that it plays to there; returns the bytes kept (the file untouched if it is whole).
+
+    Top-level boxes are (size, type) headers; a fragment is a ``moof`` followed by its ``mdat``."""
+    try:
+        size = video.stat().st_size
+        with open(video, "rb") as fh:
+            keep, at, last_moof = 0, 0, None
+            while at + 8 <= size:
+                fh.seek(at)
+                header = fh.read(16)
+                box = int.from_bytes(header[:4], "big")
+                kind = header[4:8]
+                if box == 1 and len(header) >= 16:
+                    box = int.from_bytes(header[8:16], "big")
+                elif box == 0:
+                    box = size - at  # to the end of the file
+                if box < 8 or at + box > size:
+                    break  # cut short here
+                if kind == b"moof":
+                    last_moof = at
+                elif kind == b"mdat" or last_moof is None:
+                    keep, last_moof = at + box, None
+                at += box
+        if keep < size:
+            os.truncate(video, keep)
+        return keep
+    except OSError:
+        return 0
 
 
 def _pose_row(frame_index: int, p: UnitPose) -> tuple[Any, ...]:
