@@ -72,8 +72,12 @@ def apply_ready_reaction(state: GameState, action: ReadyReaction) -> GameState:
 # -- Movement -------------------------------------------------------------------------------------
 
 def movement_allowance_in(state: GameState, unit: Unit) -> float:
-    """Movement available this turn: halved once if injured etc., doubled by a sprint."""
+    """Movement available this turn: halved once if injured etc., doubled by a sprint in the unit's own
+    turn. A sprint taken as a Reaction in another player's turn is one Move from where the unit stands:
+    the Move it did not use in its own turn is not carried over (2.2.2; 6.5.2: "up to 8\"")."""
     move = state.movement_in(unit)
+    if unit.reaction_sprint_from_in is not None:
+        return unit.reaction_sprint_from_in + move
     return move * 2 if unit.sprinted else move
 
 
@@ -192,8 +196,9 @@ def apply_sprint(state: GameState, action: Sprint) -> GameState:
         raise state.illegal(f"{unit.name} is a vehicle: vehicles cannot sprint (only troops may Move twice)")
     if unit.focused and state.options.strict:
         raise state.illegal(f"{unit.name} is Focusing ({unit.focused}) and cannot sprint")
+    out_of_turn = action.reaction and state.in_turn and state.active_side != unit.side
     unit = spend_action(state, unit, "sprint", reaction=action.reaction)
-    state = state.with_unit(replace(unit, sprinted=True))
+    state = state.with_unit(replace(unit, sprinted=True, reaction_sprint_from_in=unit.moved_in if out_of_turn else None))
     how = "its Reaction" if action.reaction else "its Action"
     return state.log("sprint", f"{unit.name} spends {how} on a second Move of up to {state.movement_in(unit):g}\".",
                      inputs=to_jsonable(action))
@@ -302,7 +307,7 @@ def apply_start_turn(state: GameState, action: StartTurn) -> GameState:
             changes["suppressed"] = kept
         if u.side == side:
             changes.update(moved_in=0.0, moved_last_turn_in=u.moved_in, action_used=None, focused=None, focus_until_own_turn=False,
-                           reaction_ready=False, sprinted=False, stay_still=False, crew_actions_used=0,
+                           reaction_ready=False, sprinted=False, reaction_sprint_from_in=None, stay_still=False, crew_actions_used=0,
                            disabled=False, weapons=tuple(replace(w, fired_this_turn=False) for w in u.weapons))
             if u.emission is not None and u.emission.until_start_of == side:
                 changes["emission"] = None
