@@ -31,7 +31,7 @@ from rules.downrange.odds import p_at_least_one, p_damage, p_skill
 from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
-from rules.downrange.turns import check_assistants, skill_die_for, spend_action
+from rules.downrange.turns import action_refusal, assistant_problem, check_assistants, skill_die_for, spend_action
 from rules.downrange.unmanned import is_controlled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, Circle, Cone, common_cone_axis_deg, distance_to_point_in, gap_in
@@ -202,16 +202,28 @@ def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon
                         f"{'s' if weapon.max_assistants != 1 else ''}, {helpers} given"
                         + (" (a rifleman gains nothing from help, 2.6.3)" if weapon.max_assistants == 0 else ""))
     needs_focus = weapon.focus or helpers > 0
-    if needs_focus and attacker.moved_in > EPS and not attacker.is_vehicle:
+    # A vehicle's crew operate its weapons: if the vehicle moved, so did they (3.2 "if they move during
+    # the turn, they cannot fire that weapon"; 4.1 crew assist by the rules of 2.6.3, "remaining still").
+    if needs_focus and attacker.moved_in > EPS:
         problems.append(f"{attacker.name} moved {attacker.moved_in:.1f}\" this turn: "
                         + (f"the {weapon.name} needs Focus" if weapon.focus else "an assisted unit must Focus")
                         + ", and a Focusing unit must not move")
+    # The Action (or Reaction) the attack spends, refused here, before any die, in the words the
+    # engine uses when the result is applied (2.2.2, 2.2.2.1).
+    # (Down, carrying and disabled units are listed above already.)
+    what = f"{'suppress' if setup.mode is AttackMode.SUPPRESS else 'fire'} the {weapon.name}"
+    listed = attacker.status is not Status.ACTIVE or attacker.carrying is not None or attacker.carried_by is not None \
+        or (attacker.disabled and state.options.disabling_hazard == "cannot act")
+    if not listed and (refusal := action_refusal(state, state.unit(attacker.unit_id), what, reaction=setup.reaction)):
+        problems.append(refusal)
     for aid in setup.assistants:
         helper = state.unit(aid)
         if helper.moved_in > EPS:
             problems.append(f"{helper.name} moved {helper.moved_in:.1f}\" this turn and cannot Focus to assist (2.6.3)")
-        if helper.status is not Status.ACTIVE:
+        elif helper.status is not Status.ACTIVE:
             problems.append(f"{helper.name} is {helper.status.value} and cannot assist")
+        elif problem := assistant_problem(state, state.unit(attacker.unit_id), helper, f"the {weapon.name}"):
+            problems.append(problem)
     return problems
 
 
@@ -645,9 +657,10 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
                                  "it lands before the attack is applied")
     attacker = state.unit(r.attacker)
     what = f"{'suppress' if r.mode is AttackMode.SUPPRESS else 'fire'} the {r.weapon}"
-    helpers = check_assistants(state, attacker, r.assistants, 99, what) if r.assistants else ()
-    attacker = spend_action(state, attacker, what, reaction=r.reaction, needs_focus=r.focus and not attacker.is_vehicle)
-    if r.focus and not attacker.is_vehicle:
+    helpers = check_assistants(state, attacker, r.assistants, 99, f"the {r.weapon}") if r.assistants else ()
+    attacker = spend_action(state, attacker, what, reaction=r.reaction, needs_focus=r.focus)
+    if r.focus:
+        # A vehicle too: its crew must not move after firing a Focus weapon (3.2), so neither may it.
         attacker = replace(attacker, focused=f"firing the {r.weapon}")
     weapons = []
     for w in attacker.weapons:
