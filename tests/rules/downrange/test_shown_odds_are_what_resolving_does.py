@@ -77,6 +77,11 @@ CASES: dict[str, Case] = {
                      unit(20, "Truck", "Red", 16, 10, type_="Military truck"),
                      unit(21, "Bed rider", "Red", 16, 10, aboard=20, compartment="open")),
         AttackSetup(1, "Hand grenade", (TargetSpec(21, stationary=False),))),
+    "a mortar landing head-on on a sandbagged team (cover and concealment declared)": Case(
+        lambda: game(unit(1, "Mortar", "Blue", 0, 0, weapons=["60 mm mortar"]),
+                     unit(2, "Gunner", "Red", 30, 0, team="mg"), unit(3, "Loader", "Red", 30, 0, team="mg")),
+        AttackSetup(1, "60 mm mortar", (TargetSpec(2, stationary=False, head_on=True, cover=Level.PARTIAL,
+                                                   concealment=Level.PARTIAL),))),
     "a motorcycle's exposed rider, shot on its own": Case(
         lambda: _rifles(unit(20, "Bike", "Red", 20, 0, type_="Motorcycle", operator=21),
                         unit(21, "Rider", "Red", 20, 0, aboard=20, compartment="exposed")),
