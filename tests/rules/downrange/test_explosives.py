@@ -51,3 +51,9 @@ def test_a_gun_team_counts_once_when_deciding_who_places_a_missed_explosive() ->
     assert miss is not None
     assert dict(miss.units_in_intended) == {"Blue": 1, "Red": 1}
     assert miss.chooser == "Red"
+
+
+def test_the_quick_references_anti_tank_rocket_is_the_top_attack_antitank_row() -> None:
+    # QR "Common weapons": "Anti-tank rocket | 36 | 5 | ... | 5" - Range 36, Difficulty 5, Radius 5.
+    weapon = game(unit(10, "Gunner", "Blue", 0, 0)).catalog.weapon("Anti-tank rocket")
+    assert (weapon.name, weapon.range_in, weapon.difficulty, weapon.radius_in) == ("Top-attack antitank weapon", 36, 5, 5)
