@@ -160,6 +160,20 @@ def _target_problem(state: GameState, attacker: Unit, target: Unit) -> str:
     return ""
 
 
+def _beyond_in(distance_in: float, limit_in: float) -> str:
+    """A distance just beyond a limit, with as many decimals as it takes not to read as the limit
+    itself (36.04" is "36.04", not "36.0", beyond a Range of 36").
+
+    >>> _beyond_in(36.04, 36), _beyond_in(40.0, 36), _beyond_in(36.0004, 36)
+    ('36.04', '40.0', '36.0004')
+    """
+    for decimals in range(1, 5):
+        text = f"{distance_in:.{decimals}f}"
+        if float(text) > limit_in:
+            return text
+    return f"{distance_in:.4f}"
+
+
 def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon) -> list[str]:
     problems = []
     ws = attacker.weapon_state(weapon.name)
@@ -307,7 +321,7 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
         reason = _target_problem(state, attacker, state.unit(spec.unit_id))
         distance = _range_of(setup, attacker, target)
         if not reason and distance > weapon.range_in + EPS:
-            reason = f"{target.name} is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\""
+            reason = f"{target.name} is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\""
         smoke_partial = False
         if not reason:
             reason, smoke_partial = _sight(state, attacker, target, spec, weapon)
@@ -326,8 +340,8 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
             axis = common_cone_axis_deg(attacker.footprint, footprints, range_in=weapon.range_in,
                                         prefer_deg=attacker.heading_deg)
             if axis is None and len(units) > 1:
-                problems.append("the targets do not fit in one 45-degree cone: a Fan cannot attack one target in "
-                                "front and another behind (3.2.3)")
+                problems.append("the targets do not fit in one 45-degree cone (3.2.3: any part of each base "
+                                "inside one cone from the firer): attack them with separate Actions")
     modifiers = plans[0].modifiers if plans else attack_modifiers(state, setup, attacker, None, None, indirect=weapon.indirect)[0]
     return plans, modifiers, None, None, axis
 
@@ -343,7 +357,7 @@ def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon
         return [], Modifiers(), None, radius, None
     distance = setup.distance_in if setup.distance_in is not None else distance_to_point_in(attacker.footprint, *aim)
     if distance > weapon.range_in + EPS:
-        problems.append(f"the aim point is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\" "
+        problems.append(f"the aim point is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\" "
                         f"(an explosive reaches Range + Radius = {weapon.range_in + radius:g}\" only with the blast)")
     smoke_partial = False
     if primary is not None and primary_spec is not None:
@@ -390,7 +404,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
             return [], Modifiers(), None, radius, None
         distance = setup.distance_in if setup.distance_in is not None else distance_to_point_in(attacker.footprint, *aim)
         if distance > weapon.range_in + EPS:
-            problems.append(f"the aim point is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\"")
+            problems.append(f"the aim point is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\"")
         listed = {s.unit_id for s in specs}
         specs += [TargetSpec(u.unit_id) for u in blast_units(state, aim[0], aim[1], radius or 0.0)
                   if u.unit_id not in listed and u.side != attacker.side]
@@ -428,7 +442,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
                     reason = f"{target.name} is outside the {weapon.name}'s Radius of {radius:g}\" around the aim point"
             elif setup.distance_in is not None:
                 if distance > weapon.range_in + EPS:
-                    reason = f"{target.name} is {distance:.1f}\" away, beyond the Range of {weapon.range_in:g}\""
+                    reason = f"{target.name} is {_beyond_in(distance, weapon.range_in)}\" away, beyond the Range of {weapon.range_in:g}\""
             else:
                 cone = Cone.from_attacker(attacker.footprint, axis_deg=axis if axis is not None else 0.0,
                                           range_in=weapon.range_in)

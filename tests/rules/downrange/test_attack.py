@@ -84,3 +84,12 @@ def test_a_vehicle_that_fired_a_focus_weapon_must_not_move_after() -> None:
                                                   EnteredDice([1]))))
     with pytest.raises(IllegalActionError, match="Focusing"):
         s.apply(A.MoveUnit(10, 5.0, 0.0))
+
+
+def test_a_target_just_beyond_range_is_not_said_to_be_at_the_range() -> None:
+    # Audit C1: 36.04" was shown as "36.0\" away, beyond the Range of 36\"".
+    s = game(unit(10, "Rifleman", "Blue", 0, 0, weapons=["M4/M16"]), unit(20, "Target", "Red", 37.04, 0))
+    odds = attack_odds(s, RIFLE)[0]
+    assert not odds.allowed and odds.reason == "Target is 36.04\" away, beyond the M4/M16's Range of 36\""
+    assert attack_odds(game(unit(10, "Rifleman", "Blue", 0, 0, weapons=["M4/M16"]),
+                            unit(20, "Target", "Red", 37.0, 0)), RIFLE)[0].allowed
