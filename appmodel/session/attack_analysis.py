@@ -79,10 +79,20 @@ class AttackAnalysis:
         return self._legend
 
     @property
+    def refusal(self) -> str:
+        """'not allowed: <why>' when the rules refuse the whole attack before any die (the unit already
+        used its Action, has no Reaction ready...), '' while some target has odds to show."""
+        odds = self.odds
+        reasons = {o.reason for o in odds}
+        if odds and not any(o.allowed for o in odds) and len(reasons) == 1:
+            return f"not allowed: {reasons.pop()}"
+        return ""
+
+    @property
     def error(self) -> str:
         """Why the rules refused the draft ('' when they did not)."""
         _ = self.proposals, self.odds
-        return self._errors["proposals"] or self._errors["odds"]
+        return self._errors["proposals"] or self._errors["odds"] or self.refusal
 
 
 def analysis_for(previous: AttackAnalysis | None, ruleset: Ruleset, state: Any,

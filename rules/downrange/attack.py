@@ -31,7 +31,7 @@ from rules.downrange.odds import p_at_least_one, p_damage, p_skill
 from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
-from rules.downrange.turns import check_assistants, skill_die_for, spend_action
+from rules.downrange.turns import action_refusal, assistant_problem, check_assistants, skill_die_for, spend_action
 from rules.downrange.unmanned import is_controlled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, Circle, Cone, common_cone_axis_deg, distance_to_point_in, gap_in
@@ -160,6 +160,20 @@ def _target_problem(state: GameState, attacker: Unit, target: Unit) -> str:
     return ""
 
 
+def _beyond_in(distance_in: float, limit_in: float) -> str:
+    """A distance just beyond a limit, with as many decimals as it takes not to read as the limit
+    itself (36.04" is "36.04", not "36.0", beyond a Range of 36").
+
+    >>> _beyond_in(36.04, 36), _beyond_in(40.0, 36), _beyond_in(36.0004, 36)
+    ('36.04', '40.0', '36.0004')
+    """
+    for decimals in range(1, 5):
+        text = f"{distance_in:.{decimals}f}"
+        if float(text) > limit_in:
+            return text
+    return f"{distance_in:.4f}"
+
+
 def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon) -> list[str]:
     problems = []
     ws = attacker.weapon_state(weapon.name)
@@ -202,16 +216,28 @@ def _check_attacker(state: GameState, setup: AttackSetup, attacker: Unit, weapon
                         f"{'s' if weapon.max_assistants != 1 else ''}, {helpers} given"
                         + (" (a rifleman gains nothing from help, 2.6.3)" if weapon.max_assistants == 0 else ""))
     needs_focus = weapon.focus or helpers > 0
-    if needs_focus and attacker.moved_in > EPS and not attacker.is_vehicle:
+    # A vehicle's crew operate its weapons: if the vehicle moved, so did they (3.2 "if they move during
+    # the turn, they cannot fire that weapon"; 4.1 crew assist by the rules of 2.6.3, "remaining still").
+    if needs_focus and attacker.moved_in > EPS:
         problems.append(f"{attacker.name} moved {attacker.moved_in:.1f}\" this turn: "
                         + (f"the {weapon.name} needs Focus" if weapon.focus else "an assisted unit must Focus")
                         + ", and a Focusing unit must not move")
+    # The Action (or Reaction) the attack spends, refused here, before any die, in the words the
+    # engine uses when the result is applied (2.2.2, 2.2.2.1).
+    # (Down, carrying and disabled units are listed above already.)
+    what = f"{'suppress' if setup.mode is AttackMode.SUPPRESS else 'fire'} the {weapon.name}"
+    listed = attacker.status is not Status.ACTIVE or attacker.carrying is not None or attacker.carried_by is not None \
+        or (attacker.disabled and state.options.disabling_hazard == "cannot act")
+    if not listed and (refusal := action_refusal(state, state.unit(attacker.unit_id), what, reaction=setup.reaction)):
+        problems.append(refusal)
     for aid in setup.assistants:
         helper = state.unit(aid)
         if helper.moved_in > EPS:
             problems.append(f"{helper.name} moved {helper.moved_in:.1f}\" this turn and cannot Focus to assist (2.6.3)")
-        if helper.status is not Status.ACTIVE:
+        elif helper.status is not Status.ACTIVE:
             problems.append(f"{helper.name} is {helper.status.value} and cannot assist")
+        elif problem := assistant_problem(state, state.unit(attacker.unit_id), helper, f"the {weapon.name}"):
+            problems.append(problem)
     return problems
 
 
@@ -295,7 +321,7 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
         reason = _target_problem(state, attacker, state.unit(spec.unit_id))
         distance = _range_of(setup, attacker, target)
         if not reason and distance > weapon.range_in + EPS:
-            reason = f"{target.name} is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\""
+            reason = f"{target.name} is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\""
         smoke_partial = False
         if not reason:
             reason, smoke_partial = _sight(state, attacker, target, spec, weapon)
@@ -314,8 +340,8 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
             axis = common_cone_axis_deg(attacker.footprint, footprints, range_in=weapon.range_in,
                                         prefer_deg=attacker.heading_deg)
             if axis is None and len(units) > 1:
-                problems.append("the targets do not fit in one 45-degree cone: a Fan cannot attack one target in "
-                                "front and another behind (3.2.3)")
+                problems.append("the targets do not fit in one 45-degree cone (3.2.3: any part of each base "
+                                "inside one cone from the firer): attack them with separate Actions")
     modifiers = plans[0].modifiers if plans else attack_modifiers(state, setup, attacker, None, None, indirect=weapon.indirect)[0]
     return plans, modifiers, None, None, axis
 
@@ -331,7 +357,7 @@ def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon
         return [], Modifiers(), None, radius, None
     distance = setup.distance_in if setup.distance_in is not None else distance_to_point_in(attacker.footprint, *aim)
     if distance > weapon.range_in + EPS:
-        problems.append(f"the aim point is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\" "
+        problems.append(f"the aim point is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\" "
                         f"(an explosive reaches Range + Radius = {weapon.range_in + radius:g}\" only with the blast)")
     smoke_partial = False
     if primary is not None and primary_spec is not None:
@@ -378,7 +404,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
             return [], Modifiers(), None, radius, None
         distance = setup.distance_in if setup.distance_in is not None else distance_to_point_in(attacker.footprint, *aim)
         if distance > weapon.range_in + EPS:
-            problems.append(f"the aim point is {distance:.1f}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\"")
+            problems.append(f"the aim point is {_beyond_in(distance, weapon.range_in)}\" away, beyond the {weapon.name}'s Range of {weapon.range_in:g}\"")
         listed = {s.unit_id for s in specs}
         specs += [TargetSpec(u.unit_id) for u in blast_units(state, aim[0], aim[1], radius or 0.0)
                   if u.unit_id not in listed and u.side != attacker.side]
@@ -416,7 +442,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
                     reason = f"{target.name} is outside the {weapon.name}'s Radius of {radius:g}\" around the aim point"
             elif setup.distance_in is not None:
                 if distance > weapon.range_in + EPS:
-                    reason = f"{target.name} is {distance:.1f}\" away, beyond the Range of {weapon.range_in:g}\""
+                    reason = f"{target.name} is {_beyond_in(distance, weapon.range_in)}\" away, beyond the Range of {weapon.range_in:g}\""
             else:
                 cone = Cone.from_attacker(attacker.footprint, axis_deg=axis if axis is not None else 0.0,
                                           range_in=weapon.range_in)
@@ -645,9 +671,10 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
                                  "it lands before the attack is applied")
     attacker = state.unit(r.attacker)
     what = f"{'suppress' if r.mode is AttackMode.SUPPRESS else 'fire'} the {r.weapon}"
-    helpers = check_assistants(state, attacker, r.assistants, 99, what) if r.assistants else ()
-    attacker = spend_action(state, attacker, what, reaction=r.reaction, needs_focus=r.focus and not attacker.is_vehicle)
-    if r.focus and not attacker.is_vehicle:
+    helpers = check_assistants(state, attacker, r.assistants, 99, f"the {r.weapon}") if r.assistants else ()
+    attacker = spend_action(state, attacker, what, reaction=r.reaction, needs_focus=r.focus)
+    if r.focus:
+        # A vehicle too: its crew must not move after firing a Focus weapon (3.2), so neither may it.
         attacker = replace(attacker, focused=f"firing the {r.weapon}")
     weapons = []
     for w in attacker.weapons:

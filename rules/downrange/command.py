@@ -38,8 +38,10 @@ def voice_graph(state: GameState, side: str) -> CommsGraph:
 
 
 def radio_recipients(state: GameState, side: str) -> frozenset[int]:
-    """Friendly units that can receive a radio Signal now."""
-    return frozenset(u.unit_id for u in state.units if u.side == side and u.on_table and can_use_radio(state, u))
+    """Friendly units that can receive a radio Signal now: on the table or riding in a vehicle (a
+    passenger's radio works as well as a walker's; Main Effort reaches it by radio too, 5.1, 5.2.2)."""
+    return frozenset(u.unit_id for u in state.units
+                     if u.side == side and (u.on_table or u.aboard is not None) and can_use_radio(state, u))
 
 
 def sighter_of(state: GameState, spotter: Unit) -> Unit:
@@ -66,6 +68,12 @@ def information_reaches(state: GameState, source: Unit, recipient: Unit) -> tupl
             return True, f"situational awareness by radio from {source.name}"
         if recipient.unit_id in graph.reachable_from(radio):
             return True, f"situational awareness from {source.name}, relayed by voice"
+    if source.emission is not None and source.emission.purpose in BROADCASTS:
+        if not can_use_radio(state, source):
+            return False, (f"{recipient.name} is not in {source.name}'s voice chain and {source.name}'s radio "
+                           "does not work now (jammed): its situational awareness reaches nobody by radio")
+        return False, (f"{recipient.name} is not in {source.name}'s voice chain, and neither has a working radio nor "
+                       f"hears a unit with one: {source.name}'s situational awareness by radio does not reach it")
     return False, (f"{recipient.name} is not in {source.name}'s voice chain and {source.name} is not "
                    "Signalling situational awareness by radio")
 

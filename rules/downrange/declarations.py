@@ -33,7 +33,8 @@ class TargetSpec:
 
     ``shots``: attacks of a Fan spent on it (3.2.3). ``cover``: partial = Disadvantage (sandbags,
     dug in; not for indirect fire landing ``head_on``), total = the weapon cannot hit it (for an
-    explosive, the unit is shielded from the blast). ``concealment``: partial = Disadvantage, total =
+    explosive, the unit is shielded from the blast). ``concealment``: partial = Disadvantage (not for
+    indirect fire landing ``head_on`` either, 6.2), total =
     no line of sight. ``darkness``: None = the table's lighting. ``line_of_sight``: the attacker sees the
     target itself; if not, ``spotter`` names the unit that does (a Signal's situational awareness, an
     RPV's sensors, a voice relay). ``stationary``: None = from the tracked movement.

@@ -64,11 +64,14 @@ def resolve_crash(state: GameState, vehicle_id: int, dice: DiceSource) -> Damage
     """An aircraft with no living operator crashes (4): a fall (2.9.1) of ``crash_fall_in``, since
     the table does not know its altitude. Its occupants die with it if it is destroyed (4.3)."""
     unit = state.unit(vehicle_id)
-    why = operator_problem(state, unit) or "it lost its operator"
     distance = state.options.crash_fall_in
     damage = fall_damage_dice(state.effective_defense(unit), distance, static_die_sides=state.options.fall_die_sides)
-    return DamageResult("crash", f"{unit.name} has no living operator ({why}) and crashes: {distance:g}\" before "
-                        f"impact, Damage {damage}", (_damage(state, dice, unit, damage),))
+    if unit.falling:
+        what = f"{unit.name} is jammed out of control and crashes"
+    else:
+        what = f"{unit.name} has no living operator ({operator_problem(state, unit) or 'it lost its operator'}) and crashes"
+    return DamageResult("crash", f"{what}: {distance:g}\" before impact, Damage {damage}",
+                        (_damage(state, dice, unit, damage),))
 
 
 def resolve_crashes(state: GameState, dice: DiceSource) -> tuple[GameState, tuple[DamageResult, ...]]:
@@ -138,7 +141,7 @@ def apply_damage(state: GameState, action: RecordDamage) -> GameState:
         state = state.update_unit(uid, on_fire=True)
     if r.cause == "crash":
         # Down whether or not the crash destroys it: an aircraft without its pilot does not fly again.
-        state = state.with_units(replace(state.unit(d.unit_id), crashed=True) for d in r.damages)
+        state = state.with_units(replace(state.unit(d.unit_id), crashed=True, falling=False) for d in r.damages)
     for d in r.damages:
         unit = state.unit(d.unit_id)
         if not d.roll.killed:

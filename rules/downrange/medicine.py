@@ -24,8 +24,8 @@ from rules.downrange.narration import narrate_treatment, treatment_rolls
 from rules.downrange.pieces import Status, Unit
 from rules.downrange.results import MedicalOutcome, TreatmentResult
 from rules.downrange.rolls import roll_skill
-from rules.downrange.turns import TOUCH_IN, check_assistants, skill_die_for, spend_action
-from rules.geometry import EPS, gap_in
+from rules.downrange.reach import TOUCH_IN, out_of_reach
+from rules.downrange.turns import check_assistants, skill_die_for, spend_action
 from rules.serialize import to_jsonable
 
 if TYPE_CHECKING:
@@ -46,12 +46,11 @@ def _check(state: GameState, medic: Unit, patient: Unit) -> bool:
                             + ("repair vehicles" if repair else "treat the downed"))
     if medic.is_vehicle:
         raise state.illegal(f"{medic.name} is a vehicle: troops treat and repair")
-    fp = patient.footprint
     if patient.aboard is not None:
         raise state.illegal(f"{patient.name} is aboard a vehicle: get it out first")
-    d = gap_in(medic.footprint, fp)
-    if d > TOUCH_IN + EPS:
-        raise state.illegal(f"{medic.name} is {d:.1f}\" from {patient.name}: it must be touching it (move next to it first)")
+    if far := out_of_reach(state, medic, patient, reach_in=TOUCH_IN,
+                           needs=f"touching {patient.name} (2.8): move next to it first"):
+        raise state.illegal(far)
     return repair
 
 
@@ -63,7 +62,7 @@ def resolve_treatment(state: GameState, medic_id: int, patient_id: int, dice: Di
     patient = state.unit(patient_id)
     repair = _check(state, medic, patient)
     task = "repair" if repair else "medicine"
-    check_assistants(state, medic, assistants, state.catalog.task_max_assistants, task)
+    check_assistants(state, medic, assistants, state.catalog.task_max_assistants, task, near=patient)
     mods = unit_modifiers(state, medic).plus(Modifiers(tuple(advantages), tuple(disadvantages)))
     die = skill_die_for(state, medic, task)
     roll = roll_skill(dice, die, mods, bonus=len(assistants), difficulty=None,
@@ -84,7 +83,7 @@ def apply_treatment(state: GameState, action: RecordTreatment) -> GameState:
     patient = state.unit(r.patient)
     _check(state, medic, patient)
     task = "repair" if r.repair else "medicine"
-    helpers = check_assistants(state, medic, r.assistants, state.catalog.task_max_assistants, task)
+    helpers = check_assistants(state, medic, r.assistants, state.catalog.task_max_assistants, task, near=patient)
     medic = spend_action(state, medic, f"{task} on {patient.name}", needs_focus=True)
     medic = replace(medic, focused=f"{task} on {patient.name}")
     if r.outcome is MedicalOutcome.REMOVED:

@@ -159,9 +159,13 @@ def attack_modifiers(state: GameState, setup: AttackSetup, attacker: Unit, targe
             adv.append("ambushing an unaware target")
         if target.white_light_on and state.has_effect(target, "light") and not at_point:
             adv.append("target's white light is on")
-        if spec.concealment is Level.PARTIAL:
+        # Indirect fire landing head-on comes in over what protects the position from the side: 6.2's
+        # sandbags give "both cover and concealment" and a Disadvantage to indirect fire "that land[s]
+        # anywhere but head-on", so head-on it drops the declared partial cover and concealment alike.
+        over_the_top = indirect and spec.head_on
+        if spec.concealment is Level.PARTIAL and not over_the_top:
             dis.append("target partially concealed")
-        if spec.cover is Level.PARTIAL and not (indirect and spec.head_on):
+        if spec.cover is Level.PARTIAL and not over_the_top:
             dis.append("target behind partial cover")
         if target.aboard is not None and target.compartment is Compartment.OPEN:
             dis.append("target rides in an open compartment")

@@ -42,6 +42,7 @@ def has_living_operator(state: GameState, vehicle: Unit) -> bool:
 
 
 def falling_aircraft(state: GameState) -> tuple[Unit, ...]:
-    """Crewed aircraft in the fight that have lost their operator and have not crashed yet."""
+    """Aircraft in the fight coming down and not crashed yet: crewed ones that have lost their operator,
+    remote ones jammed out of control (``falling``)."""
     return tuple(u for u in state.units if u.is_vehicle and u.is_flying and u.status is Status.ACTIVE
-                 and u.on_table and not u.crashed and not has_living_operator(state, u))
+                 and u.on_table and not u.crashed and (u.falling or not has_living_operator(state, u)))

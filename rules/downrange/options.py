@@ -80,6 +80,9 @@ class RulesOptions:
     sigint_range_in: float = float("inf")
     #: 5.1.2: the jamming radius.
     jamming_range_in: float = 36.0
+    #: 2.6.3, 2.8, 6.6.1 Proposal: an assistant "helps operate the weapon" or comes "to the site of the
+    #: treatment": its base within this many inches of the assisted unit (or of the patient).
+    assist_reach_in: float = field(default=1.0, metadata={"added": True})
     #: 2.6.5: how close to a unit a suppressing attacker must be able to aim.
     suppression_aim_in: float = 6.0
     #: Refuse actions the rules do not allow (a second Action, moving while Focused...). False only

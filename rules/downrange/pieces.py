@@ -139,6 +139,12 @@ class Unit:
     disabled: bool = False
     #: An aircraft that came down without its operator (4, 2.9.1): it does not fly again.
     crashed: bool = field(default=False, metadata={"added": True})
+    #: Movement already used when the unit sprinted with a Reaction in another player's turn: that
+    #: second Move goes up to one Movement from there (6.5.2 "dashing up to 8\""), not twice it.
+    reaction_sprint_from_in: float | None = field(default=None, metadata={"added": True})
+    #: A flying remote system that lost control to jamming (5.1.2 "flying ones will crash"): it comes
+    #: down like an aircraft that lost its pilot, with a crash roll (2.9.1), when crashes are resolved.
+    falling: bool = field(default=False, metadata={"added": True})
 
     @property
     def is_vehicle(self) -> bool:

@@ -19,25 +19,24 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource, RollRequest
-from rules.downrange.acting import spend_action  # noqa: F401 - used here and by the action modules
+from rules.downrange.acting import action_refusal, spend_action  # noqa: F401 - used here and by the action modules
 from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose,
                                      Sprint, StartRound, StartTurn, TakeAction)
 from rules.downrange.modifiers import Modifiers, unit_modifiers
 from rules.downrange.narration import initiative_rolls, narrate_task, skill_record
 from rules.downrange.operators import operator_problem
 from rules.downrange.pieces import Status, Unit, UnitKind, possessive
+from rules.downrange.reach import TOUCH_IN, gap_between_in, out_of_reach
 from rules.downrange.results import InitiativeResult, SideRoll, TaskResult
 from rules.downrange.rolls import roll_skill
 from rules.downrange.unmanned import apply_jamming_to_rpvs, release_uncontrolled
 from rules.errors import IllegalActionError
-from rules.geometry import EPS, gap_in
+from rules.geometry import EPS
 from rules.serialize import to_jsonable
 
 if TYPE_CHECKING:
     from rules.downrange.state import GameState
 
-#: Proposal: units "touching" (medicine, carrying) may have this much gap between their bases.
-TOUCH_IN = 0.5
 
 # -- Actions and Focus ---------------------------------------------------------------------------
 
@@ -72,8 +71,12 @@ def apply_ready_reaction(state: GameState, action: ReadyReaction) -> GameState:
 # -- Movement -------------------------------------------------------------------------------------
 
 def movement_allowance_in(state: GameState, unit: Unit) -> float:
-    """Movement available this turn: halved once if injured etc., doubled by a sprint."""
+    """Movement available this turn: halved once if injured etc., doubled by a sprint in the unit's own
+    turn. A sprint taken as a Reaction in another player's turn is one Move from where the unit stands:
+    the Move it did not use in its own turn is not carried over (2.2.2; 6.5.2: "up to 8\"")."""
     move = state.movement_in(unit)
+    if unit.reaction_sprint_from_in is not None:
+        return unit.reaction_sprint_from_in + move
     return move * 2 if unit.sprinted else move
 
 
@@ -192,8 +195,9 @@ def apply_sprint(state: GameState, action: Sprint) -> GameState:
         raise state.illegal(f"{unit.name} is a vehicle: vehicles cannot sprint (only troops may Move twice)")
     if unit.focused and state.options.strict:
         raise state.illegal(f"{unit.name} is Focusing ({unit.focused}) and cannot sprint")
+    out_of_turn = action.reaction and state.in_turn and state.active_side != unit.side
     unit = spend_action(state, unit, "sprint", reaction=action.reaction)
-    state = state.with_unit(replace(unit, sprinted=True))
+    state = state.with_unit(replace(unit, sprinted=True, reaction_sprint_from_in=unit.moved_in if out_of_turn else None))
     how = "its Reaction" if action.reaction else "its Action"
     return state.log("sprint", f"{unit.name} spends {how} on a second Move of up to {state.movement_in(unit):g}\".",
                      inputs=to_jsonable(action))
@@ -212,9 +216,8 @@ def apply_carry(state: GameState, action: Carry) -> GameState:
         raise state.illegal("one troop unit carries one other troop unit; vehicles carry units as passengers (Board)")
     if unit.carrying is not None or carried.carried_by is not None:
         raise state.illegal(f"{unit.name} already carries a unit, or {carried.name} is already carried")
-    if gap_in(unit.footprint, carried.footprint) > TOUCH_IN + EPS:
-        raise state.illegal(f"{carried.name} is {gap_in(unit.footprint, carried.footprint):.1f}\" away: "
-                            f"{unit.name} must be touching it to pick it up")
+    if far := out_of_reach(state, unit, carried, reach_in=TOUCH_IN, needs=f"touching {carried.name} to pick it up (2.3.1)"):
+        raise state.illegal(far)
     state = state.with_units([replace(unit, carrying=carried.unit_id), replace(carried, carried_by=unit.unit_id)])
     return state.log("carry", f"{unit.name} picks up {carried.name}: both at half speed, neither may act.",
                      inputs=to_jsonable(action))
@@ -302,7 +305,7 @@ def apply_start_turn(state: GameState, action: StartTurn) -> GameState:
             changes["suppressed"] = kept
         if u.side == side:
             changes.update(moved_in=0.0, moved_last_turn_in=u.moved_in, action_used=None, focused=None, focus_until_own_turn=False,
-                           reaction_ready=False, sprinted=False, stay_still=False, crew_actions_used=0,
+                           reaction_ready=False, sprinted=False, reaction_sprint_from_in=None, stay_still=False, crew_actions_used=0,
                            disabled=False, weapons=tuple(replace(w, fired_this_turn=False) for w in u.weapons))
             if u.emission is not None and u.emission.until_start_of == side:
                 changes["emission"] = None
@@ -354,9 +357,27 @@ def skill_die_for(state: GameState, unit: Unit, task: str) -> Dice:
     return unit.skill
 
 
-def check_assistants(state: GameState, unit: Unit, assistant_ids: Sequence[int], limit: int, what: str) -> tuple[Unit, ...]:
-    """Assistants for a roll (2.6.3): friendly, in the fight, not moved this turn (they Focus), each
-    with an Action to give, at most ``limit`` of them."""
+def assistant_problem(state: GameState, unit: Unit, helper: Unit, what: str, *, near: Unit | None = None) -> str:
+    """Why ``helper`` cannot assist ``unit`` (2.6.3) in ``what`` now, '' if it can: it must be another
+    unit of the same side, within reach (rules option ``assist_reach_in``) of ``unit`` or of ``near``
+    (the patient of a treatment), and able to Focus with an Action to give."""
+    if helper.unit_id == unit.unit_id:
+        return f"{unit.name} cannot assist itself"
+    if helper.side != unit.side:
+        return f"{helper.name} is not on {unit.name}'s side and cannot assist"
+    if state.options.strict:
+        site = unit if near is None else min((unit, near), key=lambda s: gap_between_in(state, helper, s))
+        where = f"at the site of the {what}" if near is not None else f"at {unit.name}'s side to help ({what})"
+        if far := out_of_reach(state, helper, site, reach_in=state.options.assist_reach_in,
+                               needs=f"{where} (2.6.3; rules option assist_reach_in)"):
+            return far
+    return action_refusal(state, helper, f"assist {unit.name}", needs_focus=True)
+
+
+def check_assistants(state: GameState, unit: Unit, assistant_ids: Sequence[int], limit: int, what: str, *,
+                     near: Unit | None = None) -> tuple[Unit, ...]:
+    """Assistants for a roll (2.6.3): friendly, in the fight, within reach, not moved this turn (they
+    Focus), each with an Action to give, at most ``limit`` of them."""
     if len(set(assistant_ids)) != len(assistant_ids):
         raise state.illegal("the same unit is listed twice as an assistant")
     if len(assistant_ids) > limit:
@@ -365,10 +386,8 @@ def check_assistants(state: GameState, unit: Unit, assistant_ids: Sequence[int],
     helpers = []
     for aid in assistant_ids:
         helper = state.unit(aid)
-        if helper.unit_id == unit.unit_id:
-            raise state.illegal(f"{unit.name} cannot assist itself")
-        if helper.side != unit.side:
-            raise state.illegal(f"{helper.name} is not on {unit.name}'s side and cannot assist")
+        if problem := assistant_problem(state, unit, helper, what, near=near):
+            raise state.illegal(problem)
         helpers.append(spend_action(state, helper, f"assist {unit.name}", needs_focus=True))
     return tuple(replace(h, focused=f"assisting {unit.name}") for h in helpers)
 

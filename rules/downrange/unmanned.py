@@ -4,7 +4,8 @@ An autonomous system acts like any unit. A remotely piloted vehicle (RPV) needs 
 Focus and Signal every turn; it then moves up to its own Movement and, if armed, attacks with the
 operator's Skill. What its sensors see counts as seen by the operator. When control ends, a UAS
 flies back to its launch point and a ground RPV stops (proposal). Inside an enemy jamming radius a
-remote system does not operate: flying ones crash, ground ones stop.
+remote system does not operate: flying ones crash (a fall roll, as for an aircraft losing its pilot),
+ground ones stop.
 """
 from __future__ import annotations
 
@@ -107,13 +108,14 @@ def apply_jamming_to_rpvs(state: GameState) -> tuple[GameState, list[str]]:
     """Remote systems inside an enemy jamming radius: flying ones crash, ground ones stop."""
     effects = []
     for u in state.units:
-        if not (u.is_remote and u.status is Status.ACTIVE and u.on_table and u.aboard is None):
+        if not (u.is_remote and u.status is Status.ACTIVE and u.on_table and u.aboard is None) or u.falling or u.crashed:
             continue
         if not is_jammed(state, u):
             continue
         if u.is_flying:
-            state = state.update_unit(u.unit_id, status=Status.DOWN, operator=None)
-            effects.append(f"{u.name} is jammed and crashes")
+            # The same crash as an aircraft losing its pilot (4, 2.9.1): rolled by resolve_crashes.
+            state = state.update_unit(u.unit_id, operator=None, falling=True)
+            effects.append(f"{u.name} is jammed, loses control and crashes (a fall roll against its Defense)")
         elif u.operator is not None:
             state = state.update_unit(u.unit_id, operator=None)
             effects.append(f"{u.name} is jammed and stops")

@@ -12,9 +12,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules.downrange.actions import BailOut, Board, Disembark
-from rules.downrange.pieces import Status, Unit
-from rules.downrange.turns import TOUCH_IN, spend_action
-from rules.geometry import EPS, gap_in
+from rules.downrange.pieces import Compartment, Status, Unit
+from rules.downrange.reach import TOUCH_IN, out_of_reach
+from rules.downrange.turns import spend_action
+from rules.geometry import EPS
 from rules.serialize import to_jsonable
 
 if TYPE_CHECKING:
@@ -36,9 +37,10 @@ def apply_board(state: GameState, action: Board) -> GameState:
         raise state.illegal(f"{unit.name} is already aboard {state.unit(unit.aboard).name}")
     if vehicle.status is not Status.ACTIVE:
         raise state.illegal(f"{vehicle.name} is destroyed: nobody can board it")
-    if state.options.strict and unit.on_table and gap_in(unit.footprint, vehicle.footprint) > TOUCH_IN + EPS:
-        raise state.illegal(f"{unit.name} is {gap_in(unit.footprint, vehicle.footprint):.1f}\" from {vehicle.name}: "
-                            "move it to the vehicle first (boarding is part of its Move)")
+    if state.options.strict and unit.on_table and (far := out_of_reach(
+            state, unit, vehicle, reach_in=TOUCH_IN,
+            needs=f"touching {vehicle.name} to board it: move it to the vehicle first (boarding is part of its Move, 4.3)")):
+        raise state.illegal(far)
     aboard = len([o for o in state.occupants(vehicle.unit_id) if o.status is Status.ACTIVE])
     overloaded = vehicle.overloaded
     if aboard + 1 > vehicle.capacity:
@@ -47,16 +49,21 @@ def apply_board(state: GameState, action: Board) -> GameState:
                                 "overloading needs the players' agreement (overload = true; half Movement and "
                                 "Disadvantage for the vehicle, 4.3.2)")
         overloaded = True
+    # 4.3.2: "Use the rules for nonstandard embarking/disembarking of vehicles if a vehicle is
+    # overcrowded internally": squeezing in beyond capacity (enclosed) takes Focus and a still vehicle.
+    crowded_inside = aboard + 1 > vehicle.capacity and action.compartment is Compartment.ENCLOSED
     changes: dict[str, object] = {"aboard": vehicle.unit_id, "on_table": False, "compartment": action.compartment}
     vehicle_changes: dict[str, object] = {"overloaded": overloaded}
     how = "as part of its Move"
-    if not action.standard:
+    if not action.standard or crowded_inside:
         unit = spend_action(state, unit, f"get into {vehicle.name} (non-standard)", needs_focus=True)
         changes["focused"] = f"boarding {vehicle.name}"
         if state.options.strict and vehicle.moved_in > EPS:
             raise state.illegal(f"{vehicle.name} moved this turn: for a non-standard boarding it must stay still")
         vehicle_changes["stay_still"] = True
         how = "the non-standard way (it Focuses; the vehicle must stay still)"
+        if action.standard:
+            how = "the non-standard way, as the vehicle is overcrowded inside (4.3.2: it Focuses; the vehicle must stay still)"
     state = state.with_units([replace(unit, **changes), replace(vehicle, **vehicle_changes)])  # type: ignore[arg-type]
     text = f"{unit.name} boards {vehicle.name} {how} and leaves the table"
     if overloaded and not vehicle.overloaded:

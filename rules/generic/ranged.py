@@ -221,7 +221,9 @@ def plan_shot(state: GenericState, attacker_id: int, *, target_id: int | None = 
         reasons.append(f"{target.short_id} is not in play")
     if target is not None and target.unit_id == a.unit_id:
         reasons.append("a unit cannot fire at itself")
-    cap = distance / 2
+    # "max. distance of range/2": the range to the intended point (the target's centre), not the
+    # base-to-base gap that picks the band (docs/rules-generic.md, Scatter).
+    cap = distance_to_point_in(a.footprint, ix, iy) / 2
     return ShotPlan(a.unit_id, a.short_id, a.side, rec.weapon, target.unit_id if target else None,
                     target.short_id if target else None, ix, iy, round(distance, 6), adjacent,
                     "Adjacent" if adjacent else (band.name if band else None), range_shift, to_hit,

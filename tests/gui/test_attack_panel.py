@@ -88,12 +88,20 @@ def test_resolving_before_all_dice_are_entered_names_the_missing_roll(panel):
     assert {u.unit_id: u for u in session.units()}[UTV].status == "active"
 
 
-def test_virtual_dice_resolve_and_spend_ammunition(panel):
-    session = panel.session
+def test_virtual_dice_resolve_and_spend_ammunition(qtbot):
+    from gui.panels.attack_panel import AttackPanel
+
+    # Before 6.5 b the MAAWS gunner still has his Reaction (after it, the rules refuse a second one
+    # before any die is rolled) and 4 rounds.
+    session = session_before("6.5 b")
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
     session.select_unit(MAAWS)
     panel.set_target(ZBL)
     panel.reaction.setChecked(True)
     panel.resolve()
+    assert "landing point" in panel.message.text()  # the seeded dice miss, as the text's rocket does
+    session.choose_landing((44.0, 16.5))
     ammo = {w.name: w.ammo_left for w in session.ruleset.weapons(session.state, MAAWS)}
     assert ammo["Carl Gustaf / MAAWS"] == 3
     assert session.log, "the attack is logged"

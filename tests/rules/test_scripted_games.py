@@ -17,7 +17,9 @@ from rules.generic.examples import solo
 SCRIPTS = {"down-range": in_depth, "force-on-force": patrol, "generic": solo}
 #: A step of each script with an attack, and the same attack with one die too many.
 EXTRA_DIE = {
-    "down-range": (in_depth.Attack(AttackSetup(in_depth.SERGEANT, "M4/M16", (TargetSpec(in_depth.AR),)), (6, 6, 6))),
+    # The sergeant fires in the enemy's turn (6.5.2): with his Reaction, or the rules refuse it before any die.
+    "down-range": (in_depth.Attack(AttackSetup(in_depth.SERGEANT, "M4/M16", (TargetSpec(in_depth.AR),), reaction=True),
+                                   (6, 6, 6))),
     "force-on-force": patrol.Fire(10, 30, (6, 3, 1)),
     "generic": solo.Shot(solo.I1, solo.R1, (5, [3], 4)),
 }

@@ -122,7 +122,8 @@ def example_2_4() -> dict[str, Any]:
 
 def example_2_5() -> dict[str, Any]:
     s = game(unit(10, "Inigo", "Blue", 0, 0, weapons=["Bayonet", "Sniper rifle"]),
-             unit(11, "Rick", "Blue", 0, 3, weapons=["M2 .50 cal"]),
+             # Beside Inigo: an assistant helps operate the weapon, so stands at it (2.6.3).
+             unit(11, "Rick", "Blue", 0, 1, weapons=["M2 .50 cal"]),
              unit(20, "The man", "Red", 1.5, 0, defense=5),
              unit(21, "Enemy", "Red", 40, 3),
              unit(22, "UGV", "Red", 40, -10, "UGV"))

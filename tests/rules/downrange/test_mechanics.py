@@ -13,8 +13,8 @@ from rules.downrange import actions as A
 from rules.downrange.attack import attack_odds, plan_attack, resolve_attack
 from rules.downrange.command import information_reaches, is_jammed, most_senior_commander
 from rules.downrange.declarations import AttackMode, AttackSetup, TargetSpec
-from rules.downrange.environment import (fall_damage_dice, resolve_burning, resolve_fall, resolve_fire_spread,
-                                         resolve_hazard)
+from rules.downrange.environment import (fall_damage_dice, resolve_burning, resolve_crashes, resolve_fall,
+                                         resolve_fire_spread, resolve_hazard)
 from rules.downrange.medicine import resolve_treatment
 from rules.downrange.results import MedicalOutcome
 from rules.downrange.state import Compartment, Status
@@ -351,7 +351,9 @@ def test_jamming_crashes_enemy_drones_and_cuts_radios_within_36_inches() -> None
     s = start(s, 1, 9)  # Blue first
     s = s.apply(A.ControlRpv(20, 21))
     s = next_turn(s).apply(A.Jam(10))
-    assert s.unit(21).status is Status.DOWN  # flying RPV crashes
+    assert s.unit(21).falling  # flying RPV comes down: its crash is rolled like an aircraft's (2.9.1)
+    s, _ = resolve_crashes(s, EnteredDice([8]))
+    assert s.unit(21).status is Status.DOWN
     assert s.unit(22).status is Status.ACTIVE  # autonomous, not remote: unaffected
     assert is_jammed(s, s.unit(24)) and not is_jammed(s, s.unit(23)) and not is_jammed(s, s.unit(20))
     blue = s.apply(A.EndTurn()).apply(A.StartRound(roll_initiative(s, EnteredDice([1, 9])))).apply(A.StartTurn())

@@ -72,6 +72,16 @@ CASES: dict[str, Case] = {
         _vehicle_with_riders, AttackSetup(1, "Carl Gustaf / MAAWS", (TargetSpec(20),)), riders={21: 20, 22: 20}),
     "HE aimed at a rider in an open compartment": Case(
         lambda: _vehicle_with_riders("open"), AttackSetup(1, "Carl Gustaf / MAAWS", (TargetSpec(21),))),
+    "a grenade at a rider in an open truck bed (his own Damage roll)": Case(
+        lambda: game(unit(1, "Grenadier", "Blue", 10, 10, weapons=["Hand grenade"]),
+                     unit(20, "Truck", "Red", 16, 10, type_="Military truck"),
+                     unit(21, "Bed rider", "Red", 16, 10, aboard=20, compartment="open")),
+        AttackSetup(1, "Hand grenade", (TargetSpec(21, stationary=False),))),
+    "a mortar landing head-on on a sandbagged team (cover and concealment declared)": Case(
+        lambda: game(unit(1, "Mortar", "Blue", 0, 0, weapons=["60 mm mortar"]),
+                     unit(2, "Gunner", "Red", 30, 0, team="mg"), unit(3, "Loader", "Red", 30, 0, team="mg")),
+        AttackSetup(1, "60 mm mortar", (TargetSpec(2, stationary=False, head_on=True, cover=Level.PARTIAL,
+                                                   concealment=Level.PARTIAL),))),
     "a motorcycle's exposed rider, shot on its own": Case(
         lambda: _rifles(unit(20, "Bike", "Red", 20, 0, type_="Motorcycle", operator=21),
                         unit(21, "Rider", "Red", 20, 0, aboard=20, compartment="exposed")),
