@@ -110,3 +110,20 @@ def test_a_mistyped_scenario_name_gets_one_line_with_a_suggestion(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "did you mean 'starter-skirmish'" in err[0]
     assert find_shipped("starter_skirmish.toml").name == "starter-skirmish"
+
+
+def test_every_registered_rule_system_lists_its_shipped_examples():
+    from rules.ruleset import available_rulesets
+
+    by_rules = {s.ruleset for s in shipped_scenarios()}
+    assert set(available_rulesets()) <= by_rules
+    assert {"patrol", "solo"} <= set(SHIPPED)
+
+
+def test_sandtable_scenarios_lists_force_on_force_and_generic_examples(capsys):
+    from cli.main import main
+
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "Force on Force: market patrol (force-on-force rules" in out
+    assert "rules/generic/examples/solo.toml" in out
