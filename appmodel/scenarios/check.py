@@ -26,8 +26,11 @@ class ScenarioCheck:
     synthetic_frames: int | None  # frames of its synthetic clip, None without [simulation]
 
 
-def check_scenario(path: str | Path) -> ScenarioCheck:
-    """Read ``path`` as the tracker, the rules and the table would; raises the first problem found."""
+def check_scenario(path: str | Path, *, rules: bool = True) -> ScenarioCheck:
+    """Read ``path`` as the tracker, the rules and the table would; raises the first problem found.
+
+    ``rules=False`` leaves the rules' part unread: tracking needs only which tag is which unit (tag ids and
+    names), so a scenario written for tracking alone need not give sides and unit types."""
     from calibration.table_setup import load_table_setup
     from rules.ruleset import DEFAULT_RULESET, get_ruleset
     from tracker.roster import load_roster
@@ -36,7 +39,7 @@ def check_scenario(path: str | Path) -> ScenarioCheck:
     roster = load_roster(p)  # file, TOML syntax, format, version, tag ids, sides, roster fields
     data = tomllib.loads(p.read_text(encoding="utf-8"))
     ruleset_name = str(data.get("ruleset", DEFAULT_RULESET))
-    game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent))
+    game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent)) if rules else None
     setup = load_table_setup(p)
     frames = None
     if "simulation" in data:
