@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
             if args.calibration:
                 metadata["calibration_path"] = str(Path(args.calibration).resolve())
                 metadata["calibration_json"] = Path(args.calibration).read_text(encoding="utf-8")
-            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps)
+            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps,
+                                video_backpressure=not source.is_live)  # a file waits for the encoder: no frame lost
             loop.subscribe(RecorderFeed(recorder, video_camera=next(iter(loop.sources)) if args.video else None))
 
         total = source.frame_count

@@ -131,3 +131,14 @@ def test_a_scenario_with_only_tags_and_names_is_enough_to_track(footage, tmp_pat
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     unit = next(u for u in lines[-1]["units"] if u["tag_id"] == 13)
     assert unit["name"] == "Unit 13" and abs(unit["x_in"] - truth[13].x_in) < 0.05
+
+
+def test_track_record_video_from_files_says_where_the_video_is_and_keeps_every_frame(footage, tmp_path, capsys):
+    folder, cal, _ = footage
+    out = tmp_path / "t.sqlite"
+    assert main(["track", str(folder), "--calibration", str(cal), "--scenario", str(SCENARIO), "--record", str(out),
+                 "--video", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"its video: {tmp_path / 't.mp4'} (20 frames)" in err and "left out" not in err
+    with RecordingReader(out) as reader:
+        assert reader.meta["video_frames_dropped"] == "0"
