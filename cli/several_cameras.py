@@ -143,6 +143,9 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     tuio_address = TuioAddress.parse(args.tuio) if args.tuio is not None else None
     roster = load_roster(args.scenario) if args.scenario else Roster()
     calibrations = load_calibrations(plan)  # every file read before any camera opens
+    from cli.camera_pairing import check_calibration_order
+
+    check_calibration_order(plan, calibrations)  # swapped files would track inches off, "re-registered"
     sources: dict[str, Any] = {}
     tracker = None
     receiver = None
