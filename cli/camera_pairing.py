@@ -27,9 +27,9 @@ def check_calibration_order(plan: Any, calibrations: dict[str, Any]) -> None:
             frame = source.read()
         finally:
             source.close()
-        if frame is None:
+        image = getattr(frame, "image_bgr", None)
+        if image is None:  # nothing to look at (an empty file, a recording's poses): tracking will say so
             return
-        image = frame.image_bgr
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         found = detect_tags(detector_for_this_thread(), grey)
         size = (image.shape[1], image.shape[0])
