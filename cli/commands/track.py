@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from appmodel.scenarios.check import check_scenario
 
     for scenario in {args.scenario, *(s for s in specs if str(s).lower().endswith(".toml"))} - {None}:
-        # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens; the rules'
-        # fields (side, type) are the rules' business, not the tracker's: a tags-and-names scenario tracks
-        check_scenario(scenario, rules=False)
+        # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens; a scenario
+        # of tag ids and names alone is not asked for the rules' fields (side, type): the tracker uses none
+        check_scenario(scenario, rules=None)
     if len(specs) > 1 or args.node:
         from cli.several_cameras import run_several
 
