@@ -138,6 +138,16 @@ def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] 
         return int(round(x * px_per_in)), int(round(h_px - y * px_per_in))
 
     font = cv2.FONT_HERSHEY_SIMPLEX
+
+    def label(text: str, x: float, y: float, scale: float, colour: tuple[int, int, int], thickness: int) -> None:
+        """Text at table point (x, y), moved inside the picture if it would run off it (a camera hangs at
+        the table's edge or beyond, and its name was cut off there)."""
+        (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
+        px, py = at(x, y)
+        px = min(max(px, 2), max(2, w_px - 2 - tw))
+        py = min(max(py, th + 2), max(th + 2, h_px - 2 - base))
+        cv2.putText(out, text, (px, py), font, scale, colour, thickness, cv2.LINE_AA)
+
     if calibrations:
         for a in calibrations[0].layout.anchors:
             half = a.size_in / 2
@@ -145,7 +155,7 @@ def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] 
             right = a.x_in + half + 3.0 < cover.width_in  # label inside the picture
             lx = a.x_in + half + 0.5 if right else a.x_in - half - 0.5 - 2.2 * len(str(a.tag_id))
             ly = a.y_in - half if a.y_in - half > 2.0 else a.y_in + half + 0.5
-            cv2.putText(out, str(a.tag_id), at(lx, ly), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+            label(str(a.tag_id), lx, ly, 0.5, (0, 0, 0), 1)
     for k, name in enumerate(cover.names):
         if k < len(calibrations):  # the camera's name under where it hangs
             cx, cy = (float(v) for v in calibrations[k].pose.camera_position_in[:2])
@@ -156,10 +166,10 @@ def coverage_image(cover: CoverageMap, calibrations: Sequence[TableCalibration] 
             if not len(cells):
                 continue
             cy, cx = (cells.mean(axis=0) + 0.5) * cover.cell_in
-        cv2.putText(out, name, at(cx - len(name) * 0.6, cy - 1.0), font, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
+        label(name, cx - len(name) * 0.6, cy - 1.0, 0.7, (0, 0, 0), 2)
     overlap = np.argwhere(cover.counts >= 2)
     if len(overlap):
         cy, cx = (overlap.mean(axis=0) + 0.5) * cover.cell_in
-        cv2.putText(out, "overlap", at(cx - 4.0, cy - 4.0), font, 0.5, (40, 40, 40), 1, cv2.LINE_AA)
+        label("overlap", cx - 4.0, cy - 4.0, 0.5, (40, 40, 40), 1)
     cv2.rectangle(out, (0, 0), (w_px - 1, h_px - 1), (0, 0, 0), 1)
     return out

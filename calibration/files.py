@@ -49,6 +49,12 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+
+
 def write_json_atomically(path: str | Path, data: dict[str, Any]) -> None:
     """Write ``data`` as JSON to ``path`` via a temporary file and a rename (never half a file)."""
     p = Path(path)
@@ -58,6 +64,8 @@ def write_json_atomically(path: str | Path, data: dict[str, Any]) -> None:
         raise CalibrationError(f"cannot write {str(p)!r}: folder {str(directory)!r} does not exist; create it first")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); a calibration is an ordinary file others on the machine read
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()

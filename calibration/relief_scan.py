@@ -10,7 +10,12 @@ their seen neighbours so the grid stays usable, and marked in the file.
 The estimated error of a cell is the spread of its points about the local slope (median absolute
 deviation, scaled to a standard deviation) over the square root of their number, combined with the
 projector calibration's own error carried to heights; the scan's figure is the RMS over the seen
-cells.
+cells. A cell measured from fewer than ``MIN_POINTS_FOR_SPREAD`` points has no spread of its own (one
+point spreads about nothing): it takes the whole scan's spread per point instead, and is flagged
+**thin** (counted in the summary, listed in the file), since one stray pixel can make it.
+
+A scan whose result cannot be a relief (most of the table unseen, or heights scattered by inches: frames
+out of order, a camera that moved) is refused by :meth:`ReliefScan.problem` before anything is written.
 """
 from __future__ import annotations
 
@@ -30,6 +35,10 @@ from calibration.terrain import HeightGrid, Terrain
 RELIEF_FORMAT = "sandtable-relief"
 VERSION = 1
 MIN_POINTS_PER_CELL = 1
+MIN_POINTS_FOR_SPREAD = 3
+# a relief worse than these is not a measurement (a good scan: under 0.05" RMS and a few % unseen)
+MAX_UNSEEN_FRACTION = 0.5
+MAX_ERROR_IN = 0.5
 
 
 def triangulate(decoded: DecodedScan, table: TableCalibration, projector: ProjectorModel) -> tuple[np.ndarray, np.ndarray]:
@@ -108,6 +117,21 @@ class ReliefScan:
     cell_error_in: np.ndarray = field(repr=False)
     points: int = 0
     created_utc: str = ""
+    thin: np.ndarray | None = field(default=None, repr=False)  # seen cells from fewer than MIN_POINTS_FOR_SPREAD points
+
+    @property
+    def thin_cells(self) -> int:
+        return int(np.count_nonzero(self.thin)) if self.thin is not None else 0
+
+    def problem(self) -> str | None:
+        """Why this is not a usable relief (one line saying what to check), or None when it is."""
+        if self.unseen_fraction > MAX_UNSEEN_FRACTION:
+            return (f"the scan measured only {100 * (1 - self.unseen_fraction):.1f}% of the table: check that the frames are "
+                    "in pattern order, the camera and projector did not move, and the projector lights the table")
+        if not np.isfinite(self.error_in) or self.error_in > MAX_ERROR_IN:
+            return (f"the scan's heights scatter by {self.error_in:.2f} in RMS: check that the frames are in pattern order, "
+                    "the camera's exposure is locked, and nothing moved during the scan")
+        return None
 
     @property
     def seen(self) -> np.ndarray:
@@ -130,7 +154,9 @@ class ReliefScan:
         top = float(seen.max()) if seen.size else 0.0
         return (f"relief {cols}x{rows} cells of {self.cell_in:g} in from {self.points} points: highest {top:.2f} in, "
                 f"estimated error {self.error_in:.3f} in RMS; {100 * self.unseen_fraction:.1f}% of the table unseen "
-                "(filled from its neighbours)")
+                "(filled from its neighbours)"
+                + (f"; {self.thin_cells} cells measured from fewer than {MIN_POINTS_FOR_SPREAD} points (flagged thin in the file)"
+                   if self.thin_cells else ""))
 
 
 def relief_from_points(points: np.ndarray, width_in: float, depth_in: float, *, cell_in: float = 0.25,
@@ -157,11 +183,16 @@ def relief_from_points(points: np.ndarray, width_in: float, depth_in: float, *, 
              + gy.ravel()[cell] * (pts[:, 1] - r * cell_in))
     dev = np.abs(pts[:, 2] - local)
     mad = _cell_median(cell, dev, rows * cols) * 1.4826
+    # a cell of one or two points has no spread of its own: it takes the scan's spread per point
+    thin = (counts > 0) & (counts < MIN_POINTS_FOR_SPREAD)
+    pooled = float(np.median(dev) * 1.4826) if len(dev) else 0.0
+    mad = np.where(thin, pooled, mad)
     with np.errstate(invalid="ignore", divide="ignore"):
         cell_err = np.sqrt((mad / np.sqrt(np.maximum(counts, 1))) ** 2 + calibration_error_in**2).reshape(rows, cols)
     cell_err[~np.isfinite(grid)] = np.nan
     err = float(np.sqrt(np.nanmean(cell_err**2))) if np.any(np.isfinite(cell_err)) else float("nan")
-    return ReliefScan(grid, float(cell_in), err, cell_err, points=int(len(pts)), created_utc=_now())
+    return ReliefScan(grid, float(cell_in), err, cell_err, points=int(len(pts)), created_utc=_now(),
+                      thin=thin.reshape(rows, cols) & np.isfinite(grid))
 
 
 def scan_relief(decoded: DecodedScan, table: TableCalibration, projector: ProjectorModel, *, cell_in: float = 0.25) -> ReliefScan:
@@ -242,6 +273,10 @@ def save_relief(scan: ReliefScan, path: str | Path, *, reference_bgr: np.ndarray
         "unseen_fraction": scan.unseen_fraction,
         # unseen cells, run-length encoded row by row: [row, first col, count]
         "unseen_runs": _runs(~scan.seen),
+        # seen cells measured from fewer than min_points_for_spread points, the same way
+        "min_points_for_spread": MIN_POINTS_FOR_SPREAD,
+        "thin_cells": scan.thin_cells,
+        "thin_runs": _runs(scan.thin) if scan.thin is not None else [],
         "reference_image": reference.name if reference is not None else None,
     })
     return csv
@@ -263,9 +298,15 @@ def load_relief(path: str | Path) -> ReliefScan:
         for run in runs if isinstance(runs, list) else []:
             r, c0, n = (int(v) for v in run)
             heights[r, c0 : c0 + n] = np.nan
+        thin = np.zeros(heights.shape, bool)
+        thin_runs = f.data.get("thin_runs", [])
+        for run in thin_runs if isinstance(thin_runs, list) else []:
+            r, c0, n = (int(v) for v in run)
+            thin[r, c0 : c0 + n] = True
         err = f.number("error_in", minimum=0)
         return ReliefScan(heights, f.number("cell_in", positive=True), err, np.where(np.isfinite(heights), err, np.nan),
-                          points=f.integer("points", 0, minimum=0), created_utc=f.string("created_utc", ""))
+                          points=f.integer("points", 0, minimum=0), created_utc=f.string("created_utc", ""),
+                          thin=thin & np.isfinite(heights))
 
     return _guard(path, RELIEF_FORMAT, build)
 

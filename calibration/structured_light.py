@@ -93,6 +93,70 @@ class ScanPatterns:
                 out.append(np.ascontiguousarray(img))
         return out
 
+    def pattern_names(self) -> list[str]:
+        """What each of :meth:`images` shows, in order ("white", "black", "columns-bit7", "columns-bit7-inverse",
+        ..., "columns-phase0", ...): the names ``--write-patterns`` gives its files.
+
+        >>> ScanPatterns(1280, 800, axes=("rows",)).pattern_names()[:4]
+        ['white', 'black', 'rows-bit6', 'rows-bit6-inverse']
+        """
+        out = ["white", "black"]
+        for axis in self.axes:
+            bits = self.column_bits if axis == "columns" else self.row_bits
+            for b in range(bits - 1, -1, -1):
+                out += [f"{axis}-bit{b}", f"{axis}-bit{b}-inverse"]
+            out += [f"{axis}-phase{k}" for k in range(self.phase_steps)]
+        return out
+
+    def sequence_problems(self, frames: list[np.ndarray], *, min_contrast: float = 12.0) -> tuple[str, ...]:
+        """What is wrong with the camera frames of a scan, before decoding them (empty when nothing is).
+
+        Every Gray-code bit and its inverse light each pixel once between them, so in frames taken in
+        order the pair adds up to the white frame plus the black one, pixel by pixel; the phase shifts
+        average to half of that. Frames in the wrong order break the pixel-by-pixel sum (a bit paired
+        with a sinusoid or another bit); a camera whose automatic exposure followed the patterns keeps
+        the picture's shape but scales it (a half-lit stripe frame brightened to look like white).
+        """
+        if len(frames) != self.frame_count:
+            return (f"a scan has {self.frame_count} frames; got {len(frames)}",)
+        grey = [_grey(f) for f in frames]
+        white, black = grey[0], grey[1]
+        contrast = white - black
+        lit = contrast >= min_contrast
+        if np.mean(lit) < 0.01:
+            return ("the first frame is not the lit white one and the second the black one: give the frames in the order "
+                    "the patterns are numbered, or the projector did not light the table",)
+        ref = (white + black)[lit]
+        c = contrast[lit]
+        checks: list[tuple[int, str, np.ndarray, np.ndarray]] = []  # (frame index, what, measured, expected)
+        k = 2
+        for axis in self.axes:
+            bits = self.column_bits if axis == "columns" else self.row_bits
+            for _ in range(bits):
+                checks.append((k, "a stripe pattern and its inverse", (grey[k] + grey[k + 1])[lit], ref))
+                k += 2
+            waves = np.mean(np.stack(grey[k : k + self.phase_steps]), axis=0)[lit]
+            checks.append((k, "the phase shifts", waves, ref / 2))
+            k += self.phase_steps
+        worst_order = (0.0, 0)
+        worst_gain = (1.0, 0)
+        for index, _what, measured, expected in checks:
+            gain = float(np.median(measured / np.maximum(expected, 1e-6)))
+            mismatch = float(np.median(np.abs(measured - gain * expected) / c))
+            if mismatch > worst_order[0]:
+                worst_order = (mismatch, index)
+            if abs(gain - 1.0) > abs(worst_gain[0] - 1.0):
+                worst_gain = (gain, index)
+        # measured on the test scans: frames in order 0.015, frames sorted img_1, img_10, img_11... 0.3-0.9
+        if worst_order[0] > 0.15:
+            return (f"the scan's frames are not in pattern order (frame {worst_order[1] + 1} does not match the pattern "
+                    "shown then): name them so they sort in order (pattern-000, pattern-001, ...)",)
+        if abs(worst_gain[0] - 1.0) > 0.15:
+            return (f"the camera's exposure changed during the scan (frame {worst_gain[1] + 1} is "
+                    f"{100 * (worst_gain[0] - 1):+.0f}% against the white and black frames): lock the camera's exposure, "
+                    "gain and white balance before scanning",)
+        return ()
+
     def decode(self, frames: list[np.ndarray], *, min_contrast: float = 12.0) -> "DecodedScan":
         """Projector coordinates seen by every camera pixel, from the camera frames of :meth:`images`."""
         if len(frames) != self.frame_count:

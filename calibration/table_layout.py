@@ -15,6 +15,7 @@ Conventions (the README repeats them):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -93,6 +94,17 @@ class TableLayout:
     @property
     def anchor_ids(self) -> frozenset[int]:
         return frozenset(a.tag_id for a in self.anchors)
+
+    def unknown_anchor_ids(self, tag_ids: Iterable[int]) -> tuple[int, ...]:
+        """Anchor ids (0-9) among ``tag_ids`` that this layout does not place: a sign the table was laid
+        out from another layout file (a camera calibrated without ``--layout`` would register in the
+        wrong table frame from the anchors it does know).
+
+        >>> TableLayout.default().unknown_anchor_ids([0, 1, 4, 5, 12])
+        (4, 5)
+        """
+        known = self.anchor_ids
+        return tuple(sorted({int(t) for t in tag_ids if is_anchor_id(int(t)) and int(t) not in known}))
 
 
 def is_anchor_id(tag_id: int) -> bool:

@@ -169,6 +169,9 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     if plan.nodes:
         check_paired(plan)  # an unpaired node is said before anything else is read
     calibrations = load_calibrations(plan)  # every file read before any camera opens
+    from cli.camera_pairing import check_calibration_order
+
+    check_calibration_order(plan, calibrations)  # swapped files would track inches off, "re-registered"
     sources: dict[str, Any] = {}
     tracker = None
     receiver = None
@@ -198,7 +201,8 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
             video_camera = plan.local_names[0] if args.video else None
             first = sources[plan.local_names[0]] if plan.specs else None
             recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video,
-                                video_fps=getattr(first, "fps", None) or 30.0)
+                                video_fps=getattr(first, "fps", None) or 30.0,
+                                video_backpressure=first is not None and not first.is_live)
             if video_camera is not None:
                 recorder.set_meta("video_camera", video_camera)
                 print(f"--video keeps camera {video_camera}'s video (the recording's calibration is that camera's)",

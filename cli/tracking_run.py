@@ -28,3 +28,10 @@ def close_outputs(tuio: Any | None, recorder: Any | None, record_path: str | Non
     if recorder is not None:
         recorder.close()
         print(f"recorded to {record_path}", file=sys.stderr)
+        if getattr(recorder, "records_video", False):
+            from tracker.recording import video_path_for
+
+            dropped = recorder.video_frames_dropped
+            lost = (f"; {dropped} of {recorder.video_frame_count + dropped} frames left out of it (the encoder fell behind "
+                    "the camera; the poses of every frame are recorded)") if dropped else ""
+            print(f"its video: {video_path_for(record_path)} ({recorder.video_frames_encoded} frames){lost}", file=sys.stderr)

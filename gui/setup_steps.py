@@ -27,6 +27,14 @@ GOOD_RESIDUAL_IN = 0.05
 USABLE_RESIDUAL_IN = 0.15
 
 
+def verdict_rule() -> str:
+    """The verdict's rule in words, as :func:`register_from_frame` applies it (shown before the capture, so
+    the words and the verdict never disagree: a small error without a lens file is "usable", not "good")."""
+    return (f"Good: under {GOOD_RESIDUAL_IN:g} in with a lens file and three anchors or more; usable: under "
+            f"{USABLE_RESIDUAL_IN:g} in (without a lens file even a small error is only usable, since the lens between "
+            "the anchors is a guess); above that, capture again.")
+
+
 @dataclass(frozen=True)
 class CalibrationChoice:
     """The table calibration ``sandtable run`` would use: loaded, or why not (``problem``)."""

@@ -263,7 +263,7 @@ class RegisterPage(_Page):
         super().__init__(wizard, "4. Register the table",
                          "One picture of the anchors tells where the camera is over the table.")
         self.label("Clear the table of hands, check every anchor is in view, then capture. The error is how far the "
-                   "anchors' corners land from where they should, in inches: under 0.05 in is good.")
+                   "anchors' corners land from where they should, in inches. " + setup_steps.verdict_rule())
         self.preview = QLabel()
         self.preview.setPixmap(_pixmap(None))
         self.layout_.addWidget(self.preview)

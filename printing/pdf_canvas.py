@@ -167,6 +167,20 @@ class PdfCanvas:
             flags |= Qt.TextFlag.TextWordWrap
         self._painter.drawText(QRectF(self.d(left_in), self.d(top_in), w, h), int(flags), text)
 
+    def wrapped_lines(self, text: str, *, width_in: float, size_pt: float = 8.0, bold: bool = False) -> int:
+        """How many lines :meth:`text` needs to fit ``text`` in ``width_in`` wrapped at words (so a caller
+        can give it the room, instead of letting a long line run off the paper)."""
+        from PySide6.QtCore import QRectF, Qt
+        from PySide6.QtGui import QFont, QFontMetricsF
+
+        font = QFont("DejaVu Sans")
+        font.setPointSizeF(size_pt)
+        font.setBold(bold)
+        # measured in the painter's device pixels, where drawText will lay it out
+        metrics = QFontMetricsF(font, self._painter.device())
+        box = metrics.boundingRect(QRectF(0, 0, self.d(width_in), 1e9), int(Qt.TextFlag.TextWordWrap), text)
+        return max(1, int(round(box.height() / metrics.lineSpacing())))
+
     def fill(self, left_in: float, top_in: float, width_in: float, height_in: float, *, grey: int = 0) -> None:
         from PySide6.QtCore import QRectF
         from PySide6.QtGui import QColor

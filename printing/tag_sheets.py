@@ -136,11 +136,17 @@ QUIET_ZONE_NOTE = (
 
 
 def _header(canvas: PdfCanvas, title: str, hint: str) -> float:
-    left, top, _, _ = canvas.page.usable_in
-    canvas.text(left, top, title, size_pt=10, bold=True)
-    canvas.text(left, top + 0.2, hint, size_pt=7, grey=60)
-    canvas.text(left, top + 0.33, QUIET_ZONE_NOTE, size_pt=7, grey=60)
-    used = 0.55 + canvas.scale_bars(left, top + 0.55)
+    left, top, right, _ = canvas.page.usable_in
+    width = right - left
+    canvas.text(left, top, title, size_pt=10, bold=True, width_in=width)
+    y = top + 0.2
+    line_in = 7 / 72.0 * 1.45
+    for words in (hint, QUIET_ZONE_NOTE):
+        # wrapped within the page's margins: a line longer than the paper was cut off at "a tag trimme"
+        n = canvas.wrapped_lines(words, width_in=width, size_pt=7)
+        canvas.text(left, y, words, size_pt=7, grey=60, width_in=width, lines=n)
+        y += n * line_in - 0.01
+    used = (y - top) + 0.09 + canvas.scale_bars(left, y + 0.09)
     return used + 0.1
 
 

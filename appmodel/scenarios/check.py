@@ -26,8 +26,22 @@ class ScenarioCheck:
     synthetic_frames: int | None  # frames of its synthetic clip, None without [simulation]
 
 
-def check_scenario(path: str | Path) -> ScenarioCheck:
-    """Read ``path`` as the tracker, the rules and the table would; raises the first problem found."""
+def has_rules_part(data: dict) -> bool:
+    """Whether a parsed scenario says anything to the rules: a ``ruleset``, ``[rules]`` options, or a unit
+    field other than the tracker's (type, weapons...). A file of tag ids and names alone does not."""
+    from tracker.roster import ROSTER_KEYS
+
+    units = data.get("units", [])
+    return ("ruleset" in data or "rules" in data
+            or any(isinstance(u, dict) and set(u) - ROSTER_KEYS - {"path"} for u in (units if isinstance(units, list) else [])))
+
+
+def check_scenario(path: str | Path, *, rules: bool | None = True) -> ScenarioCheck:
+    """Read ``path`` as the tracker, the rules and the table would; raises the first problem found.
+
+    ``rules=None`` reads the rules' part only when the file has one (:func:`has_rules_part`): tracking
+    needs only which tag is which unit, so a scenario of tag ids and names is not asked for sides and
+    unit types; a scenario that does give them is checked as ``scenarios --check`` does (one path)."""
     from calibration.table_setup import load_table_setup
     from rules.ruleset import DEFAULT_RULESET, get_ruleset
     from tracker.roster import load_roster
@@ -36,7 +50,9 @@ def check_scenario(path: str | Path) -> ScenarioCheck:
     roster = load_roster(p)  # file, TOML syntax, format, version, tag ids, sides, roster fields
     data = tomllib.loads(p.read_text(encoding="utf-8"))
     ruleset_name = str(data.get("ruleset", DEFAULT_RULESET))
-    game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent))
+    if rules is None:
+        rules = has_rules_part(data)
+    game = get_ruleset(ruleset_name).new_game(data, source=str(p), base_dir=str(p.parent)) if rules else None
     setup = load_table_setup(p)
     frames = None
     if "simulation" in data:

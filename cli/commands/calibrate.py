@@ -228,6 +228,14 @@ def _table(args: argparse.Namespace) -> int:
         print("no --camera-model: the lens is assumed and fitted to the anchors; for full accuracy run "
               "`sandtable board` and `sandtable calibrate camera` first")
     found = _detect(image)
+    unknown = layout.unknown_anchor_ids(found.tag_ids)
+    if unknown:
+        # registering from the anchors it knows would put this camera in another table frame, silently
+        ids = ", ".join(map(str, unknown))
+        raise UsageError(f"the frame shows anchor{'s' if len(unknown) > 1 else ''} {ids}, which "
+                         + (f"{args.layout}" if args.layout else "the default layout (four corner anchors 0-3)")
+                         + " does not place: give the layout file the anchors were printed from with --layout FILE "
+                           "(every camera of the table the same one)")
     cal = register_table(found.tag_ids, found.corners_px, model, layout)
     save_table_calibration(cal, args.out)
     cam = cal.pose.camera_position_in

@@ -3,17 +3,25 @@
     sandtable scan --write-patterns patterns/ --size 1280x800             # the images to project, in order
     sandtable scan --frames shots/ --calibration table.json --projector projector3d.json --out relief.json
     sandtable scan --camera 0 --screen 1 --calibration table.json --projector projector3d.json --out relief.json
-    sandtable scan --quick ...                                               # half the patterns, after reshaping
+    sandtable scan --write-patterns quick/ --quick --calibration table.json --projector projector3d.json
+    sandtable scan --quick --frames quick-shots/ --calibration table.json --projector projector3d.json --out relief.json
     sandtable scan --calibrate-projector --frames flat/ --board-frames board/ --board-height-in 4 \\
                    --calibration table.json --size 1280x800 --out projector3d.json
 
 The relief is written as ``relief.json`` (its figures and the unseen area), ``relief.heights.csv`` (the
 height grid a scenario's ``[terrain] height_map`` reads, with ``cell_in``) and ``relief.reference.png``
 (the sand as the camera saw it, to notice later that it was reshaped).
+
+Before filming the patterns, lock the camera's exposure, gain and white balance (automatic exposure
+brightens the darker patterns and spoils the scan; the scan says so when it sees it). Frames are taken
+in natural name order (img_2 before img_10). A quick rescan shows white, black and one projector axis
+only (which one depends on where the camera and projector stand, so ``--write-patterns --quick`` needs
+the two calibrations); its pattern files are named after what they show.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -28,8 +36,13 @@ _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--write-patterns", metavar="DIR", help="write the scan's pattern images (numbered, in order) and stop")
     parser.add_argument("--size", metavar="WxH", help="projector resolution, e.g. 1280x800 (default: the projector calibration's)")
-    parser.add_argument("--quick", action="store_true", help="a quick rescan: one projector axis only (about half the patterns)")
-    parser.add_argument("--frames", metavar="DIR", help="camera frames of the patterns, one per pattern, in name order")
+    parser.add_argument("--quick", action="store_true",
+                        help="a quick rescan: white, black and one projector axis only (about half the patterns; the axis "
+                             "depends on the camera and projector, so --write-patterns --quick needs --calibration and "
+                             "--projector and writes exactly the patterns --quick then expects)")
+    parser.add_argument("--frames", metavar="DIR",
+                        help="camera frames of the patterns, one per pattern, in natural name order (img_2 before img_10); "
+                             "lock the camera's exposure before filming them")
     parser.add_argument("--camera", type=int, metavar="INDEX", help="show the patterns and film them live (needs a display)")
     parser.add_argument("--screen", type=int, default=-1, metavar="N", help="with --camera: the projector's screen (default: the last)")
     parser.add_argument("--calibration", metavar="JSON", help="the table calibration of the camera")
@@ -51,16 +64,25 @@ def _size(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _read_frames(folder: str, count: int) -> list:
+def natural_key(name: str) -> tuple:
+    """Sort key reading runs of digits as numbers, so img_2 comes before img_10 (as a person numbers shots).
+
+    >>> sorted(["img_10.png", "img_2.png", "img_1.png"], key=natural_key)
+    ['img_1.png', 'img_2.png', 'img_10.png']
+    """
+    return tuple((0, int(part), part) if part.isdigit() else (1, 0, part.lower()) for part in re.split(r"(\d+)", name) if part)
+
+
+def _read_frames(folder: str, count: int, *, quick_hint: str = "") -> list:
     import cv2
 
     d = Path(folder)
     if not d.is_dir():
         raise UsageError(f"{folder!r}: no such folder of camera frames")
-    files = sorted(p for p in d.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES)
+    files = sorted((p for p in d.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES), key=lambda p: natural_key(p.name))
     if len(files) != count:
         raise UsageError(f"{folder!r} holds {len(files)} images; the scan has {count} patterns (one frame per pattern, "
-                         "in the order `--write-patterns` numbers them)")
+                         f"in the order `--write-patterns` numbers them){quick_hint}")
     frames = []
     for p in files:
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
@@ -68,6 +90,49 @@ def _read_frames(folder: str, count: int) -> list:
             raise UsageError(f"{str(p)!r} is not an image OpenCV can read")
         frames.append(img)
     return frames
+
+
+def _out_folder_ready(out: str) -> None:
+    """Make --out's folder now: finding it missing after the whole scan would lose the scan."""
+    folder = Path(out).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot make its folder {str(folder)!r} ({exc.strerror or exc}); choose another place") from None
+    if not folder.is_dir():
+        raise UsageError(f"--out {out}: {str(folder)!r} is not a folder; choose another place")
+
+
+def _write_patterns(pattern, out: Path, *, what: str = "") -> None:
+    import cv2
+
+    out.mkdir(parents=True, exist_ok=True)
+    names = pattern.pattern_names()
+    for k, (img, name) in enumerate(zip(pattern.images(), names)):
+        # numbered for the order, named for what the projector shows (the camera's frames keep their own names)
+        cv2.imwrite(str(out / f"pattern-{k:03d}-{name}.png"), img)
+    print(f"wrote {pattern.frame_count} patterns{what} to {out}/ (pattern-000-white.png ...). Lock the camera's exposure, "
+          "gain and white balance first; then show each full-screen on the projector in a dim room, in order, take one "
+          "camera frame of each, and give the frames with --frames")
+
+
+def _write_quick_patterns(args: argparse.Namespace) -> int:
+    from calibration.files import load_table_calibration
+    from calibration.projector_model import load_projector_model
+    from calibration.relief_scan import quick_scan_axis
+
+    if not args.calibration or not args.projector:
+        raise UsageError("--write-patterns --quick: which projector axis a quick rescan shows depends on where the camera and "
+                         "projector stand; give --calibration table.json and --projector projector3d.json too")
+    table = load_table_calibration(args.calibration)
+    projector = load_projector_model(args.projector)
+    size = (projector.width_px, projector.height_px)
+    if args.size and _size(args.size) != size:
+        raise UsageError(f"--size {args.size} but {args.projector} was calibrated at {size[0]}x{size[1]}")
+    axis = quick_scan_axis(table, projector)
+    _write_patterns(_patterns(size, (axis,)), Path(args.write_patterns),
+                    what=f" for a quick rescan (white, black and the projector's {axis})")
+    return 0
 
 
 def _patterns(size: tuple[int, int], axes: tuple[str, ...] = ("columns", "rows")):
@@ -82,18 +147,15 @@ def run(args: argparse.Namespace) -> int:
     from calibration.files import load_table_calibration
 
     if args.write_patterns:
+        if args.quick:
+            return _write_quick_patterns(args)
         if not args.size:
             raise UsageError("give the projector's --size WxH with --write-patterns")
-        pattern = _patterns(_size(args.size))
-        out = Path(args.write_patterns)
-        out.mkdir(parents=True, exist_ok=True)
-        for k, img in enumerate(pattern.images()):
-            cv2.imwrite(str(out / f"pattern-{k:03d}.png"), img)
-        print(f"wrote {pattern.frame_count} patterns to {out}/ (pattern-000.png ...); show each full-screen on the "
-              "projector in a dim room, take one camera frame of each, and give the frames with --frames")
+        _write_patterns(_patterns(_size(args.size)), Path(args.write_patterns))
         return 0
     if not args.calibration or not args.out:
         raise UsageError("give --calibration table.json (the camera's) and --out FILE")
+    _out_folder_ready(args.out)
     if not 0 < args.cell_in <= 1.0:
         raise UsageError(f"--cell-in {args.cell_in}: give a cell of at most 1 inch (0.25 is the default)")
     table = load_table_calibration(args.calibration)
@@ -141,12 +203,23 @@ def _scan(args: argparse.Namespace, table) -> int:
     pattern = _patterns(size, axes)
     if (args.frames is None) == (args.camera is None):
         raise UsageError("give the camera frames of the patterns as --frames DIR, or film them live with --camera INDEX")
-    frames = _read_frames(args.frames, pattern.frame_count) if args.frames else _show_and_film(pattern, args.camera, args.screen)
+    hint = ""
+    if args.quick:
+        hint = (f"; a quick rescan shows white, black and the projector's {axes[0]}: write exactly those with "
+                "`sandtable scan --write-patterns DIR --quick --calibration ... --projector ...`")
+    frames = (_read_frames(args.frames, pattern.frame_count, quick_hint=hint) if args.frames
+              else _show_and_film(pattern, args.camera, args.screen))
     w, h = table.model.width_px, table.model.height_px
     if frames[0].shape[:2] != (h, w):
         raise UsageError(f"the frames are {frames[0].shape[1]}x{frames[0].shape[0]}, the camera was calibrated at {w}x{h}")
+    problems = pattern.sequence_problems(frames)
+    if problems:
+        raise UsageError(problems[0])
     decoded = pattern.decode(frames)
     relief = scan_relief(decoded, table, projector, cell_in=args.cell_in)
+    problem = relief.problem()
+    if problem is not None:
+        raise UsageError(f"{problem}; nothing was written")
     csv = save_relief(relief, args.out, reference_bgr=frames[1])
     print(relief.summary())
     print(f"wrote {args.out} and {csv.name} (a scenario's [terrain]: height_map = \"{csv.name}\", cell_in = {relief.cell_in:g})")

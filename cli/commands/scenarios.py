@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for s in shipped_scenarios():
         film = ", synthetic table ready" if s.synthetic else ""
-        print(f"{s.name:<18} {s.title} ({s.units} units{film})")
+        print(f"{s.name:<18} {s.title} ({s.ruleset} rules, {s.units} units{film})")
         if s.description:
             print(f"{'':<18} {s.description}")
         print(f"{'':<18} {s.path}")

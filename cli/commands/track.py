@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
     from appmodel.scenarios.check import check_scenario
 
     for scenario in {args.scenario, *(s for s in specs if str(s).lower().endswith(".toml"))} - {None}:
-        check_scenario(scenario)  # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens
+        # the same checks as `scenarios --check` (a synthetic table's too), before the camera opens; a scenario
+        # of tag ids and names alone is not asked for the rules' fields (side, type): the tracker uses none
+        check_scenario(scenario, rules=None)
     if len(specs) > 1 or args.node:
         from cli.several_cameras import run_several
 
@@ -141,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
             if args.calibration:
                 metadata["calibration_path"] = str(Path(args.calibration).resolve())
                 metadata["calibration_json"] = Path(args.calibration).read_text(encoding="utf-8")
-            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps)
+            recorder = Recorder(args.record, metadata=metadata, roster=roster, video=args.video, video_fps=source.fps,
+                                video_backpressure=not source.is_live)  # a file waits for the encoder: no frame lost
             loop.subscribe(RecorderFeed(recorder, video_camera=next(iter(loop.sources)) if args.video else None))
 
         total = source.frame_count

@@ -33,9 +33,11 @@ def test_the_starter_skirmish_and_the_in_depth_example_ship_with_the_program():
 def test_every_shipped_scenario_reads_through_the_rules_the_tracker_and_the_synthetic_table(name):
     scenario = SHIPPED[name]
     data = tomllib.loads(scenario.path.read_text(encoding="utf-8"))
-    game = game_from_scenario(data, source=str(scenario.path), base_dir=scenario.path.parent)
+    game = get_ruleset(scenario.ruleset).new_game(data, source=str(scenario.path), base_dir=str(scenario.path.parent))
     roster = load_roster(scenario.path)
-    assert {u.unit_id for u in game.units} == {u.tag_id for u in roster.units}
+    if scenario.ruleset == "down-range":  # the other rule systems keep figures in their own state types
+        assert {u.unit_id for u in game.units} == {u.tag_id for u in roster.units}
+    assert roster.units
     assert all(u.tag_id >= 10 for u in roster.units)
     if scenario.synthetic:
         synthetic = load_synthetic_scenario(scenario.path)
@@ -110,3 +112,20 @@ def test_a_mistyped_scenario_name_gets_one_line_with_a_suggestion(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "did you mean 'starter-skirmish'" in err[0]
     assert find_shipped("starter_skirmish.toml").name == "starter-skirmish"
+
+
+def test_every_registered_rule_system_lists_its_shipped_examples():
+    from rules.ruleset import available_rulesets
+
+    by_rules = {s.ruleset for s in shipped_scenarios()}
+    assert set(available_rulesets()) <= by_rules
+    assert {"patrol", "solo"} <= set(SHIPPED)
+
+
+def test_sandtable_scenarios_lists_force_on_force_and_generic_examples(capsys):
+    from cli.main import main
+
+    assert main(["scenarios"]) == 0
+    out = capsys.readouterr().out
+    assert "Force on Force: market patrol (force-on-force rules" in out
+    assert "rules/generic/examples/solo.toml" in out

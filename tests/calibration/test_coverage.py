@@ -51,3 +51,26 @@ def test_overlapping_views_are_counted_twice():
 def test_no_calibrations_is_refused():
     with pytest.raises(ValueError, match="at least one"):
         coverage_map([])
+
+
+def test_every_label_of_the_picture_is_drawn_whole_inside_it(monkeypatch):
+    """A camera hanging at the table's edge had its name cut off by the picture's border."""
+    import cv2
+
+    layout = TableLayout.default(120.0, 30.0)
+    cals = [_cal(layout, 2.0), _cal(layout, 118.0)]  # cameras over the left and right edges
+    drawn = []
+    real = cv2.putText
+
+    def recording(img, text, org, font, scale, colour, thickness=1, *rest):
+        drawn.append((text, org, font, scale, thickness))
+        return real(img, text, org, font, scale, colour, thickness, *rest)
+
+    monkeypatch.setattr(cv2, "putText", recording)
+    img = coverage_image(coverage_map(cals, ["left-camera.json", "right-camera.json"], cell_in=1.0), cals, px_per_in=4.0)
+    h, w = img.shape[:2]
+    names = [d for d in drawn if d[0].endswith("camera.json")]
+    assert len(names) == 2
+    for text, (x, y), font, scale, thickness in drawn:
+        (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
+        assert 0 <= x and x + tw <= w and y - th >= 0 and y + base <= h, text

@@ -57,3 +57,51 @@ def test_the_scan_file_is_the_height_map_a_scenario_reads_and_keeps_the_unseen_a
     path.write_text("{}")
     with pytest.raises(CalibrationFileError, match="sandtable scan"):
         load_relief(path)
+
+
+def test_a_cell_built_from_one_stray_point_is_flagged_thin_and_not_trusted():
+    from calibration.relief_scan import relief_from_points
+
+    rng = np.random.default_rng(3)
+    # a flat table well covered at 10 points per cell, with noise 0.05", and one far cell hit by one stray pixel
+    xs, ys = np.meshgrid(np.arange(0, 4, 0.25), np.arange(0, 4, 0.25))
+    pts = [np.column_stack([xs.ravel() + dx, ys.ravel() + dy, rng.normal(0, 0.05, xs.size)])
+           for dx, dy in rng.uniform(-0.1, 0.1, (10, 2))]
+    stray = np.array([[6.0, 6.0, 2.0]])
+    scan = relief_from_points(np.vstack(pts + [stray]), 8.0, 8.0, cell_in=0.25)
+    r, c = 24, 24
+    assert scan.thin[r, c] and scan.thin_cells == 1
+    # one point has no spread of its own: it must not claim a better error than the well-covered cells
+    assert scan.cell_error_in[r, c] >= np.nanmedian(scan.cell_error_in[:16, :16])
+    assert "1 cells measured from fewer than 3 points" in scan.summary()
+
+
+def test_the_thin_cells_are_kept_in_the_file(tmp_path):
+    from calibration.relief_scan import relief_from_points
+
+    pts = np.array([[x, y, 0.0] for x in np.arange(0, 2, 0.25) for y in np.arange(0, 2, 0.25) for _ in range(4)]
+                   + [[3.0, 3.0, 1.0]])
+    scan = relief_from_points(pts, 4.0, 4.0, cell_in=0.25)
+    save_relief(scan, tmp_path / "relief.json")
+    back = load_relief(tmp_path / "relief.json")
+    assert back.thin_cells == scan.thin_cells == 1 and back.thin[12, 12]
+
+
+def test_a_relief_that_saw_almost_nothing_is_not_a_relief():
+    from calibration.relief_scan import relief_from_points
+
+    pts = np.array([[1.0, 1.0, 0.0]] * 5)
+    problem = relief_from_points(pts, 48.0, 48.0).problem()
+    assert problem is not None and "of the table" in problem and "pattern order" in problem
+
+
+def test_the_relief_file_is_readable_by_others_not_private(relief, tmp_path):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        save_relief(relief, tmp_path / "relief.json")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "relief.json").st_mode) == 0o644

@@ -57,3 +57,38 @@ def test_patterns_encode_every_projector_column_uniquely():
     codes = sum((img[0].astype(int) > 127) << (len(bits) - 1 - k) for k, img in enumerate(bits))
     stripes = np.unique(codes)
     assert len(stripes) == 256 // p.gray_step_px
+
+
+def test_frames_in_pattern_order_pass_the_sequence_check():
+    from relief_helpers import scan_frames
+
+    assert PATTERNS.sequence_problems(list(scan_frames("hills"))) == ()
+
+
+def test_frames_sorted_as_text_img_1_img_10_img_11_are_refused_as_out_of_order():
+    from relief_helpers import scan_frames
+
+    frames = list(scan_frames("hills"))
+    as_text = sorted(range(len(frames)), key=lambda k: f"img_{k + 1}.png")  # img_1, img_10, img_11, ..., img_2
+    problems = PATTERNS.sequence_problems([frames[k] for k in as_text])
+    assert len(problems) == 1 and "not in pattern order" in problems[0]
+
+
+def test_a_camera_that_brightened_the_stripe_frames_is_told_to_lock_its_exposure():
+    from relief_helpers import scan_frames
+
+    frames = list(scan_frames("hills"))
+    # automatic exposure: the half-lit patterns come out 30% brighter than the white and black frames
+    drifted = frames[:2] + [np.clip(f.astype(np.float32) * 1.3, 0, 255).astype(np.uint8) for f in frames[2:]]
+    problems = PATTERNS.sequence_problems(drifted)
+    assert len(problems) == 1 and "exposure changed" in problems[0] and "lock the camera's exposure" in problems[0]
+    import re
+
+    assert 25 <= int(re.search(r"\+(\d+)%", problems[0]).group(1)) <= 30  # a little under 30: the brightest pixels clip
+
+
+def test_pattern_names_say_what_each_image_shows():
+    names = PATTERNS.pattern_names()
+    assert len(names) == PATTERNS.frame_count == len(set(names))
+    assert names[:4] == ["white", "black", f"columns-bit{PATTERNS.column_bits - 1}", f"columns-bit{PATTERNS.column_bits - 1}-inverse"]
+    assert names[-1] == f"rows-phase{PATTERNS.phase_steps - 1}"

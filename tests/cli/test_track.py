@@ -118,3 +118,27 @@ def test_a_camera_that_is_not_there_is_one_line_on_stderr_without_opencvs_own_wa
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("sandtable track: error: cannot open camera 57")
+
+
+def test_a_scenario_with_only_tags_and_names_is_enough_to_track(footage, tmp_path, capsys):
+    """The tracker reads which tag is which unit; sides and unit types are the rules' and must not be demanded."""
+    folder, cal, truth = footage
+    bare = tmp_path / "tags.toml"
+    bare.write_text('format = "sandtable-scenario"\nversion = 1\n\n'
+                    + "".join(f'[[units]]\ntag_id = {t}\nname = "Unit {t}"\n\n' for t in (10, 11, 12, 13, 14)),
+                    encoding="utf-8")
+    assert main(["track", str(folder), "--calibration", str(cal), "--scenario", str(bare), "--jsonl", "--no-progress"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    unit = next(u for u in lines[-1]["units"] if u["tag_id"] == 13)
+    assert unit["name"] == "Unit 13" and abs(unit["x_in"] - truth[13].x_in) < 0.05
+
+
+def test_track_record_video_from_files_says_where_the_video_is_and_keeps_every_frame(footage, tmp_path, capsys):
+    folder, cal, _ = footage
+    out = tmp_path / "t.sqlite"
+    assert main(["track", str(folder), "--calibration", str(cal), "--scenario", str(SCENARIO), "--record", str(out),
+                 "--video", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"its video: {tmp_path / 't.mp4'} (20 frames)" in err and "left out" not in err
+    with RecordingReader(out) as reader:
+        assert reader.meta["video_frames_dropped"] == "0"

@@ -200,3 +200,26 @@ def test_bare_with_several_cameras_is_one_line_saying_why(two_cameras, capsys):
     assert main(["track", str(a), str(b), "--calibration", str(cal_a), "--calibration", str(cal_b), "--bare"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--bare" in err and "one camera" in err and "Traceback" not in err
+
+
+def test_calibration_files_given_in_the_wrong_order_are_one_line_naming_which_goes_with_which(two_cameras, capsys):
+    """The newcomer's swapped files were tracked 0.17" off with only "anchor 4 is off its mark; put it back"."""
+    paths, scenario = two_cameras
+    (a, cal_a), (b, cal_b) = paths["cam0"], paths["cam1"]
+    code = main(["track", str(a), str(b), "--calibration", str(cal_b), "--calibration", str(cal_a),
+                 "--scenario", str(scenario), "--jsonl", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "cam0 goes with cam0.json" in err and "cam1 goes with cam1.json" in err
+    assert f"--calibration {cal_a} --calibration {cal_b}" in err
+
+
+def test_calibrating_a_camera_without_the_layout_names_the_anchors_it_does_not_know(two_cameras, tmp_path, capsys):
+    """Forgetting --layout on one camera registered it from anchors 0-3 alone, in the wrong table frame."""
+    paths, _ = two_cameras
+    folder, _ = paths["cam0"]
+    code = main(["calibrate", "table", str(folder / "000.png"), "--table", "96x48", "--out", str(tmp_path / "t.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "anchors 4, 5" in err or "anchor 4," in err or "anchor 4 " in err
+    assert "--layout FILE" in err and not (tmp_path / "t.json").exists()

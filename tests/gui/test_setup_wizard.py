@@ -268,3 +268,22 @@ def test_the_walkthrough_from_printing_to_a_saved_calibration(tmp_path, table, q
         wizard.accept()
     finally:
         camera.close()
+
+
+def test_the_register_page_states_the_same_rule_its_verdict_applies(table, qtbot, tmp_path) -> None:
+    """The newcomer read "under 0.05 in is good", then saw 0.019 in rated "Usable" (no lens file)."""
+    from PySide6.QtWidgets import QLabel
+
+    from gui.setup_wizard import SetupWizard
+
+    camera = CameraSource(0, capture_factory=lambda spec: SyntheticCapture(picture(table)))
+    try:
+        wizard = SetupWizard(camera, scenario_path=STARTER, layout=LAYOUT, calibration_path=tmp_path / "table.json")
+        qtbot.addWidget(wizard)
+        words = " ".join(label.text() for label in wizard.register_page.findChildren(QLabel))
+        guessed = setup_steps.register_frame(picture(table), LAYOUT, None)
+        assert guessed.residual_in < setup_steps.GOOD_RESIDUAL_IN and guessed.verdict == "usable"
+        # the page says beforehand why an error that small is only usable without a lens file
+        assert "without a lens file" in words and f"under {setup_steps.GOOD_RESIDUAL_IN:g} in with a lens file" in words
+    finally:
+        camera.close()

@@ -134,3 +134,17 @@ def test_every_tag_keeps_a_white_quiet_zone_inside_its_cut_line_and_the_sheet_sa
         band = grey[y0 - ring : y1 + ring, x0 - ring : x1 + ring].copy()
         band[ring - 3 : -ring + 3, ring - 3 : -ring + 3] = 255  # the black square itself, and its anti-aliased edge
         assert band.min() > 200  # white all round: no cut line or print inside the quiet zone
+
+
+@pytest.mark.parametrize("argv", [["tags", "--anchors"], ["tags", "--ids", "10-13", "--size-in", "1"]])
+def test_every_printed_character_stays_inside_the_page_margins(tmp_path, argv):
+    """The newcomer's anchors.pdf cut its second instruction line off at "a tag trimme"."""
+    out = tmp_path / "sheet.pdf"
+    assert main(argv + ["--out", str(out)]) == 0
+    for page in pdfium.PdfDocument(str(out)):
+        w_pt, _ = page.get_size()
+        text = page.get_textpage()
+        rights = [text.get_charbox(i)[2] for i in range(text.count_chars()) if text.get_text_range(i, 1).strip()]
+        assert rights and max(rights) <= w_pt - 0.2 * 72  # inside a 0.2" margin at least
+    words = " ".join(text_of(out).split())
+    assert "a tag trimmed to the black is not seen" in words

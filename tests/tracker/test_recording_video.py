@@ -235,3 +235,28 @@ def test_a_camera_that_fills_the_same_picture_buffer_each_frame_is_recorded_fram
         release.set()
     _, frames = decoded(tmp_path / "game.mp4")
     assert [number_shown(f) for f in frames] == list(range(12))
+
+
+def test_a_file_source_waits_for_a_slow_encoder_and_keeps_every_frame(tmp_path, monkeypatch):
+    """The newcomer's `track clip.mp4 --record --video` lost 95-103 of 300 frames: a file can wait, so it must."""
+    from tracker import h264_video
+    from tracker.recording import writer as writer_module
+
+    real_write = h264_video.H264Writer.write
+    slow = threading.Semaphore(0)
+
+    def slow_write(self, image):
+        slow.acquire(timeout=0.01)  # an encoder slower than the file is read (nobody releases it)
+        real_write(self, image)
+
+    monkeypatch.setattr(h264_video.H264Writer, "write", slow_write)
+    monkeypatch.setattr(writer_module, "VIDEO_QUEUE_BYTES", 2 * numbered_frame(0).nbytes)  # room for two frames
+    path = tmp_path / "game.sqlite"
+    with Recorder(path, video=True, video_fps=30, video_backpressure=True) as rec:
+        for i in range(60):
+            rec.record_frame(i, i / 30, [pose(i / 30)], numbered_frame(i))
+    assert rec.video_frames_dropped == 0
+    _, frames = decoded(tmp_path / "game.mp4")
+    assert [number_shown(f) for f in frames] == list(range(60))
+    with RecordingReader(path) as reader:
+        assert reader.meta["video_frames_dropped"] == "0"

@@ -28,7 +28,9 @@ play), fragmented so that a killed recording leaves a video that plays up to its
 (``tracker/h264_video.py``). The video has a thread and a short queue of its own: encoding never holds
 up the tracking thread, and should the encoder fall behind, a frame is left out of the video (its
 ``frames`` row says so, ``video_frame`` NULL) rather than the camera kept waiting; the count is in
-``meta.video_frames_dropped``. The ``frames`` table maps frame index to time and to the frame's number
+``meta.video_frames_dropped``. A file source is not a camera: it can wait, so with
+``video_backpressure`` the tracking thread waits for the encoder instead and no frame of the file is
+left out. The ``frames`` table maps frame index to time and to the frame's number
 in the video. Recordings made before kept a Motion-JPEG ``<name>.avi``; ``meta.video_file`` names
 whichever there is, and readers open both.
 """
@@ -108,6 +110,8 @@ class Recorder:
     An existing file is refused unless ``overwrite`` (a recording is never destroyed by accident).
     ``max_size_bytes``: the database may not grow past this size; reaching it stops the recording
     exactly as a full disk does (what was committed stays readable, ``meta.stop_reason`` says why).
+    ``video_backpressure``: a frame the video encoder has no room for waits for it instead of being left
+    out (for a file source, which waits; a live camera does not, so its frames may be left out).
     """
 
     def __init__(
@@ -125,6 +129,7 @@ class Recorder:
         max_size_bytes: int | None = None,
         checkpoint_interval_s: float = 2.0,
         reserve_bytes: int = RESERVE_BYTES,
+        video_backpressure: bool = False,
     ) -> None:
         self.path = Path(path)
         if not self.path.parent.is_dir():
@@ -195,6 +200,8 @@ class Recorder:
         self._video_queue: queue.Queue[Any] = queue.Queue()  # bounded by bytes: see _queue_video
         self._video_queued_bytes = 0
         self._video_lock = threading.Lock()
+        self._video_room = threading.Condition(self._video_lock)  # signalled as the encoder takes a frame
+        self._video_backpressure = bool(video_backpressure)
         self._video_thread: threading.Thread | None = None
         if video:
             self._video_thread = threading.Thread(target=self._video_loop, name=f"sandtable-video-{self.path.name}", daemon=True)
@@ -315,6 +322,16 @@ class Recorder:
     def video_frame_count(self) -> int:
         """Frames handed to the video so far (each has its number in the video in the ``frames`` table)."""
         return self._video_frames
+
+    @property
+    def records_video(self) -> bool:
+        """Whether frames go to a video beside the recording (``video_path_for(path)``)."""
+        return self._video
+
+    @property
+    def video_frames_dropped(self) -> int:
+        """Frames left out of the video because the encoder was behind (never with ``video_backpressure``)."""
+        return self._video_dropped
 
     @property
     def video_frames_encoded(self) -> int:
@@ -492,10 +509,12 @@ class Recorder:
         """Hand a frame to the encoder without waiting; its number in the video, or None if left out."""
         if self._video_error is not None:
             return None
-        with self._video_lock:
-            if self._video_queued_bytes > 0 and self._video_queued_bytes + image_bgr.nbytes > VIDEO_QUEUE_BYTES:
-                self._video_dropped += 1  # the encoder is behind: the camera does not wait for it
-                return None
+        with self._video_room:
+            while self._video_queued_bytes > 0 and self._video_queued_bytes + image_bgr.nbytes > VIDEO_QUEUE_BYTES:
+                if not self._video_backpressure or self._video_error is not None:
+                    self._video_dropped += 1  # the encoder is behind: the camera does not wait for it
+                    return None
+                self._video_room.wait(1.0)  # a file waits: the encoder always drains, even after an error
             self._video_queued_bytes += image_bgr.nbytes
         # A copy: it is encoded later, and a camera may fill the same array with its next frame meanwhile.
         self._video_queue.put(image_bgr.copy())
@@ -513,8 +532,9 @@ class Recorder:
             if isinstance(image, threading.Event):  # flush(): everything before it is encoded
                 image.set()
                 continue
-            with self._video_lock:
+            with self._video_room:
                 self._video_queued_bytes -= image.nbytes
+                self._video_room.notify_all()
             if self._video_error is not None:
                 continue  # keep draining, so the tracking thread never waits on a dead encoder
             try:
