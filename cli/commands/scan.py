@@ -142,7 +142,6 @@ def _patterns(size: tuple[int, int], axes: tuple[str, ...] = ("columns", "rows")
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
 
     from calibration.files import load_table_calibration
 

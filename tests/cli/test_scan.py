@@ -6,7 +6,6 @@ import pytest
 
 from calibration.files import save_table_calibration
 from calibration.relief_scan import load_relief, load_relief_reference
-from calibration.structured_light import ScanPatterns
 from calibration.synthetic import SyntheticTable
 from calibration.synthetic.projected_light import render_lit_sequence
 from cli.main import main
