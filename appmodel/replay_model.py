@@ -21,7 +21,7 @@ import numpy as np
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
-from appmodel.recording.reader import recorded_setup
+from appmodel.recording.reader import START_STATE_KIND, recorded_setup
 from appmodel.session.game_log import LogEntry
 from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
@@ -68,7 +68,10 @@ class ReplayModel:
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
+        self._starts_with_state = False
         for r in records:
+            if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
+                self._starts_with_state = True
             if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
                 self._state_times.append(r.t_s)
                 self._state_data.append(r.payload["state"])
@@ -95,6 +98,10 @@ class ReplayModel:
     def state_at(self, t_s: float) -> Any:
         """The game state at ``t_s``: the last recorded rules state, units moved to their tracked poses."""
         i = bisect.bisect_right(self._state_times, t_s) - 1
+        if i < 0 and self._starts_with_state:
+            # The recording opens with the game as it stood when recording began (``state:start``,
+            # written before any other row): time 0 shows that game, not the scenario's first turn.
+            i = 0
         if i < 0:
             state = self._initial
         else:
