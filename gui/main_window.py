@@ -194,6 +194,11 @@ class MainWindow(QMainWindow):
         dock.setWidget(scroll)
         self.addDockWidget(area, dock)
         self.docks[title] = dock
+        menu = getattr(self, "panels_menu", None)
+        if menu is not None:  # a dock added after the menus were built (the class view) joins View > Panels
+            toggle = dock.toggleViewAction()
+            toggle.setText(title)
+            menu.addAction(toggle)
 
 
     # -- keys and view ----------------------------------------------------------------------------
