@@ -129,7 +129,7 @@ class CameraTransform:
             return np.zeros((0, 2))
         z = self.z_in if z_in is None else z_in
         px = self.calibration.camera_from_table(p, z_in=z)
-        lens = _lens_of(self.calibration)
+        lens = _cached(_lens_of, self.calibration)
         if lens is not None:
             px = _unfold(px, p, z, lens)
         return px * self.view_scale + np.asarray(self.offset_px)
@@ -138,7 +138,7 @@ class CameraTransform:
         """The convex region of the table (K, 2) inches at height ``z_in`` that the camera sees (its
         picture grown by a margin) and where its lens model holds; None for a calibration without a
         lens and pose (nothing to cut)."""
-        return _camera_region(self.calibration, round(float(z_in), 2))
+        return _cached(_camera_region, self.calibration, round(float(z_in), 2))
 
     def clipped_to_view(self, points: np.ndarray, *, closed: bool, z_in: float = 0.0) -> np.ndarray:
         """An outline in inches ((N, 2), or (N, 3) with heights) cut to :meth:`view_region_in`."""
@@ -189,7 +189,7 @@ class ProjectorTransform:
         """For a projector calibrated as an inverse camera (a lens and a pose), the table it lights
         where its lens model holds, as :meth:`CameraTransform.view_region_in`; None for the plane
         homography (straight lines stay straight: nothing folds)."""
-        return _projector_region(self.calibration, round(float(z_in), 2))
+        return _cached(_projector_region, self.calibration, round(float(z_in), 2))
 
     def clipped_to_view(self, points: np.ndarray, *, closed: bool, z_in: float = 0.0) -> np.ndarray:
         region = self.view_region_in(z_in)
@@ -201,6 +201,15 @@ class ProjectorTransform:
     @property
     def cache_key(self) -> Hashable:
         return ("projector", id(self.calibration))
+
+
+def _cached(function: Any, *args: Any) -> Any:
+    """``function(*args)`` through its cache; a calibration that cannot be hashed (a stand-in made
+    of plain attributes) is worked out each time instead."""
+    try:
+        return function(*args)
+    except TypeError:
+        return function.__wrapped__(*args)
 
 
 @dataclass(frozen=True)

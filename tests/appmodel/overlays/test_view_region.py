@@ -134,3 +134,16 @@ def test_open_outlines_and_heights_are_cut_too():
     line = np.array([[-2.0, 2.0, 1.0], [2.0, 2.0, 2.0], [6.0, 2.0, 3.0]])
     cut = clip_to_convex(line, square, closed=False)
     assert cut.tolist() == [[0.0, 2.0, 1.5], [2.0, 2.0, 2.0], [4.0, 2.0, 2.5]]
+
+
+def test_a_calibration_that_cannot_be_hashed_still_projects_and_cuts():
+    """A stand-in calibration (plain attributes, an unhashable value among them) works as well."""
+    from types import SimpleNamespace
+
+    real = _calibration(LENSES["barrel, k1 only"])
+    stand_in = SimpleNamespace(model=real.model, pose=real.pose, method="pnp", homography=None, notes=[],
+                               camera_from_table=real.camera_from_table)  # SimpleNamespace: unhashable
+    view = CameraTransform(stand_in)
+    ring = _ring((8.0, 44.0), 72.0)
+    cut = view.clipped_to_view(ring, closed=True)
+    assert 0 < len(cut) and len(view.device_from_table(cut)) == len(cut)
