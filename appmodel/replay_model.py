@@ -21,10 +21,10 @@ import numpy as np
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
-from appmodel.recording.reader import recorded_setup
+from appmodel.recording.reader import START_STATE_KIND, recorded_setup, rules_record
 from appmodel.session.game_log import LogEntry
 from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
-from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
+from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,13 @@ class ReplayModel:
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
+        self._starts_with_state = False
+        #: When each engagement (an attack the rules resolved) happened: "next engagement" jumps
+        #: past the tracker's many small events, as the HTML report's timeline does.
+        self.engagement_times: list[float] = []
         for r in records:
+            if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
+                self._starts_with_state = True
             if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
                 self._state_times.append(r.t_s)
                 self._state_data.append(r.payload["state"])
@@ -78,6 +84,9 @@ class ReplayModel:
             elif r.kind == VIEW_KIND:
                 self._view_times.append(r.t_s)
                 self._views.append(dict(r.payload))
+            elif not is_bookkeeping(r.kind) and self._is_engagement(r):
+                self.engagement_times.append(r.t_s)
+        self.engagement_times.sort()
         self._log_times = [e.t_s for e in self._log]
         self.bookmarks = self.reader.bookmarks()
         # Bookmarks are listed from the recording's own table (with their star), not again from the log.
@@ -91,10 +100,32 @@ class ReplayModel:
         self._source: Any | None = None
         self._video_ok = self.reader.video_path is not None and self.reader.video_path.is_file()
 
+    def _is_engagement(self, row: Any) -> bool:
+        event = rules_record(row.t_s, row.kind, row.payload).event
+        if event is None:
+            return False
+        try:
+            return bool(self.session.ruleset.engagements(event))
+        except (KeyError, TypeError, ValueError):  # an event this rule system does not read
+            return False
+
+    def next_engagement_after(self, t_s: float) -> float | None:
+        """The time of the next engagement after ``t_s`` (None after the last)."""
+        i = bisect.bisect_right(self.engagement_times, t_s + 1e-6)
+        return self.engagement_times[i] if i < len(self.engagement_times) else None
+
+    def previous_engagement_before(self, t_s: float) -> float | None:
+        i = bisect.bisect_left(self.engagement_times, t_s - 1e-6) - 1
+        return self.engagement_times[i] if i >= 0 else None
+
     # -- what was, at time t ------------------------------------------------------------------------
     def state_at(self, t_s: float) -> Any:
         """The game state at ``t_s``: the last recorded rules state, units moved to their tracked poses."""
         i = bisect.bisect_right(self._state_times, t_s) - 1
+        if i < 0 and self._starts_with_state:
+            # The recording opens with the game as it stood when recording began (``state:start``,
+            # written before any other row): time 0 shows that game, not the scenario's first turn.
+            i = 0
         if i < 0:
             state = self._initial
         else:

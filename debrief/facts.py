@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, Trail, UnitFacts, position_at, recorded_setup,
-                                       recorded_side_colors, rules_record, trail_of, units_of)
+from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, OutAtStart, Trail, UnitFacts, out_at_start,
+                                       position_at, recorded_setup, recorded_side_colors, rules_record, start_state_json,
+                                       trail_of, units_of)
 from rules.events import RulesEvent
 from rules.ruleset import EmissionView, RollView, front_end
 from tracker.recording.schema import is_bookkeeping
@@ -281,8 +282,11 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
                 trails[tag_id] = trail
         report("poses", i + 1, len(unit_ids))
 
-    records = [r for r in safely("rules events", reader.rules_events, []) if not is_bookkeeping(r.kind)]
+    every_row = safely("rules events", reader.rules_events, [])
+    records = [r for r in every_row if not is_bookkeeping(r.kind)]
     ruleset = _ruleset(ruleset_name)
+    # A recording started mid-game opens with the game as it stood: who was already out of the fight.
+    already_out = out_at_start(ruleset, start_state_json(every_row))
     rules: list[RulesFact] = []
     logged: list[tuple[RulesFact, RulesEvent | None]] = []
     for i, record in enumerate(records):
@@ -299,7 +303,8 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         return position_at(trails[tag_id], t_s)
 
     engagements = tuple(e for fact, event in logged for e in _engagements(fact, event, ruleset, game, names, where))
-    casualties = tuple(_casualties(logged, names, ruleset))
+    casualties = tuple(_casualties_at_start(already_out, names)) + tuple(_casualties(logged, names, ruleset,
+                                                                                       down_at_start=already_out))
     emissions = tuple(_emissions(logged, names, game, ruleset, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
@@ -472,13 +477,21 @@ def _engagements(fact: RulesFact, event: RulesEvent | None, ruleset: Any, game: 
                          odds.get("p_hit"), p_kill, fact.round, words, v.detail, distance, measured)
 
 
+def _casualties_at_start(out: Iterable[OutAtStart], units: Mapping[int, UnitFacts]) -> Iterable[CasualtyChange]:
+    """Units already out of the fight when the recording started, at its time 0."""
+    for o in out:
+        u = units.get(o.unit_id)
+        yield CasualtyChange(0.0, o.unit_id, u.name if u else f"unit {o.unit_id}", u.side if u else "", "down",
+                             f"{o.status} before the recording started")
+
+
 def _casualties(rules: Iterable[tuple[RulesFact, RulesEvent | None]], units: Mapping[int, UnitFacts],
-                ruleset: Any) -> Iterable[CasualtyChange]:
+                ruleset: Any, *, down_at_start: Iterable[OutAtStart] = ()) -> Iterable[CasualtyChange]:
     """The casualties the ruleset declares for its logged events (:class:`rules.ruleset.CasualtyView`),
     each change once: a unit already down does not go down again, only a unit out of the fight comes back."""
     if ruleset is None:
         return
-    down: set[int] = set()
+    down: set[int] = {o.unit_id for o in down_at_start}
     removed: set[int] = set()
     for fact, event in rules:
         if event is None:

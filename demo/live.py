@@ -57,6 +57,9 @@ class DemoLive(LiveTracking):
             self.pause()
         return self.paused
 
+    #: The story's last frame is its end, not a camera failing.
+    end_words = "The demo has ended"
+
     @property
     def finished(self) -> bool:
         return self._finished

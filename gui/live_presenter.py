@@ -80,6 +80,10 @@ class LivePresenter:
             if self.tracking_monitor is not None:
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
                 self.tracking_monitor.add(update.tracked, delay_s=delay, frame=update.frame_bgr)
+        if update.finished and not update.error and self.tracking_monitor is not None:
+            words = str(getattr(w.live, "end_words", "") or "")
+            if words:
+                self.tracking_monitor.mark_ended(words)
         self.show_tracking()
         for event in update.events:
             w.session.on_tracker_event(event)

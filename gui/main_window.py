@@ -49,10 +49,13 @@ from rules.ruleset import front_end
 __all__ = ["MainWindow", "default_projector_path", "first_window_size"]
 
 
-def first_window_size(available: Any) -> tuple[int, int]:
-    """The window's first size: 1600x960 where the screen has room, else what the screen offers (a
-    1366x768 laptop gets its whole work area, so Resolve, the log and the roster are on screen)."""
-    return min(1600, max(800, available.width())), min(960, max(560, available.height()))
+def first_window_size(available: Any, *, frame_px: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """The window's first size (its inside, without the window manager's frame): 1600x960 where the
+    screen has room, else what the screen's work area offers once the frame (``frame_px``: its
+    width and height, title bar included) is taken off — a 1366x768 laptop gets its whole work area
+    and the status bar and the Log's buttons stay above the screen's bottom edge."""
+    fw, fh = frame_px
+    return min(1600, max(800, available.width() - fw)), min(960, max(560, available.height() - fh))
 
 
 class MainWindow(QMainWindow):
@@ -149,7 +152,8 @@ class MainWindow(QMainWindow):
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
         else:
-            self.resize(*first_window_size(self.screen().availableGeometry().size()))
+            self._first_size = first_window_size(self.screen().availableGeometry().size())
+            self.resize(*self._first_size)
         self.fit_docks()
         if self.settings.window_state:
             self.restoreState(QByteArray(self.settings.window_state))
@@ -165,7 +169,9 @@ class MainWindow(QMainWindow):
         width and most of its height, the log below it, the roster a strip under the view."""
         w, h = max(self.width(), 800), max(self.height(), 560)
         self.resizeDocks([self.docks["Attack"]], [int(min(680, max(430, w * 0.34)))], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [int(h * 0.8), int(h * 0.14)], Qt.Orientation.Vertical)
+        # The log gets at least its list's two lines and its buttons (a dock title, ~22 px, included).
+        log_px = max(int(h * 0.14), self.log_panel.minimumSizeHint().height() + 30)
+        self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [h - log_px, log_px], Qt.Orientation.Vertical)
         bottom = self.docks.get("Timeline") or self.docks["Roster"]
         self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
                          Qt.Orientation.Vertical)
@@ -188,6 +194,11 @@ class MainWindow(QMainWindow):
         dock.setWidget(scroll)
         self.addDockWidget(area, dock)
         self.docks[title] = dock
+        menu = getattr(self, "panels_menu", None)
+        if menu is not None:  # a dock added after the menus were built (the class view) joins View > Panels
+            toggle = dock.toggleViewAction()
+            toggle.setText(title)
+            menu.addAction(toggle)
 
 
     # -- keys and view ----------------------------------------------------------------------------
@@ -360,6 +371,31 @@ class MainWindow(QMainWindow):
             self.recording.changed()
 
     # -- closing --------------------------------------------------------------------------------
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if getattr(self, "_first_size", None) and not getattr(self, "_frame_fitted", False):
+            self._frame_fitted = True
+            # The frame (title bar, borders) is known only once the window manager has placed the
+            # window: then the window is shrunk so that frame and all fit the work area.
+            QTimer.singleShot(0, self.fit_frame_to_screen)
+
+    def fit_frame_to_screen(self) -> None:
+        """Shrink and move the window so that its frame lies inside the screen's work area."""
+        screen = self.screen()
+        if screen is None or (self.width(), self.height()) != getattr(self, "_first_size", None):
+            return  # sized by someone else since (a screenshot's --size, a test): theirs stands
+        area = screen.availableGeometry()
+        frame, inside = self.frameGeometry(), self.geometry()
+        margins = (frame.width() - inside.width(), frame.height() - inside.height())
+        w, h = first_window_size(area.size(), frame_px=margins)
+        w, h = min(w, inside.width()), min(h, inside.height())
+        if (w, h) != (inside.width(), inside.height()):
+            self.resize(w, h)
+        x = min(max(frame.x(), area.x()), area.x() + area.width() - (w + margins[0]))
+        y = min(max(frame.y(), area.y()), area.y() + area.height() - (h + margins[1]))
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         self.timer.stop()
         if self.projector is not None:

@@ -413,6 +413,11 @@ def _changed_parts(painter: OverlayPainter, removed: list[Entry], added: list[En
             continue
         pad = painter.pad_px(new_item)
         for chain in stretches:
+            clip = getattr(transform, "clipped_to_view", None)
+            if clip is not None:  # as the painter cuts the outline itself (OverlayPainter.outlines)
+                chain = clip(chain, closed=False, z_in=new_item.label_z_in)
+                if len(chain) < 2:
+                    continue
             chain = chain if transform.affine else subdivided(chain, MAX_SEGMENT_IN)
             px = (transform.device_from_table(chain, z_in=float(new_item.z_in)) if new_item.z_in
                   else transform.device_from_table(chain))

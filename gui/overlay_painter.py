@@ -193,8 +193,13 @@ class OverlayPainter:
             # third column; a frame of table-level items projects exactly as before, at z = 0.
             raised = any(item.z_in for item in missing)
             chunks = []
+            # Cut to what the view sees where its lens model holds, in inches, BEFORE the lens: a ring
+            # larger than the camera's view would otherwise fold back across the picture.
+            clip = getattr(transform, "clipped_to_view", None)
             for item in missing:
                 pts = _with_heights(item) if raised else item.points_in
+                if clip is not None and len(pts) > 1:
+                    pts = clip(pts, closed=item.closed, z_in=item.label_z_in)
                 if not transform.affine and len(pts) > 1:
                     pts = subdivided(pts, MAX_SEGMENT_IN, closed=item.closed)
                 chunks.append(pts)
@@ -206,9 +211,12 @@ class OverlayPainter:
                 part = projected[start:start + len(pts)]
                 cache[item.key] = _polygon(part)
                 points[item.key] = part
+                start += len(pts)
+                if not len(part):  # wholly out of the view: nothing to paint, no bounds
+                    bounds.pop(item.key, None)
+                    continue
                 bounds[item.key] = (float(part[:, 0].min()), float(part[:, 1].min()),
                                     float(part[:, 0].max()), float(part[:, 1].max()))
-                start += len(pts)
         return cache
 
     def projected(self, item: DrawItem, transform: Any) -> np.ndarray | None:

@@ -20,6 +20,9 @@ class ResultCardView(QFrame):
                            "border-radius: 10px; } QLabel { color: #f2f2f2; background: transparent; }")
         self.title = QLabel()
         self.title.setWordWrap(True)
+        # The title is a sentence, not markup: shown as plain text (escaped, a title with no tag in it
+        # was shown as plain text by Qt's guess, entities and all: '36.9&quot; centre to centre').
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setStyleSheet("font-size: 20px; font-weight: bold; color: #ffffff;")
         self.body = QLabel()
         self.body.setWordWrap(True)
@@ -39,7 +42,7 @@ class ResultCardView(QFrame):
 
     def show_card(self, card: ResultCard) -> None:
         self.card = card
-        self.title.setText(html.escape(card.title))
+        self.title.setText(card.title)
         parts = []
         if card.dice:
             parts.append("<b>Dice</b><br>" + "<br>".join(html.escape(d) for d in card.dice))

@@ -270,7 +270,19 @@ class TableView(QWidget):
             p.drawRoundedRect(box, 4, 4)
             p.setPen(QColor("#ff8a80"))
             p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
-        if status.stalled:
+        if status.ended:
+            # A scripted or file source's end: said calmly, in a corner, not as a fault.
+            text = f"{status.ended}: units are shown where they were last seen"
+            font.setPixelSize(14)
+            p.setFont(font)
+            w = min(self.width() - 20, p.fontMetrics().horizontalAdvance(text) + 24)
+            box = QRectF((self.width() - w) / 2, self.height() - 40, w, 30)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0, 190))
+            p.drawRoundedRect(box, 6, 6)
+            p.setPen(QColor("#e0e0e0"))
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter), text)
+        elif status.stalled:
             text = (f"The camera feed stopped {status.seconds_since_frame:.0f} s ago: units are shown where they were "
                     "last seen")
             font.setPixelSize(18)

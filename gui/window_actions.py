@@ -70,6 +70,15 @@ def build_actions(window: WindowParts) -> None:
     a("zoom_reset", "Fit the table", "0", w.view.reset_zoom, menu=view)
     a("help", "Keyboard shortcuts", "F1", w.toggle_help, menu=view)
     a("full_screen", "Full screen (Esc leaves it)", "F11", w.toggle_full_screen, menu=view)
+    # Every panel, ticked while shown: a panel closed with its x comes back from here (before, only
+    # a right-click on the menu bar listed them).
+    view.addSeparator()
+    panels = view.addMenu("Panels")
+    for title, dock in w.docks.items():
+        toggle = dock.toggleViewAction()
+        toggle.setText(title)
+        panels.addAction(toggle)
+    w.panels_menu = panels
     a("select_tool", "Select units (clears the tool)", "Esc", lambda: w.escape(), menu=tools)
     a("tape_tool", "Tape measure (drag)", "T", lambda: w.view.set_tool("tape"), menu=tools)
     a("clear_tape", "Clear the tape", "Shift+T", w.session.clear_tape, menu=tools)
@@ -117,6 +126,8 @@ def build_actions(window: WindowParts) -> None:
         a("play", "Play / pause", "Space", w.timeline.toggle_play, menu=record)
         a("next_event", "Jump to the next event", ".", w.timeline.next_event, menu=record)
         a("prev_event", "Jump to the previous event", ",", w.timeline.previous_event, menu=record)
+        a("next_engagement", "Jump to the next engagement (attack)", "Shift+.", w.timeline.next_engagement, menu=record)
+        a("prev_engagement", "Jump to the previous engagement", "Shift+,", w.timeline.previous_engagement, menu=record)
 
 
 def fill_screens(window: WindowParts, menu: QMenu, kind: str) -> None:

@@ -33,6 +33,9 @@ class WindowParts(Protocol):
     log_panel: Any
     recording: Any
     tracked_live: Any
+    docks: dict[str, Any]
+    #: View > Panels: one ticked entry per dock (a dock added later joins it)
+    panels_menu: Any
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's own name
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's own name

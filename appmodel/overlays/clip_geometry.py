@@ -181,4 +181,74 @@ def dash_runs(points: np.ndarray, *, closed: bool, dash_px: float, gap_px: float
     return out
 
 
-__all__ = ["clip_polygon", "clip_polyline", "dash_runs"]
+def _side(points: np.ndarray, a: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """Signed distance-like value of points (first two columns) to the edge from ``a`` along ``e``:
+    >= 0 on the left (inside a counter-clockwise region)."""
+    return e[0] * (points[:, 1] - a[1]) - e[1] * (points[:, 0] - a[0])
+
+
+def _cut_closed(p: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Sutherland-Hodgman against one half-plane (``d >= 0`` kept) for a closed outline."""
+    out: list[np.ndarray] = []
+    n = len(p)
+    for i in range(n):
+        j = (i + 1) % n
+        if d[i] >= 0:
+            out.append(p[i])
+        if (d[i] >= 0) != (d[j] >= 0):
+            out.append(p[i] + (p[j] - p[i]) * (d[i] / (d[i] - d[j])))
+    return np.asarray(out, dtype=np.float64).reshape(-1, p.shape[1])
+
+
+def _cut_open(p: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The same for an open polyline: what lies beyond the half-plane's line is replaced by the
+    stretch of that line between where the polyline leaves and re-enters (as the closed version
+    does), and dropped at either end."""
+    out: list[np.ndarray] = []
+    n = len(p)
+    for i in range(n):
+        if d[i] >= 0:
+            out.append(p[i])
+        if i + 1 < n and (d[i] >= 0) != (d[i + 1] >= 0):
+            out.append(p[i] + (p[i + 1] - p[i]) * (d[i] / (d[i] - d[i + 1])))
+    return np.asarray(out, dtype=np.float64).reshape(-1, p.shape[1])
+
+
+def clip_to_convex(points: np.ndarray, region: np.ndarray, *, closed: bool) -> np.ndarray:
+    """The part of an outline (N, 2) or (N, 3) — x, y in inches, an optional height carried along —
+    inside a convex counter-clockwise ``region`` (K, 2); empty when none of it is.
+
+    Points already inside come back unchanged (the same array when nothing is cut), so an outline in
+    view costs one vectorised test. Where the outline leaves the region, the cut follows the region's
+    edge until it comes back in (Sutherland-Hodgman): a range ring stays one closed ring.
+
+    >>> square = np.array([[0, 0], [4, 0], [4, 4], [0, 4]], float)
+    >>> clip_to_convex(np.array([[-2, 1], [2, 1], [6, 1]], float), square, closed=False).tolist()
+    [[0.0, 1.0], [2.0, 1.0], [4.0, 1.0]]
+    >>> len(clip_to_convex(np.array([[5, 5], [6, 5], [6, 6]], float), square, closed=True))
+    0
+    """
+    p = np.asarray(points, dtype=np.float64)
+    p = p.reshape(-1, p.shape[-1] if p.ndim > 1 else 2)
+    if not len(p) or len(region) < 3:
+        return p[:0]
+    a = np.asarray(region, dtype=np.float64)
+    e = np.roll(a, -1, axis=0) - a
+    inside = np.ones(len(p), dtype=bool)
+    for k in range(len(a)):
+        inside &= _side(p, a[k], e[k]) >= 0
+    if inside.all():
+        return points
+    for k in range(len(a)):
+        if not len(p):
+            break
+        d = _side(p, a[k], e[k])
+        if (d >= 0).all():
+            continue
+        p = _cut_closed(p, d) if closed else _cut_open(p, d)
+    if closed and len(p) < 3 or not closed and len(p) < 2:
+        return p[:0]
+    return p
+
+
+__all__ = ["clip_polygon", "clip_polyline", "clip_to_convex", "dash_runs"]

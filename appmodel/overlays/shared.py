@@ -148,7 +148,8 @@ def _team_label_now(name: str, units: list[Any]) -> DrawItem:
     down = sum(1 for u in units if u.status != "active")
     text = name + (f" [{down} down]" if down else "")
     return DrawItem("labels", ("team label", name, x, low.y_in, text), np.zeros((0, 2)), "#ffffff", label=text,
-                    text_in=(x, low.y_in - base_radius(low) - 0.9), anchor_in=(x, y), short_label=name,
+                    text_in=(x, low.y_in - base_radius(low) - 0.9), anchor_in=(x, y),
+                    short_label=name + (f" [{down} down]" if down else ""),
                     units=tuple(u.unit_id for u in units), z_in=sum(height_of(u) for u in units) / len(units))
 
 
@@ -167,7 +168,9 @@ def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> 
     return DrawItem("labels", ("label", spot, tuple(texts)), np.zeros((0, 2)), "#ffffff", label=" + ".join(texts),
                     text_in=(spot[0], spot[1] - r - 0.9), anchor_in=(units[0].x_in, units[0].y_in),
                     priority=LABEL_PRIORITY["selected"] if selected else LABEL_PRIORITY["units"],
-                    short_label=" + ".join(abbreviated(u.name) for u in units), units=tuple(u.unit_id for u in units),
+                    # the short form keeps what matters most: who is out of the fight
+                    short_label=" + ".join(abbreviated(u.name) + (f" [{u.status}]" if u.status != "active" else "")
+                                           for u in units), units=tuple(u.unit_id for u in units),
                     z_in=height_of(units[0]))
 
 

@@ -22,9 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from appmodel.overlays.clip_geometry import clip_to_convex
+from appmodel.overlays.view_region import distort_normalized, fold_radius, lens_region_normalized, region_in_table
+
+#: How far beyond the picture (times its distance from the principal point) a point the lens model
+#: cannot place is put: out of sight, in its own direction.
+OFF_PICTURE_FACTOR = 20.0
 
 #: Longest straight segment (inches) drawn unsubdivided in a non-affine view: a fan's 24" edge
 #: through a wide-angle lens bends visibly, so it is drawn as a chain of short segments.
@@ -112,11 +120,30 @@ class CameraTransform:
     affine = False
 
     def device_from_table(self, points_in: np.ndarray, *, z_in: float | np.ndarray | None = None) -> np.ndarray:
+        """Device pixels of table points. A point where the lens model is not valid (behind the
+        camera, or past the radius where the distortion polynomial folds back) is put far beyond the
+        picture in its own direction, never folded back into it: outlines are cut to
+        :meth:`view_region_in` before they get here, single points (labels, tags) rely on this."""
         p = np.asarray(points_in, dtype=np.float64).reshape(-1, 2)
         if len(p) == 0:
             return np.zeros((0, 2))
-        px = self.calibration.camera_from_table(p, z_in=self.z_in if z_in is None else z_in)
+        z = self.z_in if z_in is None else z_in
+        px = self.calibration.camera_from_table(p, z_in=z)
+        lens = _cached(_lens_of, self.calibration)
+        if lens is not None:
+            px = _unfold(px, p, z, lens)
         return px * self.view_scale + np.asarray(self.offset_px)
+
+    def view_region_in(self, z_in: float = 0.0) -> np.ndarray | None:
+        """The convex region of the table (K, 2) inches at height ``z_in`` that the camera sees (its
+        picture grown by a margin) and where its lens model holds; None for a calibration without a
+        lens and pose (nothing to cut)."""
+        return _cached(_camera_region, self.calibration, round(float(z_in), 2))
+
+    def clipped_to_view(self, points: np.ndarray, *, closed: bool, z_in: float = 0.0) -> np.ndarray:
+        """An outline in inches ((N, 2), or (N, 3) with heights) cut to :meth:`view_region_in`."""
+        region = self.view_region_in(z_in)
+        return points if region is None else clip_to_convex(points, region, closed=closed)
 
     def table_from_device(self, pixels: np.ndarray) -> np.ndarray:
         q = (np.asarray(pixels, dtype=np.float64).reshape(-1, 2) - np.asarray(self.offset_px)) / self.view_scale
@@ -158,12 +185,112 @@ class ProjectorTransform:
     def table_from_device(self, pixels: np.ndarray) -> np.ndarray:
         return self.calibration.table_from_projector(np.asarray(pixels, dtype=np.float64).reshape(-1, 2))
 
+    def view_region_in(self, z_in: float = 0.0) -> np.ndarray | None:
+        """For a projector calibrated as an inverse camera (a lens and a pose), the table it lights
+        where its lens model holds, as :meth:`CameraTransform.view_region_in`; None for the plane
+        homography (straight lines stay straight: nothing folds)."""
+        return _cached(_projector_region, self.calibration, round(float(z_in), 2))
+
+    def clipped_to_view(self, points: np.ndarray, *, closed: bool, z_in: float = 0.0) -> np.ndarray:
+        region = self.view_region_in(z_in)
+        return points if region is None else clip_to_convex(points, region, closed=closed)
+
     def px_per_in_at(self, x_in: float, y_in: float) -> float:
         return float(self.calibration.px_per_in_at(x_in, y_in))
 
     @property
     def cache_key(self) -> Hashable:
         return ("projector", id(self.calibration))
+
+
+def _cached(function: Any, *args: Any) -> Any:
+    """``function(*args)`` through its cache; a calibration that cannot be hashed (a stand-in made
+    of plain attributes) is worked out each time instead."""
+    try:
+        return function(*args)
+    except TypeError:
+        return function.__wrapped__(*args)
+
+
+@dataclass(frozen=True)
+class _Lens:
+    """What :func:`_unfold` needs of a pose-and-lens calibration."""
+
+    rotation: np.ndarray
+    translation: np.ndarray
+    matrix: np.ndarray
+    dist_coeffs: tuple[float, ...]
+    fold_r: float
+
+
+@lru_cache(maxsize=16)
+def _lens_of(calibration: Any) -> _Lens | None:
+    if getattr(calibration, "method", "pnp") != "pnp" or not hasattr(calibration, "pose") \
+            or not hasattr(calibration, "model"):
+        return None
+    model, pose = calibration.model, calibration.pose
+    # Past four picture diagonals nothing is in view: a lens that never folds is capped there.
+    diagonal = float(np.hypot(model.width_px / model.fx_px, model.height_px / model.fy_px))
+    return _Lens(np.asarray(pose.rotation), np.asarray(pose.translation), np.asarray(model.matrix),
+                 tuple(model.dist_coeffs), fold_radius(model.dist_coeffs, r_cap=max(4.0 * diagonal, 1.0)))
+
+
+def _unfold(px: np.ndarray, p: np.ndarray, z: float | np.ndarray, lens: _Lens) -> np.ndarray:
+    """``px`` with the pixels of points the lens model cannot place moved off the picture."""
+    zz = np.broadcast_to(np.asarray(z, dtype=np.float64), (len(p),))
+    cam = np.column_stack([p, zz]) @ lens.rotation.T + lens.translation
+    depth = cam[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = cam[:, :2] / np.abs(depth)[:, None]
+    r = np.hypot(n[:, 0], n[:, 1])
+    bad = ~(depth > 0) | ~(r < lens.fold_r)
+    if not bad.any():
+        return px
+    px = px.copy()
+    nb = np.nan_to_num(n[bad])
+    rb = np.maximum(np.hypot(nb[:, 0], nb[:, 1]), 1e-9)
+    edge_r = lens.fold_r * 0.999
+    edge = distort_normalized(nb / rb[:, None] * edge_r, lens.dist_coeffs)
+    k = lens.matrix
+    centre = np.array([k[0, 2], k[1, 2]])
+    edge_px = np.column_stack([edge[:, 0] * k[0, 0] + k[0, 2], edge[:, 1] * k[1, 1] + k[1, 2]])
+    px[bad] = centre + (edge_px - centre) * OFF_PICTURE_FACTOR
+    return px
+
+
+def _region(model: Any, camera_from_plane: np.ndarray) -> np.ndarray:
+    normalized = _normalized_region(model)
+    return region_in_table(normalized, camera_from_plane)
+
+
+@lru_cache(maxsize=8)
+def _normalized_region(model: Any) -> np.ndarray:
+    return lens_region_normalized(model.width_px, model.height_px, np.asarray(model.matrix), tuple(model.dist_coeffs))
+
+
+@lru_cache(maxsize=32)
+def _camera_region(calibration: Any, z_in: float) -> np.ndarray | None:
+    if not hasattr(calibration, "model"):
+        return None
+    if getattr(calibration, "method", "pnp") == "pnp" and hasattr(calibration, "pose"):
+        rot, t = np.asarray(calibration.pose.rotation), np.asarray(calibration.pose.translation)
+        m = np.column_stack([rot[:, 0], rot[:, 1], rot[:, 2] * z_in + t])
+    elif getattr(calibration, "homography", None) is not None:
+        m = np.linalg.inv(np.asarray(calibration.homography, dtype=np.float64))
+        if (m @ np.array([0.0, 0.0, 1.0]))[2] < 0:
+            m = -m
+    else:
+        return None
+    return _region(calibration.model, m)
+
+
+@lru_cache(maxsize=32)
+def _projector_region(calibration: Any, z_in: float) -> np.ndarray | None:
+    inverse_camera = getattr(calibration, "model", None)  # GroundProjection -> ProjectorModel
+    if inverse_camera is None or not hasattr(inverse_camera, "pose") or not hasattr(inverse_camera, "model"):
+        return None
+    rot, t = np.asarray(inverse_camera.pose.rotation), np.asarray(inverse_camera.pose.translation)
+    return _region(inverse_camera.model, np.column_stack([rot[:, 0], rot[:, 1], rot[:, 2] * z_in + t]))
 
 
 def densify(points_in: np.ndarray, *, closed: bool, max_segment_in: float = MAX_SEGMENT_IN) -> np.ndarray:

@@ -43,6 +43,41 @@ TRAIL_STEP_S = 0.5
 UNKNOWN_SIDE_COLOR = "#666666"
 
 
+# ------------------------------------------------------------------------------ the state at the start
+#: The row the session writes first when a recording starts: the whole game state at that moment (a
+#: recording started mid-game begins with the casualties, round and tokens the game already had).
+START_STATE_KIND = "state:start"
+
+
+def start_state_json(rows: Iterable[Any]) -> Mapping[str, Any] | None:
+    """The game state the recording started from (the first ``state:start`` row's), or None for a
+    recording written before the session wrote one (then the scenario's own start is all there is)."""
+    for row in rows:
+        if row.kind == START_STATE_KIND and isinstance(row.payload.get("state"), Mapping):
+            return row.payload["state"]
+    return None
+
+
+@dataclass(frozen=True)
+class OutAtStart:
+    """A unit already out of the fight when the recording started, and its status then."""
+
+    unit_id: int
+    status: str
+
+
+def out_at_start(ruleset: Any, state_json: Mapping[str, Any] | None) -> tuple[OutAtStart, ...]:
+    """Units the recorded start state has out of the fight (status other than "active", as every view
+    draws them); () without a start state, or one this ruleset cannot read."""
+    if ruleset is None or state_json is None:
+        return ()
+    try:
+        state = ruleset.load_state(state_json)
+        return tuple(OutAtStart(int(u.unit_id), str(u.status)) for u in ruleset.units(state) if u.status != "active")
+    except (KeyError, TypeError, ValueError):  # a damaged row: the events alone are read
+        return ()
+
+
 # ------------------------------------------------------------------------------------------ the setup
 @dataclass(frozen=True)
 class RecordedSetup:

@@ -79,6 +79,19 @@ class LiveTracking(LoopSubscriber):
         self._unsubscribe = self.loop.subscribe(self)
         self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
 
+    @property
+    def end_words(self) -> str:
+        """What the window says when this feed comes to its end ("" for a camera: a camera that stops
+        sending is a fault, shown as a stalled feed)."""
+        sources = self.source.values() if isinstance(self.source, dict) else [self.source]
+        if any(getattr(s, "is_live", True) for s in sources):
+            return ""
+        names = [str(getattr(s, "name", "") or getattr(s, "path", "") or "") for s in sources]
+        from pathlib import Path
+
+        shown = ", ".join(Path(n).name for n in names if n)
+        return f"The clip {shown} has ended" if shown else "The clip has ended"
+
     def start(self) -> "LiveTracking":
         self._thread.start()
         return self

@@ -85,6 +85,9 @@ class TrackingStatus:
     #: What the last look at a frame found that the tracker did not report (one line each; see the module).
     undecoded: tuple[str, ...] = ()
     cameras: tuple[CameraLine, ...] = ()  # several cameras only
+    #: A scripted or file source that came to its end says so here ("The clip skirmish.mp4 has
+    #: ended"): an end is an event of its own, not a stall (``stalled`` stays False after it).
+    ended: str = ""
 
     def count(self, state: str) -> int:
         return sum(1 for u in self.units if u.state == state)
@@ -99,7 +102,9 @@ class TrackingStatus:
         if self.frames == 0:
             return "Camera: waiting for the first frame"
         parts = []
-        if self.stalled:
+        if self.ended:
+            parts.append(self.ended)
+        elif self.stalled:
             parts.append(f"NO FEED for {self.seconds_since_frame:.0f} s")
         parts.append(f"{self.fps:.1f} fps" if self.fps else "— fps")
         if self.delay_s is not None:
@@ -156,6 +161,12 @@ class TrackingMonitor:
         self._camera_status: dict[str, Any] = {}
         self._seen_by: Mapping[int, tuple[str, ...]] = {}
         self._in_gap: frozenset[int] = frozenset()
+        self._ended = ""
+
+    def mark_ended(self, words: str) -> None:
+        """The source has come to its end (a video file, the demo's story): ``words`` say so, and no
+        later silence counts as a stalled feed."""
+        self._ended = words
 
     def add(self, tracked: Any, *, delay_s: float | None = None, frame: Any = None) -> None:
         """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it, and the
@@ -256,14 +267,14 @@ class TrackingMonitor:
         if len(self._arrivals) >= 2 and self._arrivals[-1] > self._arrivals[0]:
             fps = (len(self._arrivals) - 1) / (self._arrivals[-1] - self._arrivals[0])
         since = now - self._arrivals[-1] if self._arrivals else None
-        stalled = since is not None and since > STALLED_AFTER_S
+        stalled = since is not None and since > STALLED_AFTER_S and not self._ended
         units = []
         for tag in sorted(set(self._roster) | set(self._poses)):
             units.append(self._unit(tag, stalled))
         anchors = tuple(AnchorStatus(t, t in self._anchors_seen, x, y) for t, x, y in self._anchors)
         undecoded = self._undecoded if self._missing_units() else ()
         return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, undecoded,
-                              self._camera_lines(now))
+                              self._camera_lines(now), self._ended)
 
     def _unit(self, tag: int, stalled: bool) -> UnitStatus:
         name = self._roster.get(tag) or getattr(self._poses.get(tag), "name", "") or f"tag {tag}"
@@ -274,7 +285,9 @@ class TrackingMonitor:
                    f"tag {tag} not found in any frame: in view, face up, printed at least {SMALL_TAG_PX:.0f} px across?")
             return UnitStatus(tag, name, "never seen", None, why)
         state = getattr(pose.state, "value", str(pose.state))
-        if stalled:
+        if self._ended:
+            why = "the source has ended: its last known place"
+        elif stalled:
             why = "the feed has stopped: its last known place"
         elif state == "seen":
             why = (f"small in the picture ({px:.0f} px across; below {SMALL_TAG_PX:.0f} px it is read unreliably)"

@@ -255,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(dice, EnteredDice):
         dice.check_all_used()
     vehicles = {u.unit_id for u in state.units if u.is_vehicle}
-    sentences = narrate_attack(result, vehicles=vehicles)
+    sentences = narrate_attack(result, vehicles=vehicles, names={u.unit_id: u.name for u in state.units})
     pending = None
     if result.needs_landing_point and result.miss is not None:
         pending = (f"{result.miss.chooser} must choose where it lands: a point within {result.miss.miss_radius_in:g}\" "

@@ -143,6 +143,15 @@ def run(args: argparse.Namespace) -> int:
             if result.projector_path is not None:
                 projector_path = result.projector_path
                 projector = _projector(str(projector_path), explicit=True)
+            if not source.is_live:
+                # A rehearsal clip was played through by the walkthrough (which outlasts a short
+                # clip): the game starts it again from its first frame, so tracking, the recording
+                # and its video have the whole clip, and its end is said as an end.
+                source.close()
+                source = _open_camera(camera)
+                first = source.read()
+                if first is None:
+                    raise UsageError(f"{camera}: the clip has no frames left to play; give a longer video")
         from dataclasses import replace
 
         from gui.setup_steps import remember

@@ -61,20 +61,23 @@ class DiceForm(QWidget):
         super().__init__(parent)
         self.done = QLabel()
         self.done.setWordWrap(True)
+        # The prompt names the roll in full ("Skill roll of Sergeant with the M4/M16 at Rifleman 3
+        # (advantage: two dice)"): it wraps on its own line, and the field takes the line under it at
+        # the dock's full width. Side by side, a long prompt pushed the field and Resolve out of a
+        # 1366-pixel screen's dock.
         self.prompt = QLabel()
+        self.prompt.setWordWrap(True)
         self.edit = QLineEdit()
+        self.edit.setMinimumWidth(80)
         self.edit.returnPressed.connect(lambda: self.enter(self.edit.text()))
         self.status = QLabel()
         self.status.setWordWrap(True)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.prompt)
-        row.addWidget(self.edit, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
         layout.addWidget(self.done)
-        layout.addLayout(row)
+        layout.addWidget(self.prompt)
+        layout.addWidget(self.edit)
         layout.addWidget(self.status)
         self.entries: list[Any] = []
         self.entered_text: list[str] = []

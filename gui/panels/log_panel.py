@@ -17,6 +17,9 @@ class LogPanel(SessionPanel):
         super().__init__(session, parent)
         self.list = QListWidget()
         self.list.setWordWrap(True)
+        # Two lines at least, no more demanded: a short Log dock on a 768-pixel screen shrinks the
+        # list, never the buttons (with the list's own larger minimum, the dock's scroll area cut them).
+        self.list.setMinimumHeight(2 * self.list.fontMetrics().height() + 8)
         self.export_button = QPushButton("Export log…")
         self.bookmark_button = QPushButton("Bookmark (Ctrl+B)")
         buttons = QHBoxLayout()

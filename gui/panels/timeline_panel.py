@@ -67,6 +67,8 @@ class TimelinePanel(QWidget):
         self.play_button = QPushButton("Play (Space)")
         self.prev_button = QPushButton("◀ Event (,)")
         self.next_button = QPushButton("Event ▶ (.)")
+        self.engagement_button = QPushButton("Engagement ▶ (>)")
+        self.engagement_button.setToolTip("The next attack the rules resolved, past the tracker's events (Shift+.)")
         self.speed = QComboBox()
         for s in SPEEDS:
             self.speed.addItem(f"{s:g}x", s)
@@ -86,7 +88,8 @@ class TimelinePanel(QWidget):
         self.slider.marks = tuple(sorted({min(1.0, max(0.0, t / duration)) for t in self._item_times}))
         self.slider.setToolTip(f"{len(self._item_times)} events and bookmarks, marked under the slider")
         row = QHBoxLayout()
-        for w in (self.prev_button, self.play_button, self.next_button, self.speed, self.time_label):
+        for w in (self.prev_button, self.play_button, self.next_button, self.engagement_button, self.speed,
+                  self.time_label):
             row.addWidget(w)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -99,6 +102,7 @@ class TimelinePanel(QWidget):
         self.slider.valueChanged.connect(lambda v: self.seek(v / STEPS_PER_S, from_slider=True))
         self.play_button.clicked.connect(self.toggle_play)
         self.next_button.clicked.connect(self.next_event)
+        self.engagement_button.clicked.connect(self.next_engagement)
         self.prev_button.clicked.connect(self.previous_event)
         self.moments.itemActivated.connect(lambda item: self.seek(float(item.data(Qt.ItemDataRole.UserRole))))
         self.moments.itemClicked.connect(lambda item: self.seek(float(item.data(Qt.ItemDataRole.UserRole))))
@@ -154,6 +158,17 @@ class TimelinePanel(QWidget):
         m = self.replay.next_moment_after(self.replay.t_s)
         if m is not None:
             self.seek(m.t_s)
+
+    def next_engagement(self) -> None:
+        """To the next attack the rules resolved, past the tracker's events in between."""
+        t = self.replay.next_engagement_after(self.replay.t_s)
+        if t is not None:
+            self.seek(t)
+
+    def previous_engagement(self) -> None:
+        t = self.replay.previous_engagement_before(self.replay.t_s)
+        if t is not None:
+            self.seek(t)
 
     def previous_event(self) -> None:
         m = self.replay.previous_moment_before(self.replay.t_s)

@@ -68,17 +68,31 @@ class TrackingPanel(QWidget):
                 for c in cameras))
         self.cameras.setVisible(bool(cameras))
         self.table.setColumnHidden(5, not cameras)
-        self.table.setRowCount(len(status.units))
-        for row, u in enumerate(status.units):
-            cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why,
-                     ", ".join(getattr(u, "cameras", ())))
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if col == 2:
-                    item.setForeground(QColor(STATE_COLORS.get(u.state, TEXT_COLORS["muted"])))
-                if col == 4 and text:
-                    item.setToolTip(text)
-                self.table.setItem(row, col, item)
+        # Twice a second during play, 40 rows of which a few change: only the cells whose text
+        # changed are touched (a new item per cell each time kept the UI thread busy for a large part
+        # of a second on a loaded two-core machine, while the camera's frames waited to be shown).
+        self.table.setUpdatesEnabled(False)
+        try:
+            if self.table.rowCount() != len(status.units):
+                self.table.setRowCount(len(status.units))
+            for row, u in enumerate(status.units):
+                cells = (str(u.tag_id), u.name, u.state, "" if u.tag_px is None else f"{u.tag_px:.0f}", u.why,
+                         ", ".join(getattr(u, "cameras", ())))
+                for col, text in enumerate(cells):
+                    item = self.table.item(row, col)
+                    if item is not None and item.text() == text:
+                        continue
+                    if item is None:
+                        item = QTableWidgetItem(text)
+                        self.table.setItem(row, col, item)
+                    else:
+                        item.setText(text)
+                    if col == 2:
+                        item.setForeground(QColor(STATE_COLORS.get(u.state, TEXT_COLORS["muted"])))
+                    if col == 4:
+                        item.setToolTip(text)
+        finally:
+            self.table.setUpdatesEnabled(True)
 
     def show_heights(self, lines: tuple[str, ...]) -> None:
         """One line per unit whose tag size and base height disagree (``appmodel.tracking.height_check``), above

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.panels.fields import field_widget, update_choices, widget_value
 from gui.panels.tables import read_only_table
+from gui.flow_layout import FlowLayout
 from rules.ruleset import EditField, TurnBox, TurnButton, TurnSection, TurnTable
 
 
@@ -74,7 +75,7 @@ class TurnBoxView(QWidget):
         """One row: its first field's label in the first column (so the rows' fields line up), the rest
         after it; a text field, or else the row's first field, takes the room left."""
         rest = list(items)
-        line = QHBoxLayout()
+        line = FlowLayout()  # wraps in a narrow dock instead of pushing its last items out of view
         first = rest[0]
         if isinstance(first, EditField) and first.label:
             grid.addWidget(QLabel(first.label), r, 0)
@@ -88,15 +89,15 @@ class TurnBoxView(QWidget):
                 button.setToolTip(item.help)
                 button.clicked.connect(lambda _=False, key=item.key: self.press(key))
                 self._clears[item.key] = item.clears
-                line.addWidget(button, 1 if all(isinstance(i, TurnButton) for i in items) else 0)
+                line.add_widget(button, 1 if all(isinstance(i, TurnButton) for i in items) else 0)
                 continue
             if item.label and n > 0:
-                line.addWidget(QLabel(item.label))
+                line.add_widget(QLabel(item.label))
             widget = self.widgets[item.key] = field_widget(item)
             self._fields[item.key] = item
             self._watch(widget)
             wide = isinstance(widget, QLineEdit) if typed else n == 0
-            line.addWidget(widget, 1 if wide else 0)
+            line.add_widget(widget, 1 if wide else 0)
 
     def _watch(self, widget: QWidget) -> None:
         """A change of a drop-down or a number refreshes what depends on it (the odds of a test)."""

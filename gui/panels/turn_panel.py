@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFormLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
+from gui.flow_layout import FlowLayout
 from gui.panels.base import SessionPanel
 from gui.panels.turn_box import TurnBoxView
 from rules.errors import RulesError
@@ -81,9 +82,9 @@ class TurnPanel(SessionPanel):
         self.roll_button.setText(f"{look.round_button} (Ctrl+I)")
         form.addRow("Players' dice", self.initiative_dice)
         form.addRow("", self.next_roll)
-        buttons = QHBoxLayout()
+        buttons = FlowLayout()  # three buttons wrap onto two lines in a 1366-pixel screen's dock
         for b in (self.roll_button, self.start_button, self.end_button):
-            buttons.addWidget(b)
+            buttons.add_widget(b, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)

@@ -706,7 +706,8 @@ def apply_attack(state: GameState, action: RecordAttack) -> GameState:
     state = state.with_units(changed)
     if r.area is not None:
         state = replace(state, areas=state.areas + (r.area,))
-    return state.log("attack", " ".join(narrate_attack(r)), inputs={"attacker": r.attacker, "weapon": r.weapon},
+    names = {u.unit_id: u.name for u in state.units}
+    return state.log("attack", " ".join(narrate_attack(r, names=names)), inputs={"attacker": r.attacker, "weapon": r.weapon},
                      outcome=to_jsonable(r), rolls=attack_rolls(r), warnings=r.warnings)
 
 

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from rules.downrange.declarations import AttackMode
 from rules.downrange.pieces import possessive
 from rules.downrange.results import (AttackResult, DamageResult, InitiativeResult, MedicalOutcome, ShotOutcome,
@@ -129,7 +131,13 @@ def describe_damage(d: DamageRoll, target: str, *, vehicle: bool = False) -> str
     return text + f": {target} is unharmed."
 
 
-def _target_lines(t: TargetResult, vehicle_ids: set[int]) -> list[str]:
+def _named(ids: Sequence[int], names: Mapping[int, str]) -> str:
+    """Units by name, as players know them ("Officer, Rifleman 3"); a unit without a known name by
+    its tag ("tag 12")."""
+    return ", ".join(names.get(u) or f"tag {u}" for u in ids)
+
+
+def _target_lines(t: TargetResult, vehicle_ids: set[int], names: Mapping[int, str]) -> list[str]:
     lines = []
     for shot in t.shots:
         if shot.skill is not None:
@@ -139,16 +147,20 @@ def _target_lines(t: TargetResult, vehicle_ids: set[int]) -> list[str]:
             lines.append(describe_damage(shot.damage, t.name, vehicle=t.unit_id in vehicle_ids))
     others = [u for u in t.went_down if u != t.unit_id]
     if others:
-        lines.append(f"{len(others)} more go{'es' if len(others) == 1 else ''} down with {t.name} "
-                     f"(units {', '.join(map(str, others))}).")
+        lines.append(f"{len(others)} more go{'es' if len(others) == 1 else ''} down with {t.name}: "
+                     f"{_named(others, names)}.")
     if t.bailed_out:
-        lines.append(f"Units {', '.join(map(str, t.bailed_out))} had a Reaction ready and bail out.")
+        lines.append(f"{_named(t.bailed_out, names)} had a Reaction ready and "
+                     f"bail{'s' if len(t.bailed_out) == 1 else ''} out.")
     return lines
 
 
-def narrate_attack(r: AttackResult, *, vehicles: set[int] | None = None) -> list[str]:
-    """The attack, step by step."""
+def narrate_attack(r: AttackResult, *, vehicles: set[int] | None = None,
+                   names: Mapping[int, str] | None = None) -> list[str]:
+    """The attack, step by step. ``names``: unit names by id, for the units a target takes down with
+    it (riders, crew), which the result knows only by id."""
     vehicle_ids = vehicles or set()
+    unit_names = names or {}
     lines = []
     verb = "suppresses with" if r.mode is AttackMode.SUPPRESS else "fires"
     who = f"{r.attacker_name} {verb} the {r.weapon}"
@@ -195,7 +207,7 @@ def narrate_attack(r: AttackResult, *, vehicles: set[int] | None = None) -> list
             lines.append(f"{t.name}: not allowed ({t.reason}).")
         elif not t.allowed and t.in_blast:
             lines.append(f"{t.reason}.")
-        lines += _target_lines(t, vehicle_ids)
+        lines += _target_lines(t, vehicle_ids, unit_names)
     if r.ammo_spent:
         before = (r.ammo_left or 0) + r.ammo_spent
         lines.append(f"Ammunition {before} -> {r.ammo_left}" + (" (out of ammunition)." if r.ammo_left == 0 else "."))

@@ -268,13 +268,14 @@ class DownRange(Ruleset):
         setup = setup_from_request(request)
         result = resolve_attack(state, setup, dice, landing=landing_point)
         vehicles = {u.unit_id for u in state.units if u.is_vehicle}
-        sentences = tuple(narrate_attack(result, vehicles=vehicles))
+        sentences = tuple(narrate_attack(result, vehicles=vehicles, names={u.unit_id: u.name for u in state.units}))
         if result.needs_landing_point:
             assert result.miss is not None
             return Resolution(result, sentences, state,
                               pending=f"{result.miss.chooser} chooses a landing point within "
                                       f"{result.miss.miss_radius_in:g}\" of ({result.miss.intended_x_in:.1f}, "
-                                      f"{result.miss.intended_y_in:.1f}); resolve again with landing_point",
+                                      f"{result.miss.intended_y_in:.1f}): click where it lands, inside the red circle on "
+                                      "the map",
                               landing=LandingChoice(result.miss.intended_x_in, result.miss.intended_y_in,
                                                     result.miss.miss_radius_in, str(result.miss.chooser)))
         after, crashes = resolve_crashes(state.apply(A.RecordAttack(result)), dice)

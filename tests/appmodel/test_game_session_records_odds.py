@@ -199,8 +199,13 @@ def test_units_a_generic_shot_destroys_are_the_debriefs_casualties(tmp_path):
     session.resolve_attack([4, [2, 5, 1], [1, 6]])  # I2 takes 3 points, R3 beside it half: both destroyed
     session.stop_recording()
     facts = read_debrief_facts(recording)
-    assert [(c.tag_id, c.change, c.cause) for c in facts.casualties] == [
-        (solo.I2, "down", "T1 with the Tank gun"), (solo.R3, "down", "T1 with the Tank gun")]
+    # the example's earlier steps removed a unit before the recording started: the recording's
+    # start state says so, at time 0, before the shot's casualties
+    before = {u.unit_id for u in session.units() if u.status != "active"} - {solo.I2, solo.R3}
+    during = [(c.tag_id, c.change, c.cause) for c in facts.casualties if c.t_s > 0]
+    assert during == [(solo.I2, "down", "T1 with the Tank gun"), (solo.R3, "down", "T1 with the Tank gun")]
+    assert {c.tag_id for c in facts.casualties if c.t_s == 0} == before
+    assert all(c.cause.endswith("before the recording started") for c in facts.casualties if c.t_s == 0)
     assert {e.target_id: e.outcome for e in facts.engagements} == {solo.I2: EngagementOutcome.KILLED,
                                                                    solo.R3: EngagementOutcome.KILLED}
-    assert facts.down_at(5.0) == {solo.I2, solo.R3}
+    assert facts.down_at(5.0) == {solo.I2, solo.R3} | before

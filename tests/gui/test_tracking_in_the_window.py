@@ -138,3 +138,33 @@ def test_the_tracking_panel_names_a_trimmed_tag_in_view_that_the_tracker_cannot_
     assert "trimmed white border" in panel.undecoded.text()
     qtbot.waitUntil(lambda: "not tracked" in w.tracking_strip.text(), timeout=3000)
     panel.grab().save(str(tmp_path / "tracking_panel.png"))
+
+
+def test_a_clip_that_ends_says_so_instead_of_a_stopped_feed(window, qtbot):
+    """The newcomer's review, #2: a file or the demo reaching its end is an end, said calmly, not the
+    red 'camera feed stopped' banner."""
+    from appmodel.tracking.live_tracking import LiveUpdate
+
+    w, live, session = window
+    units = [u for u in session.units() if u.on_table]
+    poses = tuple(UnitPose(u.unit_id, u.name, u.side, u.x_in, u.y_in, 1.0, u.heading_deg, UnitState.SEEN, 0.0, 0.0)
+                  for u in units)
+    anchors = Detections(np.array([0, 1, 2, 3]), np.array([[[10, 10], [40, 10], [40, 40], [10, 40]]] * 4, float))
+    for i in range(5):
+        live.feed(Tracked(i / 10, poses, anchors))
+        qtbot.wait(60)
+    live.end_words = "The clip skirmish.mp4 has ended"
+    live.poll = lambda: LiveUpdate(None, None, (), None, True, None, None)  # the source's end
+    qtbot.waitUntil(lambda: "The clip skirmish.mp4 has ended" in w.tracking_strip.text(), timeout=4000)
+    qtbot.wait(1200)  # longer than the stall limit: still an end, never NO FEED
+    w.live_presenter.tracking_shown_at = 0.0
+    w.live_presenter.show_tracking()
+    assert "NO FEED" not in w.tracking_strip.text()
+    assert w.view.tracking is not None and w.view.tracking.ended and not w.view.tracking.stalled
+    image = w.view.grab().toImage()
+    cx, cy = image.width() // 2, image.height() // 2
+    frame_red = sum(1 for x in range(cx - 100, cx + 100, 4) for y in range(cy - 27, cy - 20)
+                    if (c := image.pixelColor(x, y)).red() > 150 and c.green() < 110 and c.blue() < 110)
+    assert frame_red == 0  # no red stall banner across the view
+    if os.environ.get("SANDTABLE_LAYOUT_SHOTS"):
+        w.grab().save(os.path.join(os.environ["SANDTABLE_LAYOUT_SHOTS"], "clip-ended-1366x768.png"))

@@ -42,6 +42,9 @@ def test_the_first_size_follows_the_screen():
 
     assert first_window_size(QSize(1366, 738)) == (1366, 738)
     assert first_window_size(QSize(1920, 1050)) == (1600, 960)
+    # the window manager's frame comes off the work area: a title bar of 30 px leaves 738 inside
+    assert first_window_size(QSize(1366, 768), frame_px=(2, 30)) == (1364, 738)
+    assert first_window_size(QSize(1920, 1080), frame_px=(2, 30)) == (1600, 960)
 
 
 def on_screen(window, widget) -> bool:

@@ -252,7 +252,8 @@ def play_step(state: GameState, step: Step) -> StepRecord:
             with run.dice(item.dice) as dice:
                 result = resolve_attack(run.state, item.setup, dice, landing=item.landing)
             run.results.append(result)
-            run.lines += narrate_attack(result, vehicles={u.unit_id for u in run.state.units if u.is_vehicle})
+            run.lines += narrate_attack(result, vehicles={u.unit_id for u in run.state.units if u.is_vehicle},
+                                        names={u.unit_id: u.name for u in run.state.units})
             run.state = run.state.apply(A.RecordAttack(result))
         elif isinstance(item, Initiative):
             with run.dice(item.dice, all_used=False) as dice:

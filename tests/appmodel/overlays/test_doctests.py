@@ -16,6 +16,7 @@ MODULES = [
     "appmodel.overlays.draw_memo",
     "appmodel.overlays.clip_geometry",
     "appmodel.overlays.label_placement",
+    "appmodel.overlays.view_region",
 ]
 
 

@@ -86,6 +86,8 @@ def test_one_camera_gives_the_same_events_through_track_and_through_the_windows_
     assert window_frames == frames == 24
     assert window_events == events
     _same_units(units, window_units)
+    # a file's end is an end, said in words, not a camera that stopped sending
+    assert live.end_words == f"The clip {folder.name} has ended"
 
 
 def test_two_cameras_give_the_same_events_through_track_and_through_the_windows_loop(two_cameras, capsys):

@@ -157,3 +157,30 @@ def test_the_look_runs_beside_the_window_not_in_its_way():
     while not monitor.status().undecoded and time.monotonic() < deadline:
         time.sleep(0.01)
     assert monitor.status().undecoded == ("tag-like square at (5, 5) px, 20 px wide, not decoded: too blurred",)
+
+
+def test_a_source_that_ended_is_not_a_stopped_feed():
+    """A clip or the demo reaching its end says so; only silence without an end is a stall."""
+    clock = Clock()
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, clock=clock, background=False)
+    for _ in range(5):
+        monitor.add(frame([pose(10)], [(10, 30.0)]))
+        clock.t += 1 / 30
+    monitor.mark_ended("The clip skirmish.mp4 has ended")
+    clock.t += 27.0
+    status = monitor.status()
+    assert not status.stalled
+    assert status.ended == "The clip skirmish.mp4 has ended"
+    assert "NO FEED" not in status.summary()
+    assert status.summary().startswith("The clip skirmish.mp4 has ended")
+    assert status.units[0].why == "the source has ended: its last known place"
+
+
+def test_silence_without_an_end_is_still_a_stopped_feed():
+    clock = Clock()
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, clock=clock, background=False)
+    monitor.add(frame([pose(10)], [(10, 30.0)]))
+    clock.t += 27.0
+    status = monitor.status()
+    assert status.stalled and not status.ended
+    assert "NO FEED for 27 s" in status.summary()
