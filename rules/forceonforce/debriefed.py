@@ -48,9 +48,10 @@ def engagements(event: RulesEvent, game: Any = None) -> tuple[EngagementView, ..
     # they were at that moment: the scenario's teams are out of date once an element has split or merged.
     corridor = mapping(check.get("corridor"))
     ends = [number(corridor.get(k)) for k in ("ax_in", "ay_in", "bx_in", "by_in")]
-    origin = aim = None
+    origin: tuple[float, float] | None = None
+    aim: tuple[float, float] | None = None
     if all(v is not None for v in ends):
-        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])  # type: ignore[assignment]
+        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])  # type: ignore[assignment]  # all() checked: none is None
     return (EngagementView(min(firer_ids, default=-1), "Fire", None, result, 1, 1 if result == "won the test" else 0,
                            distance, detail, firer, str(check.get("firer_side") or event.side or ""), target,
                            str(check.get("target_side", "")), "centre to centre" if distance is not None else "",
