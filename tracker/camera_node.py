@@ -73,7 +73,7 @@ def decode_detections(data: bytes) -> tuple[str, TagDetections | None]:
             f"this program reads version {DETECTIONS_VERSION}: run the same sandtable version on both computers"
         )
     if msg.get("end") is True:
-        return str(msg.get("camera", "")), None  # type: ignore[return-value]
+        return str(msg.get("camera", "")), None
     try:
         n = len(msg["ids"])
         corners = np.asarray(msg["corners_px"], dtype=np.float64).reshape(n, 4, 2)

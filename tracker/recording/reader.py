@@ -230,7 +230,7 @@ class RecordingReader:
                 " WHERE previous_bucket IS NULL OR bucket != previous_bucket OR next_t IS NULL OR next_t - t_s >= :step"
                 " OR state != previous_state ORDER BY t_s"
             )
-            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})  # type: ignore[arg-type]
+            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})
         else:
             rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # noqa: S608
                                 (int(tag_id),))
