@@ -33,7 +33,7 @@ def spend_action(state: GameState, unit: Unit, what: str, *, reaction: bool = Fa
         changes: dict[str, object] = {"reaction_ready": False, "action_used": f"{what} (Reaction)"}
         if needs_focus and state.active_side != unit.side:
             changes["focus_until_own_turn"] = True
-        return replace(unit, **changes)  # type: ignore[arg-type]
+        return replace(unit, **changes)  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     if state.in_turn and strict:
         if state.active_side != unit.side:
             raise state.illegal(f"it is {possessive(state.active_side or '')} turn: {unit.name} can only act in its own player's "

@@ -553,7 +553,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         results = tuple(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in,
                                      suppressed=skill.success and t.allowed) for t in plan.targets)
         aim = plan.aim
-        return AttackResult(**common, targets=results, skill=skill,  # type: ignore[arg-type]
+        return AttackResult(**common, targets=results, skill=skill,  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
                             impact_x_in=aim[0] if aim else None, impact_y_in=aim[1] if aim else None,
                             radius_in=plan.radius_in)
 
@@ -561,7 +561,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         assert plan.aim is not None and plan.payload is not None
         skill = roll_skill(dice, plan.skill_die, plan.modifiers, bonus=plan.bonus, difficulty=plan.difficulty,
                            label=label, options=state.options)
-        base = AttackResult(**common, targets=(), skill=skill, payload=plan.payload.name,  # type: ignore[arg-type]
+        base = AttackResult(**common, targets=(), skill=skill, payload=plan.payload.name,  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
                             radius_in=plan.radius_in)
         if skill.success:
             return _explode(state, plan, base, plan.aim, dice)
@@ -591,7 +591,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         hits.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
                                  killed, False, down, bailed))
-    return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]
+    return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
 
 
 def _explode(state: GameState, plan: AttackPlan, base: AttackResult, at: tuple[float, float],

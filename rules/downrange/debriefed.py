@@ -165,7 +165,7 @@ def _medical_bands(game: Any) -> tuple[Any, ...]:
     """Table 2-2's bands of the game's catalogue (none: the rulebook's 6+ back in play)."""
     try:
         return tuple(game.catalog.medical) if game is not None else ()
-    except Exception:  # noqa: BLE001 (a missing data file: treatments' odds fall back to Table 2-2's defaults)
+    except Exception:  # a missing data file: treatments' odds fall back to Table 2-2's defaults
         return ()
 
 

@@ -30,7 +30,7 @@ def engagements(event: RulesEvent, game: Any = None) -> tuple[EngagementView, ..
     try:
         if game is not None and game.has_team(firer):
             firer_ids = tuple(f.figure_id for f in game.members(firer))
-    except Exception:  # noqa: BLE001 (a game from another program: positions are then unknown)
+    except Exception:  # a game from another program: positions are then unknown
         firer_ids = ()
     if not isinstance(test, Mapping):
         result, detail = "nobody won", "no test: line of sight and line of fire only"
