@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.dice import Dice  # noqa: E402
-from rules.distributions import dice_sum_pmf, kept_die_pmf  # noqa: E402
-from rules.downrange.attack import attack_odds  # noqa: E402
-from rules.downrange.declarations import AttackSetup, Level, TargetSpec  # noqa: E402
-from rules.downrange.odds import p_damage, p_skill, shot_odds  # noqa: E402
-from rules.downrange.scenario import game_from_scenario  # noqa: E402
+from rules.dice import Dice
+from rules.distributions import dice_sum_pmf, kept_die_pmf
+from rules.downrange.attack import attack_odds
+from rules.downrange.declarations import AttackSetup, Level, TargetSpec
+from rules.downrange.odds import p_damage, p_skill, shot_odds
+from rules.downrange.scenario import game_from_scenario
 
 
 def clear_caches() -> None:
