@@ -62,20 +62,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose  # noqa: E402
-from calibration.projection import camera_from_table, table_from_camera  # noqa: E402
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement  # noqa: E402
-from calibration.table_layout import TableLayout, tag_corners_in  # noqa: E402
-from calibration.tag_bitmaps import card_size_in  # noqa: E402
-from tracker.detections import detections_from_pupil, make_detector  # noqa: E402
-from tracker.fast_detection import FastDetectorSettings  # noqa: E402
-from tracker.frames import Frame  # noqa: E402
-from tracker.pipeline import Tracker  # noqa: E402
-from tracker.pose_filter import angle_diff_deg  # noqa: E402
-from tracker.roster import Roster, UnitSpec  # noqa: E402
+from calibration.camera_model import CameraModel, CameraPose
+from calibration.projection import camera_from_table, table_from_camera
+from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.table_layout import TableLayout, tag_corners_in
+from calibration.tag_bitmaps import card_size_in
+from tracker.detections import detections_from_pupil, make_detector
+from tracker.fast_detection import FastDetectorSettings
+from tracker.frames import Frame
+from tracker.pipeline import Tracker
+from tracker.pose_filter import angle_diff_deg
+from tracker.roster import Roster, UnitSpec
 
 UNITS = 40
 MOVING = 16

@@ -16,7 +16,7 @@ from calibration.synthetic import load_synthetic_scenario
 from calibration.table_calibration import TableCalibration
 from cli.main import main
 from appmodel.scenarios import find_shipped
-from tuio_helpers import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
+from tuio_helpers import TuioClientModel, osc_server  # noqa: F401  (osc_server: a pytest fixture, a real OSC server, taken by name)
 from tracker.recording import RecordingReader
 
 STARTER = find_shipped("starter-skirmish").path

@@ -27,7 +27,7 @@ from tracker.multi_camera import MultiCameraTracker, register_cameras
 from tracker.recording import RecordingReader
 from tracker.sources import ArraySource, ImageFolderSource
 from tracker.unit_tracker import TrackerSettings
-from tuio_helpers import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
+from tuio_helpers import TuioClientModel, osc_server  # noqa: F401  (osc_server: a pytest fixture, a real OSC server, taken by name)
 
 
 @pytest.fixture(scope="module")
