@@ -162,7 +162,7 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
     base = TableView if projector_calibration is None else ProjectorWindow
 
     class TimedView(base):  # type: ignore[valid-type,misc]
-        def paintEvent(self, event):  # noqa: N802
+        def paintEvent(self, event):
             t0 = time.perf_counter()
             super().paintEvent(event)
             paints.append((time.perf_counter() - t0) * 1000)

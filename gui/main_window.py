@@ -170,7 +170,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
                          Qt.Orientation.Vertical)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: Any) -> None:  # Qt's name
         super().resizeEvent(event)
         if getattr(self, "result_card", None) is not None and self.result_card.showing:
             self.result_card.place()
@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
             self.recording.changed()
 
     # -- closing --------------------------------------------------------------------------------
-    def closeEvent(self, event: Any) -> None:  # noqa: N802
+    def closeEvent(self, event: Any) -> None:
         self.timer.stop()
         if self.projector is not None:
             self.projector.close()

@@ -34,11 +34,11 @@ class WindowParts(Protocol):
     recording: Any
     tracked_live: Any
 
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's own name
-    def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's own name
-    def windowTitle(self) -> str: ...  # noqa: N802 - Qt's own name
-    def setWindowTitle(self, title: str) -> None: ...  # noqa: N802 - Qt's own name
-    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt's own name
+    def statusBar(self) -> QStatusBar: ...  # Qt's own name
+    def menuBar(self) -> QMenuBar: ...  # Qt's own name
+    def windowTitle(self) -> str: ...  # Qt's own name
+    def setWindowTitle(self, title: str) -> None: ...  # Qt's own name
+    def addAction(self, action: QAction) -> None: ...  # Qt's own name
     def close(self) -> bool: ...
     def escape(self) -> None: ...
     def toggle_help(self) -> None: ...

@@ -162,7 +162,7 @@ def test_a_failing_job_is_reported_and_the_view_draws_on_its_own_thread(feed, qt
     class Broken:
         version = s.version + 1
 
-        def build(self):  # noqa: ANN201
+        def build(self):
             raise ValueError("the rules refused")
 
     spec = view.view_spec()

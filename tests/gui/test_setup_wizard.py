@@ -64,7 +64,7 @@ class SyntheticCapture:
             assert time.monotonic() < deadline, "the camera thread did not deliver the new picture in 120 s"
             time.sleep(0.01)
 
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+    def isOpened(self) -> bool:  # OpenCV's name
         return True
 
     def read(self):
