@@ -161,7 +161,7 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
     paints: list[float] = []
     base = TableView if projector_calibration is None else ProjectorWindow
 
-    class TimedView(base):  # type: ignore[valid-type,misc]
+    class TimedView(base):  # type: ignore[valid-type,misc]  # base is chosen at run time (a Qt view class)
         def paintEvent(self, event):
             t0 = time.perf_counter()
             super().paintEvent(event)

@@ -94,7 +94,7 @@ def gil_check(rig: CameraRig, still: list[TagPlacement]) -> str:
 
     def work(d: object, n: int = 3) -> None:
         for _ in range(n):
-            d.detect(gray)  # type: ignore[attr-defined]
+            d.detect(gray)  # type: ignore[attr-defined]  # the detector's class is chosen at run time
 
     t0 = time.perf_counter()
     work(detectors[0])

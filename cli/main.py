@@ -35,7 +35,7 @@ def _version() -> str:
 class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a mistake is one line (what was wrong and where the help is), not the usage block."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # type: ignore[override]  # typed None, not NoReturn: self.exit() never returns
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
