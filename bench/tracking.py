@@ -421,7 +421,7 @@ def run_video(
     old_jitter_in, old_jitter_deg = jitter(old_readings)
     steady = slice(1, None)  # after the first frame
     half = 1 + (count - 1) // 2
-    ratio = lambda a, b: float(np.mean(a)) / float(np.mean(b)) if len(a) and len(b) else float("nan")  # noqa: E731
+    ratio = lambda a, b: float(np.mean(a)) / float(np.mean(b)) if len(a) and len(b) else float("nan")  # noqa: E731  (a one-line local helper reads better as a lambda)
     return {
         "frames": count,
         "edge_px": float(np.median(edges)),
@@ -538,7 +538,7 @@ def main() -> int:
         both = [x for x in s if not x.bare and not x.pipeline]
         pipe_only = [x for x in s if x.bare and not x.pipeline]
         bare_only = [x for x in s if x.pipeline and not x.bare]
-        crowd = lambda xs: f"{len(xs)} ({sum(x.crowded for x in xs)} crowded)"  # noqa: E731
+        crowd = lambda xs: f"{len(xs)} ({sum(x.crowded for x in xs)} crowded)"  # noqa: E731  (a one-line local helper reads better as a lambda)
         print(f"{_video(w, h, r):>10} | {n:>9} | {sum(x.crowded for x in s):>7} | {sum(x.bare for x in s) / n:11.4f} | "
               f"{sum(x.pipeline for x in s) / n:15.4f} | {crowd(both):>14} | {crowd(pipe_only):>13} | {crowd(bare_only):>9} | "
               f"{r['old_found'] / n:13.4f} | {r['ahead_found'] / n:13.4f}")
