@@ -27,7 +27,7 @@ demo: $(STAMP)
 	$(BIN)/sandtable demo
 
 # Type-checked packages (strict per [tool.mypy] in pyproject.toml): add rules, tracker, appmodel here as each passes.
-MYPY_PACKAGES := calibration
+MYPY_PACKAGES := calibration rules tracker appmodel
 
 # lint first: a lint or type error fails the build before the tests run
 test: $(STAMP) browser lint

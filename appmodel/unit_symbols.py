@@ -36,7 +36,7 @@ def unit_symbol(sidc: str, *, size_px: float = 40.0, outline_px: float = 0.0) ->
     """The symbol of ``sidc`` at ``size_px`` (milsymbol's size: about the frame's height); cached,
     since a table shows the same few symbols over and over. ``outline_px``: a white outline that
     keeps the symbol readable on sand or busy overlays."""
-    import milsymbol  # the symbol library; only the front ends that draw symbols load it
+    import milsymbol  # type: ignore[import-untyped]  # the symbol library (no type information); only the front ends that draw symbols load it
 
     symbol = milsymbol.Symbol(sidc, size=size_px, outline_width=outline_px)
     if not symbol.is_valid():

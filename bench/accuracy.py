@@ -28,19 +28,19 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.board import BoardSpec  # noqa: E402
-from calibration.camera_model import CameraModel, CameraPose  # noqa: E402
-from calibration.errors import RegistrationError  # noqa: E402
-from calibration.lens_calibration import calibrate_lens  # noqa: E402
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement, webcam_model  # noqa: E402
-from calibration.synthetic.board_photos import board_photo_poses, render_board_photo  # noqa: E402
-from calibration.synthetic.view_geometry import ViewGeometry  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from calibration.table_registration import register_table  # noqa: E402
-from tracker.detections import detect_tags, make_detector  # noqa: E402
+from calibration.board import BoardSpec
+from calibration.camera_model import CameraModel, CameraPose
+from calibration.errors import RegistrationError
+from calibration.lens_calibration import calibrate_lens
+from calibration.synthetic import Faults, SyntheticTable, TagPlacement, webcam_model
+from calibration.synthetic.board_photos import board_photo_poses, render_board_photo
+from calibration.synthetic.view_geometry import ViewGeometry
+from calibration.table_layout import TableLayout
+from calibration.table_registration import register_table
+from tracker.detections import detect_tags, make_detector
 
 WIDTH, HEIGHT = 1920, 1080
 FAULTS = Faults(noise_sigma=2.0, blur_px=0.8)

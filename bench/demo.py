@@ -40,16 +40,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from demo.footage import demo_camera, register_demo_table  # noqa: E402
-from gui.demo.headless import CROWDED, RECOVER_S, STILL_AFTER_S  # noqa: E402
-from demo.story import DemoTiming, build_story  # noqa: E402
-from tracker.detections import detect_tags, make_detector  # noqa: E402
-from tracker.frames import Frame  # noqa: E402
-from tracker.pipeline import Tracker  # noqa: E402
-from tracker.roster import roster_from_scenario  # noqa: E402
+from demo.footage import demo_camera, register_demo_table
+from gui.demo.headless import CROWDED, RECOVER_S, STILL_AFTER_S
+from demo.story import DemoTiming, build_story
+from tracker.detections import detect_tags, make_detector
+from tracker.frames import Frame
+from tracker.pipeline import Tracker
+from tracker.roster import roster_from_scenario
 
 SETTINGS = (("1280x720, 1\" tags", (1280, 720), 1.0), ("1280x720, 1.5\" tags", (1280, 720), 1.5),
             ("1920x1080, 1\" tags (demo)", (1920, 1080), 1.0))

@@ -47,17 +47,17 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from calibration.projector import ProjectorCalibration  # noqa: E402
-from gui.compositor import Compositor, ensure_qt_app  # noqa: E402
-from appmodel.overlays.registry import build_items  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.downrange.examples.in_depth import load_scenario  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from calibration.projector import ProjectorCalibration
+from gui.compositor import Compositor, ensure_qt_app
+from appmodel.overlays.registry import build_items
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.downrange.examples.in_depth import load_scenario
+from tracker.unit_pose import UnitPose, UnitState
 
 SIZE = (1920, 1080)
 
@@ -161,8 +161,8 @@ def view_case(app, game: GameSession, ids: list[int], frames: Frames | None, n: 
     paints: list[float] = []
     base = TableView if projector_calibration is None else ProjectorWindow
 
-    class TimedView(base):  # type: ignore[valid-type,misc]
-        def paintEvent(self, event):  # noqa: N802
+    class TimedView(base):  # type: ignore[valid-type,misc]  # base is chosen at run time (a Qt view class)
+        def paintEvent(self, event):
             t0 = time.perf_counter()
             super().paintEvent(event)
             paints.append((time.perf_counter() - t0) * 1000)

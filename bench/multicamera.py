@@ -37,16 +37,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from calibration.synthetic import Faults, TagPlacement  # noqa: E402
-from calibration.synthetic.camera_rig import CameraRig, seam_layout  # noqa: E402
-from tracker.events import EventKind  # noqa: E402
-from tracker.fast_detection import FastDetectorSettings  # noqa: E402
-from tracker.frames import Frame  # noqa: E402
-from tracker.multi_camera import MultiCameraTracker, register_cameras  # noqa: E402
-from tracker.roster import Roster, UnitSpec  # noqa: E402
-from tracker.unit_pose import UnitState  # noqa: E402
+from calibration.synthetic import Faults, TagPlacement
+from calibration.synthetic.camera_rig import CameraRig, seam_layout
+from tracker.events import EventKind
+from tracker.fast_detection import FastDetectorSettings
+from tracker.frames import Frame
+from tracker.multi_camera import MultiCameraTracker, register_cameras
+from tracker.roster import Roster, UnitSpec
+from tracker.unit_pose import UnitState
 
 FPS = 10.0
 WIDTH_IN, DEPTH_IN = 144.0, 72.0
@@ -94,7 +94,7 @@ def gil_check(rig: CameraRig, still: list[TagPlacement]) -> str:
 
     def work(d: object, n: int = 3) -> None:
         for _ in range(n):
-            d.detect(gray)  # type: ignore[attr-defined]
+            d.detect(gray)  # type: ignore[attr-defined]  # the detector's class is chosen at run time
 
     t0 = time.perf_counter()
     work(detectors[0])

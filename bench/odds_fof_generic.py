@@ -26,15 +26,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.dice import DiceRoll, RollRequest, SeededDice  # noqa: E402
-from rules.distributions import successes_pmf  # noqa: E402
-from rules.forceonforce.examples.patrol import initial_state as patrol  # noqa: E402
-from rules.forceonforce.initiative import InitiativePool, initiative_odds  # noqa: E402
-from rules.forceonforce.ruleset import ForceOnForce  # noqa: E402
-from rules.generic.examples.solo import initial_state as solo  # noqa: E402
-from rules.generic.ranged import p_at_least_levels, plan_shot, resolve_shot, shot_odds  # noqa: E402
-from rules.generic.ruleset import GenericMiniatures  # noqa: E402
-from rules.ruleset import AttackRequest  # noqa: E402
+from rules.dice import DiceRoll, RollRequest, SeededDice
+from rules.distributions import successes_pmf
+from rules.forceonforce.examples.patrol import initial_state as patrol
+from rules.forceonforce.initiative import InitiativePool, initiative_odds
+from rules.forceonforce.ruleset import ForceOnForce
+from rules.generic.examples.solo import initial_state as solo
+from rules.generic.ranged import p_at_least_levels, plan_shot, resolve_shot, shot_odds
+from rules.generic.ruleset import GenericMiniatures
+from rules.ruleset import AttackRequest
 
 
 def timed(fn: Callable[[], Any], repeat: int = 1) -> tuple[Any, float]:

@@ -24,14 +24,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
+import cv2
 
-from calibration.synthetic import negatives  # noqa: E402
-from calibration.synthetic.faults import webcam_faults  # noqa: E402
-from tracker.decode_policy import DecodePolicy  # noqa: E402
-from tracker.detections import detect_tags, make_detector  # noqa: E402
-from tracker.image_detection import detect_in_image  # noqa: E402
-from tracker.recall import bare_detections, median_tag_edge_px, real_photos, real_photos_dir, tally_recall  # noqa: E402
+from calibration.synthetic import negatives
+from calibration.synthetic.faults import webcam_faults
+from tracker.decode_policy import DecodePolicy
+from tracker.detections import detect_tags, make_detector
+from tracker.image_detection import detect_in_image
+from tracker.recall import bare_detections, median_tag_edge_px, real_photos, real_photos_dir, tally_recall
 
 
 def main() -> int:

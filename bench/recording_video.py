@@ -29,11 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
+import cv2
 
-from calibration.synthetic import load_synthetic_scenario  # noqa: E402
-from tracker.h264_video import H264Writer  # noqa: E402
-from tracker.recording.writer import VIDEO_CRF, VIDEO_PRESET  # noqa: E402
+from calibration.synthetic import load_synthetic_scenario
+from tracker.h264_video import H264Writer
+from tracker.recording.writer import VIDEO_CRF, VIDEO_PRESET
 
 SCENARIO = ROOT / "calibration" / "synthetic" / "scenarios" / "skirmish.toml"
 SIZE_PX = (1920, 1080)

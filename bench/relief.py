@@ -32,22 +32,22 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.projector import ProjectorPattern, calibrate_projector  # noqa: E402
-from calibration.projector_mask import TagSpot, mask_tags  # noqa: E402
-from calibration.projector_model import calibrate_projector_3d  # noqa: E402
-from calibration.relief_scan import quick_scan_axis, scan_relief  # noqa: E402
-from calibration.structured_light import ScanPatterns  # noqa: E402
-from calibration.synthetic import Faults, Projector, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
-from calibration.synthetic.projected_light import (  # noqa: E402
+from calibration.projector import ProjectorPattern, calibrate_projector
+from calibration.projector_mask import TagSpot, mask_tags
+from calibration.projector_model import calibrate_projector_3d
+from calibration.relief_scan import quick_scan_axis, scan_relief
+from calibration.structured_light import ScanPatterns
+from calibration.synthetic import Faults, Projector, SyntheticTable, overhead_pose, webcam_model
+from calibration.synthetic.projected_light import (
     busy_overlays, ceiling_projector, render_lit_sequence, units_apart, where_light_lands,
 )
-from calibration.table_layout import TableLayout  # noqa: E402
-from calibration.table_registration import register_table  # noqa: E402
-from calibration.terrain import HeightGrid, Hill, Terrain  # noqa: E402
-from tracker.detections import detect_tags, make_detector  # noqa: E402
+from calibration.table_layout import TableLayout
+from calibration.table_registration import register_table
+from calibration.terrain import HeightGrid, Hill, Terrain
+from tracker.detections import detect_tags, make_detector
 
 LAYOUT = TableLayout.default()
 HILLS = Terrain(hills=(Hill(24.0, 30.0, 10.0, 4.0), Hill(50.0, 18.0, 8.0, 3.0)))

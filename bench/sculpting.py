@@ -30,22 +30,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the relief tests' synthetic rig
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.contours import contour_lines, elevation_tints  # noqa: E402
-from calibration.relief_scan import quick_scan_axis, scan_relief  # noqa: E402
-from calibration.sculpting import difference_from_colours, guidance_colours, guidance_strength, match_score  # noqa: E402
-from calibration.structured_light import ScanPatterns  # noqa: E402
-from calibration.synthetic import Projector, SyntheticTable  # noqa: E402
-from calibration.synthetic.projected_light import render_lit_sequence  # noqa: E402
-from calibration.terrain import Hill, Terrain  # noqa: E402
-from relief_helpers import (  # noqa: E402
+from calibration.contours import contour_lines, elevation_tints
+from calibration.relief_scan import quick_scan_axis, scan_relief
+from calibration.sculpting import difference_from_colours, guidance_colours, guidance_strength, match_score
+from calibration.structured_light import ScanPatterns
+from calibration.synthetic import Projector, SyntheticTable
+from calibration.synthetic.projected_light import render_lit_sequence
+from calibration.terrain import Hill, Terrain
+from relief_helpers import (
     CAMERA, CAMERA_POSE, FAULTS, HILLS, LAYOUT, PROJECTOR_MODEL, PROJECTOR_POSE, calibrated_projector, dark_projector,
     table_calibration,
 )
-from rules.terrain_sight import Ground  # noqa: E402
-from rules.viewshed import Sight, viewshed  # noqa: E402
+from rules.terrain_sight import Ground
+from rules.viewshed import Sight, viewshed
 
 SAND = Terrain(hills=(Hill(24.0, 30.0, 10.0, 2.8), Hill(50.0, 18.0, 8.0, 3.0), Hill(38.0, 10.0, 5.0, 1.5)))
 DEADBAND_IN, SATURATION_IN, TOLERANCE_IN = 0.1, 0.4, 0.1

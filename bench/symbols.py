@@ -16,12 +16,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QByteArray, QRectF, Qt  # noqa: E402
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter  # noqa: E402
-from PySide6.QtSvg import QSvgRenderer  # noqa: E402
+from PySide6.QtCore import QByteArray, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
 
-from appmodel.unit_symbols import unit_symbol  # noqa: E402
-from rules.military_symbols import Affiliation, load_symbol_table, symbol_files  # noqa: E402
+from appmodel.unit_symbols import unit_symbol
+from rules.military_symbols import Affiliation, load_symbol_table, symbol_files
 
 CELL_W, CELL_H, SIZE = 210, 120, 44
 

@@ -18,12 +18,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
+import cv2
 
 cv2.setNumThreads(1)
 
-from calibration.synthetic import Faults, load_synthetic_scenario  # noqa: E402
-from calibration.synthetic.view_geometry import normalized_grid  # noqa: E402
+from calibration.synthetic import Faults, load_synthetic_scenario
+from calibration.synthetic.view_geometry import normalized_grid
 
 SCENARIO = ROOT / "calibration" / "synthetic" / "scenarios" / "skirmish.toml"
 

@@ -62,20 +62,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
-from calibration.camera_model import CameraModel, CameraPose  # noqa: E402
-from calibration.projection import camera_from_table, table_from_camera  # noqa: E402
-from calibration.synthetic import Faults, SyntheticTable, TagPlacement  # noqa: E402
-from calibration.table_layout import TableLayout, tag_corners_in  # noqa: E402
-from calibration.tag_bitmaps import card_size_in  # noqa: E402
-from tracker.detections import detections_from_pupil, make_detector  # noqa: E402
-from tracker.fast_detection import FastDetectorSettings  # noqa: E402
-from tracker.frames import Frame  # noqa: E402
-from tracker.pipeline import Tracker  # noqa: E402
-from tracker.pose_filter import angle_diff_deg  # noqa: E402
-from tracker.roster import Roster, UnitSpec  # noqa: E402
+from calibration.camera_model import CameraModel, CameraPose
+from calibration.projection import camera_from_table, table_from_camera
+from calibration.synthetic import Faults, SyntheticTable, TagPlacement
+from calibration.table_layout import TableLayout, tag_corners_in
+from calibration.tag_bitmaps import card_size_in
+from tracker.detections import detections_from_pupil, make_detector
+from tracker.fast_detection import FastDetectorSettings
+from tracker.frames import Frame
+from tracker.pipeline import Tracker
+from tracker.pose_filter import angle_diff_deg
+from tracker.roster import Roster, UnitSpec
 
 UNITS = 40
 MOVING = 16
@@ -421,7 +421,7 @@ def run_video(
     old_jitter_in, old_jitter_deg = jitter(old_readings)
     steady = slice(1, None)  # after the first frame
     half = 1 + (count - 1) // 2
-    ratio = lambda a, b: float(np.mean(a)) / float(np.mean(b)) if len(a) and len(b) else float("nan")  # noqa: E731
+    ratio = lambda a, b: float(np.mean(a)) / float(np.mean(b)) if len(a) and len(b) else float("nan")  # noqa: E731  (a one-line local helper reads better as a lambda)
     return {
         "frames": count,
         "edge_px": float(np.median(edges)),
@@ -538,7 +538,7 @@ def main() -> int:
         both = [x for x in s if not x.bare and not x.pipeline]
         pipe_only = [x for x in s if x.bare and not x.pipeline]
         bare_only = [x for x in s if x.pipeline and not x.bare]
-        crowd = lambda xs: f"{len(xs)} ({sum(x.crowded for x in xs)} crowded)"  # noqa: E731
+        crowd = lambda xs: f"{len(xs)} ({sum(x.crowded for x in xs)} crowded)"  # noqa: E731  (a one-line local helper reads better as a lambda)
         print(f"{_video(w, h, r):>10} | {n:>9} | {sum(x.crowded for x in s):>7} | {sum(x.bare for x in s) / n:11.4f} | "
               f"{sum(x.pipeline for x in s) / n:15.4f} | {crowd(both):>14} | {crowd(pipe_only):>13} | {crowd(bare_only):>9} | "
               f"{r['old_found'] / n:13.4f} | {r['ahead_found'] / n:13.4f}")

@@ -21,10 +21,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from rules.terrain_sight import Ground  # noqa: E402
-from rules.viewshed import viewshed  # noqa: E402
+from rules.terrain_sight import Ground
+from rules.viewshed import viewshed
 
 
 def table_relief(cell_in: float = 0.25) -> Ground:

@@ -22,6 +22,7 @@ enough for a sand table (a few tenths of a percent over a map a few kilometres w
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -156,7 +157,7 @@ def read_geotiff(path: str | Path) -> ElevationModel:
     p = Path(path)
     try:
         with tifffile.TiffFile(p) as tif:
-            page = tif.pages[0]
+            page = tif.pages.first  # a TiffPage (pages[0] is typed as page or frame)
             data = page.asarray()
             tags = {tag.code: tag.value for tag in page.tags.values()}
     except Exception as exc:  # tifffile raises many kinds for corrupt or unsupported files
@@ -196,7 +197,7 @@ def read_geotiff(path: str | Path) -> ElevationModel:
     return ElevationModel(grid, sx, sy, (left, bottom), p.name)
 
 
-def _geokeys(directory) -> dict[int, int]:
+def _geokeys(directory: Sequence[int] | None) -> dict[int, int]:
     """The GeoKeyDirectory's short keys (id -> value)."""
     if directory is None or len(directory) < 4:
         return {}

@@ -256,6 +256,7 @@ def load_table_calibration(path: str | Path) -> TableCalibration:
         for name, part in (("camera", camera), ("pose", pose), ("layout", layout)):
             if part is None:
                 raise CalibrationFileError(f"calibration file {str(p)!r}: field {name!r} is missing; {_REDO[TABLE_FORMAT]}")
+        assert camera is not None and pose is not None and layout is not None  # the loop above raised otherwise
         h = f.data.get("homography")
         homography = None
         if h is not None:

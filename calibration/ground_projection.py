@@ -8,10 +8,17 @@ they are drawn subdivided and follow the hillside.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from calibration.projector_model import ProjectorModel
 from calibration.terrain import Terrain
+
+if TYPE_CHECKING:  # load_projector_for_ground imports these when called
+    from pathlib import Path
+
+    from calibration.projector import ProjectorCalibration
 
 
 class GroundProjection:
@@ -31,7 +38,7 @@ class GroundProjection:
     def height_px(self) -> int:
         return self.model.height_px
 
-    def ground_in(self, x_in, y_in) -> np.ndarray:
+    def ground_in(self, x_in: float | np.ndarray, y_in: float | np.ndarray) -> np.ndarray:
         if self.terrain is None:
             return np.zeros(np.shape(x_in))
         return self.terrain.height_at(x_in, y_in)
@@ -60,7 +67,7 @@ class GroundProjection:
         return self.model.px_per_in_at(x_in, y_in, float(self.ground_in(x_in, y_in)))
 
 
-def load_projector_for_ground(path, terrain: Terrain | None = None):
+def load_projector_for_ground(path: str | Path, terrain: Terrain | None = None) -> GroundProjection | ProjectorCalibration:
     """A projector calibration file of either kind: the 3-D model (``sandtable scan
     --calibrate-projector``) as a :class:`GroundProjection` over ``terrain``, or the plane homography
     (``sandtable calibrate projector``) as it is."""

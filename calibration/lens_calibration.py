@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -127,7 +128,7 @@ def _fit(objects: list[np.ndarray], images: list[np.ndarray], size: tuple[int, i
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 200, 1e-12)
     try:
         rms, k, d, _, _, _, _, per_view = cv2.calibrateCameraExtended(
-            objects, images, size, None, None, flags=flags, criteria=criteria
+            objects, images, size, cast(Any, None), cast(Any, None), flags=flags, criteria=criteria  # OpenCV's stubs lack None (no initial guess)
         )
     except cv2.error as exc:
         raise CalibrationError(

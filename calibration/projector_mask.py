@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from calibration.table_layout import tag_corners_in
 from calibration.tag_bitmaps import card_size_in
+
+
+class TableToProjector(Protocol):
+    """What the mask needs of a projector: the 3-D model, a GroundProjection or a plane homography calibration
+    (the last takes no ``z_in``: the TypeError fallback below)."""
+
+    def projector_from_table(self, points_in: np.ndarray, *args: Any, **kwargs: Any) -> np.ndarray: ...
 
 #: Default margin around a tag's card, inches: the projector's error plus the tracker's latency.
 DEFAULT_MARGIN_IN = 0.4
@@ -34,7 +42,7 @@ class TagSpot:
     speed_in_s: float = 0.0
 
 
-def tag_mask_polygons(projector, tags: Sequence[TagSpot], *, margin_in: float = DEFAULT_MARGIN_IN,
+def tag_mask_polygons(projector: TableToProjector, tags: Sequence[TagSpot], *, margin_in: float = DEFAULT_MARGIN_IN,
                       lead_s: float = 0.1) -> list[np.ndarray]:
     """Projector-pixel polygons (each (K, 2)) covering every tag's card plus the margin.
 
@@ -57,7 +65,7 @@ def tag_mask_polygons(projector, tags: Sequence[TagSpot], *, margin_in: float = 
     return out
 
 
-def mask_tags(image_bgr: np.ndarray, projector, tags: Sequence[TagSpot], *, margin_in: float = DEFAULT_MARGIN_IN) -> np.ndarray:
+def mask_tags(image_bgr: np.ndarray, projector: TableToProjector, tags: Sequence[TagSpot], *, margin_in: float = DEFAULT_MARGIN_IN) -> np.ndarray:
     """A copy of the projector's picture, black over every tag (with the margin)."""
     img = np.array(image_bgr, copy=True)
     polys = [np.rint(p).astype(np.int32) for p in tag_mask_polygons(projector, tags, margin_in=margin_in)]

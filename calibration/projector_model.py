@@ -16,6 +16,7 @@ no longer coplanar, and they fix the projector's 3x4 projection (DLT), refined w
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import CalibrationError, ProjectorCalibrationError
 from calibration.files import _guard, _now, camera_model_from_fields, camera_model_to_dict, read_calibration_json, write_json_atomically
 from calibration.projection import _undistort_normalized
+from calibration.structured_light import DecodedScan
 from calibration.table_calibration import TableCalibration
 from calibration.terrain import Terrain
 
@@ -110,7 +112,7 @@ class ProjectorModel:
                 f"at ({self.position_in[0]:.1f}, {self.position_in[1]:.1f}, {self.position_in[2]:.1f}) in")
 
 
-def tie_points(flat, raised, table: TableCalibration, *, max_points: int = 20000, moved_px: float = 2.0,
+def tie_points(flat: DecodedScan, raised: Sequence[tuple[DecodedScan, float]], table: TableCalibration, *, max_points: int = 20000, moved_px: float = 2.0,
                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """3-D table points (N, 3) and the projector pixels (N, 2) lighting them.
 
@@ -128,6 +130,8 @@ def tie_points(flat, raised, table: TableCalibration, *, max_points: int = 20000
     pts3 = [np.column_stack([table.table_from_camera(cam_px[pick], z_in=0.0), np.zeros(len(pick))])]
     projs = [proj_px[pick]]
     for scan, height in raised:
+        if scan.u_px is None or scan.v_px is None or flat.u_px is None or flat.v_px is None:
+            raise ProjectorCalibrationError("a projector calibration needs full scans (column and row patterns)")
         with np.errstate(invalid="ignore"):
             moved = np.hypot(scan.u_px - flat.u_px, scan.v_px - flat.v_px) > moved_px  # NaN: unread, False
         rows, cols = np.nonzero(moved)
@@ -147,7 +151,7 @@ def tie_points(flat, raised, table: TableCalibration, *, max_points: int = 20000
     return np.concatenate(pts3), np.concatenate(projs)
 
 
-def calibrate_projector_3d(flat, raised, table: TableCalibration, width_px: int, height_px: int, *, seed: int = 0) -> ProjectorModel:
+def calibrate_projector_3d(flat: DecodedScan, raised: Sequence[tuple[DecodedScan, float]], table: TableCalibration, width_px: int, height_px: int, *, seed: int = 0) -> ProjectorModel:
     """The projector as an inverse camera, from scans of the flat table and of a board at known heights
     (see :func:`tie_points`)."""
     if not table.height_aware:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -81,6 +82,7 @@ def _triangulate_one_axis(decoded: DecodedScan, table: TableCalibration, project
     depth where the decoded column (or row) lights it (secant steps between two heights)."""
     axis = 0 if decoded.u_px is not None else 1
     coord_img = decoded.u_px if axis == 0 else decoded.v_px
+    assert coord_img is not None  # a quick scan decoded one of the two axes
     rows, cols = np.nonzero(decoded.valid)
     cam_px = np.column_stack([cols, rows]).astype(np.float64)
     u = coord_img[rows, cols].astype(np.float64)
@@ -234,8 +236,9 @@ def _fill(grid: np.ndarray) -> np.ndarray:
         have = (~missing).astype(np.float64)
         pv = np.pad(vals, 1)
         ph = np.pad(have, 1)
-        s = sum(pv[1 + dy : pv.shape[0] - 1 + dy, 1 + dx : pv.shape[1] - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
-        n = sum(ph[1 + dy : ph.shape[0] - 1 + dy, 1 + dx : ph.shape[1] - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        # sum() of arrays is typed array | Literal[0] (its start); nine arrays are always summed here
+        s = cast(np.ndarray, sum(pv[1 + dy : pv.shape[0] - 1 + dy, 1 + dx : pv.shape[1] - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)))
+        n = cast(np.ndarray, sum(ph[1 + dy : ph.shape[0] - 1 + dy, 1 + dx : ph.shape[1] - 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)))
         grow = missing & (n > 0)
         g[grow] = s[grow] / n[grow]
     return g

@@ -105,6 +105,7 @@ class TableCalibration:
         if len(px) == 0:
             return np.zeros((0, 2))
         norm = _undistort_normalized(px.reshape(-1, 1, 2), self.model)
+        assert self.homography is not None  # method "homography" always carries one (checked when built)
         h = np.column_stack([norm, np.ones(len(norm))]) @ self.homography.T
         return h[:, :2] / h[:, 2:3]
 
@@ -117,6 +118,7 @@ class TableCalibration:
             return camera_from_table(pts, self.model, self.pose, z_in=z_in)
         import cv2
 
+        assert self.homography is not None  # method "homography" always carries one (checked when built)
         xy = np.column_stack([pts[:, :2], np.ones(len(pts))]) @ np.linalg.inv(self.homography).T
         norm = xy[:, :2] / xy[:, 2:3]
         obj = np.column_stack([norm, np.ones(len(norm))]).reshape(-1, 1, 3)

@@ -19,7 +19,7 @@ from calibration.camera_model import CameraModel, CameraPose, vec3
 from calibration.errors import RegistrationError
 from calibration.projection import _undistort_normalized, table_from_camera
 from calibration.table_calibration import TableCalibration
-from calibration.table_layout import TableLayout
+from calibration.table_layout import AnchorTag, TableLayout
 
 #: An anchor whose corners land further than this from where the others put them is "bumped".
 DEFAULT_OUTLIER_THRESHOLD_IN = 0.15
@@ -139,6 +139,7 @@ def register_table(
             anchors_used=tuple(used), anchors_rejected=tuple(sorted(rejected)), homography=homography,
             plane_z_in=plane_z, notes=tuple(notes),
         )
+    assert fit is not None  # use_homography is True whenever there is no fit
     return TableCalibration(
         model=model, pose=fit.pose, layout=layout, residual_in=fit.rms_in, method="pnp", max_residual_in=fit.max_in,
         anchors_used=tuple(used), anchors_rejected=tuple(sorted(rejected)), homography=homography,
@@ -156,6 +157,7 @@ def anchor_residuals_in(cal: TableCalibration, tag_ids: np.ndarray, corners_px: 
     out = {}
     for tag_id, c in seen.items():
         anchor = cal.layout.anchor(tag_id)
+        assert anchor is not None  # seen holds only the layout's anchors
         got = cal.table_from_camera(c, z_in=anchor.z_in)
         want = anchor.corners_in()[:, :2]
         out[tag_id] = float(np.sqrt(np.mean(np.sum((got - want) ** 2, axis=1))))
@@ -163,15 +165,22 @@ def anchor_residuals_in(cal: TableCalibration, tag_ids: np.ndarray, corners_px: 
 
 
 def _object_and_image_points(layout: TableLayout, seen: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    obj = np.concatenate([layout.anchor(i).corners_in() for i in sorted(seen)])
+    obj = np.concatenate([_anchor(layout, i).corners_in() for i in sorted(seen)])
     img = np.concatenate([seen[i] for i in sorted(seen)])
     return obj, img
+
+
+def _anchor(layout: TableLayout, tag_id: int) -> AnchorTag:
+    """The layout's anchor ``tag_id``: every id in ``seen`` is one (registration drops the others)."""
+    anchor = layout.anchor(tag_id)
+    assert anchor is not None
+    return anchor
 
 
 def _anchor_residuals(model: CameraModel, pose: CameraPose, layout: TableLayout, seen: dict[int, np.ndarray]) -> dict[int, float]:
     out = {}
     for tag_id, c in seen.items():
-        anchor = layout.anchor(tag_id)
+        anchor = _anchor(layout, tag_id)
         got = table_from_camera(c, model, pose, z_in=anchor.z_in)
         err = np.sum((got - anchor.corners_in()[:, :2]) ** 2, axis=1)
         out[tag_id] = float(np.sqrt(np.mean(err))) if np.all(np.isfinite(err)) else math.inf
@@ -199,6 +208,8 @@ def _fit_pose(model: CameraModel, layout: TableLayout, seen: dict[int, np.ndarra
     except cv2.error:
         return None
     best: _Fit | None = None
+    rvec: np.ndarray  # OpenCV types the refined vectors as Mat | ndarray
+    tvec: np.ndarray
     for r, t in candidates:
         rvec, tvec = r.reshape(3, 1).astype(np.float64), t.reshape(3, 1).astype(np.float64)
         try:
@@ -231,7 +242,7 @@ def _fit_homography(model: CameraModel, layout: TableLayout, seen: dict[int, np.
     h, _ = cv2.findHomography(norm, obj[:, :2], 0)
     if h is None:
         return None, math.inf, math.inf, plane_z
-    mapped = np.column_stack([norm, np.ones(len(norm))]) @ h.T
+    mapped: np.ndarray = np.column_stack([norm, np.ones(len(norm))]) @ h.T
     mapped = mapped[:, :2] / mapped[:, 2:3]
     err = np.sum((mapped - obj[:, :2]) ** 2, axis=1).reshape(-1, 4)
     per_anchor = np.sqrt(err.mean(axis=1))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -134,7 +135,7 @@ class TargetTerrain:
         base = self.base_m if self.base_m is not None else float(np.nanmin(self.model.heights_m))
         return np.asarray(height_in, dtype=np.float64) * self.metres_per_in_vertical + base
 
-    def contour_options(self, interval_m: float) -> dict:
+    def contour_options(self, interval_m: float) -> dict[str, Any]:
         """Keyword arguments for :func:`calibration.contours.contour_lines` that put the lines at round
         elevations of the map (every ``interval_m`` metres) and label them in metres."""
         if not interval_m > 0:

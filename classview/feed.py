@@ -95,7 +95,7 @@ class ClassViewFeed:
                 scene = builder.scene(inputs.build(), log)
                 self.publish(scene_bytes(scene))
                 self._built = item
-            except Exception as exc:  # noqa: BLE001 (a scene that fails must not stop the next one)
+            except Exception as exc:  # a scene that fails must not stop the next one
                 import sys
 
                 print(f"class view: a scene could not be built ({type(exc).__name__}: {exc})", file=sys.stderr)

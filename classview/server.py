@@ -269,7 +269,7 @@ class ClassViewServer:
         if not loop.is_closed():
             try:
                 asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=5)
-            except Exception:  # noqa: BLE001 (stopping anyway)
+            except Exception:  # stopping anyway
                 pass
             try:
                 loop.call_soon_threadsafe(loop.stop)
@@ -284,7 +284,7 @@ class ClassViewServer:
         asyncio.set_event_loop(loop)
         try:
             loop.run_until_complete(self._open())
-        except BaseException as exc:  # noqa: BLE001 (reported by start())
+        except BaseException as exc:  # reported by start()
             self._error = exc
             self._ready.set()
             loop.close()

@@ -137,7 +137,7 @@ def _recorded_events(replay: Any) -> list[tuple[float, Any]]:
             data = {k: v for k, v in data.items() if k in names}
             try:
                 out.append((float(r.t_s), RulesEvent.from_json(data)))
-            except Exception:  # noqa: BLE001 (an event this version cannot read is left out, not fatal)
+            except Exception:  # an event this version cannot read is left out, not fatal
                 continue
     return out
 

@@ -35,7 +35,7 @@ def _version() -> str:
 class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a mistake is one line (what was wrong and where the help is), not the usage block."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # type: ignore[override]  # typed None, not NoReturn: self.exit() never returns
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
@@ -65,7 +65,7 @@ NON_NEGATIVE = frozenset({
 _NUMBER_LIMIT = 1e9
 
 
-def _number_type(kind: type, dest: str):  # noqa: ANN202 - an argparse type
+def _number_type(kind: type, dest: str):  # an argparse type
     def parse(text: str) -> float | int:
         try:
             value = kind(text)
@@ -84,7 +84,7 @@ def _number_type(kind: type, dest: str):  # noqa: ANN202 - an argparse type
 def _check_numbers(parser: argparse.ArgumentParser) -> None:
     """Every float or int argument refuses nan, inf, absurd sizes and (where it measures something)
     negative values at parse time, so no command sees them."""
-    for action in parser._actions:  # noqa: SLF001 - argparse has no public iterator of actions
+    for action in parser._actions:  # argparse has no public iterator of actions
         if action.type in (float, int):
             action.type = _number_type(action.type, action.dest)
 
@@ -126,7 +126,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM (a service manager, ``kill``): stop as Ctrl+C does, so recordings close cleanly."""
 
 
-def _stop_on_sigterm():  # noqa: ANN202 - the previous handler
+def _stop_on_sigterm():  # the previous handler
     if threading.current_thread() is not threading.main_thread():
         return None  # signals reach only the main thread; a command run from a test thread keeps the default
 

@@ -83,7 +83,7 @@ class InDepthExample(DemoExample):
                     "corpsman, a UTV and a Black Hornet against a PLA Marine Corps squad and its ZBL-09 IFV.")
 
     @property
-    def bookmarks(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]
+    def bookmarks(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]  # a narrower bookmarks than the base class's
         from demo.example_recording import EXAMPLE_BOOKMARKS
 
         return tuple(EXAMPLE_BOOKMARKS)
@@ -124,7 +124,7 @@ class InDepthExample(DemoExample):
         return AimedAttack(draft_from_setup(setup), setup.weapon, setup.aim)
 
     def landing(self, item: Any) -> tuple[float, float] | None:
-        return item.landing  # type: ignore[no-any-return]
+        return item.landing  # type: ignore[no-any-return]  # the landing comes from an untyped result record
 
     def treat(self, item: Any, session: Any) -> Any:
         """A medic's roll: resolved by the rules with the stated die, recorded as the rules' action

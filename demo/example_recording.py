@@ -83,7 +83,7 @@ def record_in_depth_example(
                 where = unit_path.pose_at(t)
                 on = where is not None
                 if on:
-                    x, y, heading, velocity = where  # type: ignore[misc]
+                    x, y, heading, velocity = where  # type: ignore[misc]  # on: where is not None (mypy cannot narrow through the flag)
                     if tag in last:
                         moved_in[tag] = moved_in.get(tag, 0.0) + math.hypot(x - last[tag][0], y - last[tag][1])
                     last[tag] = (x, y, heading)

@@ -177,7 +177,7 @@ class DemoStory:
     riders: frozenset[int]
     reference: tuple[Any, ...] = field(repr=False, default=())
     #: The example staged (what its items are, how players do them); None: the default example.
-    example: DemoExample = field(repr=False, default=None)  # type: ignore[assignment]
+    example: DemoExample = field(repr=False, default=None)  # type: ignore[assignment]  # None: the default example (see the comment above)
 
     def __post_init__(self) -> None:
         if self.example is None:

@@ -71,5 +71,5 @@ class ClassViewPanel(QWidget):
         n = self.view.viewers
         self.watching.setText("nobody is watching yet" if n == 0 else f"{n} watching")
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(max(300, self.qr.pixmap().width() + 24), self.qr.pixmap().height() + 160)

@@ -176,7 +176,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
                          Qt.Orientation.Vertical)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: Any) -> None:  # Qt's name
         super().resizeEvent(event)
         if getattr(self, "result_card", None) is not None and self.result_card.showing:
             self.result_card.place()
@@ -371,7 +371,7 @@ class MainWindow(QMainWindow):
             self.recording.changed()
 
     # -- closing --------------------------------------------------------------------------------
-    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event: Any) -> None:  # Qt's name
         super().showEvent(event)
         if getattr(self, "_first_size", None) and not getattr(self, "_frame_fitted", False):
             self._frame_fitted = True
@@ -396,7 +396,7 @@ class MainWindow(QMainWindow):
         if (x, y) != (frame.x(), frame.y()):
             self.move(x, y)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802
+    def closeEvent(self, event: Any) -> None:
         self.timer.stop()
         if self.projector is not None:
             self.projector.close()

@@ -310,7 +310,7 @@ class LayerStack:
                 plain = not item.closed and not item.marker and not item.dashed
                 key = (item.color, item.width_px) if plain else None
                 if batch and key != style:
-                    self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]
+                    self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]  # style is a tuple of the painter's extra arguments
                     batch = []
                 if plain:
                     batch.append(poly)
@@ -322,7 +322,7 @@ class LayerStack:
                     # Qt's own dashes here: drawn whole every frame, they need not match a cut repaint
                     self.painter.paint_shape(p, item, poly)
             if batch:
-                self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]
+                self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]  # style is a tuple of the painter's extra arguments
         _blit(p, self.tier)
         if self._hot_labels:
             self.painter.paint_labels(p, self._hot_labels)

@@ -164,7 +164,7 @@ class JobThread(Generic[R]):
                     self._cv.wait()
                 if self._stopped:
                     return
-                (seq, job), self._job = self._job, None  # type: ignore[misc]
+                (seq, job), self._job = self._job, None  # type: ignore[misc]  # the wait above ends with a job set (or stopped, returned)
                 self._running = True
             try:
                 t0 = time.perf_counter()

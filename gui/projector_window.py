@@ -60,7 +60,7 @@ class ProjectorWindow(QWidget):
         # projector never holds up the UI thread the live loop and the main window share.
         self.renderer = ViewRenderer(session, self.compositor, self, self.view_spec, calibration=calibration)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802
+    def closeEvent(self, event: Any) -> None:
         self.renderer.close()
         super().closeEvent(event)
 
@@ -76,7 +76,7 @@ class ProjectorWindow(QWidget):
         self._show_cursor_and_hint()
 
     # -- keys and mouse: a way out on every screen -----------------------------------------------
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             if self.isFullScreen():
                 self.leave_full_screen()
@@ -99,7 +99,7 @@ class ProjectorWindow(QWidget):
         self.setGeometry(screen.x() + (screen.width() - w) // 2, screen.y() + (screen.height() - h) // 2, w, h)
         self._show_cursor_and_hint()
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self._show_cursor_and_hint()
         super().mouseMoveEvent(event)
 
@@ -214,7 +214,7 @@ class ProjectorWindow(QWidget):
             p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
         p.restore()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             if self.pattern is not None:

@@ -62,9 +62,9 @@ class AppSettings:
 
 
 class SettingsStore(Protocol):
-    def value(self, key: str, defaultValue: Any = None) -> Any: ...  # noqa: N803 (QSettings' name)
+    def value(self, key: str, defaultValue: Any = None) -> Any: ...  # QSettings' name
 
-    def setValue(self, key: str, value: Any) -> None: ...  # noqa: N802
+    def setValue(self, key: str, value: Any) -> None: ...
 
     def sync(self) -> None: ...
 

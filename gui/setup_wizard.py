@@ -180,10 +180,10 @@ class AnchorPage(_Page):
         self.timer.setInterval(150)
         self.timer.timeout.connect(self._tick)
 
-    def initializePage(self) -> None:  # noqa: N802 (Qt's name)
+    def initializePage(self) -> None:  # Qt's name
         self.timer.start()
 
-    def cleanupPage(self) -> None:  # noqa: N802
+    def cleanupPage(self) -> None:
         self.timer.stop()
 
     def check_now(self) -> setup_steps.AnchorCheck | None:
@@ -279,10 +279,10 @@ class RegisterPage(_Page):
         self.timer.setInterval(150)
         self.timer.timeout.connect(self._tick)
 
-    def initializePage(self) -> None:  # noqa: N802
+    def initializePage(self) -> None:
         self.timer.start()
 
-    def cleanupPage(self) -> None:  # noqa: N802
+    def cleanupPage(self) -> None:
         self.timer.stop()
 
     def _tick(self) -> None:
@@ -312,10 +312,10 @@ class RegisterPage(_Page):
         self.completeChanged.emit()
         return self.registration
 
-    def isComplete(self) -> bool:  # noqa: N802
+    def isComplete(self) -> bool:
         return self.registration is not None and self.registration.verdict in ("good", "usable")
 
-    def validatePage(self) -> bool:  # noqa: N802
+    def validatePage(self) -> bool:
         """Accept: the calibration is saved where it will be found next time."""
         if not self.isComplete():
             return False
@@ -363,7 +363,7 @@ class DonePage(_Page):
         super().__init__(wizard, "Ready", "The table is calibrated.")
         self.summary = self.label()
 
-    def initializePage(self) -> None:  # noqa: N802
+    def initializePage(self) -> None:
         reg = self.owner.calibration
         self.summary.setText(
             f"The table calibration is saved in <tt>{self.owner.saved_path}</tt> "

@@ -84,7 +84,7 @@ class TableView(QWidget):
         """The newest camera frame (BGR)."""
         return self.renderer.frame_bgr
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event: Any) -> None:  # Qt's name
         self.renderer.close()
         super().closeEvent(event)
 
@@ -233,7 +233,7 @@ class TableView(QWidget):
         return float(p[0]), float(p[1])
 
     # -- painting -------------------------------------------------------------------------------
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         try:
             transform = self.renderer.paint(p).transform
@@ -383,7 +383,7 @@ class TableView(QWidget):
             p.drawText(QPointF(box.left() + margin, top + (rows + 2) * fm.height()),
                        f"{note}  (wheel, arrows, Page Up/Down)")
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.help_text:
             page = max(1, self._help_rows[0] - 1)
             step = {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1, Qt.Key.Key_PageUp: -page, Qt.Key.Key_PageDown: page,
@@ -394,7 +394,7 @@ class TableView(QWidget):
         super().keyPressEvent(event)
 
     # -- mouse ----------------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() in (Qt.MouseButton.RightButton, Qt.MouseButton.MiddleButton):
             self._pan_from = event.position()
             return
@@ -421,7 +421,7 @@ class TableView(QWidget):
         except (UsageError, ValueError) as exc:
             self.message.emit(str(exc))
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:
             d = event.position() - self._pan_from
             self._pan_from = event.position()
@@ -438,7 +438,7 @@ class TableView(QWidget):
             self._drag_now = self.table_point(event.position())
             self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None and event.button() in (Qt.MouseButton.RightButton, Qt.MouseButton.MiddleButton):
             self._pan_from = None
             return
@@ -452,7 +452,7 @@ class TableView(QWidget):
             self.message.emit(f'tape: {tape.distance_in:.1f}"' + (" base to base" if tape.start_unit and tape.end_unit else ""))
             self.update()
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if self.help_text:  # over the F1 list the wheel scrolls it, it does not zoom the map beneath
             self.scroll_help(-3 if event.angleDelta().y() > 0 else 3)
             return

@@ -68,7 +68,7 @@ class ReadableStyle(QProxyStyle):
     def __init__(self) -> None:
         super().__init__(QStyleFactory.create("Fusion"))
 
-    def drawPrimitive(self, element: Any, option: Any, painter: QPainter, widget: Any = None) -> None:  # noqa: N802
+    def drawPrimitive(self, element: Any, option: Any, painter: QPainter, widget: Any = None) -> None:
         check = element in (QStyle.PrimitiveElement.PE_IndicatorCheckBox,
                             QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck)
         radio = element == QStyle.PrimitiveElement.PE_IndicatorRadioButton

@@ -37,11 +37,11 @@ class WindowParts(Protocol):
     #: View > Panels: one ticked entry per dock (a dock added later joins it)
     panels_menu: Any
 
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's own name
-    def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's own name
-    def windowTitle(self) -> str: ...  # noqa: N802 - Qt's own name
-    def setWindowTitle(self, title: str) -> None: ...  # noqa: N802 - Qt's own name
-    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt's own name
+    def statusBar(self) -> QStatusBar: ...  # Qt's own name
+    def menuBar(self) -> QMenuBar: ...  # Qt's own name
+    def windowTitle(self) -> str: ...  # Qt's own name
+    def setWindowTitle(self, title: str) -> None: ...  # Qt's own name
+    def addAction(self, action: QAction) -> None: ...  # Qt's own name
     def close(self) -> bool: ...
     def escape(self) -> None: ...
     def toggle_help(self) -> None: ...

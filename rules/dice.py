@@ -249,7 +249,7 @@ class EnteredDice:
         entry = self._take(request)
         if isinstance(entry, bool) or not isinstance(entry, int):
             try:
-                faces = [int(v) for v in entry]  # type: ignore[union-attr]
+                faces = [int(v) for v in entry]  # type: ignore[union-attr]  # an entry that is not an int is a sequence of faces (checked by the except below)
             except (TypeError, ValueError):
                 raise EnteredDiceError(f"entered {entry!r} for {what}: enter whole numbers") from None
             if len(faces) != request.count:

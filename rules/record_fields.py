@@ -193,7 +193,7 @@ def read_options(cls: type[O], data: Mapping[str, Any], *, source: str, error: t
     if not isinstance(data, Mapping):
         raise error(f"{source} must be a table")
     hints = typing.get_type_hints(cls)
-    known = {f.name for f in dataclass_fields(cls)}  # type: ignore[arg-type]
+    known = {f.name for f in dataclass_fields(cls)}  # type: ignore[arg-type]  # cls is a dataclass type (the callers pass only record dataclasses)
     defaults = cls()
     kwargs: dict[str, Any] = {}
     for key, value in data.items():

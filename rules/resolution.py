@@ -29,7 +29,8 @@ class RulesState(Protocol):
     initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system.
     """
 
-    ruleset_name: str
+    @property  # read-only: each state class sets it as a class attribute
+    def ruleset_name(self) -> str: ...
 
     @property
     def round(self) -> int: ...

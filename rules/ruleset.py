@@ -83,7 +83,7 @@ from rules.dice import DiceSource
 from rules.errors import IllegalActionError, UnknownNameError
 from rules.events import RulesEvent
 from rules.resolution import LandingChoice, Resolution, RulesState
-from rules.geometry import Footprint, Shape
+from rules.geometry import CommsGraph, Footprint, Shape
 
 def last_event(state: RulesState, kind: str) -> RulesEvent | None:
     """The last event of ``kind`` in ``state``'s log ("initiative": the last initiative roll), or None."""
@@ -358,7 +358,7 @@ class Overlay:
     """A shape to draw (from :mod:`rules.geometry`), what it means and whose it is."""
 
     kind: str
-    shape: Shape
+    shape: Shape | CommsGraph  # a comms graph is drawn as its links (segments_in), not as an outline
     label: str
     side: str | None = None
     unit_ids: tuple[int, ...] = ()

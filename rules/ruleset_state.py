@@ -123,7 +123,7 @@ class RulesetState(Generic[SideT]):
         """The state with one more event: numbered, stamped with the round and the acting side."""
         event = RulesEvent(len(self.events), kind, self.round, self.active_side, summary,
                            dict(inputs or {}), dict(outcome or {}), rolls, warnings)
-        changed: S = dataclasses.replace(self, events=self.events + (event,))  # type: ignore[type-var]
+        changed: S = dataclasses.replace(self, events=self.events + (event,))  # type: ignore[type-var]  # S is bound to a dataclass state; mypy's replace() wants a DataclassInstance bound
         return changed
 
     def illegal(self, message: str) -> IllegalActionError:

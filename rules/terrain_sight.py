@@ -44,7 +44,7 @@ class Ground:
             raise ValueError(f"cell_in={self.cell_in}: give a positive spacing in inches")
         object.__setattr__(self, "heights_in", h)
 
-    def height_at(self, x_in, y_in) -> np.ndarray:
+    def height_at(self, x_in: np.ndarray | float, y_in: np.ndarray | float) -> np.ndarray:
         rows, cols = self.heights_in.shape
         fx = np.clip(np.asarray(x_in, dtype=np.float64) / self.cell_in, 0.0, cols - 1.0)
         fy = np.clip(np.asarray(y_in, dtype=np.float64) / self.cell_in, 0.0, rows - 1.0)
@@ -117,7 +117,8 @@ def sight_over_ground(
             hi = s[i1 - 1] + (step / 2 if i1 < n else 0.0)
             spans.append((float(max(lo, 0.0)), float(min(hi, length))))
     clearance = float(above[inner].min()) if inner.any() else float("inf")
-    return SightLine(tuple(float(v) for v in a), tuple(float(v) for v in b), not spans, tuple(spans), clearance)
+    return SightLine((float(a[0]), float(a[1]), float(a[2])), (float(b[0]), float(b[1]), float(b[2])), not spans, tuple(spans),
+                     clearance)
 
 
 @dataclass(frozen=True)
@@ -165,10 +166,10 @@ class GroundDeclarations:
     target id, the sight line checked (its blocked part is what a window draws).
     """
 
-    attack: dict = field(default_factory=dict)
-    targets: dict = field(default_factory=dict)
-    reasons: dict = field(default_factory=dict)
-    sights: dict = field(default_factory=dict)
+    attack: dict[str, Any] = field(default_factory=dict)
+    targets: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reasons: dict[int, str] = field(default_factory=dict)
+    sights: dict[int, SightLine] = field(default_factory=dict)
 
 
 @runtime_checkable

@@ -62,7 +62,7 @@ def browser_missing() -> str:
     if not (shutil.which("chromedriver") or shutil.which(CHROMEDRIVER)):
         return "chromedriver is not installed (apt-get install chromium-driver)"
     try:
-        import selenium  # noqa: F401
+        import selenium  # noqa: F401  (only whether it imports)
     except ImportError:
         return "selenium is not installed (pip install -e '.[test]')"
     return ""

@@ -25,13 +25,13 @@ settings.load_profile("ci" if os.environ.get("CI") else "sandtable")
 
 
 @pytest.fixture
-def qtbot(qtbot):  # noqa: ANN001, ANN201 - pytest-qt's fixture, extended
+def qtbot(qtbot):  # pytest-qt's fixture, extended
     """pytest-qt's ``qtbot`` whose ``waitUntil`` gives up after at least :data:`PATIENCE_S`: the
     timeouts written in the tests (3-10 s) were measured on a quiet machine and failed on a busy one
     although the window did show what was awaited, only later."""
     wait_until = qtbot.waitUntil
 
-    def patient_wait_until(callback, *, timeout: int = 5000) -> None:  # noqa: ANN001
+    def patient_wait_until(callback, *, timeout: int = 5000) -> None:
         wait_until(callback, timeout=max(timeout, PATIENCE_S * 1000))
 
     qtbot.waitUntil = patient_wait_until

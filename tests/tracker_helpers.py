@@ -68,7 +68,7 @@ class FakeCapture:
         self.opened = camera.plugged_in
         camera.opens += 1
 
-    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+    def isOpened(self) -> bool:  # OpenCV's name
         return self.opened
 
     def read(self):

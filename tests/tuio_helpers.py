@@ -18,7 +18,7 @@ class _Catch(Dispatcher):
         self.datagrams: list[bytes] = []
         self.arrived = threading.Condition()
 
-    def call_handlers_for_packet(self, data, client_address):  # noqa: D401 - python-osc's hook
+    def call_handlers_for_packet(self, data, client_address):  # python-osc's hook
         with self.arrived:
             self.datagrams.append(bytes(data))
             self.arrived.notify_all()

@@ -131,7 +131,7 @@ def detector_for_this_thread(*, quad_decimate: float = 1.0, nthreads: int = 1, r
 def _safe_detector_class() -> type:
     import pupil_apriltags
 
-    class _Detector(pupil_apriltags.Detector):  # type: ignore[misc, name-defined]
+    class _Detector(pupil_apriltags.Detector):  # type: ignore[misc]  # pupil-apriltags has no type information: Detector is Any
         def __del__(self) -> None:
             ptr = getattr(self, "tag_detector_ptr", None)
             if ptr is None:
@@ -144,7 +144,7 @@ def _safe_detector_class() -> type:
                 destroy = getattr(self.libc, f"{family}_destroy")
                 destroy.restype = None
                 destroy(tf)
-            self.tag_families = {}
+            self.tag_families: dict[str, Any] = {}  # family name -> its C object (ctypes pointer)
 
     return _Detector
 

@@ -398,7 +398,7 @@ class MultiCameraTracker:
 
     # -- internals ---------------------------------------------------------------------------------
     def _detect(self, name: str, frame: Frame) -> TagDetections:
-        return self._cameras[name].detector.detect(frame.image_bgr, frame_index=frame.index, t_s=frame.t_s)  # type: ignore[union-attr]
+        return self._cameras[name].detector.detect(frame.image_bgr, frame_index=frame.index, t_s=frame.t_s)  # type: ignore[union-attr]  # the caller raised for a camera without a detector
 
     def _set_calibration(self, cam: _Camera, cal: Any) -> None:
         cam.calibration = cal

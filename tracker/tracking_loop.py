@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from tracker.events import TrackerEvent
+from tracker.frames import Frame
 
 #: A camera node not heard from for this long is reported lost.
 NODE_TIMEOUT_S = 2.0
@@ -73,7 +74,7 @@ class TrackedRound:
         """The one camera's picture size (what uncalibrated TUIO normalises by); None with several."""
         detections = getattr(self.tracked, "detections", None)
         size = getattr(detections, "frame_size_px", None)
-        return tuple(size) if size is not None else None  # type: ignore[return-value]
+        return tuple(size) if size is not None else None
 
     def image(self, camera: str | None = None) -> np.ndarray | None:
         """The picture of ``camera`` this round (None: the first camera that delivered one)."""
@@ -298,7 +299,7 @@ class TrackingLoop:
 
     # -- several cameras ----------------------------------------------------------------------------
     def _step_several(self) -> Any:
-        frames = {}
+        frames: dict[str, Frame] = {}
         for name, source in self.sources.items():
             if name in self._ended:
                 continue

@@ -271,7 +271,7 @@ def encode_frame(frame: TuioFrame, *, source: str | None, max_bytes: int = LOOPB
     for chunk in bundles:
         builder = OscBundleBuilder(IMMEDIATELY)
         for message in (*head, *chunk, tail):
-            builder.add_content(message)  # type: ignore[arg-type]
+            builder.add_content(message)
         out.append(builder.build().dgram)
     return out
 

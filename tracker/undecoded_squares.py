@@ -84,7 +84,7 @@ def _edge_px(quad: np.ndarray) -> float:
 def tag_like(gray: np.ndarray, quad: np.ndarray) -> tuple[bool, float]:
     """Whether ``quad`` looks like a tag (dark ring, mixed inside), and its contrast in grey levels."""
     side = _CELLS * _CELL_PX
-    dst = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     patch = cv2.warpPerspective(gray, warp, (side, side), flags=cv2.INTER_LINEAR).astype(np.float32)
     cells = patch.reshape(_CELLS, _CELL_PX, _CELLS, _CELL_PX)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))

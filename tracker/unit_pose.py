@@ -65,9 +65,9 @@ class UnitPose:
         if self.side:
             out["side"] = self.side
         if self.calibrated:
-            out["x_in"] = round(float(self.x_in), 3)  # type: ignore[arg-type]
-            out["y_in"] = round(float(self.y_in), 3)  # type: ignore[arg-type]
-            out["z_in"] = round(float(self.z_in), 3)  # type: ignore[arg-type]
+            out["x_in"] = round(float(self.x_in), 3)  # type: ignore[arg-type]  # calibrated means x_in, y_in and z_in are set
+            out["y_in"] = round(float(self.y_in), 3)  # type: ignore[arg-type]  # calibrated means x_in, y_in and z_in are set
+            out["z_in"] = round(float(self.z_in), 3)  # type: ignore[arg-type]  # calibrated means x_in, y_in and z_in are set
         else:
             out["center_px"] = [round(self.center_px[0], 2), round(self.center_px[1], 2)]
         out["heading_deg"] = round(self.heading_deg, 2)

@@ -66,7 +66,7 @@ def clip_polygon(points: np.ndarray, rect: Rect) -> np.ndarray:
         inner = has & np.roll(has, 1) & np.roll(has, -1)
         if inner.any():
             p, codes = p[~inner], codes[~inner]
-    poly: list[tuple[float, float]] = [tuple(v) for v in p.tolist()]  # type: ignore[misc]
+    poly: list[tuple[float, float]] = [tuple(v) for v in p.tolist()]  # type: ignore[misc]  # tolist() rows are list[Any]: each is a 2-vertex
     x0, y0, x1, y1 = rect
     for axis, bound, below in ((0, x1, True), (0, x0, False), (1, y1, True), (1, y0, False)):
         if not poly:

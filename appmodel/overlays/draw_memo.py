@@ -49,7 +49,7 @@ class Memo:
             self._current[key] = value
         else:
             self.hits += 1
-        return value  # type: ignore[return-value]
+        return value
 
     def sweep(self) -> None:
         """End of a build pass: forget what this pass did not use."""

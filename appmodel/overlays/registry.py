@@ -162,18 +162,18 @@ class _Toggles:
     """What every :class:`OverlayToggles` does (its fields, one flag per overlay, are made from :data:`OVERLAYS`)."""
 
     def names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]  # self is a dataclass instance; mypy cannot see it through the mixin
 
     def is_on(self, name: str) -> bool:
         return bool(getattr(self, name))
 
     def toggled(self, name: str) -> Any:
-        return replace(self, **{name: not getattr(self, name)})  # type: ignore[type-var]
+        return replace(self, **{name: not getattr(self, name)})  # type: ignore[type-var]  # self is a dataclass instance; mypy cannot see it through the mixin
 
     def with_(self, name: str, on: bool) -> Any:
         if name not in self.names():
             raise KeyError(name)
-        return replace(self, **{name: bool(on)})  # type: ignore[type-var]
+        return replace(self, **{name: bool(on)})  # type: ignore[type-var]  # self is a dataclass instance; mypy cannot see it through the mixin
 
     @classmethod
     def all_on(cls) -> Any:

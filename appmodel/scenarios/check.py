@@ -26,7 +26,7 @@ class ScenarioCheck:
     synthetic_frames: int | None  # frames of its synthetic clip, None without [simulation]
 
 
-def has_rules_part(data: dict) -> bool:
+def has_rules_part(data: dict[str, object]) -> bool:
     """Whether a parsed scenario says anything to the rules: a ``ruleset``, ``[rules]`` options, or a unit
     field other than the tracker's (type, weapons...). A file of tag ids and names alone does not."""
     from tracker.roster import ROSTER_KEYS

@@ -87,4 +87,4 @@ def entered_or(entries: Sequence[Entry] | None, dice: DiceSource) -> DiceSource:
 def check_all_used(entries: Sequence[Entry] | None, dice: DiceSource) -> None:
     """When the players entered their dice, refuse any the rules did not ask for (one die too many)."""
     if entries is not None:
-        dice.check_all_used()  # type: ignore[attr-defined]
+        dice.check_all_used()  # type: ignore[attr-defined]  # only EnteredDice has it; entries given means dice is one

@@ -50,4 +50,4 @@ class Selection:
         dropped, a weapon the unit no longer has falls back to its first."""
         unit = unit_id if unit_id in unit_ids else None
         kept = weapon if weapon in weapon_names else (weapon_names[0] if weapon_names and unit is not None else None)
-        return Selection(unit, kept, tuple(blast_point) if blast_point else None)  # type: ignore[arg-type]
+        return Selection(unit, kept, tuple(blast_point) if blast_point else None)  # type: ignore[arg-type]  # a recorded blast point is a 2-list; tuple() of it is typed tuple[float, ...]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,7 +72,7 @@ class LiveTracking(LoopSubscriber):
         self._events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._recorder_feed: RecorderFeed | None = None
-        self._unsubscribe_recorder = None
+        self._unsubscribe_recorder: Callable[[], None] | None = None
         self._timing: tuple[float | None, float | None] = (None, None)
         self._error: str | None = None
         self._finished = False

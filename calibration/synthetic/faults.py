@@ -61,8 +61,9 @@ def apply_faults(image_bgr: np.ndarray, faults: Faults, rng: np.random.Generator
             img = cv2.subtract(img, window, dtype=cv2.CV_8U)
     if faults.jpeg_quality > 0:
         ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(faults.jpeg_quality)])
-        if ok:
-            img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:  # OpenCV's own encoding always decodes; None would keep the frame as it was
+            img = decoded
     if img is image_bgr:
         img = image_bgr.copy()
     return img
@@ -78,7 +79,10 @@ def jpeg_recompressed(image: np.ndarray, quality: int) -> np.ndarray:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise ValueError(f"JPEG encoding failed at quality {quality}")
-    return cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    decoded = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    if decoded is None:
+        raise ValueError(f"JPEG decoding failed at quality {quality}")
+    return decoded
 
 
 def downscaled(image: np.ndarray, factor: float) -> np.ndarray:
@@ -149,7 +153,7 @@ def _small_then_jpeg(image: np.ndarray, *, factor: float, quality: int) -> np.nd
 def camera_bumped(image: np.ndarray, shift_px: tuple[float, float]) -> np.ndarray:
     """The frame as a camera knocked sideways by ``shift_px`` (dx, dy) sees it: the picture slides, the
     edge it uncovers repeats the border."""
-    m = np.float32([[1, 0, shift_px[0]], [0, 1, shift_px[1]]])
+    m = np.array([[1, 0, shift_px[0]], [0, 1, shift_px[1]]], dtype=np.float32)
     h, w = image.shape[:2]
     return cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

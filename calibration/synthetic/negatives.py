@@ -22,9 +22,9 @@ def checkerboard(cell_px: int, size_px: tuple[int, int] = (640, 480), *, angle_d
     board = cv2.copyMakeBorder(board, 0, 0, 0, 0, cv2.BORDER_CONSTANT)
     m = cv2.getRotationMatrix2D((big / 2, big / 2), angle_deg, 1.0)
     board = cv2.warpAffine(board, m, (big, big), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([(big - w) / 2, (big - h) / 2])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32) + np.array([(big - w) / 2, (big - h) / 2], dtype=np.float32)
     d = tilt * w
-    dst = np.float32([[d, 0], [w - d, 0], [w, h], [0, h]])
+    dst = np.array([[d, 0], [w - d, 0], [w, h], [0, h]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(board, warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
 

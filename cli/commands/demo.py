@@ -222,7 +222,7 @@ def start_files_run(args: argparse.Namespace, example: Any, *, short: bool = Fal
     argv = [sys.executable, "-m", dispatcher.__name__, "demo", "--headless", "--out", str(out)]
     argv += (["--example", example.name] if args.example else []) + (["--until", args.until] if args.until else [])
     argv += ["--short"] if short else []
-    log = open(out / "demo-files.log", "w", encoding="utf-8")  # noqa: SIM115 (closed in finish_files_run)
+    log = open(out / "demo-files.log", "w", encoding="utf-8")  # closed in finish_files_run
     lower = (lambda: os.nice(10)) if hasattr(os, "nice") else None  # the window keeps the machine first
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=log, text=True, preexec_fn=lower)
     print(f"sandtable demo: writing the video, recording and report into {out}/ as the window plays", file=sys.stderr)

@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 SIZE = (1600, 960)
 
 
-def session_before(section: str):  # type: ignore[no-untyped-def]
+def session_before(section: str):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     """A session in the state the in-depth example reaches just before ``section``."""
     from appmodel.game_session import GameSession
     from rules.dice import SeededDice
@@ -58,7 +58,7 @@ def session_before(section: str):  # type: ignore[no-untyped-def]
                        scenario_path=str(in_depth.SCENARIO_PATH), dice=SeededDice(1))
 
 
-def window_for(session, tmp: Path, *, view: str = "camera", replay=None):  # type: ignore[no-untyped-def]
+def window_for(session, tmp: Path, *, view: str = "camera", replay=None):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     from gui.main_window import MainWindow
     from gui.settings import AppSettings, load_settings, open_store
     from appmodel.tracking.synthetic_feed import SyntheticFeed
@@ -76,7 +76,7 @@ def window_for(session, tmp: Path, *, view: str = "camera", replay=None):  # typ
     return window, feed
 
 
-def settle(window, feed=None) -> None:  # type: ignore[no-untyped-def]
+def settle(window, feed=None) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -87,7 +87,7 @@ def settle(window, feed=None) -> None:  # type: ignore[no-untyped-def]
         app.processEvents()
 
 
-def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]
+def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     settle(window)
     if not window.grab().save(str(path)):
         raise SystemExit(f"cannot write {path}")
@@ -142,7 +142,7 @@ EXTRA_SHOTS = {"fof-overlays": fof_overlay_shots, "generic-overlays": generic_ov
                "generic-panels": lambda out, tmp: _panel_shots().generic_panel_shots(out, tmp, sys.modules[__name__])}
 
 
-def _panel_shots():  # type: ignore[no-untyped-def]
+def _panel_shots():  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     """The panels' shots (panel_shots.py, beside this script)."""
     import importlib.util
 

@@ -101,7 +101,7 @@ def _wrap(text: str, metrics: object, width_px: float, max_lines: int) -> list[s
     current = ""
     for word in words:
         trial = f"{current} {word}".strip()
-        if metrics.horizontalAdvance(trial) <= width_px or not current:  # type: ignore[attr-defined]
+        if metrics.horizontalAdvance(trial) <= width_px or not current:  # type: ignore[attr-defined]  # metrics is typed object to keep Qt out of the signature (a QFontMetrics)
             current = trial
         else:
             lines.append(current)
@@ -110,7 +110,7 @@ def _wrap(text: str, metrics: object, width_px: float, max_lines: int) -> list[s
         lines.append(current)
     if len(lines) > max_lines:
         rest = " ".join(lines[max_lines - 1:])
-        lines = lines[: max_lines - 1] + [metrics.elidedText(rest, Qt.TextElideMode.ElideRight, int(width_px))]  # type: ignore[attr-defined]
+        lines = lines[: max_lines - 1] + [metrics.elidedText(rest, Qt.TextElideMode.ElideRight, int(width_px))]  # type: ignore[attr-defined]  # metrics is typed object to keep Qt out of the signature (a QFontMetrics)
     return lines
 
 

@@ -47,6 +47,6 @@ class SessionPanel(QWidget):
         pending[what.__name__] = timer
         timer.start(ms)
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802
+    def closeEvent(self, event: Any) -> None:
         self._disconnect()
         super().closeEvent(event)

@@ -41,7 +41,7 @@ class CompactTable(QTableWidget):
     by its hint, so Qt's default (192 px per table) would push the dice and Resolve out of sight;
     the layout's stretch still gives the tables whatever room is left."""
 
-    def sizeHint(self) -> Any:  # noqa: N802 (Qt's name)
+    def sizeHint(self) -> Any:  # Qt's name
         hint = super().sizeHint()
         hint.setHeight(self.minimumHeight())
         return hint

@@ -27,7 +27,7 @@ class EventSlider(QSlider):
         self.marks: tuple[float, ...] = ()
         self.setMinimumHeight(30)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self.marks:
             return

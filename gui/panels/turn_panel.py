@@ -126,7 +126,7 @@ class TurnPanel(SessionPanel):
         for what, button in (("initiative", "Roll initiative"), ("turn", "Start turn")):
             try:
                 need = self.session.dice_needed([], what=what)
-            except Exception:  # noqa: BLE001 (not possible now, e.g. a turn still running: nothing to ask)
+            except Exception:  # not possible now, e.g. a turn still running: nothing to ask
                 continue
             if need is not None:
                 dice = f"{need.count}d{need.sides}"

@@ -59,7 +59,7 @@ def spend_action(state: GameState, unit: Unit, what: str, *, reaction: bool = Fa
         changes: dict[str, object] = {"reaction_ready": False, "action_used": f"{what} (Reaction)"}
         if needs_focus and state.active_side != unit.side:
             changes["focus_until_own_turn"] = True
-        return replace(unit, **changes)  # type: ignore[arg-type]
+        return replace(unit, **changes)  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     if state.in_turn and state.options.strict and unit.is_vehicle and unit.crew > 1:
         # A crewed vehicle acts with each crew member once a turn (4.1).
         used = unit.crew_actions_used + 1

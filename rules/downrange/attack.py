@@ -31,7 +31,8 @@ from rules.downrange.odds import p_at_least_one, p_damage, p_skill
 from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
-from rules.downrange.turns import action_refusal, assistant_problem, check_assistants, skill_die_for, spend_action
+from rules.downrange.acting import action_refusal
+from rules.downrange.turns import assistant_problem, check_assistants, skill_die_for, spend_action
 from rules.downrange.unmanned import is_controlled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS, Circle, Cone, common_cone_axis_deg, distance_to_point_in, gap_in
@@ -579,7 +580,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         results = tuple(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in,
                                      suppressed=skill.success and t.allowed) for t in plan.targets)
         aim = plan.aim
-        return AttackResult(**common, targets=results, skill=skill,  # type: ignore[arg-type]
+        return AttackResult(**common, targets=results, skill=skill,  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
                             impact_x_in=aim[0] if aim else None, impact_y_in=aim[1] if aim else None,
                             radius_in=plan.radius_in)
 
@@ -587,7 +588,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         assert plan.aim is not None and plan.payload is not None
         skill = roll_skill(dice, plan.skill_die, plan.modifiers, bonus=plan.bonus, difficulty=plan.difficulty,
                            label=label, options=state.options)
-        base = AttackResult(**common, targets=(), skill=skill, payload=plan.payload.name,  # type: ignore[arg-type]
+        base = AttackResult(**common, targets=(), skill=skill, payload=plan.payload.name,  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
                             radius_in=plan.radius_in)
         if skill.success:
             return _explode(state, plan, base, plan.aim, dice)
@@ -617,7 +618,7 @@ def resolve_attack(state: GameState, setup: AttackSetup, dice: DiceSource, *,
         down, bailed = casualties_of(state, state.unit(t.unit_id)) if killed else ((), ())
         hits.append(TargetResult(t.unit_id, t.name, t.side, t.allowed, t.reason, t.distance_in, tuple(shots),
                                  killed, False, down, bailed))
-    return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]
+    return AttackResult(**common, targets=tuple(hits))  # type: ignore[arg-type]  # common is a dict of the shared fields: the call cannot check keyword dicts
 
 
 def _explode(state: GameState, plan: AttackPlan, base: AttackResult, at: tuple[float, float],

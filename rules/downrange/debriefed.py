@@ -165,7 +165,7 @@ def _medical_bands(game: Any) -> tuple[Any, ...]:
     """Table 2-2's bands of the game's catalogue (none: the rulebook's 6+ back in play)."""
     try:
         return tuple(game.catalog.medical) if game is not None else ()
-    except Exception:  # noqa: BLE001 (a missing data file: treatments' odds fall back to Table 2-2's defaults)
+    except Exception:  # a missing data file: treatments' odds fall back to Table 2-2's defaults
         return ()
 
 
@@ -213,13 +213,13 @@ def _skill(node: Mapping[str, Any], *, options: Any, medical: tuple[Any, ...], t
         needed = f"Table 2-2: {back}+ back in play"
         note = "back in play"
         if sides and mode in ("normal", "advantage", "disadvantage"):
-            p = p_skill(sides, mode, bonus, back, auto_failure=auto)  # type: ignore[arg-type]
+            p = p_skill(sides, mode, bonus, back, auto_failure=auto)
         result = str(table_result or ("automatic failure" if node.get("auto_failure") else node.get("total")))
         success = None
     else:
         needed = f"Difficulty {difficulty}" if difficulty is not None else "no Difficulty"
         if sides and difficulty is not None and mode in ("normal", "advantage", "disadvantage"):
-            p = p_skill(sides, mode, bonus, int(difficulty), auto_failure=auto)  # type: ignore[arg-type]
+            p = p_skill(sides, mode, bonus, int(difficulty), auto_failure=auto)
         success = bool(node.get("success"))
         result = ("hit" if success else "miss") if attack else ("success" if success else "failure")
         if node.get("auto_failure"):

@@ -2,11 +2,13 @@
 partial cover, which the players confirm in the attack panel (the declarations stay theirs)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.downrange.state import GameState
 from rules.terrain_sight import Ground, GroundDeclarations, propose_sight
 
 
-def propose_from_ground(state: GameState, attacker_id: int, target_ids, ground: Ground, *,
+def propose_from_ground(state: GameState, attacker_id: int, target_ids: Iterable[int], ground: Ground, *,
                         eye_height_in: float = 1.0, target_height_in: float = 1.0) -> GroundDeclarations:
     """Per target: ``line_of_sight`` (the ground hides the whole figure: False) and ``cover`` ("partial"
     when a crest hides its lower part: a Disadvantage, 2.4.1.1.1)."""

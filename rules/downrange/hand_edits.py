@@ -62,11 +62,11 @@ def apply_edit(state: GameState, action: EditUnit) -> GameState:
         kind = EDITABLE_FIELDS[key]
         if key == "suppressed":
             changes[key] = suppressions(state, value)
-            words.append(suppressed_words(state, changes[key]))  # type: ignore[arg-type]
+            words.append(suppressed_words(state, changes[key]))  # type: ignore[arg-type]  # changes holds the value the line above computed (dict[str, object])
             continue
         if key == "emission":
             changes[key] = emission(state, unit, value)
-            words.append(emission_words(changes[key]))  # type: ignore[arg-type]
+            words.append(emission_words(changes[key]))  # type: ignore[arg-type]  # changes holds the value the line above computed (dict[str, object])
             continue
         if key == "ammunition":
             changes["weapons"] = ammunition(state, unit, value)
@@ -101,7 +101,7 @@ def apply_edit(state: GameState, action: EditUnit) -> GameState:
         elif key == "focused" and value is not None and (not isinstance(value, str) or not value.strip()):
             raise state.illegal(f"focused = {value!r}: name the task it Focuses on (or null to end the Focus)")
         changes[key] = value
-    state = state.with_unit(replace(unit, **changes))  # type: ignore[arg-type]
+    state = state.with_unit(replace(unit, **changes))  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     return state.log("edit", f"{unit.name}: set by hand " + ", ".join(words) + ".", inputs=to_jsonable(action))
 
 

@@ -200,8 +200,8 @@ def narrate_attack(r: AttackResult, *, vehicles: set[int] | None = None,
             lines.append(f"The {r.area.kind} covers a {r.area.radius_in:g}\" radius until the end of {possessive(r.area.created_by)} "
                          "next turn.")
         elif r.skill is not None and (r.skill.success or r.miss is not None):
-            names = ", ".join(t.name for t in caught) or "nobody"
-            lines.append(f"The blast ({r.radius_in:g}\" radius) catches {names}.")
+            caught_names = ", ".join(t.name for t in caught) or "nobody"
+            lines.append(f"The blast ({r.radius_in:g}\" radius) catches {caught_names}.")
     for t in r.targets:
         if not t.allowed and t.reason and not t.in_blast:
             lines.append(f"{t.name}: not allowed ({t.reason}).")

@@ -41,7 +41,7 @@ def is_jammed(state: GameState, unit: Unit, *, zones: tuple[tuple[Unit, Reach], 
     return any(reach.touches(fp) for j, reach in (zones if zones is not None else jamming_zones(state)) if j.side != unit.side)
 
 
-def position_footprint(state: GameState, unit: Unit):  # type: ignore[no-untyped-def]
+def position_footprint(state: GameState, unit: Unit):  # type: ignore[no-untyped-def]  # returns the unit's Footprint (Circle | OrientedRect); annotate when radio.py next changes
     if unit.aboard is not None:
         return state.unit(unit.aboard).footprint
     return unit.footprint

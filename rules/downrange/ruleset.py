@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.dice import DiceSource
 from rules.downrange import actions as A
@@ -39,6 +39,9 @@ from rules.ruleset import (Ruleset, AttackRequest, Declaration, Overlay, Resolut
 from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
                            LocatorView, RollView)
 from rules.serialize import from_jsonable
+
+if TYPE_CHECKING:  # the ground's sight is imported when asked for (propose_from_ground)
+    from rules.terrain_sight import Ground, GroundDeclarations
 
 LEVELS = tuple(level.value for level in Level)
 
@@ -253,7 +256,7 @@ class DownRange(Ruleset):
             out.append(TargetProposal(u.unit_id, u.name, u.side, d, in_range, in_cone, in_blast, dmg, eligible, reason))
         return tuple(sorted(out, key=lambda p: (not p.eligible, p.distance_in)))
 
-    def propose_from_ground(self, state: GameState, request: AttackRequest, ground):
+    def propose_from_ground(self, state: GameState, request: AttackRequest, ground: Ground) -> GroundDeclarations:
         """The relief's proposal for the request's line-of-sight declarations (see rules/terrain_sight.py)."""
         from rules.downrange.ground_sight import propose_from_ground
 

@@ -192,8 +192,8 @@ def _unit(catalog: Catalog, r: _Reader, sides: Sequence[str]) -> Unit:
         specialty=specialty, specialty_skill=override_specialty or (specialty_skill if specialty else None),
         equipment=tuple(equipment), weapons=tuple(loadout), untrained=tuple(untrained),
         commander=commander, reports_to=r.integer("reports_to"), team=r.text("team"),
-        crew=r.integer("crew") if r.integer("crew") is not None else crew,  # type: ignore[arg-type]
-        capacity=r.integer("capacity") if r.integer("capacity") is not None else capacity,  # type: ignore[arg-type]
+        crew=r.integer("crew") if r.integer("crew") is not None else crew,  # type: ignore[arg-type]  # the None case is tested on the same line
+        capacity=r.integer("capacity") if r.integer("capacity") is not None else capacity,  # type: ignore[arg-type]  # the None case is tested on the same line
         mobility=mobility, control=control, flammable=r.flag("flammable"),
         aboard=r.integer("aboard"), compartment=compartment_value, operator=r.integer("operator"),
         status=status_value, injured=r.flag("injured"), overburdened=r.flag("overburdened"),

@@ -122,7 +122,7 @@ def _token_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
 def _move_team(state: GameState, unit: Unit, *, alone: bool = False, **pose: float) -> tuple[GameState, tuple[int, ...]]:
     members = (unit,) if alone else _token_of(state, unit)
     ids = tuple(m.unit_id for m in members)
-    return state.with_units(replace(m, **pose) for m in members), ids  # type: ignore[arg-type]
+    return state.with_units(replace(m, **pose) for m in members), ids  # type: ignore[arg-type]  # pose is a dict[str, float] of field values: replace() cannot check keyword dicts
 
 
 def apply_set_pose(state: GameState, action: SetPose) -> GameState:
@@ -309,7 +309,7 @@ def apply_start_turn(state: GameState, action: StartTurn) -> GameState:
                            disabled=False, weapons=tuple(replace(w, fired_this_turn=False) for w in u.weapons))
             if u.emission is not None and u.emission.until_start_of == side:
                 changes["emission"] = None
-        units.append(replace(u, **changes) if changes else u)  # type: ignore[arg-type]
+        units.append(replace(u, **changes) if changes else u)  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     observations = tuple(o for o in state.observations if o.until_start_of != side)
     state = replace(state, units=tuple(units), observations=observations, turn_index=index, in_turn=True)
     return state.log("turn", f"Round {state.round}: {possessive(side)} turn begins.", inputs={"side": side})
@@ -327,7 +327,7 @@ def apply_end_turn(state: GameState, action: EndTurn) -> GameState:
             changes["main_effort"] = False
         if u.side == side and u.focused and not u.focus_until_own_turn:
             changes["focused"] = None
-        units.append(replace(u, **changes) if changes else u)  # type: ignore[arg-type]
+        units.append(replace(u, **changes) if changes else u)  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     areas = []
     lifted = []
     for a in state.areas:

@@ -61,7 +61,7 @@ def apply_control(state: GameState, action: ControlRpv) -> GameState:
         changes.update(on_table=True, aboard=None, x_in=x, y_in=y, launch_x_in=x, launch_y_in=y)
     elif rpv.launch_x_in is None:
         changes.update(launch_x_in=rpv.x_in, launch_y_in=rpv.y_in)
-    state = state.with_units([op, replace(rpv, **changes)])  # type: ignore[arg-type]
+    state = state.with_units([op, replace(rpv, **changes)])  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     if is_jammed(state, state.unit(rpv.unit_id)):
         state, _ = apply_jamming_to_rpvs(state)
     return state.log("rpv", f"{op.name} Focuses and Signals to pilot {rpv.name} (emission token); {rpv.name} "

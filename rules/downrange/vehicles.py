@@ -64,7 +64,7 @@ def apply_board(state: GameState, action: Board) -> GameState:
         how = "the non-standard way (it Focuses; the vehicle must stay still)"
         if action.standard:
             how = "the non-standard way, as the vehicle is overcrowded inside (4.3.2: it Focuses; the vehicle must stay still)"
-    state = state.with_units([replace(unit, **changes), replace(vehicle, **vehicle_changes)])  # type: ignore[arg-type]
+    state = state.with_units([replace(unit, **changes), replace(vehicle, **vehicle_changes)])  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     text = f"{unit.name} boards {vehicle.name} {how} and leaves the table"
     if overloaded and not vehicle.overloaded:
         text += f"; {vehicle.name} is overloaded: half Movement and Disadvantage on its actions"
@@ -89,9 +89,9 @@ def apply_disembark(state: GameState, action: Disembark) -> GameState:
     left = [o for o in state.occupants(vehicle.unit_id) if o.unit_id != unit.unit_id and o.status is Status.ACTIVE]
     if vehicle.overloaded and len(left) <= vehicle.capacity:
         vehicle_changes["overloaded"] = False
-    updates = [replace(unit, **changes)]  # type: ignore[arg-type]
+    updates = [replace(unit, **changes)]  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     if vehicle_changes:
-        updates.append(replace(vehicle, **vehicle_changes))  # type: ignore[arg-type]
+        updates.append(replace(vehicle, **vehicle_changes))  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     state = state.with_units(updates)
     return state.log("disembark", f"{unit.name} gets out of {vehicle.name} {how}.", inputs=to_jsonable(action))
 

@@ -204,7 +204,7 @@ def _merge(raw: Mapping[str, Any], source: str, acc: dict[str, Any]) -> None:
         assert d is not None
         d.entry = "[dice]"
         ladder = tuple(parse_die(x) for x in d.names("ladder"))
-        if any(s is None for s in ladder) or len(ladder) < 2 or list(ladder) != sorted(set(ladder)):  # type: ignore[type-var]
+        if any(s is None for s in ladder) or len(ladder) < 2 or list(ladder) != sorted(set(ladder)):  # type: ignore[type-var]  # None entries are refused by the first test before sorted() sees them
             raise d.fail("ladder", "write the dice from smallest to largest, e.g. [\"d6\", \"d8\", \"d10\", \"d12\"]")
         acc["ladder"] = tuple(int(s) for s in ladder if s is not None)
         acc["success"] = d.whole("success", low=1, high=20)

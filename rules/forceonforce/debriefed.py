@@ -30,7 +30,7 @@ def engagements(event: RulesEvent, game: Any = None) -> tuple[EngagementView, ..
     try:
         if game is not None and game.has_team(firer):
             firer_ids = tuple(f.figure_id for f in game.members(firer))
-    except Exception:  # noqa: BLE001 (a game from another program: positions are then unknown)
+    except Exception:  # a game from another program: positions are then unknown
         firer_ids = ()
     if not isinstance(test, Mapping):
         result, detail = "nobody won", "no test: line of sight and line of fire only"
@@ -48,9 +48,10 @@ def engagements(event: RulesEvent, game: Any = None) -> tuple[EngagementView, ..
     # they were at that moment: the scenario's teams are out of date once an element has split or merged.
     corridor = mapping(check.get("corridor"))
     ends = [number(corridor.get(k)) for k in ("ax_in", "ay_in", "bx_in", "by_in")]
-    origin = aim = None
+    origin: tuple[float, float] | None = None
+    aim: tuple[float, float] | None = None
     if all(v is not None for v in ends):
-        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])  # type: ignore[assignment]
+        origin, aim = (ends[0], ends[1]), (ends[2], ends[3])  # type: ignore[assignment]  # all() checked: none is None
     return (EngagementView(min(firer_ids, default=-1), "Fire", None, result, 1, 1 if result == "won the test" else 0,
                            distance, detail, firer, str(check.get("firer_side") or event.side or ""), target,
                            str(check.get("target_side", "")), "centre to centre" if distance is not None else "",

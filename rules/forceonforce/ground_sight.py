@@ -2,11 +2,13 @@
 for how many of the target are visible and how many firers see it; proposed for the players to confirm."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.forceonforce.state import FofState
 from rules.terrain_sight import Ground, GroundDeclarations, propose_sight
 
 
-def propose_from_ground(state: FofState, attacker_id: int, target_ids, ground: Ground, *,
+def propose_from_ground(state: FofState, attacker_id: int, target_ids: Iterable[int], ground: Ground, *,
                         eye_height_in: float = 1.0, target_height_in: float = 1.0) -> GroundDeclarations:
     """Per target unit: ``line_of_sight`` (centre to centre) and ``target_visible`` (its figures in play
     whose top the firing unit's centre sees); for the attack: ``firers_seeing`` (the firing unit's

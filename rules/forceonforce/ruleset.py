@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -48,6 +48,9 @@ from rules.ruleset import (Ruleset, AttackRequest, Declaration, GroupView, OddsL
                            TargetProposal, UnitView, WeaponView)
 from rules.ruleset import CasualtyView, EditForm, EngagementView, FrontEnd, RollView, TurnBox, TurnCommand
 from rules.serialize import from_jsonable
+
+if TYPE_CHECKING:  # the ground's sight is imported when asked for (propose_from_ground)
+    from rules.terrain_sight import Ground, GroundDeclarations
 
 DIE_CHOICES = ("troop quality", "morale")
 FIRE = "Fire"
@@ -325,7 +328,7 @@ class ForceOnForce(Ruleset):
                                       tuple(f.figure_id for f in state.members(t))))
         return tuple(sorted(out, key=lambda p: (not p.eligible, p.distance_in)))
 
-    def propose_from_ground(self, state: FofState, request: AttackRequest, ground):
+    def propose_from_ground(self, state: FofState, request: AttackRequest, ground: Ground) -> GroundDeclarations:
         """The relief's proposal for the request's line-of-sight declarations (see rules/terrain_sight.py)."""
         from rules.forceonforce.ground_sight import propose_from_ground
 

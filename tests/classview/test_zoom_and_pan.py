@@ -58,7 +58,7 @@ def wheel(browser, at: tuple[float, float], delta_y: float) -> None:
 
 
 def mouse_drag(browser, start: tuple[float, float], by: tuple[float, float], steps: int = 5) -> None:
-    send = lambda kind, x, y, **kw: browser.execute_cdp_cmd("Input.dispatchMouseEvent", {  # noqa: E731
+    send = lambda kind, x, y, **kw: browser.execute_cdp_cmd("Input.dispatchMouseEvent", {  # noqa: E731  (a one-line local helper reads better as a lambda)
         "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1, **kw})
     send("mouseMoved", *start, buttons=0)
     send("mousePressed", *start, buttons=1)

@@ -141,14 +141,14 @@ def calibration_file(tmp_path_factory) -> tuple[Path, dict]:
     return image, json.loads(table.read_text(encoding="utf-8"))
 
 
-def _set_leaf(doc, path: list, value):  # noqa: ANN001
+def _set_leaf(doc, path: list, value):
     target = doc
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
 
 
-def _leaves(doc, prefix=()):  # noqa: ANN001, ANN202
+def _leaves(doc, prefix=()):
     if isinstance(doc, dict):
         for k, v in doc.items():
             yield from _leaves(v, (*prefix, k))
@@ -239,7 +239,7 @@ def test_a_recording_with_garbled_cells_or_bytes_still_debriefs_or_is_refused_in
         value = data.draw(CELLS, label="value")
         try:
             with sqlite3.connect(path) as db:
-                db.execute(f"UPDATE OR IGNORE {table} SET {column} = ? WHERE rowid % 3 = 0", (value,))  # noqa: S608
+                db.execute(f"UPDATE OR IGNORE {table} SET {column} = ? WHERE rowid % 3 = 0", (value,))
         except sqlite3.IntegrityError:
             reject()  # SQLite itself refuses this cell (a NULL row id): no file to test
     code, _, err = run("debrief", str(path), "--out", str(path.with_suffix(".html")), "--no-progress")

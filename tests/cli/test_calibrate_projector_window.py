@@ -9,13 +9,13 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.camera_model import CameraModel, CameraPose  # noqa: E402
-from calibration.files import save_camera_model, save_table_calibration  # noqa: E402
-from calibration.projector import load_projector_calibration  # noqa: E402
-from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
-from calibration.table_calibration import TableCalibration  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from cli.main import main  # noqa: E402
+from calibration.camera_model import CameraModel, CameraPose
+from calibration.files import save_camera_model, save_table_calibration
+from calibration.projector import load_projector_calibration
+from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model
+from calibration.table_calibration import TableCalibration
+from calibration.table_layout import TableLayout
+from cli.main import main
 
 LAYOUT = TableLayout.default()
 CAMERA = webcam_model(960, 540)

@@ -11,13 +11,13 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.files import save_table_calibration  # noqa: E402
-from calibration.synthetic import load_synthetic_scenario  # noqa: E402
-from calibration.table_calibration import TableCalibration  # noqa: E402
-from cli.main import main  # noqa: E402
-from appmodel.scenarios import find_shipped  # noqa: E402
-from tuio_helpers import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
-from tracker.recording import RecordingReader  # noqa: E402
+from calibration.files import save_table_calibration
+from calibration.synthetic import load_synthetic_scenario
+from calibration.table_calibration import TableCalibration
+from cli.main import main
+from appmodel.scenarios import find_shipped
+from tuio_helpers import TuioClientModel, osc_server  # noqa: F401  (osc_server: a pytest fixture, a real OSC server, taken by name)
+from tracker.recording import RecordingReader
 
 STARTER = find_shipped("starter-skirmish").path
 

@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from cli.main import main  # noqa: E402
+from cli.main import main
 
 
 @pytest.mark.parametrize("command", [["gui"], ["run"], ["replay", "missing.sqlite"], ["demo", "--headless"]])

@@ -15,7 +15,7 @@ from debrief.report import SECTIONS, write_debrief_report
 from tracker.recording import Recorder
 from tracker.recording import RecordingReader
 
-from debrief_helpers import ReportParser, parse  # noqa: F401
+from debrief_helpers import parse
 
 
 @pytest.fixture(scope="module")

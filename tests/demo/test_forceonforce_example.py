@@ -14,9 +14,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from cli.main import main  # noqa: E402
-from demo.story import DemoTiming, build_story  # noqa: E402
-from demo_example_runs import (TOLERANCE_IN, check_demo_video, check_tracking,  # noqa: E402
+from cli.main import main
+from demo.story import DemoTiming, build_story
+from demo_example_runs import (TOLERANCE_IN, check_demo_video, check_tracking,
                                      play_from_scripted_poses, run_once, same_words, settled_s)
 
 pytestmark = pytest.mark.slow

@@ -16,13 +16,13 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from cli.main import main  # noqa: E402
-from debrief.facts import EngagementOutcome, read_debrief_facts  # noqa: E402
-from gui.demo.headless import CROWDED, prepare_output_folder  # noqa: E402
-from demo.story import DemoTiming, build_story  # noqa: E402
-from appmodel.errors import UsageError  # noqa: E402
-from demo_example_runs import check_demo_video, check_tracking, run_once  # noqa: E402
-from tracker.recording import RecordingReader  # noqa: E402
+from cli.main import main
+from debrief.facts import EngagementOutcome, read_debrief_facts
+from gui.demo.headless import CROWDED, prepare_output_folder
+from demo.story import DemoTiming, build_story
+from appmodel.errors import UsageError
+from demo_example_runs import check_demo_video, check_tracking, run_once
+from tracker.recording import RecordingReader
 
 pytestmark = pytest.mark.slow
 

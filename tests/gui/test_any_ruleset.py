@@ -11,8 +11,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import toy_ruleset  # noqa: E402
-from gui_helpers import edit_in_dialog  # noqa: E402
+import toy_ruleset
+from gui_helpers import edit_in_dialog
 
 ANN, BOB, CID = 1, 2, 3
 

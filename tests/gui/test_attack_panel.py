@@ -10,11 +10,11 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.errors import UsageError  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from rules.downrange.examples import in_depth  # noqa: E402
-from rules.dice import SeededDice  # noqa: E402
-from rules.ruleset import get_ruleset  # noqa: E402
+from appmodel.errors import UsageError
+from appmodel.game_session import AttackDraft, GameSession
+from rules.downrange.examples import in_depth
+from rules.dice import SeededDice
+from rules.ruleset import get_ruleset
 
 ZBL, UTV, GUNNER, MAAWS = 40, 15, 11, 13
 

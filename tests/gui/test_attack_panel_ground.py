@@ -8,9 +8,9 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from rules.forceonforce.examples import patrol  # noqa: E402
-from rules.terrain_sight import Ground  # noqa: E402
-from gui_helpers import session_before, show  # noqa: E402
+from rules.forceonforce.examples import patrol
+from rules.terrain_sight import Ground
+from gui_helpers import session_before, show
 
 ALPHA, CELL_1 = 10, 30
 CELL = 0.25

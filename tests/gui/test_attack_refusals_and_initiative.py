@@ -7,8 +7,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from appmodel.game_session import AttackDraft, GameSession
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 SERGEANT, OFFICER, AR = 10, 30, 31
 

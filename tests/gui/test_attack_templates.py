@@ -10,9 +10,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from gui_helpers import open_main_window  # noqa: E402
+from appmodel.game_session import GameSession
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from gui_helpers import open_main_window
 
 MORTAR, SERGEANT = 11, 10
 AIM = (44.0, 30.0)

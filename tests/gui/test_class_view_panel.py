@@ -8,12 +8,12 @@ import urllib.request
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from classview.live import LiveClassView  # noqa: E402
-from classview.server import ServeAddress  # noqa: E402
-from gui.compositor import bgr_from_qimage  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from gui.settings import AppSettings  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from classview.live import LiveClassView
+from classview.server import ServeAddress
+from gui.compositor import bgr_from_qimage
+from appmodel.game_session import AttackDraft, GameSession
+from gui.settings import AppSettings
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 
 def test_the_qr_code_reads_back_as_the_address_with_its_key(qtbot) -> None:

@@ -13,14 +13,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.forceonforce.examples.patrol import SCENARIO_PATH  # noqa: E402
-from rules.geometry import Corridor  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.forceonforce.examples.patrol import SCENARIO_PATH
+from rules.geometry import Corridor
+from tracker.unit_pose import UnitPose, UnitState
 
 ALPHA_1, ALPHA_3, ALPHA_4, BRAVO_1, CELL_1_A, SHOPPERS, MARKET_STALL = 10, 12, 13, 14, 30, 51, 50
 ALPHA_4_HOME = (15.4, 20.0)

@@ -13,10 +13,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.forceonforce.examples import patrol  # noqa: E402
-from gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
-from gui_helpers import session_before as scripted_session_before  # noqa: E402
+from appmodel.game_session import GameSession
+from rules.forceonforce.examples import patrol
+from gui_helpers import edit_in_dialog, scripted_records, show
+from gui_helpers import session_before as scripted_session_before
 
 ALPHA, BRAVO_1, BRAVO_4, CELL_1 = 10, 14, 17, 30
 

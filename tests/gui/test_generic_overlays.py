@@ -13,15 +13,15 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from appmodel.overlays.draw_item import base_radius  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.generic.examples import solo  # noqa: E402
-from rules.geometry import Circle, Segment  # noqa: E402
-from rules.ruleset import get_ruleset  # noqa: E402
+from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from appmodel.overlays.draw_item import base_radius
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.generic.examples import solo
+from rules.geometry import Circle, Segment
+from rules.ruleset import get_ruleset
 
 TOP = TopDownTransform((72.0, 48.0), (1440, 960), margin_px=20)
 

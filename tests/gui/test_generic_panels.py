@@ -13,10 +13,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.generic.examples import solo  # noqa: E402
-from gui_helpers import edit_in_dialog, scripted_records, show  # noqa: E402
-from gui_helpers import session_before as scripted_session_before  # noqa: E402
+from appmodel.game_session import GameSession
+from rules.generic.examples import solo
+from gui_helpers import edit_in_dialog, scripted_records, show
+from gui_helpers import session_before as scripted_session_before
 
 I1, I2, M1 = solo.I1, solo.I2, solo.M1
 T1, R1, G1, R3, R4, R5 = solo.T1, solo.R1, solo.G1, solo.R3, solo.R4, solo.R5

@@ -9,9 +9,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from appmodel.game_session import GameSession
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from tracker.unit_pose import UnitPose, UnitState
 
 GUNNER, ASSISTANT, SERGEANT = 11, 12, 10  # 11 and 12 start on one spot (14, 24): one token
 

@@ -10,9 +10,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from gui_helpers import ScriptedLive  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from appmodel.game_session import GameSession
+from gui_helpers import ScriptedLive
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 
 @pytest.mark.parametrize("sizes_in_roster", [False, True])

@@ -10,7 +10,7 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.overlays.label_placement import boxes_overlap  # noqa: E402
+from appmodel.overlays.label_placement import boxes_overlap
 
 # After the project (not before it): bench/demo.py would otherwise hide the demo package from every test
 # that runs later in the same process (a `sandtable` command imports it).

@@ -14,14 +14,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from gui.overlay_layers import HOT_REBUILDS  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from gui.overlay_layers import HOT_REBUILDS
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from tracker.unit_pose import UnitPose, UnitState
 
 MAAWS, SERGEANT, GUNNER, AR, ZBL = 13, 10, 11, 31, 40
 

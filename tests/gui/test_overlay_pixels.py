@@ -10,12 +10,12 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from appmodel.game_session import GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from appmodel.game_session import GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 MAAWS = 13  # at (15, 29), Carl Gustaf: Range 38", base radius 0.5"
 ONLY = {name: False for name in OverlayToggles().names()}

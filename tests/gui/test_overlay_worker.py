@@ -16,14 +16,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app  # noqa: E402
-from gui.overlay_worker import JobThread, OverlayWorker  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from appmodel.tracking.synthetic_feed import SyntheticFeed  # noqa: E402
-from appmodel.overlays.transforms import CameraTransform, TopDownTransform  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from gui.overlay_worker import JobThread, OverlayWorker
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from appmodel.tracking.synthetic_feed import SyntheticFeed
+from appmodel.overlays.transforms import CameraTransform, TopDownTransform
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from tracker.unit_pose import UnitPose, UnitState
 
 MAAWS, AR, ZBL = 13, 31, 40
 W, H = 960, 540
@@ -162,7 +162,7 @@ def test_a_failing_job_is_reported_and_the_view_draws_on_its_own_thread(feed, qt
     class Broken:
         version = s.version + 1
 
-        def build(self):  # noqa: ANN201
+        def build(self):
             raise ValueError("the rules refused")
 
     spec = view.view_spec()

@@ -9,11 +9,11 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.projector import ProjectorCalibration  # noqa: E402
-from gui.compositor import bgr_from_qimage  # noqa: E402
-from appmodel.game_session import AttackDraft, GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from calibration.projector import ProjectorCalibration
+from gui.compositor import bgr_from_qimage
+from appmodel.game_session import AttackDraft, GameSession
+from appmodel.overlays.registry import OverlayToggles
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 MAAWS = 13
 

@@ -12,14 +12,14 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.camera_model import CameraModel, CameraPose  # noqa: E402
-from calibration.projection import camera_from_table  # noqa: E402
-from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
-from calibration.table_calibration import TableCalibration  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from appmodel.tracking.live_tracking import LiveUpdate  # noqa: E402
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from calibration.camera_model import CameraModel, CameraPose
+from calibration.projection import camera_from_table
+from calibration.synthetic import Projector, SyntheticTable, overhead_pose, webcam_model
+from calibration.table_calibration import TableCalibration
+from calibration.table_layout import TableLayout
+from appmodel.tracking.live_tracking import LiveUpdate
+from appmodel.game_session import GameSession
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 LAYOUT = TableLayout.default()
 CAMERA = webcam_model(1280, 720)

@@ -10,13 +10,13 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from calibration.projector_model import ProjectorModel  # noqa: E402
-from calibration.synthetic.projected_light import ceiling_projector  # noqa: E402
-from calibration.table_layout import TableLayout, tag_corners_in  # noqa: E402
-from calibration.tag_bitmaps import card_size_in  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from rules.terrain_sight import Ground  # noqa: E402
+from appmodel.game_session import GameSession
+from calibration.projector_model import ProjectorModel
+from calibration.synthetic.projected_light import ceiling_projector
+from calibration.table_layout import TableLayout, tag_corners_in
+from calibration.tag_bitmaps import card_size_in
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from rules.terrain_sight import Ground
 
 MAAWS, SERGEANT = 13, 10
 

@@ -9,15 +9,15 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.ground_projection import GroundProjection  # noqa: E402
-from calibration.projector_model import ProjectorModel  # noqa: E402
-from calibration.synthetic.projected_light import ceiling_projector  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from calibration.terrain import Hill, Terrain  # noqa: E402
-from gui.compositor import bgr_from_qimage  # noqa: E402
-from appmodel.game_session import GameSession  # noqa: E402
-from appmodel.overlays.registry import OverlayToggles  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from calibration.ground_projection import GroundProjection
+from calibration.projector_model import ProjectorModel
+from calibration.synthetic.projected_light import ceiling_projector
+from calibration.table_layout import TableLayout
+from calibration.terrain import Hill, Terrain
+from gui.compositor import bgr_from_qimage
+from appmodel.game_session import GameSession
+from appmodel.overlays.registry import OverlayToggles
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 MAAWS = 13
 

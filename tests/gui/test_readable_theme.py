@@ -10,7 +10,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui.theme import BACKGROUNDS, PALETTE, TEXT_COLORS, contrast_ratio  # noqa: E402
+from gui.theme import BACKGROUNDS, PALETTE, TEXT_COLORS, contrast_ratio
 
 TEXT_ON = [("WindowText", "Window"), ("Text", "Base"), ("Text", "AlternateBase"), ("ButtonText", "Button"),
            ("HighlightedText", "Highlight"), ("ToolTipText", "ToolTipBase"), ("PlaceholderText", "Base"),

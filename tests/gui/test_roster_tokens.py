@@ -11,10 +11,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import AR, CORPSMAN, MAAWS, PLA, SCENARIO_PATH, SERGEANT  # noqa: E402
-from rules.downrange.state import Emission, Suppression  # noqa: E402
-from gui_helpers import edit_in_dialog  # noqa: E402
+from appmodel.game_session import GameSession
+from rules.downrange.examples.in_depth import AR, CORPSMAN, MAAWS, PLA, SCENARIO_PATH, SERGEANT
+from rules.downrange.state import Emission, Suppression
+from gui_helpers import edit_in_dialog
 
 TOKENS, WEAPONS = 7, 6  # roster columns
 

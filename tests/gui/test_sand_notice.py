@@ -7,13 +7,13 @@ import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.sand_change import SandChangeWatch, sand_mask  # noqa: E402
-from calibration.synthetic import Faults, SyntheticTable, overhead_pose, webcam_model  # noqa: E402
-from calibration.table_calibration import TableCalibration  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from calibration.terrain import Hill, Terrain  # noqa: E402
-from appmodel.game_session import GameSession  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from calibration.sand_change import SandChangeWatch, sand_mask
+from calibration.synthetic import Faults, SyntheticTable, overhead_pose, webcam_model
+from calibration.table_calibration import TableCalibration
+from calibration.table_layout import TableLayout
+from calibration.terrain import Hill, Terrain
+from appmodel.game_session import GameSession
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 LAYOUT = TableLayout.default()
 CAMERA = webcam_model(640, 360)

@@ -12,15 +12,15 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.errors import CalibrationError  # noqa: E402
-from calibration.files import load_table_calibration, save_camera_model  # noqa: E402
-from calibration.synthetic import Hand, SyntheticTable, TagPlacement, overhead_pose, webcam_model  # noqa: E402
-from calibration.table_calibration import TableCalibration  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from gui import setup_steps  # noqa: E402
-from appmodel.scenarios import find_shipped  # noqa: E402
-from gui.settings import AppSettings  # noqa: E402
-from tracker.sources import CameraSource  # noqa: E402
+from calibration.errors import CalibrationError
+from calibration.files import load_table_calibration, save_camera_model
+from calibration.synthetic import Hand, SyntheticTable, TagPlacement, overhead_pose, webcam_model
+from calibration.table_calibration import TableCalibration
+from calibration.table_layout import TableLayout
+from gui import setup_steps
+from appmodel.scenarios import find_shipped
+from gui.settings import AppSettings
+from tracker.sources import CameraSource
 
 STARTER = find_shipped("starter-skirmish").path
 LAYOUT = TableLayout.default()
@@ -64,7 +64,7 @@ class SyntheticCapture:
             assert time.monotonic() < deadline, "the camera thread did not deliver the new picture in 120 s"
             time.sleep(0.01)
 
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+    def isOpened(self) -> bool:  # OpenCV's name
         return True
 
     def read(self):

@@ -15,19 +15,19 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from calibration.camera_model import CameraPose  # noqa: E402
-from calibration.synthetic import Faults, TagPlacement  # noqa: E402
-from calibration.synthetic.camera_rig import CameraRig, RigCamera  # noqa: E402
-from calibration.synthetic.renderer import webcam_model  # noqa: E402
-from calibration.table_layout import TableLayout  # noqa: E402
-from cli.main import main  # noqa: E402
-from loop_footage import PLACES, TWO_CAMERA_FPS, two_camera_footage  # noqa: E402
-from tracker.frames import Frame  # noqa: E402
-from tracker.multi_camera import MultiCameraTracker, register_cameras  # noqa: E402
-from tracker.recording import RecordingReader  # noqa: E402
-from tracker.sources import ArraySource, ImageFolderSource  # noqa: E402
-from tracker.unit_tracker import TrackerSettings  # noqa: E402
-from tuio_helpers import TuioClientModel, osc_server  # noqa: E402,F401  (a real OSC server)
+from calibration.camera_model import CameraPose
+from calibration.synthetic import Faults, TagPlacement
+from calibration.synthetic.camera_rig import CameraRig, RigCamera
+from calibration.synthetic.renderer import webcam_model
+from calibration.table_layout import TableLayout
+from cli.main import main
+from loop_footage import PLACES, TWO_CAMERA_FPS, two_camera_footage
+from tracker.frames import Frame
+from tracker.multi_camera import MultiCameraTracker, register_cameras
+from tracker.recording import RecordingReader
+from tracker.sources import ArraySource, ImageFolderSource
+from tracker.unit_tracker import TrackerSettings
+from tuio_helpers import TuioClientModel, osc_server  # noqa: F401  (osc_server: a pytest fixture, a real OSC server, taken by name)
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from gui_helpers import ScriptedLive  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from tracker.unit_pose import UnitPose, UnitState  # noqa: E402
+from appmodel.game_session import GameSession
+from gui_helpers import ScriptedLive
+from rules.downrange.examples.in_depth import SCENARIO_PATH
+from tracker.unit_pose import UnitPose, UnitState
 
 
 @dataclass

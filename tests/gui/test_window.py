@@ -9,9 +9,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from appmodel.game_session import GameSession  # noqa: E402
-from gui.settings import AppSettings, load_settings, open_store, save_settings  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from appmodel.game_session import GameSession
+from gui.settings import AppSettings, load_settings, open_store, save_settings
+from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 
 @pytest.fixture

@@ -67,7 +67,7 @@ def _finish(proc: subprocess.Popen) -> tuple[str, str]:
             proc.communicate()
 
 
-def _lines(stream) -> queue.Queue:  # noqa: ANN001 - a text pipe
+def _lines(stream) -> queue.Queue:  # a text pipe
     """The pipe's lines as they come (a reader thread: readline alone cannot give up on a hung child)."""
     lines: queue.Queue = queue.Queue()
 

@@ -19,7 +19,7 @@ FOF = get_ruleset("force-on-force")
 GENERIC = get_ruleset("generic")
 
 
-def _rolls(ruleset, resolution):  # type: ignore[no-untyped-def]
+def _rolls(ruleset, resolution):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     """The rolls of the last logged event, as a recording keeps it (JSON) and the debrief reads it."""
     event = RulesEvent.from_json(resolution.state.events[-1].to_json())
     return ruleset.recorded_rolls(event)

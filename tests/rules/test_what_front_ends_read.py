@@ -18,7 +18,7 @@ from rules.generic.examples import solo
 from rules.ruleset import RulesState, TurnButton, TurnCommand, get_ruleset, last_event
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))
-import toy_ruleset  # noqa: E402
+import toy_ruleset
 
 GAMES = {"down-range": in_depth.initial_state, "force-on-force": patrol.initial_state, "generic": solo.initial_state}
 

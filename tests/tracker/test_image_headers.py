@@ -53,11 +53,11 @@ def tiff(width: int, height: int, *, order: str = "<", kind: int = 4, big: bool 
     fmt = {3: "H", 4: "I", 16: "Q"}[kind]
     if big:
         head = magic + struct.pack(order + "HHHQ", 43, 8, 0, 16)
-        value = lambda v: struct.pack(order + fmt, v).ljust(8, b"\0")  # noqa: E731
+        value = lambda v: struct.pack(order + fmt, v).ljust(8, b"\0")  # noqa: E731  (a one-line local helper reads better as a lambda)
         entries = [struct.pack(order + "HHQ", tag, kind, 1) + value(v) for tag, v in ((256, width), (257, height))]
         return head + struct.pack(order + "Q", len(entries)) + b"".join(entries) + struct.pack(order + "Q", 0)
     head = magic + struct.pack(order + "HI", 42, 8)
-    value = lambda v: struct.pack(order + fmt, v).ljust(4, b"\0")  # noqa: E731
+    value = lambda v: struct.pack(order + fmt, v).ljust(4, b"\0")  # noqa: E731  (a one-line local helper reads better as a lambda)
     entries = [struct.pack(order + "HHI", tag, kind, 1) + value(v) for tag, v in ((256, width), (257, height))]
     return head + struct.pack(order + "H", len(entries)) + b"".join(entries) + struct.pack(order + "I", 0)
 

@@ -270,4 +270,4 @@ def test_the_poses_reported_are_frozen_values_like_any_other_pose():
     assert pose == UnitPose(**{f.name: getattr(pose, f.name) for f in dataclasses.fields(UnitPose)})
     assert hash(pose) == hash(dataclasses.replace(pose))
     with pytest.raises(dataclasses.FrozenInstanceError):
-        pose.x_in = 0.0  # type: ignore[misc]
+        pose.x_in = 0.0  # type: ignore[misc]  # assigning to a frozen field on purpose: the test expects the error

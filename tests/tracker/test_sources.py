@@ -19,7 +19,7 @@ import threading
 PATIENCE_S = 120.0
 
 
-def wait_until(condition, what: str) -> None:  # noqa: ANN001
+def wait_until(condition, what: str) -> None:
     deadline = time.monotonic() + PATIENCE_S
     while not condition():
         assert time.monotonic() < deadline, f"waited {PATIENCE_S:.0f} s for {what}"

@@ -101,7 +101,7 @@ def test_without_reuse_every_followed_tag_is_searched_in_every_frame():
 
 def test_more_worker_threads_find_the_same_tags_at_the_same_places():
     """A machine with more cores: windows started early and the rest of the frame on several threads."""
-    moving = lambda i: [TagPlacement(u.tag_id, u.x_in + (0.1 * i if u.tag_id < 12 else 0.0), u.y_in, u.z_in, u.heading_deg)  # noqa: E731
+    moving = lambda i: [TagPlacement(u.tag_id, u.x_in + (0.1 * i if u.tag_id < 12 else 0.0), u.y_in, u.z_in, u.heading_deg)  # noqa: E731  (a one-line local helper reads better as a lambda)
                         for u in UNITS]
     with FastTagDetector() as two, FastTagDetector(settings=FastDetectorSettings(workers=3)) as three:
         for (_r2, found2, _), (r3, found3, _) in zip(run(24, moving, two), run(24, moving, three)):

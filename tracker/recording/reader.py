@@ -131,7 +131,7 @@ class RecordingReader:
         ends = [
             r[0]
             for table in ("frames", "events", "rules_events")
-            for r in self._rows(f"SELECT MAX(t_s) FROM {table} WHERE {_VALID_T}")  # noqa: S608 - fixed names
+            for r in self._rows(f"SELECT MAX(t_s) FROM {table} WHERE {_VALID_T}")  # SQL built from fixed table and column names only
             if isinstance(r[0], (int, float))
         ]
         return float(max(ends)) if ends else 0.0
@@ -180,7 +180,7 @@ class RecordingReader:
 
     def frame_times(self) -> np.ndarray:
         """(N, 3) rows of frame index, t_s, video frame (-1 when no video frame)."""
-        rows = self._rows(f"SELECT frame_index, t_s, COALESCE(video_frame, -1) FROM frames WHERE {_VALID_T} ORDER BY frame_index")  # noqa: S608
+        rows = self._rows(f"SELECT frame_index, t_s, COALESCE(video_frame, -1) FROM frames WHERE {_VALID_T} ORDER BY frame_index")  # SQL built from fixed table and column names only
         try:
             return np.array(rows, dtype=np.float64).reshape(-1, 3)
         except (TypeError, ValueError):
@@ -199,7 +199,7 @@ class RecordingReader:
             # Newest valid row at or before t: the index answers it in a few page reads; a damaged row
             # is skipped and the one before it taken.
             for row in self._stream(
-                f"SELECT {columns} FROM poses WHERE tag_id = ? AND t_s <= ? AND {_VALID_T} ORDER BY t_s DESC, id DESC LIMIT 4",  # noqa: S608
+                f"SELECT {columns} FROM poses WHERE tag_id = ? AND t_s <= ? AND {_VALID_T} ORDER BY t_s DESC, id DESC LIMIT 4",  # SQL built from fixed table and column names only
                 (tag_id, float(t_s)),
             ):
                 pose = self._pose(row, t_s)
@@ -230,9 +230,9 @@ class RecordingReader:
                 " WHERE previous_bucket IS NULL OR bucket != previous_bucket OR next_t IS NULL OR next_t - t_s >= :step"
                 " OR state != previous_state ORDER BY t_s"
             )
-            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})  # type: ignore[arg-type]
+            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})
         else:
-            rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # noqa: S608
+            rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
                                 (int(tag_id),))
         out: list[tuple[float, float, float, float]] = []
         for t, x, y, heading in rows:
@@ -247,7 +247,7 @@ class RecordingReader:
         """Tracker events with t0_s <= t_s < t1_s, in order."""
         out = []
         for t, frame, kind, tag_id, name, payload in self._stream(
-            f"SELECT t_s, frame_index, kind, tag_id, name, payload_json FROM events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} "  # noqa: S608
+            f"SELECT t_s, frame_index, kind, tag_id, name, payload_json FROM events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} "  # SQL built from fixed table and column names only
             "ORDER BY t_s, id",
             (t0_s, t1_s),
         ):
@@ -270,7 +270,7 @@ class RecordingReader:
     def iter_rules_events(self, t0_s: float = float("-inf"), t1_s: float = float("inf")) -> Iterator[RulesRecord]:
         """Rule records with t0_s <= t_s < t1_s, in order, one at a time."""
         for t, kind, payload in self._stream(
-            f"SELECT t_s, kind, payload_json FROM rules_events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} ORDER BY t_s, id",  # noqa: S608
+            f"SELECT t_s, kind, payload_json FROM rules_events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
             (t0_s, t1_s),
         ):
             try:
@@ -282,7 +282,7 @@ class RecordingReader:
 
     def bookmarks(self) -> list[Bookmark]:
         return [Bookmark(float(t), _text(note))
-                for t, note in self._rows(f"SELECT t_s, note FROM bookmarks WHERE {_VALID_T} ORDER BY t_s, id")]  # noqa: S608
+                for t, note in self._rows(f"SELECT t_s, note FROM bookmarks WHERE {_VALID_T} ORDER BY t_s, id")]  # SQL built from fixed table and column names only
 
     def _note(self, problem: str) -> None:
         if problem not in self.problems:

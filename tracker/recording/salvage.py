@@ -74,8 +74,8 @@ def salvage_recording(src: str | Path, dst: str | Path) -> SalvageResult:
 def _copy_table(source: sqlite3.Connection, target: sqlite3.Connection, table: str) -> tuple[int, bool]:
     """Copy every row whose pages survive (a row whose long text sits on a lost page is skipped)."""
     try:
-        width = len(source.execute(f"SELECT * FROM {table} LIMIT 0").description)  # noqa: S608 - fixed names
-        cursor = source.execute(f"SELECT rowid FROM {table}")  # noqa: S608
+        width = len(source.execute(f"SELECT * FROM {table} LIMIT 0").description)  # SQL built from fixed table and column names only
+        cursor = source.execute(f"SELECT rowid FROM {table}")  # SQL built from fixed table and column names only
     except sqlite3.DatabaseError:
         return 0, False
     rowids: list[int] = []
@@ -85,11 +85,11 @@ def _copy_table(source: sqlite3.Connection, target: sqlite3.Connection, table: s
             rowids.append(rowid)
     except sqlite3.DatabaseError:
         complete = False
-    insert = f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * width)})"  # noqa: S608
+    insert = f"INSERT OR REPLACE INTO {table} VALUES ({', '.join('?' * width)})"  # SQL built from fixed table and column names only
     count = 0
     for rowid in rowids:
         try:
-            row = source.execute(f"SELECT * FROM {table} WHERE rowid = ?", (rowid,)).fetchone()  # noqa: S608
+            row = source.execute(f"SELECT * FROM {table} WHERE rowid = ?", (rowid,)).fetchone()  # SQL built from fixed table and column names only
         except sqlite3.DatabaseError:
             complete = False
             continue

@@ -467,8 +467,10 @@ class Recorder:
                 if self._video:
                     # The video stops with the poses (it is what fills the disk, and past the poses' end it
                     # could not be replayed): said in the same note, while the reserve gives room for it.
-                    self._video_error = self._video_error or self._error
-                    notes.append(("video_stop_reason", f"{what_happened(self._error, self.path)}; the video ends "
+                    stopped_by = self._video_error or self._error
+                    assert stopped_by is not None  # this note is written only after a write error
+                    self._video_error = stopped_by
+                    notes.append(("video_stop_reason", f"{what_happened(stopped_by, self.path)}; the video ends "
                                                        f"after about {self._video_written} frames"))
                 db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", notes)
                 db.commit()

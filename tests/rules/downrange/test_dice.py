@@ -16,7 +16,7 @@ from rules.errors import DiceError, EnteredDiceError
     (" 2d8 - 1 ", Dice(2, 8, -1)), ("4", Dice.static(4)), ("static 5", Dice.static(5)), (7, Dice.static(7)),
 ])
 def test_dice_expressions_parse(text: object, expected: Dice) -> None:
-    assert Dice.parse(text, allowed_sides=SIDES) == expected  # type: ignore[arg-type]
+    assert Dice.parse(text, allowed_sides=SIDES) == expected  # type: ignore[arg-type]  # parametrized with deliberately bad values
     assert Dice.parse(str(expected), allowed_sides=SIDES) == expected
 
 
@@ -69,7 +69,7 @@ def test_entered_dice_accept_single_dice_totals_and_face_lists() -> None:
     ([12], RollRequest("Advantage pair", 2, 6, each_die=True), "needs 2 separate dice"),
     ([["a"]], RollRequest("Skill", 1, 6), "enter whole numbers"),
 ])
-def test_entered_dice_that_do_not_fit_the_roll_are_refused_clearly(entries, request_, fragment) -> None:  # type: ignore[no-untyped-def]
+def test_entered_dice_that_do_not_fit_the_roll_are_refused_clearly(entries, request_, fragment) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     with pytest.raises(EnteredDiceError) as info:
         EnteredDice(entries).roll(request_)
     assert fragment in str(info.value)

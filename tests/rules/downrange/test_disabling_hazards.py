@@ -15,7 +15,7 @@ from rules.downrange.environment import resolve_hazard
 from rules.downrange.turns import movement_allowance_in
 
 
-def _gassed(**rules: Any):  # type: ignore[no-untyped-def]
+def _gassed(**rules: Any):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     s = game(unit(10, "Ann", "Blue", 0, 0, weapons=["M4/M16"]), unit(20, "Bo", "Red", 20, 0), rules=rules)
     return s.apply(A.RecordDamage(resolve_hazard(s, "tear gas", [10], EnteredDice([4]))))
 

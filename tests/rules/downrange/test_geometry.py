@@ -18,7 +18,7 @@ from rules_helpers import game, unit
 INF = float("inf")
 
 
-def _rifle_at(distance_in: float, weapon: str = "M4/M16"):  # type: ignore[no-untyped-def]
+def _rifle_at(distance_in: float, weapon: str = "M4/M16"):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     """An attacker and a target whose bases are ``distance_in`` apart (both 0.5" round bases)."""
     s = game(unit(10, "Shooter", "Blue", 0, 0, weapons=[weapon]), unit(20, "Target", "Red", distance_in + 1.0, 0))
     return plan_attack(s, AttackSetup(10, weapon, (TargetSpec(20),)))
@@ -37,7 +37,7 @@ RANGE_ROWS = [
 
 
 @pytest.mark.parametrize("row", RANGE_ROWS, ids=[r[0] for r in RANGE_ROWS])
-def test_range_is_measured_base_to_base_with_the_limit_included(row: tuple) -> None:  # type: ignore[type-arg]
+def test_range_is_measured_base_to_base_with_the_limit_included(row: tuple) -> None:  # type: ignore[type-arg]  # a parametrize row of mixed values
     _, weapon, distance, allowed = row
     plan = _rifle_at(distance, weapon)
     assert plan.targets[0].allowed is allowed
@@ -136,7 +136,7 @@ def test_distance_to_a_hull_agrees_with_a_dense_sampling_of_its_outline(x, y, h,
 @settings(max_examples=100, deadline=None)
 @given(ax=st.floats(-20, 20), ay=st.floats(-20, 20), ah=st.floats(0, 360), bx=st.floats(-20, 20), by=st.floats(-20, 20),
        bh=st.floats(0, 360))
-def test_gap_between_hulls_is_symmetric_and_never_more_than_centre_distance(ax, ay, ah, bx, by, bh):  # type: ignore[no-untyped-def]
+def test_gap_between_hulls_is_symmetric_and_never_more_than_centre_distance(ax, ay, ah, bx, by, bh):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     a, b = OrientedRect(ax, ay, ah, 4, 2), OrientedRect(bx, by, bh, 3, 1.5)
     assert gap_in(a, b) == pytest.approx(gap_in(b, a), abs=1e-9)
     assert gap_in(a, b) <= math.hypot(ax - bx, ay - by) + 1e-9
@@ -158,7 +158,7 @@ def test_cone_outline_is_drawn_where_the_cone_ends() -> None:
 
 
 def test_angular_extent_of_a_base_seen_from_afar_is_its_half_width() -> None:
-    mid, half = angular_extent_deg(Circle(10, 0, 1), 0, 0)  # type: ignore[misc]
+    mid, half = angular_extent_deg(Circle(10, 0, 1), 0, 0)  # type: ignore[misc]  # unpacks the (mid, half) pair the function returns
     assert mid == pytest.approx(0.0) and half == pytest.approx(math.degrees(math.asin(0.1)))
     assert angular_extent_deg(Circle(0, 0, 1), 0.5, 0) is None  # apex inside the base
 

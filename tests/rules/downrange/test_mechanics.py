@@ -24,20 +24,20 @@ from rules.errors import IllegalActionError
 from rules_helpers import game, unit
 
 
-def start(state, *dice: int):  # type: ignore[no-untyped-def]
+def start(state, *dice: int):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     """Roll initiative with the given d10s (in side order) and start the first turn."""
     state = state.apply(A.StartRound(roll_initiative(state, EnteredDice(list(dice)))))
     return state.apply(A.StartTurn())
 
 
-def next_turn(state):  # type: ignore[no-untyped-def]
+def next_turn(state):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     state = state.apply(A.EndTurn())
     if state.turn_index + 1 >= len(state.order):
         state = state.apply(A.StartRound(roll_initiative(state, EnteredDice([9] + [1] * (len(state.sides) - 1)))))
     return state.apply(A.StartTurn())
 
 
-def duel(**blue_fields):  # type: ignore[no-untyped-def]
+def duel(**blue_fields):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     return game(unit(10, "Ann", "Blue", 0, 0, weapons=["M4/M16"], **blue_fields),
                 unit(20, "Bo", "Red", 20, 0, weapons=["AK series"]))
 
@@ -270,7 +270,7 @@ def test_a_miss_with_nobody_in_the_intended_radius_is_placed_by_the_opponent() -
 
 # -- vehicles -----------------------------------------------------------------------------------------
 
-def _truck_game():  # type: ignore[no-untyped-def]
+def _truck_game():  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     return game(unit(10, "Truck", "Red", 20, 0, "Military truck"),
                 unit(11, "Driver's mate", "Red", 0, 30), unit(12, "Passenger", "Red", 0, 32),
                 unit(30, "Gunner", "Blue", 0, 0, weapons=["Tank gun"]))

@@ -40,7 +40,7 @@ REFERENCE = [
 
 
 @pytest.mark.parametrize("row", REFERENCE, ids=[r[0] for r in REFERENCE])
-def test_reference_odds_table_is_reproduced_exactly(row: tuple) -> None:  # type: ignore[type-arg]
+def test_reference_odds_table_is_reproduced_exactly(row: tuple) -> None:  # type: ignore[type-arg]  # a parametrize row of mixed values
     _, sides, mode, bonus, difficulty, damage, defense, hit, dmg, kill = row
     assert p_skill(sides, mode, bonus, difficulty) == hit
     if damage is not None:
@@ -97,7 +97,7 @@ dice = st.one_of(
 @given(skill=sides, adv=st.integers(0, 3), dis=st.integers(0, 3), bonus=st.integers(0, 3),
        difficulty=st.integers(1, 13), damage=dice, defense=dice,
        auto_rule=st.sampled_from(("kept die", "both dice")), ones=st.booleans())
-def test_exact_odds_equal_brute_force_enumeration(skill, adv, dis, bonus, difficulty, damage, defense, auto_rule, ones):  # type: ignore[no-untyped-def]
+def test_exact_odds_equal_brute_force_enumeration(skill, adv, dis, bonus, difficulty, damage, defense, auto_rule, ones):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     size = (skill ** 2) * (damage.sides ** damage.count if damage.count else 1) * (defense.sides ** defense.count if defense.count else 1)
     assume(size <= 60_000)
     options = RulesOptions(auto_failure=auto_rule, defense_all_ones_fails=ones)
@@ -135,7 +135,7 @@ def simulate(rng: np.random.Generator, n: int, sides: int, mode: str, bonus: int
     (6, "advantage", 0, 4, "2d10", "2d10"),
     (8, "normal", 2, 7, "3d8", "1d8+1"),
 ])
-def test_exact_odds_match_a_200000_roll_simulation(config: tuple) -> None:  # type: ignore[type-arg]
+def test_exact_odds_match_a_200000_roll_simulation(config: tuple) -> None:  # type: ignore[type-arg]  # a parametrize row of mixed values
     sides_, mode, bonus, difficulty, damage, defense = config
     exact = float(shot_odds(sides_, mode, bonus, difficulty, D(damage), D(defense)).p_kill)
     n = 200_000
@@ -147,14 +147,14 @@ def test_exact_odds_match_a_200000_roll_simulation(config: tuple) -> None:  # ty
 # -- properties ------------------------------------------------------------------------------------
 
 @given(adv=st.integers(1, 50), dis=st.integers(1, 50), skill=sides, bonus=st.integers(0, 3), difficulty=st.integers(1, 12))
-def test_any_number_of_advantages_and_disadvantages_cancel_completely(adv, dis, skill, bonus, difficulty):  # type: ignore[no-untyped-def]
+def test_any_number_of_advantages_and_disadvantages_cancel_completely(adv, dis, skill, bonus, difficulty):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     mods = Modifiers(tuple(f"a{i}" for i in range(adv)), tuple(f"d{i}" for i in range(dis)))
     assert mods.mode() == "normal"
     assert p_skill(skill, mods.mode(), bonus, difficulty) == p_skill(skill, "normal", bonus, difficulty)
 
 
 @given(count=st.integers(1, 60), skill=sides, bonus=st.integers(0, 3), difficulty=st.integers(1, 12))
-def test_advantages_and_disadvantages_never_stack(count, skill, bonus, difficulty):  # type: ignore[no-untyped-def]
+def test_advantages_and_disadvantages_never_stack(count, skill, bonus, difficulty):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     assert Modifiers(tuple(map(str, range(count)))).mode() == "advantage"
     assert Modifiers((), tuple(map(str, range(count)))).mode() == "disadvantage"
     one = p_skill(skill, "advantage", bonus, difficulty)
@@ -163,7 +163,7 @@ def test_advantages_and_disadvantages_never_stack(count, skill, bonus, difficult
 
 @given(dmg_count=st.integers(1, 6), dmg_sides=sides, dmg_bonus=st.integers(0, 10), def_count=st.integers(1, 4),
        def_sides=sides, def_bonus=st.integers(0, 3), seed=st.integers(0, 10**6))
-def test_a_dice_defense_with_more_sides_than_the_damage_is_never_hurt(dmg_count, dmg_sides, dmg_bonus, def_count,  # type: ignore[no-untyped-def]
+def test_a_dice_defense_with_more_sides_than_the_damage_is_never_hurt(dmg_count, dmg_sides, dmg_bonus, def_count,  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
                                                                      def_sides, def_bonus, seed):
     assume(def_sides > dmg_sides)
     damage, defense = Dice(dmg_count, dmg_sides, dmg_bonus), Dice(def_count, def_sides, def_bonus)
@@ -186,7 +186,7 @@ def test_p_kill_over_several_shots_is_one_minus_all_missing() -> None:
 @given(weapon=st.sampled_from(["M4/M16", "Bayonet", "M7", "Sniper rifle", "M249 SAW"]),
        target=st.sampled_from(["average combatant", "substandard combatant", "UTV", "Motorcycle", "UGV"]),
        armor=st.booleans(), cover=st.booleans(), stationary=st.booleans(), untrained=st.booleans())
-def test_the_odds_shown_equal_the_share_of_all_dice_outcomes_that_kill(weapon, target, armor, cover, stationary,  # type: ignore[no-untyped-def]
+def test_the_odds_shown_equal_the_share_of_all_dice_outcomes_that_kill(weapon, target, armor, cover, stationary,  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
                                                                       untrained):
     from rules.dice import EnteredDice
     from rules.downrange.attack import attack_odds, resolve_attack

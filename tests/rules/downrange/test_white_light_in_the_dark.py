@@ -11,13 +11,13 @@ from rules.downrange.attack import attack_odds
 from rules.downrange.declarations import AttackSetup, TargetSpec
 
 
-def _night(lighting: str, **rules: Any):  # type: ignore[no-untyped-def]
+def _night(lighting: str, **rules: Any):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     s = game(unit(1, "Ann", "Blue", 0, 0, weapons=["M4/M16"], equipment=["White light"]),
              unit(2, "Bo", "Red", 20, 0), rules={"lighting": lighting, **rules})
     return s.apply(EditUnit(1, {"white_light_on": True}))
 
 
-def _odds(state):  # type: ignore[no-untyped-def]
+def _odds(state):  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     (odds,) = attack_odds(state, AttackSetup(1, "M4/M16", (TargetSpec(2, stationary=False),)))
     return odds
 

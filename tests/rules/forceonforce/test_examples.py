@@ -24,7 +24,7 @@ from rules.forceonforce.scenario import game_from_scenario
 from rules.forceonforce.state import FofState
 
 
-def game(figures: list[dict[str, Any]], *, sides: list[dict[str, Any]], fireteams: list[dict[str, Any]] = (),  # type: ignore[assignment]
+def game(figures: list[dict[str, Any]], *, sides: list[dict[str, Any]], fireteams: list[dict[str, Any]] = (),  # type: ignore[assignment]  # an empty tuple default for a list parameter: never mutated
          rules: dict[str, Any] | None = None) -> FofState:
     doc: dict[str, Any] = {"format": "sandtable-scenario", "version": 1, "ruleset": "force-on-force",
                            "sides": sides, "fireteams": list(fireteams), "units": figures}

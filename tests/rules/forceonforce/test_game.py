@@ -34,7 +34,7 @@ def test_every_figure_is_a_view_of_its_own_grouped_into_units() -> None:
     assert views[10].group == "Alpha" and views[20].group is None and "squad leader +1" in views[20].tokens[0]
     assert views[51].type_name == "civilians" and views[44].tokens[-1] == 'elevation 3"'
     assert not views[41].on_table  # Cell 3 arrives later
-    groups = {g.name: g for g in fof.groups(state)}  # type: ignore[attr-defined]
+    groups = {g.name: g for g in fof.groups(state)}
     assert groups["Cell 1"].member_ids == (30, 31, 32, 33, 34) and groups["Cell 1"].leader_id == 40
     assert groups["Alpha"].group_id == 10 and groups["Alpha"].in_cohesion
     assert (groups["Alpha"].centre_x_in, groups["Alpha"].centre_y_in) == pytest.approx((12.7, 20.0))
@@ -113,7 +113,7 @@ def test_overlays_draw_cohesion_leaders_hot_spots_and_the_line_of_fire() -> None
     assert {o.label.split(":")[0] for o in kinds["cohesion"]} == {"Alpha", "Bravo"}
     assert all(isinstance(o.shape, Cluster) and o.shape.outline_in() for o in kinds["cohesion"])
     assert len(kinds["hot spot"]) == 5 and isinstance(kinds["hot spot"][0].shape, Circle)
-    lines = {o.kind: o for o in fof.attack_overlays(state, AttackRequest(10, "Fire", (30,)))}  # type: ignore[attr-defined]
+    lines = {o.kind: o for o in fof.attack_overlays(state, AttackRequest(10, "Fire", (30,)))}
     corridor = lines["line of fire"].shape
     assert isinstance(corridor, Corridor) and corridor.half_width_in == 2.0 and len(corridor.outline_in()) == 4
     assert set(lines["line of fire"].unit_ids) == {14, 15, 16, 17, 51}

@@ -91,7 +91,7 @@ def test_range_bands_are_rings_labelled_with_their_to_hit_numbers() -> None:
 
 def test_a_drafted_area_shot_shows_where_a_miss_may_land() -> None:
     g = get_ruleset("generic")
-    shapes = {o.kind: o.shape for o in g.attack_overlays(initial_state(), AttackRequest(12, "Mortar", (30,)))}  # type: ignore[attr-defined]
+    shapes = {o.kind: o.shape for o in g.attack_overlays(initial_state(), AttackRequest(12, "Mortar", (30,)))}
     assert shapes["scatter reach"].radius_in == 6.0 and shapes["area of effect"].radius_in == 3.0
     assert isinstance(shapes["line of sight"], Segment)
 
