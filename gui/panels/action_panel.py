@@ -15,8 +15,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QPushButton, QRadioButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QPushButton, QRadioButton, QSpinBox, QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
 from gui.panels.attack_common import ERROR_COLOR, ODDS_COLOR, DiceForm
@@ -43,20 +43,25 @@ class UnitsBox(QWidget):
 
     def __init__(self, f: ActionField, changed: Any) -> None:
         super().__init__()
-        layout = QVBoxLayout(self)
+        layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(1)
+        layout.setHorizontalSpacing(6)
+        layout.setVerticalSpacing(1)
         self.boxes: dict[Any, QCheckBox] = {}
-        for c in f.choices:
-            box = QCheckBox(f"{c.label}" + (f"  ({c.reason})" if c.reason else ""))
+        for row, c in enumerate(f.choices):
+            box = QCheckBox(c.label)
             box.setChecked(c.value in tuple(f.default or ()))
-            if not c.eligible:
-                box.setStyleSheet(f"color: {GREY}")
+            box.setToolTip(c.reason)
             box.toggled.connect(lambda _: changed())
-            layout.addWidget(box)
+            # The rules' reason beside it, wrapped: a narrow dock keeps its Resolve button in view.
+            why = QLabel(f"<span style='color:{GREY if not c.eligible else '#b8d8b8'}'>{c.reason}</span>")
+            why.setWordWrap(True)
+            layout.addWidget(box, row, 0)
+            layout.addWidget(why, row, 1)
             self.boxes[c.value] = box
+        layout.setColumnStretch(1, 1)
         if not f.choices:
-            layout.addWidget(QLabel(f"<span style='color:{GREY}'>nobody proposed</span>"))
+            layout.addWidget(QLabel(f"<span style='color:{GREY}'>nobody proposed</span>"), 0, 0)
 
     def value(self) -> tuple[Any, ...]:
         return tuple(v for v, box in self.boxes.items() if box.isChecked())
@@ -79,9 +84,11 @@ class ActionPanel(SessionPanel):
             combo.setMinimumContentsLength(18)
         self.help = QLabel()
         self.help.setWordWrap(True)
+        self.help.setMinimumWidth(200)
         self.fields_box = QGroupBox("Declaration")
         self.fields_layout = QFormLayout(self.fields_box)
         self.fields_layout.setContentsMargins(6, 4, 6, 4)
+        self.fields_layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.odds = QLabel()
@@ -229,6 +236,8 @@ class ActionPanel(SessionPanel):
             return UnitsBox(f, self._declaration_changed)
         if f.kind in ("unit", "choice"):
             combo = QComboBox()
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
             for k, c in enumerate(f.choices):
                 combo.addItem(c.label + (f"  ({c.reason})" if c.reason else ""), c.value)
                 if not c.eligible:

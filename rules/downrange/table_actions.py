@@ -88,9 +88,9 @@ def _assistants(state: GameState, unit: Unit, near: Unit) -> ActionField:
 
 
 def _modifier_fields() -> tuple[ActionField, ...]:
-    return (ActionField("advantages", "Advantages (players' calls)", "int", default=0, maximum=3,
+    return (ActionField("advantages", "Other Advantages", "int", default=0, maximum=3,
                         help="situational Advantages the players agree on"),
-            ActionField("disadvantages", "Disadvantages (players' calls)", "int", default=0, maximum=3,
+            ActionField("disadvantages", "Other Disadvantages", "int", default=0, maximum=3,
                         help="situational Disadvantages the players agree on"))
 
 
