@@ -45,6 +45,8 @@ def squad() -> GameSession:
              unit(4, "Sparks", "Blue", 8, 10, equipment=["EW equipment"], reports_to=1),
              unit(5, "Truck", "Blue", 10, 11.4, type_="Military truck", weapons=[]),
              unit(6, "Hornet", "Blue", 10, 10, type_="Black Hornet", weapons=[], on_table=False),
+             unit(7, "Driver", "Blue", 10, 11.4),
+             unit(8, "Grenadier", "Blue", 16, 14),
              unit(9, "Enemy radioman", "Red", 30, 10, equipment=["radio"])]
     ruleset = get_ruleset("down-range")
     scenario = {"format": "sandtable-scenario", "version": 1, "sides": [{"name": "Blue"}, {"name": "Red"}],
@@ -52,6 +54,7 @@ def squad() -> GameSession:
     state = ruleset.new_game(scenario)
     state = state.update_unit(9, emission=pieces.Emission("situational awareness", "Red"))
     state = state.update_unit(5, on_fire=True).update_unit(1, main_effort=True, carrying=None)
+    state = state.update_unit(7, aboard=5, on_table=False, reaction_ready=True).update_unit(8, on_fire=True)
     return GameSession(ruleset, state, scenario=scenario, dice=SeededDice(2))
 
 

@@ -75,6 +75,8 @@ class ActionPanel(SessionPanel):
         self._building = False
         self.forms: tuple[ActionForm, ...] = ()
         self.widgets: dict[str, Any] = {}
+        #: The x and y boxes of each "point" field, by key.
+        self._point_spins: dict[str, list[QDoubleSpinBox]] = {}
         #: Called with the :class:`~appmodel.result_card.ResultCard` of every action resolved here.
         self.on_resolved: list[Any] = []
         self.unit = QComboBox()
@@ -206,6 +208,7 @@ class ActionPanel(SessionPanel):
         while self.fields_layout.rowCount():
             self.fields_layout.removeRow(0)
         self.widgets = {}
+        self._point_spins = {}
         form = self.form
         self.fields_box.setVisible(bool(form and form.fields))
         if form is None:
@@ -279,8 +282,6 @@ class ActionPanel(SessionPanel):
                 s.valueChanged.connect(lambda _: self._declaration_changed())
                 row.addWidget(s)
                 spins.append(s)
-            holder.setProperty("spins", spins)
-            self._point_spins = getattr(self, "_point_spins", {})
             self._point_spins[f.key] = spins
             return holder
         raise ValueError(f"field kind {f.kind!r}")

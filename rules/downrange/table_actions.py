@@ -19,10 +19,11 @@ reads it; Damage against Defense from :func:`rules.downrange.odds.p_damage`).
 ['treat', 'task']
 >>> odds = action_odds(s, ActionRequest("treat", 14, {"patient": 11}))
 >>> odds[0].name, [label for label, _ in odds[0].outcomes]
-('Rifleman', ['restored', 'injured', 'no effect', 'removed'])
+('Mortar gunner', ['restored', 'injured', 'no effect', 'removed'])
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
@@ -433,12 +434,16 @@ def _play(state: GameState, request: ActionRequest, dice: DiceSource) -> tuple[G
     if build is None:  # a form listed above without a way to play it: a bug here, not the players'
         raise state.illegal(f"no way to play {key!r}")
     after, sentences, action = applied(build())
-    if key == "signal":
-        # Who the information reached, measured as it was sent: the debrief names them.
+    if key == "signal" and after.events[-1].kind == "signal":
+        # Who the information reached, measured as it was sent, goes into the Signal's own event: the
+        # log, the class view's card and the debrief name them with it.
         heard = _heard(state, state.unit(uid))
         text = f"Heard by: {', '.join(state.unit(h).name for h in heard) or 'nobody'}."
-        after = after.log("heard", text, inputs={"unit": uid}, outcome={"heard": list(heard)})
-        sentences += (text,)
+        event = after.events[-1]
+        event = dataclasses.replace(event, summary=f"{event.summary} {text}", outcome={**event.outcome,
+                                                                                     "heard": list(heard)})
+        after = dataclasses.replace(after, events=after.events[:-1] + (event,))
+        sentences = (sentences[0], text) if sentences else (text,)
     return after, sentences, action
 
 
@@ -618,7 +623,7 @@ def action_summaries(event: Any, names: Callable[[int], str] | None = None) -> t
         saved = {"restored": "saved (restored)", "injured": "saved (injured)", "no effect": "not saved (still down)",
                  "removed": "lost (removed)"}.get(result, result)
         return (f"{out.get('medic_name', 'medic')} treats {out.get('patient_name', 'the patient')}: {saved}",)
-    if kind in ("signal", "heard", "main effort", "command", "sigint", "jamming", "board", "disembark", "bail out", "rpv",
+    if kind in ("signal", "main effort", "command", "sigint", "jamming", "board", "disembark", "bail out", "rpv",
                 "task", "carry", "sprint", "fire", "fall", "hazard", "crash", "fire spread", "damage"):
         return (event.summary,)
     return ()
