@@ -34,7 +34,7 @@ from appmodel.session.attacks import AttackDraft, MissMarker, PendingLanding, la
 from appmodel.session.clock import SessionClock
 from appmodel.session.dice_sources import CapturingDice, Entry, ReplayThenDice, check_all_used, entered_or
 from appmodel.session.game_log import GameLog, LogEntry, bookmark_text, clock_text, rules_lines, tracker_event_text
-from appmodel.session.procedures import Procedure, dice_needed, run_rolls
+from appmodel.session.procedures import Procedure, What, dice_needed, run_rolls
 from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
 from appmodel.session.selection import Selection
@@ -44,7 +44,7 @@ from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, Tracked
     sharing_spot
 from rules.dice import DiceSource, RollRequest, SeededDice
 from rules.events import RulesEvent
-from rules.ruleset import GroupView, OddsLegend, Resolution, Ruleset, RulesState, TargetOdds, UnitView, get_ruleset
+from rules.ruleset import ActionForm, ActionRequest, GroupView, OddsLegend, Resolution, Ruleset, RulesState, TargetOdds, UnitView, get_ruleset
 
 XY = tuple[float, float]
 
@@ -97,6 +97,8 @@ class GameSession:
         self._version = 0
         self._snapshot: Snapshot | None = None
         self._analysis: AttackAnalysis | None = None
+        #: The card of the last action resolved through :meth:`resolve_action` (appmodel.result_card).
+        self.last_card: Any = None
         self._units_of: tuple[Any, tuple[UnitView, ...]] | None = None
 
     # -- construction ---------------------------------------------------------------------------
@@ -315,10 +317,11 @@ class GameSession:
         self._draft = draft
         self._touch("attack")
 
-    def dice_needed(self, entries: Sequence[Entry], *, what: str | Procedure = "attack") -> RollRequest | None:
+    def dice_needed(self, entries: Sequence[Entry], *, what: What = "attack") -> RollRequest | None:
         """The next roll the rules will ask for after ``entries`` (None when they are enough).
 
-        ``what``: "attack" (the attack set up), "initiative", "turn", or a :data:`Procedure`. The
+        ``what``: "attack" (the attack set up), "initiative", "turn", a declared action
+        (:class:`ActionRequest`) or a :data:`Procedure`. The
         entered-dice form lists exactly these, one at a time: which dice follow depends on the earlier
         ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
         return dice_needed(self.ruleset, self._state, what, entries, draft=self._draft)
@@ -366,6 +369,39 @@ class GameSession:
         self._pending = None
         self._miss = None
         self._touch("attack")
+
+    # -- every other action: treatments, task rolls, Signals, boardings... ----------------------
+    def actions_for(self, unit_id: int) -> tuple[ActionForm, ...]:
+        """What ``unit_id`` may declare now besides attacks, as the ruleset's forms (proposals from the
+        tracked geometry, each with whether the rules would take it as it starts)."""
+        self.unit(unit_id)
+        return self.ruleset.actions_for(self._state, unit_id)
+
+    def action_odds(self, request: ActionRequest) -> tuple[TargetOdds, ...]:
+        """The exact odds of a declared action before its roll (() for one without dice)."""
+        return self.ruleset.action_odds(self._state, request)
+
+    def resolve_action(self, request: ActionRequest, entries: Sequence[Entry] | None = None) -> Resolution:
+        """Play a declared action -- the one path every front end takes (the window's declaration panel,
+        ``sandtable resolve``, the demo): with the session's virtual dice or the players' ``entries``
+        (one per roll, as :meth:`dice_needed` with ``what=request`` lists them; every one must be used).
+        It is logged, recorded with the odds shown before the roll, and its card kept in :attr:`last_card`."""
+        form = self.ruleset.action_form(self._state, request)
+        shown = self.ruleset.action_odds(self._state, request)
+        legend = self.ruleset.action_legend(self._state, request)
+        before = len(self._state.events)
+        dice = entered_or(entries, self.dice)
+        res = run_rolls(self.ruleset, self._state, request, dice)
+        check_all_used(entries, dice)
+        self._commit(res, form.kind, odds=shown, legend=legend)
+        self._card(res, before, shown, legend)
+        return res
+
+    def _card(self, res: Resolution, before: int, odds: Sequence[TargetOdds], legend: OddsLegend | None) -> None:
+        from appmodel.result_card import result_card
+
+        self.last_card = result_card(tuple(res.state.events[before:]), res.sentences, odds, legend)
+        self.changed.emit("card")
 
     # -- turns and procedures -------------------------------------------------------------------
     def start_round(self, entries: Sequence[Entry] | None = None) -> Resolution:
@@ -434,9 +470,10 @@ class GameSession:
 
     # -- committing what the rules did ------------------------------------------------------------
     def _commit(self, res: Resolution, kind: str, *, already_logged: bool = False,
-                odds: Sequence[TargetOdds] = ()) -> None:
+                odds: Sequence[TargetOdds] = (), legend: OddsLegend | None = None) -> None:
         before = len(self._state.events)
-        legend = self._current_analysis().legend if odds else None
+        if odds and legend is None:
+            legend = self._current_analysis().legend
         self._state = res.state
         lines = res.sentences
         if already_logged:

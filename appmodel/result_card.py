@@ -43,6 +43,9 @@ def result_card(events: Sequence[RulesEvent], sentences: Sequence[str], odds: Se
             lines.append(f"{o.name}: " + ", ".join(f"{word} {float(p):.1%}" for word, p in legend.values(o)))
         else:
             lines.append(f"{o.name}: hit {float(o.p_hit):.1%}, kill {float(o.p_kill_any):.1%}")
+        if o.allowed and getattr(o, "outcomes", ()):
+            # A table's results (Table 2-2's restored/injured/no effect/removed): each with its chance.
+            lines[-1] += " (" + ", ".join(f"{label} {float(p):.1%}" for label, p in o.outcomes) + ")"
     return ResultCard(title, dice, outcome, tuple(lines))
 
 

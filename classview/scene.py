@@ -26,7 +26,7 @@ from appmodel.overlays.registry import PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
 from rules.events import RulesEvent
-from rules.ruleset import RulesState
+from rules.ruleset import RulesState, ruleset_of
 
 #: The nominal view the labels are placed in: pixels per table inch and the label font, pixels (the
 #: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
@@ -89,7 +89,7 @@ class SceneBuilder:
             "labels": self._labels(items, (w, d)),
             "units": units_json(snapshot),
             "turn": turn_json(snapshot.state),
-            "roll": last_roll_json(snapshot.state.events),
+            "roll": last_roll_json(snapshot.state.events, ruleset_of(snapshot.state)),
             "log": log_json(log),
         }
 
@@ -220,11 +220,13 @@ def turn_json(state: RulesState) -> dict[str, Any]:
     return {"round": int(rnd), "side": side, "order": order, "text": text}
 
 
-def last_roll_json(events: Sequence[RulesEvent]) -> dict[str, Any] | None:
-    """The last rules event that rolled dice, as a card: what happened in the rules' words, each roll
-    with its faces and total."""
+def last_roll_json(events: Sequence[RulesEvent], ruleset: Any = None) -> dict[str, Any] | None:
+    """The last action resolved, as a card: an event that rolled dice, or one ``ruleset`` says was an
+    action (a Signal, a boarding: :meth:`rules.ruleset.Ruleset.action_summaries`), with what happened in
+    the rules' words and each roll with its faces and total."""
     for e in reversed(tuple(events)):
-        if e.rolls:
+        words = tuple(ruleset.action_summaries(e)) if ruleset is not None else ()
+        if e.rolls or words:
             return {"kind": e.kind, "round": e.round, "side": e.side, "summary": e.summary,
                     "rolls": [{"label": r.label, "faces": list(r.faces) if r.faces is not None else None,
                                "total": r.dice_total} for r in e.rolls],

@@ -92,7 +92,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
         n_log = len(replay.session.log)
         if from_events:
             upto = bisect.bisect_right(event_times, t + 1e-6)
-            scene["roll"] = _roll_before(recorded[:upto])
+            scene["roll"] = _roll_before(recorded[:upto], getattr(replay.session, "ruleset", None))
             if upto and not scene["turn"]["round"]:
                 last = recorded[upto - 1][1]
                 # Whose turn it was is not in such a recording: the round is.
@@ -142,8 +142,8 @@ def _recorded_events(replay: Any) -> list[tuple[float, Any]]:
     return out
 
 
-def _roll_before(recorded: Sequence[tuple[float, Any]]) -> dict[str, Any] | None:
-    return last_roll_json([e for _, e in recorded])
+def _roll_before(recorded: Sequence[tuple[float, Any]], ruleset: Any = None) -> dict[str, Any] | None:
+    return last_roll_json([e for _, e in recorded], ruleset)
 
 
 def timeline_json(timeline: dict[str, Any]) -> str:

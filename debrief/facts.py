@@ -171,6 +171,20 @@ class BookmarkFact:
 
 
 @dataclass(frozen=True)
+class ActionFact:
+    """An action besides attacks (a treatment and whether the patient was saved, a Signal and who heard
+    it, jamming and what it cut, a boarding), in the rule system's words
+    (:meth:`rules.ruleset.Ruleset.action_summaries`), with the odds shown before its roll, if any."""
+
+    t_s: float
+    round: int | None
+    side: str | None
+    kind: str
+    words: tuple[str, ...]
+    odds: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class DebriefFacts:
     """Everything the report shows about one recording."""
 
@@ -193,6 +207,8 @@ class DebriefFacts:
     emissions: tuple[EmissionFact, ...]
     bookmarks: tuple[BookmarkFact, ...]
     problems: tuple[str, ...]
+    #: The actions besides attacks, in the rule system's words, in time order.
+    actions: tuple[ActionFact, ...] = ()
     #: Whether the rule system has emissions at all (:attr:`~rules.ruleset.Ruleset.has_emissions`): a report
     #: for one without them has no "Signals and emissions" section rather than an empty one.
     emissions_apply: bool = True
@@ -305,6 +321,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     engagements = tuple(e for fact, event in logged for e in _engagements(fact, event, ruleset, game, names, where))
     casualties = tuple(_casualties_at_start(already_out, names)) + tuple(_casualties(logged, names, ruleset,
                                                                                        down_at_start=already_out))
+    actions = tuple(_actions(logged, ruleset))
     emissions = tuple(_emissions(logged, names, game, ruleset, casualties, where))
     bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
     duration = safely("session length", lambda: reader.duration_s, 0.0)
@@ -326,6 +343,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         rules=tuple(rules),
         engagements=engagements,
         casualties=casualties,
+        actions=actions,
         emissions=emissions,
         emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
@@ -392,6 +410,21 @@ def _rules_fact(record: Any, event: RulesEvent | None, odds: Any, ruleset: Any, 
 
 
 Where = Callable[[int | None, float], tuple[float, float] | None]
+
+
+def _actions(rules: Iterable[tuple[RulesFact, RulesEvent | None]], ruleset: Any) -> Iterable[ActionFact]:
+    """The recorded actions besides attacks, as the ruleset words them (an event it cannot read is left out)."""
+    if ruleset is None:
+        return
+    for fact, event in rules:
+        if event is None:
+            continue
+        try:
+            words = tuple(ruleset.action_summaries(event))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            continue
+        if words:
+            yield ActionFact(fact.t_s, fact.round, fact.side, fact.kind, words, fact.odds)
 
 
 def _odds_of(fact: RulesFact) -> tuple[dict[int, Mapping[str, Any]], tuple[str, str | None]]:

@@ -74,6 +74,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
         _section("timeline", "The game on the table, moment by moment", timeline or NO_TIMELINE),
         _engagements(facts),
         _casualties(facts, casualties_image),
+        _actions(facts),
         _rolls(facts),
         _emissions(facts),
         _bookmarks(facts),
@@ -270,6 +271,23 @@ def _rolls(facts: DebriefFacts) -> str:
                     "<p>The chance each roll had before it was made, computed exactly from the dice, modifiers and "
                     "target number it was rolled with.</p>"
                     + _table(["time", "roll", "dice", "against", "odds", "rolled", "result"], rows, cls="rolls"))
+
+
+def _actions(facts: DebriefFacts) -> str:
+    """Treatments and who was saved, Signals and who heard them, jamming and what it cut, boardings."""
+    if not facts.actions:
+        return _section("actions", "Other actions", "<p>No action besides attacks was resolved.</p>")
+    rows = []
+    for a in facts.actions:
+        odds = "; ".join(f"{o.get('name', '')}: {(o.get('legend') or {}).get('hit', 'succeeds')} {_pct(o.get('p_hit'))}"
+                         + (" (" + ", ".join(f"{label} {_pct(p)}" for label, p in o.get("outcomes", [])) + ")"
+                            if o.get("outcomes") else "") for o in a.odds) or "—"
+        rows.append([clock(a.t_s), _e(a.round if a.round is not None else ""), _e(a.side or ""),
+                     "<br>".join(_e(w) for w in a.words), _e(odds)])
+    return _section("actions", "Other actions",
+                    "<p>Treatments and repairs, task rolls, Signals and who heard them, jamming and what it cut, "
+                    "boardings and the rest, in the rules' words, with the odds shown before the roll.</p>"
+                    + _table(["time", "round", "side", "what happened", "odds before the roll"], rows))
 
 
 def _emissions(facts: DebriefFacts) -> str:

@@ -158,6 +158,9 @@ class DemoDirector:
             if name == "StartRound":
                 return s.start_round([])
             self._follow(beat.units)
+            request = s.ruleset.action_request(item)
+            if request is not None:  # a player's action (a Signal, a boarding): the window's own path
+                return s.resolve_action(request, [])
             s.apply_action(item, kind=ex.action_kind(name))
             return None
         if kind is BeatKind.END:

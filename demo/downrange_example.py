@@ -127,16 +127,12 @@ class InDepthExample(DemoExample):
         return item.landing  # type: ignore[no-any-return]  # the landing comes from an untyped result record
 
     def treat(self, item: Any, session: Any) -> Any:
-        """A medic's roll: resolved by the rules with the stated die, recorded as the rules' action
-        (the session has no medicine panel of its own)."""
-        from rules.dice import EnteredDice
-        from rules.downrange.actions import RecordTreatment
-        from rules.downrange.medicine import resolve_treatment
+        """A medic's roll with the stated die, declared and resolved through the session's action path
+        (the window's declaration panel plays it the same way); returns the rules' result."""
+        from rules.ruleset import ActionRequest
 
-        result = resolve_treatment(session.state, item.medic, item.patient, EnteredDice(list(item.dice)),
-                                   assistants=tuple(item.assistants))
-        session.apply_action(RecordTreatment(result), kind="treatment")
-        return result
+        request = ActionRequest("treat", item.medic, {"patient": item.patient, "assistants": tuple(item.assistants)})
+        return session.resolve_action(request, list(item.dice)).result
 
     def action_kind(self, action_name: str) -> str:
         return _ACTION_KINDS.get(action_name, "action")

@@ -30,6 +30,7 @@ from calibration.projector import ProjectorCalibration, save_projector_calibrati
 from calibration.table_calibration import TableCalibration
 from gui import window_actions
 from gui.live_presenter import POLL_MS, LivePresenter
+from gui.panels.action_panel import ActionPanel
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.recorded_attack_panel import RecordedAttackPanel
@@ -94,6 +95,10 @@ class MainWindow(QMainWindow):
         self.result_card = ResultCardView(self.view)
         self.attack.on_resolved.append(self.result_card.show_card)
         self.view.landed.connect(self.attack.landing_resolved)
+        # Every other action a unit can take (a treatment, a Signal, a boarding...), as the ruleset lists them.
+        self.actions_panel = ActionPanel(session) if replay is None else None
+        if self.actions_panel is not None:
+            self.actions_panel.on_resolved.append(self.result_card.show_card)
         self.log_panel = LogPanel(session)
         self.docks: dict[str, QDockWidget] = {}
         # The right-hand column runs the full height (the roster sits under the view only): during
@@ -108,6 +113,9 @@ class MainWindow(QMainWindow):
         self._dock("Log", self.log_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self._dock("Roster", self.roster, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.tabifyDockWidget(self.docks["Attack"], self.docks["Turn"])
+        if self.actions_panel is not None:
+            self._dock("Actions", self.actions_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+            self.tabifyDockWidget(self.docks["Attack"], self.docks["Actions"])
         self.docks["Attack"].raise_()
         self.timeline: TimelinePanel | None = None
         if self.recorded_attack is not None:

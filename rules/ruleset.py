@@ -31,6 +31,11 @@ rule system and never ask what it is:
   :meth:`Ruleset.edit_action` and :meth:`Ruleset.group_edit_action` give the action (None: no edits).
 * **The turn panel's own part** (``has_turn_box``): :meth:`Ruleset.turn_box` describes it
   (:class:`TurnBox`: text, tables, fields and buttons), :meth:`Ruleset.turn_command` says what a button does.
+* **Every other action a unit can take now** (medicine, task rolls, Signals, boarding...):
+  :meth:`Ruleset.actions_for` describes them as forms (:class:`ActionForm`, defined in
+  :mod:`rules.action_forms`) whose choices come from the measured geometry, :meth:`Ruleset.action_odds`
+  gives a declaration's exact odds before the roll (with :meth:`Ruleset.action_legend`'s words) and
+  :meth:`Ruleset.resolve_action` plays it; the debrief lists them with :meth:`Ruleset.action_summaries`.
 * **The debrief**: :meth:`Ruleset.engagements`, :meth:`Ruleset.casualties`, :meth:`Ruleset.emissions`
   and :meth:`Ruleset.locators` (``has_emissions``), :meth:`Ruleset.recorded_rolls` (every roll's odds, again).
 
@@ -76,6 +81,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rules.action_forms import ActionChoice, ActionField, ActionForm, ActionRequest, with_defaults
 from rules.debrief_views import XY, CasualtyView, EmissionView, EngagementView, LocatorView, RollView
 from rules.front_end_forms import (EditChanges, EditField, EditForm, EditSection, TurnBox, TurnButton, TurnCommand,
                                    TurnSection, TurnTable, same_value)
@@ -518,6 +524,46 @@ class Ruleset:
         """What pressing ``button`` of the turn box does with the fields' ``values`` (None: nothing)."""
         return None
 
+    def actions_for(self, state: Any, unit_id: int) -> tuple[ActionForm, ...]:
+        """Every action besides attacks ``unit_id`` may declare now, as forms whose choices the rules
+        propose from the table's geometry (none here: the rule system offers attacks and turns only)."""
+        return ()
+
+    def action_form(self, state: Any, request: ActionRequest) -> ActionForm:
+        """The form ``request`` fills in (refused, naming the actions there are, when the unit has none
+        of that name)."""
+        forms = self.actions_for(state, request.unit_id)
+        for form in forms:
+            if form.key == request.action:
+                return form
+        names = ", ".join(f.key for f in forms) or "none"
+        raise IllegalActionError(f"unit {request.unit_id} has no action {request.action!r} now: its actions are {names}")
+
+    def action_odds(self, state: Any, request: ActionRequest) -> tuple[TargetOdds, ...]:
+        """The exact odds of a declared action before its roll, one row per unit it may change (the
+        patient, each unit in a hazard), ``outcomes`` listing the table's results; () for an action
+        without dice."""
+        return ()
+
+    def action_legend(self, state: Any, request: ActionRequest) -> OddsLegend:
+        """What ``action_odds``' ``p_hit`` and ``p_kill_any`` stand for, in the rules' words."""
+        return OddsLegend("succeeds", None, "the roll succeeds", "", shots=False, refused="not allowed")
+
+    def resolve_action(self, state: Any, request: ActionRequest, dice: DiceSource) -> Resolution:
+        """Play a declared action with ``dice`` (nothing is rolled for an action without dice)."""
+        raise IllegalActionError(f"the {self.name} rules have no action {request.action!r}")
+
+    def action_request(self, action: Any) -> ActionRequest | None:
+        """The declaration that plays one of the rule system's own action values (a scripted Signal) through
+        :meth:`resolve_action`, so a script takes the path a player does; None: no form offers it."""
+        return None
+
+    def action_summaries(self, event: RulesEvent) -> tuple[str, ...]:
+        """What a logged action (not an attack) did, in the rules' words, for the debrief and the replay:
+        a treatment and whether the patient was saved, a Signal and who heard it, jamming and what it
+        cut, a boarding (none here)."""
+        return ()
+
     def engagements(self, event: RulesEvent, game: Any = None) -> tuple[EngagementView, ...]:
         """The attacks ``event`` records, one per target, for the debrief (none here). ``game`` is the game
         the recording's scenario starts (None when it cannot be built): what an event names only by name
@@ -650,7 +696,7 @@ def ruleset_of(state: Any) -> Ruleset:
 
 
 __all__: Sequence[str] = (
-    "AttackRequest", "Declaration", "FrontEnd", "PLAIN_FRONT_END", "front_end",
+    "ActionChoice", "ActionField", "ActionForm", "ActionRequest", "with_defaults", "AttackRequest", "Declaration", "FrontEnd", "PLAIN_FRONT_END", "front_end",
     "TurnBox", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
     "LandingChoice", "CasualtyView", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
     "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView",

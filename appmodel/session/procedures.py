@@ -1,5 +1,6 @@
-"""What a session rolls dice for: the attack set up, initiative, a turn's start, or one of the ruleset's
-own procedures (Force on Force's activation and tests, the generic rules' automation tables...).
+"""What a session rolls dice for: the attack set up, initiative, a turn's start, a declared action (an
+:class:`~rules.ruleset.ActionRequest`: a treatment, a task roll, a Signal, a boarding...), or one of the
+ruleset's own procedures (Force on Force's activation and tests, the generic rules' automation tables...).
 
 Functions of the ruleset, the state, the draft and a dice source: which dice (virtual, entered,
 probing, capturing) is the caller's choice (:mod:`appmodel.session.dice_sources`), committing the
@@ -14,7 +15,7 @@ from appmodel.errors import UsageError
 from appmodel.session.attacks import AttackDraft
 from appmodel.session.dice_sources import Entry, NeedDice, ProbeDice
 from rules.dice import DiceSource, RollRequest
-from rules.ruleset import Resolution, Ruleset
+from rules.ruleset import ActionRequest, Resolution, Ruleset
 
 XY = tuple[float, float]
 #: A rule procedure the session runs with its dice: ``fn(state, dice) -> Resolution`` (an activation,
@@ -22,10 +23,16 @@ XY = tuple[float, float]
 Procedure = Callable[[Any, DiceSource], Resolution]
 
 
-def run_rolls(ruleset: Ruleset, state: Any, what: str | Procedure, dice: DiceSource, *,
+#: What a session may roll for: "attack", "initiative", "turn", a declared action, or a procedure.
+What = str | ActionRequest | Procedure
+
+
+def run_rolls(ruleset: Ruleset, state: Any, what: What, dice: DiceSource, *,
               draft: AttackDraft | None = None, landing: XY | None = None) -> Resolution:
     """Resolve ``what`` -- "attack" (``draft``, landing a missed explosive at ``landing``), "initiative",
-    "turn", or a :data:`Procedure` -- with ``dice``."""
+    "turn", a declared action (:class:`ActionRequest`) or a :data:`Procedure` -- with ``dice``."""
+    if isinstance(what, ActionRequest):
+        return ruleset.resolve_action(state, what, dice)
     if callable(what):
         return what(state, dice)
     if what == "attack":
@@ -41,7 +48,7 @@ def run_rolls(ruleset: Ruleset, state: Any, what: str | Procedure, dice: DiceSou
     raise ValueError(what)
 
 
-def dice_needed(ruleset: Ruleset, state: Any, what: str | Procedure, entries: Sequence[Entry], *,
+def dice_needed(ruleset: Ruleset, state: Any, what: What, entries: Sequence[Entry], *,
                 draft: AttackDraft | None = None) -> RollRequest | None:
     """The next roll the rules ask for after ``entries`` (None when they are enough): the entered-dice
     form lists exactly these, one at a time, since which dice follow depends on the earlier ones (no

@@ -120,7 +120,7 @@
   }
 
   function rollCard(roll) {
-    if (!roll) { return '<div class="card empty">No roll resolved yet.</div>'; }
+    if (!roll) { return '<div class="card empty">No action resolved yet.</div>'; }
     var dice = roll.rolls.map(function (r) {
       var faces = r.faces ? r.faces.map(function (f) { return '<span class="die">' + esc(f) + "</span>"; }).join("") : "";
       return '<div class="roll"><span class="what">' + esc(r.label) + "</span> " + faces +

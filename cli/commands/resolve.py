@@ -1,8 +1,12 @@
-"""`sandtable resolve`: resolve one Down Range attack described in JSON, step by step.
+"""`sandtable resolve`: resolve one attack, or any other action, described in JSON, step by step.
 
-The attack comes from a file or stdin (``-``). Units are described inline, or named by tag id or name
-in a ``--scenario`` (or a saved ``--state``). Dice are the ones the players rolled (``"dice"`` in the
-file or ``--dice``), or virtual dice from ``--seed``. See docs/rules-down-range.md for the format::
+The declaration comes from a file or stdin (``-``) and is played through the game session's own path
+(:meth:`appmodel.game_session.GameSession.resolve_attack` and ``resolve_action``: the window's). An
+attack's units are described inline, or named by tag id or name in a ``--scenario`` (or a saved
+``--state``); any other action names its unit and its fields as the rule system's form does, in a
+scenario or saved state (``{"action": "treat", "unit": "Corpsman", "patient": "Mortar gunner",
+"dice": [6]}``). Dice are the ones the players rolled (``"dice"`` in the file or ``--dice``), or virtual
+dice from ``--seed``. See docs/rules-down-range.md for the format::
 
     {"attacker": {"name": "Henry", "type": "average combatant"},
      "weapon": "M4/M16",
@@ -24,7 +28,8 @@ from typing import Any
 from appmodel.errors import UsageError
 
 NAME = "resolve"
-HELP = "Resolve one attack described in JSON (file or stdin), with entered or seeded dice, narrated step by step."
+HELP = ("Resolve one attack or other action (a treatment, a task roll, a Signal...) described in JSON (file or stdin), "
+        "with entered or seeded dice, narrated step by step.")
 
 ATTACK_KEYS = {"attacker", "weapon", "targets", "aim", "mode", "payload", "assistants", "crew_assistants", "reaction",
                "untrained", "axis_deg", "linked", "advantages", "disadvantages", "dice", "landing", "seed",
@@ -34,7 +39,8 @@ TARGET_DECLARATIONS = {"shots", "cover", "concealment", "darkness", "line_of_sig
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("attack", nargs="?", default="-", help="JSON file describing the attack, or - for stdin")
+    parser.add_argument("attack", nargs="?", default="-",
+                        help="JSON file describing the attack or action, or - for stdin")
     parser.add_argument("--scenario", help="scenario TOML whose units the attack names by tag id or name")
     parser.add_argument("--state", help="a saved game state (JSON) instead of a scenario")
     parser.add_argument("--save-state", metavar="FILE", help="write the game state after the attack to FILE")
@@ -64,6 +70,10 @@ def _read_attack(path: str) -> dict[str, Any]:
         raise UsageError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); fix the file") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{name}: the attack must be a JSON object with \"attacker\", \"weapon\" and \"targets\"")
+    if "action" in doc:
+        if "unit" not in doc:
+            raise UsageError(f"{name}: missing 'unit' (the tag id or name of the unit acting)")
+        return doc
     unknown = sorted(set(doc) - ATTACK_KEYS)
     if unknown:
         raise UsageError(f"{name}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(ATTACK_KEYS))}")
@@ -173,10 +183,9 @@ def _inline_state(doc: dict[str, Any], data_files: list[str]) -> tuple[Any, dict
     return state, attack
 
 
-def _setup(state: Any, attack: dict[str, Any]) -> Any:
-    from rules.downrange.declarations import AttackSetup
-    from rules.downrange.ruleset import setup_from_request
-    from rules.ruleset import AttackRequest
+def _draft(state: Any, attack: dict[str, Any]) -> Any:
+    """The attack panel's draft of a JSON attack, units named by tag id or name."""
+    from appmodel.session.attacks import AttackDraft
 
     attacker = state.unit(attack["attacker"]).unit_id
     ids, decls = [], {}
@@ -198,43 +207,111 @@ def _setup(state: Any, attack: dict[str, Any]) -> Any:
         decls[uid] = declared
     keys = ("mode", "payload", "crew_assistants", "reaction", "untrained", "axis_deg", "linked", "advantages",
             "disadvantages", "distance_in")
-    declarations = {k: attack[k] for k in keys if k in attack and k != "mode"}
+    declarations = {k: attack[k] for k in keys if k in attack}
     declarations["assistants"] = [state.unit(a).unit_id for a in attack.get("assistants", [])]
     aim = _point(attack["aim"], "\"aim\"") if "aim" in attack else None
-    request = AttackRequest(attacker, str(attack["weapon"]), tuple(ids), aim_point=aim,
-                            mode=str(attack.get("mode", "attack")), declarations=declarations,
-                            target_declarations=decls)
-    setup: AttackSetup = setup_from_request(request)
-    return setup
+    return AttackDraft(attacker, str(attack["weapon"]), tuple(ids), declarations, decls, aim)
 
 
-def run(args: argparse.Namespace) -> int:
-    from rules.dice import EnteredDice, SeededDice
-    from rules.downrange.actions import RecordAttack
-    from rules.downrange.attack import attack_odds, resolve_attack
-    from rules.downrange.narration import narrate_attack
-    from rules.downrange.scenario import load_scenario_file
-    from rules.downrange.state import GameState
-    from rules.serialize import to_jsonable
+def _unit_ref(session: Any, value: Any) -> int:
+    """A unit named by tag id or name, as the session's units list them."""
+    for view in session.units():
+        if value == view.unit_id or (isinstance(value, str) and value.strip().lower() == view.name.lower()):
+            return int(view.unit_id)
+    if isinstance(value, str) and value.strip().isdigit():
+        return _unit_ref(session, int(value))
+    names = ", ".join(f"{v.unit_id} {v.name}" for v in session.units())
+    raise UsageError(f"no unit {value!r}: name one by tag id or name ({names})")
 
-    doc = _read_attack(args.attack)
+
+def _action_request(session: Any, doc: dict[str, Any]) -> Any:
+    """The declaration of a JSON action: its fields as the ruleset's form names them, units by tag id or name."""
+    from rules.ruleset import ActionRequest
+
+    uid = _unit_ref(session, doc["unit"])
+    key = str(doc["action"])
+    forms = session.actions_for(uid)
+    form = next((f for f in forms if f.key == key), None)
+    if form is None:
+        raise UsageError(f"{session.unit(uid).name} has no action {key!r} now; its actions are "
+                         f"{', '.join(repr(f.key) for f in forms) or 'none'}")
+    values: dict[str, Any] = {}
+    for name, value in doc.items():
+        if name in ("action", "unit", "dice", "seed"):
+            continue
+        try:
+            f = form.field(name)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+        if f.kind == "unit" and value is not None:
+            value = _unit_ref(session, value)
+        elif f.kind == "units":
+            value = tuple(_unit_ref(session, v) for v in (value if isinstance(value, list) else [value]))
+        elif f.kind == "point":
+            value = _point(value, f"\"{name}\"")
+        values[name] = value
+    return ActionRequest(key, uid, values)
+
+
+def _split(session: Any, entries: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The entered dice of an attack split into those rolled now and those rolled once a missed
+    explosive has landed (the rules ask for no more until the landing point is chosen)."""
+    for k in range(len(entries) + 1):
+        if session.dice_needed(entries[:k]) is None:
+            return entries[:k], entries[k:]
+    return entries, []
+
+
+def _session(args: argparse.Namespace, doc: dict[str, Any], dice: Any) -> tuple[Any, dict[str, Any]]:
+    from appmodel.game_session import GameSession
+    from rules.ruleset import DEFAULT_RULESET, get_ruleset
+
     if args.scenario and args.state:
         raise UsageError("give --scenario or --state, not both")
     if args.state:
         p = Path(args.state)
         if not p.is_file():
             raise UsageError(f"{args.state}: no such saved state")
-        state = GameState.loads(p.read_text(encoding="utf-8"))
-        attack = doc
-    elif args.scenario:
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise UsageError(f"{args.state}: not a saved game state (JSON); save one with --save-state") from None
+        ruleset = get_ruleset(str(data.get("ruleset") or DEFAULT_RULESET) if isinstance(data, dict) else DEFAULT_RULESET)
+        return GameSession(ruleset, ruleset.load_state(data), dice=dice), doc
+    if args.scenario:
         from appmodel.scenarios.check import check_scenario
 
         check_scenario(args.scenario)
-        state = load_scenario_file(args.scenario)
-        attack = doc
-    else:
-        state, attack = _inline_state(doc, args.data)
-    setup = _setup(state, attack)
+        session = GameSession.from_scenario_file(args.scenario)
+        session.dice = dice
+        return session, doc
+    if "action" in doc:
+        raise UsageError("an action names units of a game: give --scenario or --state")
+    state, attack = _inline_state(doc, args.data)
+    return GameSession(get_ruleset(DEFAULT_RULESET), state, dice=dice), attack
+
+
+def _odds_lines(odds: Any, legend: Any) -> list[str]:
+    out = []
+    for o in odds:
+        if not o.allowed:
+            out.append(f"  {o.name}: not allowed ({o.reason})")
+            continue
+        words = ", ".join(f"p({word}) {float(p):.3f}" for word, p in legend.values(o))
+        if legend.shots and o.shots > 1:
+            words += f", with {o.shots} attacks {float(o.p_kill_any):.3f}"
+        if o.outcomes:
+            words += "; " + ", ".join(f"{label} {float(p):.3f}" for label, p in o.outcomes)
+        out.append(f"  {o.name}: {words}")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from rules.dice import SeededDice
+    from rules.ruleset import odds_legend
+    from rules.serialize import to_jsonable
+
+    doc = _read_attack(args.attack)
     entered = None
     if args.dice is not None:
         entered = _parse_dice(args.dice)
@@ -242,40 +319,47 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(doc["dice"], list):
             raise UsageError("\"dice\" must be a list such as [[6, 2], 12, 8]")
         entered = doc["dice"]
-    if entered is not None:
-        dice: Any = EnteredDice(entered)
-        how = "entered dice"
-    else:
-        seed = args.seed if args.seed is not None else doc.get("seed", random.SystemRandom().randrange(1, 10**6))
-        dice = SeededDice(int(seed))
-        how = f"virtual dice, seed {seed}"
-    landing = _point(args.landing, "--landing") if args.landing else (_point(doc["landing"], "\"landing\"") if "landing" in doc else None)
-    odds = attack_odds(state, setup)
-    result = resolve_attack(state, setup, dice, landing=landing)
-    if isinstance(dice, EnteredDice):
-        dice.check_all_used()
-    vehicles = {u.unit_id for u in state.units if u.is_vehicle}
-    sentences = narrate_attack(result, vehicles=vehicles, names={u.unit_id: u.name for u in state.units})
+    seed = args.seed if args.seed is not None else doc.get("seed", random.SystemRandom().randrange(1, 10**6))
+    how = "entered dice" if entered is not None else f"virtual dice, seed {seed}"
+    session, attack = _session(args, doc, SeededDice(int(seed)))
     pending = None
-    if result.needs_landing_point and result.miss is not None:
-        pending = (f"{result.miss.chooser} must choose where it lands: a point within {result.miss.miss_radius_in:g}\" "
-                   f"of ({result.miss.intended_x_in:.1f}, {result.miss.intended_y_in:.1f}); run again with "
-                   "--landing X,Y and the same dice")
+    if "action" in doc:
+        request = _action_request(session, doc)
+        odds = session.action_odds(request)
+        legend = session.ruleset.action_legend(session.state, request)
+        res = session.resolve_action(request, entered)
+        what: dict[str, Any] = {"action": request.to_json()}
     else:
-        state = state.apply(RecordAttack(result))
+        session.set_attack(_draft(session.state, attack))
+        request = session.draft.request()
+        odds = session.ruleset.attack_odds(session.state, request)
+        legend = odds_legend(session.ruleset, session.state, request)
+        landing = _point(args.landing, "--landing") if args.landing else (
+            _point(doc["landing"], "\"landing\"") if "landing" in doc else None)
+        now, later = _split(session, list(entered)) if entered is not None and landing is not None else (entered, None)
+        res = session.resolve_attack(now)
+        if session.pending is not None:
+            miss = session.pending.miss
+            if landing is not None:
+                res = session.choose_landing(landing, later)
+            else:
+                pending = (f"{miss.chooser} must choose where it lands: a point within {miss.miss_radius_in:g}\" of "
+                           f"({miss.intended_in[0]:.1f}, {miss.intended_in[1]:.1f}); run again with --landing X,Y "
+                           "and the same dice")
+        elif later:
+            raise UsageError(f"{len(later)} dice entered beyond what the attack asked for ({later}): "
+                             "give only the dice the rules ask for")
+        what = {}
+    sentences = [line for line in res.sentences if line]
     if args.save_state:
-        Path(args.save_state).write_text(state.dumps(), encoding="utf-8")
+        Path(args.save_state).write_text(json.dumps(session.state.to_json()), encoding="utf-8")
     if args.json:
-        print(json.dumps({"result": to_jsonable(result), "sentences": sentences, "pending": pending,
+        print(json.dumps({**what, "result": to_jsonable(res.result), "sentences": sentences, "pending": pending,
                           "odds": [o.as_floats() for o in odds], "dice": how}))
         return 0
-    print(f"Odds ({how}):")
-    for o in odds:
-        if o.allowed:
-            print(f"  {o.name}: p(hit) {float(o.p_hit):.3f}, p(kill) {float(o.p_kill):.3f}"
-                  + (f", with {o.shots} attacks {float(o.p_kill_any):.3f}" if o.shots > 1 else ""))
-        else:
-            print(f"  {o.name}: not allowed ({o.reason})")
+    print(f"Odds ({how}):" if odds else f"No dice to roll ({how} unused)." if "action" in doc else f"Odds ({how}):")
+    for line in _odds_lines(odds, legend):
+        print(line)
     for line in sentences:
         print(line)
     if pending:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rules.dice import DiceSource
 from rules.downrange import actions as A
 from rules.downrange.dispatch import apply_action
-from rules.downrange import debriefed
+from rules.downrange import debriefed, table_actions
 from rules.downrange import edit_form as edit_forms
 from rules.downrange.attack import attack_odds, resolve_attack
 from rules.downrange.command import can_use_radio, has_radio, is_jammed, jamming_zones, radio_recipients, voice_graph
@@ -36,6 +36,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (Ruleset, AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
+from rules.ruleset import ActionForm, ActionRequest, OddsLegend
 from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
                            LocatorView, RollView)
 from rules.serialize import from_jsonable
@@ -394,6 +395,29 @@ class DownRange(Ruleset):
         return (event.summary,)
 
     # -- what the debrief lists (rules/downrange/debriefed.py) ------------------------------------
+
+    # -- every other action (rules/downrange/table_actions.py) ----------------------------------
+
+    def actions_for(self, state: GameState, unit_id: int) -> tuple[ActionForm, ...]:
+        return table_actions.actions_for(state, unit_id)
+
+    def action_form(self, state: GameState, request: ActionRequest) -> ActionForm:
+        return table_actions.action_form(state, request)
+
+    def action_odds(self, state: GameState, request: ActionRequest) -> tuple[TargetOdds, ...]:
+        return table_actions.action_odds(state, request)
+
+    def action_legend(self, state: GameState, request: ActionRequest) -> OddsLegend:
+        return table_actions.action_legend(state, request)
+
+    def resolve_action(self, state: GameState, request: ActionRequest, dice: DiceSource) -> Resolution:
+        return table_actions.resolve_action(state, request, dice)
+
+    def action_request(self, action: Any) -> ActionRequest | None:
+        return table_actions.request_for(action)
+
+    def action_summaries(self, event: RulesEvent) -> tuple[str, ...]:
+        return table_actions.action_summaries(event)
 
     def engagements(self, event: RulesEvent, game: GameState | None = None) -> tuple[EngagementView, ...]:
         return debriefed.engagements(event)
