@@ -60,8 +60,11 @@ class LiveTracking(LoopSubscriber):
 
     def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25,
                  thread_name: str = "sandtable-live-tracking", receiver: Any | None = None,
-                 shown_camera: str | None = None) -> None:
+                 shown_camera: str | None = None, owns_source: bool = False) -> None:
         self.source = source
+        #: ``stop()`` also closes the sources and the tracker (the window opened them and nobody else closes them).
+        self.owns_source = owns_source
+        self._closed = False
         self.tracker = tracker
         self.realtime = realtime
         self.poll_timeout_s = poll_timeout_s
@@ -158,6 +161,16 @@ class LiveTracking(LoopSubscriber):
             self._thread.join(timeout_s)
         self._unsubscribe()
         self.loop.close()
+        if self.owns_source and not self._closed:
+            # Before the application ends: a camera's capture thread still reading (a stalled stream,
+            # one being reopened) while the process exits can crash it. close() joins it.
+            self._closed = True
+            for source in self.loop.sources.values():
+                source.close()
+            if self._thread.is_alive():
+                self._thread.join(timeout_s)  # the loop was waiting on a source closed just now
+            if not self._thread.is_alive():
+                self.tracker.close()
 
     # -- the tracking thread --------------------------------------------------------------------
     def _run_commands(self) -> None:
