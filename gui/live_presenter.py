@@ -80,6 +80,10 @@ class LivePresenter:
             if self.tracking_monitor is not None:
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
                 self.tracking_monitor.add(update.tracked, delay_s=delay, frame=update.frame_bgr)
+        if self.tracking_monitor is not None:  # a camera lost, its reconnect tries, nodes' bad messages
+            self.tracking_monitor.note_feed(lost=getattr(update, "lost_cameras", ()),
+                                            reconnect_attempts=getattr(update, "reconnect_attempts", None),
+                                            bad_messages=getattr(update, "bad_messages", None))
         self.show_tracking()
         for event in update.events:
             w.session.on_tracker_event(event)

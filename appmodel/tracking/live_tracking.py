@@ -21,8 +21,8 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,11 @@ class LiveUpdate:
     #: window's tracking status shows the delay from frame to screen.
     ready_at: float | None = None
     tracked_in_s: float | None = None
+    #: The cameras (and camera nodes) lost now, the tries to reopen each since, and each camera
+    #: node's skipped bad messages: what the Tracking panel and the status strip say of the feed.
+    lost_cameras: tuple[str, ...] = ()
+    reconnect_attempts: Mapping[str, int] = field(default_factory=dict)
+    bad_messages: Mapping[str, int] = field(default_factory=dict)
 
 
 class LiveTracking(LoopSubscriber):
@@ -136,7 +141,11 @@ class LiveTracking(LoopSubscriber):
         frame, tracked, events = self._take()
         if tracked is None:
             timing = (None, None)
-        return LiveUpdate(frame, tracked, events, self._error, self._finished, *timing)
+        attempts = {name: int(getattr(source, "reopen_attempts", 0) or 0) for name, source in self.loop.sources.items()}
+        receiver = self.loop.receiver
+        bad = dict(receiver.bad_messages) if receiver is not None else {}
+        return LiveUpdate(frame, tracked, events, self._error, self._finished, *timing,
+                          lost_cameras=self.loop.lost_cameras(), reconnect_attempts=attempts, bad_messages=bad)
 
     def _take(self) -> tuple[np.ndarray | None, Any | None, tuple[Any, ...]]:
         """The newest frame and tracking result (None if nothing new) and every event since last time."""
