@@ -12,7 +12,9 @@ half-sent requests. :class:`ConnectionGate` stands between the listening socket 
 * at most ``max_per_client`` from one address, so one machine cannot take every place;
 * a connection must send a whole request within ``request_timeout_s`` of opening (and of its last
   answer, kept alive): a slow or silent one is closed. A WebSocket, once open, lives by its own
-  heartbeat and send timeout instead.
+  heartbeat and send timeout instead;
+* a WebSocket client's frame that is not masked closes its connection, as RFC 6455 (5.1) requires of
+  a server (aiohttp reads such frames as any other): the gate reads the frames' headers only.
 """
 from __future__ import annotations
 
@@ -110,6 +112,19 @@ class ConnectionGate:
         if conn is not None and not conn.upgraded:
             self._arm(conn)
 
+    def is_upgraded(self, transport: Any) -> bool:
+        conn = self._open.get(transport)
+        return conn is not None and conn.upgraded
+
+    def refuse_unmasked(self, transport: Any) -> None:
+        """A WebSocket client sent an unmasked frame: its connection is closed (RFC 6455, 5.1)."""
+        conn = self._open.get(transport)
+        self.refused["unmasked WebSocket frame"] += 1
+        if conn is not None:
+            self._drop(conn)
+        else:
+            transport.abort()
+
     def upgraded(self, transport: Any) -> None:
         """The connection became a WebSocket: its heartbeat and send timeout watch it from now on."""
         conn = self._open.get(transport)
@@ -142,6 +157,50 @@ def _peer_of(transport: asyncio.BaseTransport) -> str:
     return str(peer)
 
 
+class _FrameWatch:
+    """Follows the frames a WebSocket client sends, reading their headers only (the payload is
+    skipped by its length, never kept), to find a frame without a mask.
+
+    >>> watch = _FrameWatch()
+    >>> watch.feed(bytes([0x81, 0x85]) + b"mask" + b"hello")  # masked "hello"
+    True
+    >>> watch.feed(bytes([0x81, 0x05]) + b"hello")  # unmasked
+    False
+    """
+
+    def __init__(self) -> None:
+        self._head = b""  # the start of a frame whose header is not whole yet
+        self._skip = 0  # payload bytes of the current frame still to come
+
+    def feed(self, data: bytes) -> bool:
+        """False once a frame without a mask begins."""
+        view = memoryview(data)
+        while len(view):
+            if self._skip:
+                n = min(self._skip, len(view))
+                self._skip -= n
+                view = view[n:]
+                continue
+            head = self._head + bytes(view[:14 - len(self._head)])
+            if len(head) < 2:
+                self._head, view = head, view[len(view):]
+                continue
+            if not head[1] & 0x80:
+                return False
+            size = head[1] & 0x7F
+            header = 2 + (2 if size == 126 else 8 if size == 127 else 0) + 4
+            if len(head) < header:
+                self._head, view = head, view[len(view):]
+                continue
+            if size == 126:
+                size = int.from_bytes(head[2:4], "big")
+            elif size == 127:
+                size = int.from_bytes(head[2:10], "big")
+            view = view[header - len(self._head):]
+            self._head, self._skip = b"", size
+        return True
+
+
 class _GatedProtocol(asyncio.Protocol):
     """aiohttp's protocol behind the gate: a connection the gate refuses is closed before aiohttp
     sees it (no task, no parser); the others are passed through untouched."""
@@ -150,6 +209,7 @@ class _GatedProtocol(asyncio.Protocol):
         self._gate = gate
         self._inner: asyncio.Protocol | None = inner
         self._transport: asyncio.BaseTransport | None = None
+        self._watch: _FrameWatch | None = None  # from the first data after the WebSocket opened
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if not self._gate.admit(transport):
@@ -161,8 +221,14 @@ class _GatedProtocol(asyncio.Protocol):
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self._inner is not None:
-            self._inner.data_received(data)
+        if self._inner is None:
+            return
+        if self._watch is None and self._transport is not None and self._gate.is_upgraded(self._transport):
+            self._watch = _FrameWatch()
+        if self._watch is not None and not self._watch.feed(data):
+            self._gate.refuse_unmasked(self._transport)
+            return
+        self._inner.data_received(data)
 
     def eof_received(self) -> bool | None:
         return self._inner.eof_received() if self._inner is not None else None

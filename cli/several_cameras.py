@@ -73,7 +73,7 @@ def plan_cameras(specs: list[str], node_args: list[str] | None, calibration_file
     return CameraPlan(tuple(names), tuple(specs), tuple(nodes), tuple(calibration_files))
 
 
-def open_cameras(plan: CameraPlan, *, fps: float | None = None) -> dict[str, Any]:
+def open_cameras(plan: CameraPlan, *, fps: float | None = None, rtsp_transport: str | None = None) -> dict[str, Any]:
     """The local cameras' frame sources, by name; cameras and files are not mixed (one line if they are)."""
     from appmodel.errors import UsageError
     from tracker.sources import open_source
@@ -81,7 +81,7 @@ def open_cameras(plan: CameraPlan, *, fps: float | None = None) -> dict[str, Any
     sources: dict[str, Any] = {}
     try:
         for name, spec in zip(plan.names, plan.specs):
-            sources[name] = open_source(spec, fps=fps)
+            sources[name] = open_source(spec, fps=fps, rtsp_transport=rtsp_transport)
         if len({s.is_live for s in sources.values()}) > 1:
             raise UsageError("cameras and files cannot be tracked together: give only cameras (--camera) or only files")
     except BaseException:
@@ -152,7 +152,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     from appmodel.errors import UsageError
     from tracker.recording import Recorder
     from tracker.roster import Roster, load_roster
-    from cli.tracking_run import close_outputs, run_until_stopped
+    from cli.tracking_run import GAVE_UP_EXIT, StreamNotices, close_outputs, give_up_after, run_until_stopped
     from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
     from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
@@ -180,7 +180,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
     loop = None
     stop = threading.Event()
     try:
-        sources = open_cameras(plan, fps=args.fps)
+        sources = open_cameras(plan, fps=args.fps, rtsp_transport=getattr(args, "rtsp_transport", None))
         tracker, receiver = several_camera_tracker(plan, calibrations, roster=roster, terrain=terrain,
                                                    settings=TrackerSettings(lost_after_s=args.lost_after))
         loop = TrackingLoop(tracker, sources, receiver=receiver)
@@ -227,10 +227,16 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
             bar.update(tracked_round.frame_index)
 
         loop.subscribe(Listener(on_frame=on_frame))
+        # A camera or node lost and back, and each try to reopen a camera, said at once (in --jsonl too).
+        notices = StreamNotices(jsonl=args.jsonl, labels={name: name for name in plan.names})
+        loop.subscribe(notices.subscriber())
         started = time.perf_counter()
-        processed = run_until_stopped(loop, stop, args.max_frames)
+        processed = run_until_stopped(loop, stop, args.max_frames,
+                                      give_up_after(getattr(args, "give_up_after", None), args.max_frames))
         elapsed = time.perf_counter() - started
         bar.done()
+        if loop.gave_up is not None:
+            notices.gave_up(loop.gave_up, processed)
         if not args.jsonl:
             _summary(tracker, processed, elapsed)
         sys.stdout.flush()
@@ -244,7 +250,7 @@ def run_several(args: argparse.Namespace, specs: list[str], calibration_files: l
         for s in sources.values():
             s.close()
         close_outputs(tuio, recorder, args.record)
-    return 0
+    return GAVE_UP_EXIT if loop is not None and loop.gave_up is not None else 0
 
 
 def camera_names(specs: list[str]) -> list[str]:

@@ -122,7 +122,9 @@ def open_live_source(session: Any, *, source: str | None, calibration_path: str 
     roster = load_roster(scenario_path) if scenario_path else None
     frames = open_source(source)
     tracker = Tracker(roster=roster, calibration=calibration, terrain=terrain)
-    return LiveTracking(frames, tracker).start(), calibration
+    # The window's live loop owns the camera and the tracker: closing the window closes and joins them,
+    # so no capture thread is still inside FFmpeg while the application ends.
+    return LiveTracking(frames, tracker, owns_source=True).start(), calibration
 
 
 def recording_calibration(replay: Any, path: str | None) -> Any:

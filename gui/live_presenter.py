@@ -84,6 +84,10 @@ class LivePresenter:
             words = str(getattr(w.live, "end_words", "") or "")
             if words:
                 self.tracking_monitor.mark_ended(words)
+        if self.tracking_monitor is not None:  # a camera lost, its reconnect tries, nodes' bad messages
+            self.tracking_monitor.note_feed(lost=getattr(update, "lost_cameras", ()),
+                                            reconnect_attempts=getattr(update, "reconnect_attempts", None),
+                                            bad_messages=getattr(update, "bad_messages", None))
         self.show_tracking()
         for event in update.events:
             w.session.on_tracker_event(event)

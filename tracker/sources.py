@@ -48,13 +48,38 @@ def quiet_opencv_warnings() -> None:
 #: A stream URL that stops sending makes FFmpeg's read wait this long at most (its own default is 30 s,
 #: during which a read cannot be interrupted -- nor the capture safely released).
 STREAM_READ_TIMEOUT_MS = 2000
-STREAM_OPEN_TIMEOUT_MS = 10000
+#: Opening a stream (also each try to reopen a lost one) waits this long at most: a camera on the local
+#: network answers well within it, and closing the source waits for an open in progress to end.
+STREAM_OPEN_TIMEOUT_MS = 5000
+#: How an RTSP camera's video may travel: over the RTSP connection itself (TCP, OpenCV's default,
+#: passes firewalls and NAT) or as separate UDP packets (what some cameras require; less delay).
+RTSP_TRANSPORTS = ("tcp", "udp")
+_FFMPEG_OPTIONS_ENV = "OPENCV_FFMPEG_CAPTURE_OPTIONS"
 
 
-def _default_capture_factory(spec: int | str) -> Any:
+def ffmpeg_capture_options(existing: str | None, rtsp_transport: str) -> str:
+    """OpenCV's FFmpeg options (``key;value|key;value``) with ``rtsp_transport`` set, the user's own
+    other options kept.
+
+    >>> ffmpeg_capture_options("stimeout;5000000|rtsp_transport;tcp", "udp")
+    'stimeout;5000000|rtsp_transport;udp'
+    """
+    if rtsp_transport not in RTSP_TRANSPORTS:
+        raise SourceError(f"RTSP transport {rtsp_transport!r}: give one of {', '.join(RTSP_TRANSPORTS)}")
+    kept = [part for part in (existing or "").split("|") if part and part.split(";", 1)[0] != "rtsp_transport"]
+    return "|".join(kept + [f"rtsp_transport;{rtsp_transport}"])
+
+
+def _default_capture_factory(spec: int | str, rtsp_transport: str | None = None) -> Any:
+    import os
+
     import cv2
 
     quiet_opencv_warnings()
+    if rtsp_transport is not None and isinstance(spec, str) and spec.lower().startswith("rtsp"):
+        # OpenCV's FFmpeg backend reads its options from this variable at each open (there is no
+        # argument for them): set here, so that users need no environment variable of their own.
+        os.environ[_FFMPEG_OPTIONS_ENV] = ffmpeg_capture_options(os.environ.get(_FFMPEG_OPTIONS_ENV), rtsp_transport)
     if isinstance(spec, str) and "://" in spec:
         return cv2.VideoCapture(spec, cv2.CAP_ANY, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_OPEN_TIMEOUT_MS,
                                                     cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_READ_TIMEOUT_MS])
@@ -66,7 +91,11 @@ class CameraSource:
 
     ``capture_factory(spec)`` returns an object with ``isOpened()``, ``read()`` and ``release()``
     (``cv2.VideoCapture`` by default; tests pass a fake). ``dropout_after_s``: how long without a good
-    frame before the camera counts as gone and is reopened.
+    frame before the camera counts as gone and is reopened. ``rtsp_transport``: "tcp" or "udp" for an
+    ``rtsp://`` stream (None: OpenCV's default, TCP).
+
+    While the camera is gone, ``reopen_attempts`` counts the tries to open it again (0 once it
+    delivers) and ``outage_s`` says for how long it has been gone.
     """
 
     is_live = True
@@ -80,13 +109,19 @@ class CameraSource:
         dropout_after_s: float = 1.0,
         fps: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        rtsp_transport: str | None = None,
     ) -> None:
         self.spec = spec
+        if rtsp_transport is not None:
+            ffmpeg_capture_options(None, rtsp_transport)  # refused at once if it is not tcp or udp
         self.name = f"camera {spec}"
         self.fps = float(fps)
         self.retry_interval_s = float(retry_interval_s)
         self.dropout_after_s = float(dropout_after_s)
-        self._factory = capture_factory or _default_capture_factory
+        if capture_factory is None:
+            def capture_factory(spec: int | str) -> Any:
+                return _default_capture_factory(spec, rtsp_transport)
+        self._factory = capture_factory
         self._clock = clock
         capture = self._factory(spec)
         if capture is None or not capture.isOpened():
@@ -105,8 +140,11 @@ class CameraSource:
         self._handed_index = -1
         self._connected = True
         self._reconnects = 0
+        self._attempts = 0  # tries to reopen it in the current outage
         self._start = clock()
         self._last_good = self._start  # of the newest good frame: a stalled read is noticed from it
+        stream = isinstance(spec, str) and "://" in spec
+        self._join_timeout_s = (STREAM_OPEN_TIMEOUT_MS + STREAM_READ_TIMEOUT_MS) / 1000 + 1.0 if stream else 5.0
         self._thread = threading.Thread(target=self._run, name=f"sandtable-capture-{spec}", daemon=True)
         self._thread.start()
 
@@ -127,6 +165,7 @@ class CameraSource:
                 with self._cond:
                     self._latest = frame
                     self._connected = True
+                    self._attempts = 0
                     self._last_good = now
                     self._cond.notify_all()
                 continue
@@ -152,6 +191,8 @@ class CameraSource:
         except Exception:
             pass
         while not self._stop.wait(self.retry_interval_s):
+            with self._cond:
+                self._attempts += 1
             try:
                 capture = self._factory(self.spec)
             except Exception:
@@ -179,6 +220,18 @@ class CameraSource:
     def now_t_s(self) -> float:
         """The time now on this source's frames' clock (``Frame.t_s``): when a change of state is noticed."""
         return self._clock() - self._start
+
+    @property
+    def reopen_attempts(self) -> int:
+        """Tries to open the camera again since it was last delivering (0 while it delivers)."""
+        with self._cond:
+            return self._attempts
+
+    @property
+    def outage_s(self) -> float:
+        """How long since the newest good frame (or since the camera was opened)."""
+        with self._cond:
+            return max(0.0, self._clock() - self._last_good)
 
     @property
     def reconnects(self) -> int:
@@ -212,7 +265,9 @@ class CameraSource:
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
-        self._thread.join(timeout=5.0)
+        # A read or an open in progress is waited for (FFmpeg's own timeouts bound them): a capture thread
+        # still inside FFmpeg while the process exits can crash it on the way out.
+        self._thread.join(timeout=self._join_timeout_s)
         # A read still blocked in the driver: the capture thread releases the camera when it returns.
         # Releasing it from here meanwhile crashed the process (a segfault on exit, stream stalled).
         if not self._thread.is_alive():
@@ -450,19 +505,21 @@ class ArraySource(_ReadAheadSource):
             yield Frame(image_bgr=image, index=index, t_s=index / self.fps)
 
 
-def open_source(spec: str | int, *, fps: float | None = None, gray: bool = False) -> Any:
+def open_source(spec: str | int, *, fps: float | None = None, gray: bool = False,
+                rtsp_transport: str | None = None) -> Any:
     """The frame source a user means by ``spec``.
 
     An integer (``0``) is a camera index; a URL (``rtsp://``, ``http://``) a camera stream; a folder a
     folder of images; a ``.toml`` file a synthetic scenario; ``.sqlite``/``.db``/``.sandtable`` a
     recording to replay; any other file a video. ``gray``: a video file gives its frames grey, straight
-    from the decoder (for tracking alone; other sources give what they have).
+    from the decoder (for tracking alone; other sources give what they have). ``rtsp_transport``:
+    "tcp" or "udp" for an ``rtsp://`` camera.
     """
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CameraSource(int(spec), fps=fps or 30.0)
     text = str(spec)
     if "://" in text:
-        return CameraSource(text, fps=fps or 30.0)
+        return CameraSource(text, fps=fps or 30.0, rtsp_transport=rtsp_transport)
     path = Path(text).expanduser()
     if path.is_dir():
         return ImageFolderSource(path, fps=fps)

@@ -17,7 +17,10 @@ frame, none skipped (in lockstep when there are several, until the last one ends
 or, with ``realtime``, at their own pace; live cameras are polled for their newest frame, so a camera
 dropping out is noticed (``source_lost``, with its name when there are several), the game state is
 kept, and tracking resumes when it is back (``source_back``). A camera node not heard from for
-``node_timeout_s`` is reported lost the same way.
+``node_timeout_s`` is reported lost the same way. Each try to open a lost camera again reaches the
+subscribers as a :class:`SourceRetry` (``on_retry``), so the user sees a count; ``run(give_up_after_s=S)``
+ends after S seconds in which no camera delivered anything while one is lost, and says why in
+:attr:`TrackingLoop.gave_up` (what was tracked until then has been handed out, so it is kept).
 
 Requests that must touch the tracker from another thread (a turn started, a unit lifted, recording
 switched on) are queued with :meth:`TrackingLoop.call_soon` and run between two rounds, so the tracker
@@ -83,8 +86,45 @@ class TrackedRound:
         return next(iter(self.images_bgr.values()), None)
 
 
+@dataclass(frozen=True)
+class SourceRetry:
+    """A lost live camera being opened again: its ``attempt``-th try since it was lost, ``outage_s``
+    into the outage, at ``t_s`` on its frames' clock."""
+
+    camera: str
+    attempt: int
+    t_s: float
+    outage_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "source_retry", "camera": self.camera, "attempt": self.attempt,
+                "t_s": round(self.t_s, 3), "outage_s": round(self.outage_s, 3)}
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """Why :meth:`TrackingLoop.run` stopped waiting: ``cameras`` lost, nothing delivered for ``waited_s``."""
+
+    cameras: tuple[str, ...]
+    waited_s: float
+    attempts: int
+    t_s: float
+
+    def message(self) -> str:
+        which = ", ".join(self.cameras) or "every camera"
+        return (f"gave up: no frame from {which} for {self.waited_s:.1f} s ({self.attempts} reconnect attempt"
+                f"{'' if self.attempts == 1 else 's'}); check that the stream is running")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "gave_up", "cameras": list(self.cameras), "waited_s": round(self.waited_s, 3),
+                "attempts": self.attempts, "t_s": round(self.t_s, 3)}
+
+
 class LoopSubscriber:
-    """A listener of the loop's stream; override what it needs. Both are called on the tracking thread."""
+    """A listener of the loop's stream; override what it needs. All are called on the tracking thread."""
+
+    def on_retry(self, retry: SourceRetry) -> None:
+        """A lost live camera is being opened again (one call per try)."""
 
     def on_event(self, event: TrackerEvent) -> None:
         """A tracker event (published before the round that caused it is handed out)."""
@@ -97,9 +137,15 @@ class Listener(LoopSubscriber):
     """A subscriber made of plain functions (the command line's printers, tests)."""
 
     def __init__(self, on_frame: Callable[[TrackedRound], None] | None = None,
-                 on_event: Callable[[TrackerEvent], None] | None = None) -> None:
+                 on_event: Callable[[TrackerEvent], None] | None = None,
+                 on_retry: Callable[[SourceRetry], None] | None = None) -> None:
         self._on_frame = on_frame
         self._on_event = on_event
+        self._on_retry = on_retry
+
+    def on_retry(self, retry: SourceRetry) -> None:
+        if self._on_retry is not None:
+            self._on_retry(retry)
 
     def on_event(self, event: TrackerEvent) -> None:
         if self._on_event is not None:
@@ -190,6 +236,9 @@ class TrackingLoop:
         self._started = time.monotonic()
         self._pace_start: tuple[float, float] | None = None  # (first frame's t_s, monotonic then)
         self._stop: threading.Event | None = None
+        self._attempts_told: dict[str, int] = {}  # each lost camera's reopen attempts already handed out
+        #: Set when :meth:`run` gave up on lost cameras (``give_up_after_s``); None otherwise.
+        self.gave_up: GaveUp | None = None
         self._unsubscribe_bus = tracker.bus.subscribe(self._publish_event)
 
     # -- subscribers --------------------------------------------------------------------------------
@@ -227,11 +276,14 @@ class TrackingLoop:
             function()
 
     # -- running ------------------------------------------------------------------------------------
-    def run(self, *, stop: threading.Event | None = None, max_frames: int | None = None) -> int:
-        """Track until every source has ended, ``stop`` is set or ``max_frames`` rounds were tracked;
-        returns the number of rounds tracked by this call."""
+    def run(self, *, stop: threading.Event | None = None, max_frames: int | None = None,
+            give_up_after_s: float | None = None) -> int:
+        """Track until every source has ended, ``stop`` is set, ``max_frames`` rounds were tracked or,
+        with ``give_up_after_s``, nothing came for that long while a camera is lost (:attr:`gave_up`
+        says so); returns the number of rounds tracked by this call."""
         self._stop = stop
         done = 0
+        last_round_at = time.monotonic()
         while stop is None or not stop.is_set():
             self.run_calls()
             if max_frames is not None and done >= max_frames:
@@ -241,7 +293,38 @@ class TrackingLoop:
                 break
             if result is not None:
                 done += 1
+                last_round_at = time.monotonic()
+            elif give_up_after_s is not None:
+                waited = time.monotonic() - last_round_at
+                lost = self.lost_cameras()
+                if waited >= give_up_after_s and lost:
+                    attempts = sum(int(getattr(self.sources.get(n), "reopen_attempts", 0) or 0) for n in lost)
+                    self.gave_up = GaveUp(lost, waited, attempts, time.monotonic() - self._started)
+                    break
         return done
+
+    def lost_cameras(self) -> tuple[str, ...]:
+        """The live cameras and camera nodes not delivering now."""
+        lost = [name for name, source in self.sources.items() if source.is_live and not source.connected]
+        if self.receiver is not None:
+            now = time.monotonic()
+            for name in self.tracker.camera_names:
+                if name not in self.sources and now - self.receiver.last_heard_s.get(name, self._started) >= self.node_timeout_s:
+                    lost.append(name)
+        return tuple(lost)
+
+    def _watch_retries(self, name: str, source: Any) -> None:
+        """Hand out each new try to reopen a lost camera (a count the user sees)."""
+        attempts = int(getattr(source, "reopen_attempts", 0) or 0)
+        told = self._attempts_told.get(name, 0)
+        if attempts < told:  # it delivered again: a new outage counts from 1
+            self._attempts_told[name] = told = 0
+        if attempts > told:
+            self._attempts_told[name] = attempts
+            t_s = getattr(source, "now_t_s", time.monotonic() - self._started)
+            retry = SourceRetry(name, attempts, float(t_s), float(getattr(source, "outage_s", 0.0)))
+            for subscriber in self._subscribers:
+                subscriber.on_retry(retry)
 
     def step(self) -> Any:
         """One round: the :class:`TrackedRound` handed out, None when no camera had anything new (a live
@@ -253,6 +336,7 @@ class TrackingLoop:
             frame = source.latest_frame(self.poll_timeout_s)
             # source_lost / source_back on a change only, each at the time it is noticed (not the last frame's)
             self.tracker.source_status(source.connected, t_s=getattr(source, "now_t_s", None))
+            self._watch_retries(name, source)
             if frame is None:
                 return None
         else:
@@ -306,6 +390,7 @@ class TrackingLoop:
             if source.is_live:
                 frame = source.latest_frame(self.poll_timeout_s / max(1, len(self.sources)) if not frames else 0.0)
                 self.tracker.camera_status(name, source.connected, t_s=time.monotonic() - self._started)
+                self._watch_retries(name, source)
             else:
                 frame = source.read()
                 if frame is None:
@@ -351,5 +436,5 @@ class TrackingLoop:
         return True
 
 
-__all__ = ["Listener", "LoopSubscriber", "NODE_TIMEOUT_S", "ONE_CAMERA", "RecorderFeed", "TrackedRound",
+__all__ = ["GaveUp", "Listener", "LoopSubscriber", "SourceRetry", "NODE_TIMEOUT_S", "ONE_CAMERA", "RecorderFeed", "TrackedRound",
            "TrackingLoop", "TuioFeed"]

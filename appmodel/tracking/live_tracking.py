@@ -21,8 +21,8 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,11 @@ class LiveUpdate:
     #: window's tracking status shows the delay from frame to screen.
     ready_at: float | None = None
     tracked_in_s: float | None = None
+    #: The cameras (and camera nodes) lost now, the tries to reopen each since, and each camera
+    #: node's skipped bad messages: what the Tracking panel and the status strip say of the feed.
+    lost_cameras: tuple[str, ...] = ()
+    reconnect_attempts: Mapping[str, int] = field(default_factory=dict)
+    bad_messages: Mapping[str, int] = field(default_factory=dict)
 
 
 class LiveTracking(LoopSubscriber):
@@ -60,8 +65,11 @@ class LiveTracking(LoopSubscriber):
 
     def __init__(self, source: Any, tracker: Any, *, realtime: bool = True, poll_timeout_s: float = 0.25,
                  thread_name: str = "sandtable-live-tracking", receiver: Any | None = None,
-                 shown_camera: str | None = None) -> None:
+                 shown_camera: str | None = None, owns_source: bool = False) -> None:
         self.source = source
+        #: ``stop()`` also closes the sources and the tracker (the window opened them and nobody else closes them).
+        self.owns_source = owns_source
+        self._closed = False
         self.tracker = tracker
         self.realtime = realtime
         self.poll_timeout_s = poll_timeout_s
@@ -146,7 +154,11 @@ class LiveTracking(LoopSubscriber):
         frame, tracked, events = self._take()
         if tracked is None:
             timing = (None, None)
-        return LiveUpdate(frame, tracked, events, self._error, self._finished, *timing)
+        attempts = {name: int(getattr(source, "reopen_attempts", 0) or 0) for name, source in self.loop.sources.items()}
+        receiver = self.loop.receiver
+        bad = dict(receiver.bad_messages) if receiver is not None else {}
+        return LiveUpdate(frame, tracked, events, self._error, self._finished, *timing,
+                          lost_cameras=self.loop.lost_cameras(), reconnect_attempts=attempts, bad_messages=bad)
 
     def _take(self) -> tuple[np.ndarray | None, Any | None, tuple[Any, ...]]:
         """The newest frame and tracking result (None if nothing new) and every event since last time."""
@@ -171,6 +183,16 @@ class LiveTracking(LoopSubscriber):
             self._thread.join(timeout_s)
         self._unsubscribe()
         self.loop.close()
+        if self.owns_source and not self._closed:
+            # Before the application ends: a camera's capture thread still reading (a stalled stream,
+            # one being reopened) while the process exits can crash it. close() joins it.
+            self._closed = True
+            for source in self.loop.sources.values():
+                source.close()
+            if self._thread.is_alive():
+                self._thread.join(timeout_s)  # the loop was waiting on a source closed just now
+            if not self._thread.is_alive():
+                self.tracker.close()
 
     # -- the tracking thread --------------------------------------------------------------------
     def _run_commands(self) -> None:

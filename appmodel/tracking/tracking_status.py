@@ -59,10 +59,16 @@ class CameraLine:
     units_seen: int
     drifting: bool = False
     message: str = ""
+    #: A camera node's messages that were skipped (damaged, too big, another camera's name).
+    bad_messages: int = 0
+    #: Tries to reopen this camera since it was lost (0 while it delivers).
+    reconnect_attempts: int = 0
 
     def text(self) -> str:
+        bad = f" · {self.bad_messages} bad message{'s' if self.bad_messages != 1 else ''} skipped" if self.bad_messages else ""
         if not self.delivering:
-            return f"{self.name}: NO FEED (the other cameras keep tracking)"
+            retry = f", reconnecting (attempt {self.reconnect_attempts})" if self.reconnect_attempts else ""
+            return f"{self.name}: NO FEED{retry} (the other cameras keep tracking){bad}"
         parts = [f"{self.fps:.1f} fps" if self.fps else "— fps",
                  "anchors " + (", ".join(str(a) for a in self.anchors_seen) if self.anchors_seen else "none in view"),
                  f"{self.units_seen} unit{'s' if self.units_seen != 1 else ''} in view"]
@@ -70,7 +76,7 @@ class CameraLine:
             parts.append("MOVED: re-registering from its anchors")
         elif self.message and not self.anchors_seen:
             parts.append(self.message)
-        return f"{self.name}: " + " · ".join(parts)
+        return f"{self.name}: " + " · ".join(parts) + bad
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class TrackingStatus:
     #: A scripted or file source that came to its end says so here ("The clip skirmish.mp4 has
     #: ended"): an end is an event of its own, not a stall (``stalled`` stays False after it).
     ended: str = ""
+    #: Tries to reopen the one camera since it was lost (0 while it delivers).
+    reconnect_attempts: int = 0
 
     def count(self, state: str) -> int:
         return sum(1 for u in self.units if u.state == state)
@@ -105,7 +113,8 @@ class TrackingStatus:
         if self.ended:
             parts.append(self.ended)
         elif self.stalled:
-            parts.append(f"NO FEED for {self.seconds_since_frame:.0f} s")
+            retry = f", reconnecting (attempt {self.reconnect_attempts})" if self.reconnect_attempts else ""
+            parts.append(f"NO FEED for {self.seconds_since_frame or 0.0:.0f} s{retry}")
         parts.append(f"{self.fps:.1f} fps" if self.fps else "— fps")
         if self.delay_s is not None:
             parts.append(f"delay {self.delay_s * 1000:.0f} ms")
@@ -167,6 +176,19 @@ class TrackingMonitor:
         """The source has come to its end (a video file, the demo's story): ``words`` say so, and no
         later silence counts as a stalled feed."""
         self._ended = words
+        # what the live loop says of its cameras at each poll (see note_feed)
+        self._lost: frozenset[str] = frozenset()
+        self._attempts: Mapping[str, int] = {}
+        self._bad_messages: Mapping[str, int] = {}
+
+    def note_feed(self, *, lost: Iterable[str] = (), reconnect_attempts: Mapping[str, int] | None = None,
+                  bad_messages: Mapping[str, int] | None = None) -> None:
+        """What the live loop knows of its cameras now (``LiveUpdate``): the ones lost (a stall shows at
+        once, from the camera's own one-second threshold, not only after STALLED_AFTER_S without a
+        frame), the tries to reopen each, and each camera node's bad messages."""
+        self._lost = frozenset(lost)
+        self._attempts = dict(reconnect_attempts or {})
+        self._bad_messages = dict(bad_messages or {})
 
     def add(self, tracked: Any, *, delay_s: float | None = None, frame: Any = None) -> None:
         """One tracked frame (``tracker.pipeline.TrackedFrame``), as the window received it, and the
@@ -255,10 +277,12 @@ class TrackingMonitor:
             if len(arrivals) >= 2 and arrivals[-1] > arrivals[0]:
                 fps = (len(arrivals) - 1) / (arrivals[-1] - arrivals[0])
             camera = self._camera_status.get(name)
-            delivering = bool(arrivals) and now - arrivals[-1] <= STALLED_AFTER_S and getattr(camera, "connected", True)
+            delivering = (bool(arrivals) and now - arrivals[-1] <= STALLED_AFTER_S and getattr(camera, "connected", True)
+                          and name not in self._lost)
             units = sum(1 for cams in self._seen_by.values() if name in cams)
             lines.append(CameraLine(name, fps, delivering, tuple(sorted(self._camera_anchors.get(name, ()))), units,
-                                    bool(getattr(camera, "drifting", False)), str(getattr(camera, "message", ""))))
+                                    bool(getattr(camera, "drifting", False)), str(getattr(camera, "message", "")),
+                                    int(self._bad_messages.get(name, 0)), int(self._attempts.get(name, 0))))
         return tuple(lines)
 
     def status(self) -> TrackingStatus:
@@ -267,14 +291,18 @@ class TrackingMonitor:
         if len(self._arrivals) >= 2 and self._arrivals[-1] > self._arrivals[0]:
             fps = (len(self._arrivals) - 1) / (self._arrivals[-1] - self._arrivals[0])
         since = now - self._arrivals[-1] if self._arrivals else None
-        stalled = since is not None and since > STALLED_AFTER_S and not self._ended
+        # The one camera lost (its source's own threshold, a second) or, for any feed, nothing for a while;
+        # never after the source said it ended.
+        stalled = since is not None and not self._ended and (
+            since > STALLED_AFTER_S or (not self._camera_arrivals and bool(self._lost)))
         units = []
         for tag in sorted(set(self._roster) | set(self._poses)):
             units.append(self._unit(tag, stalled))
         anchors = tuple(AnchorStatus(t, t in self._anchors_seen, x, y) for t, x, y in self._anchors)
         undecoded = self._undecoded if self._missing_units() else ()
+        attempts = sum(self._attempts.values()) if not self._camera_arrivals else 0
         return TrackingStatus(fps, self._delay_s, self.frames, stalled, since, tuple(units), anchors, undecoded,
-                              self._camera_lines(now), self._ended)
+                              self._camera_lines(now), ended=self._ended, reconnect_attempts=attempts)
 
     def _unit(self, tag: int, stalled: bool) -> UnitStatus:
         name = self._roster.get(tag) or getattr(self._poses.get(tag), "name", "") or f"tag {tag}"

@@ -8,9 +8,12 @@
 
 ``--jsonl`` prints one JSON object per frame: ``{"frame", "t_s", "units": [{"tag_id", "name",
 "x_in", "y_in", "heading_deg", "state", ...}], "events": [...]}`` (``center_px`` instead of inches
-when uncalibrated). Without it, events are printed as they happen and a summary at the end. Files are
+when uncalibrated); a live camera lost and back between frames gets lines of their own, typed:
+``{"type": "source_lost" | "source_retry" | "source_back" | "gave_up", "t_s", "camera", ...}``
+(docs/tracker.md). Without it, events are printed as they happen and a summary at the end. Files are
 processed frame by frame (none skipped) as fast as possible, with a progress bar on stderr; a camera
-runs until Ctrl+C (the recording is closed properly). With several cameras, ``--tuio`` sends the fused
+runs until Ctrl+C (the recording is closed properly), ``--max-frames`` or, once it is lost and retried
+(each try counted on stderr), ``--give-up-after S`` (exit 3, what was recorded kept). With several cameras, ``--tuio`` sends the fused
 units in table coordinates, and ``--video`` keeps the first camera's video (the recording's calibration
 is that camera's); ``--bare`` is for comparing detectors on one camera and is refused.
 """
@@ -35,7 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE", help="record the session to this SQLite file")
     parser.add_argument("--video", action="store_true", help="with --record: also keep the camera video (<FILE>.mp4, H.264, which browsers play; with several cameras the first one's)")
     parser.add_argument("--jsonl", action="store_true", help="print one JSON line per frame")
-    parser.add_argument("--max-frames", type=int, default=None, metavar="N", help="stop after N frames")
+    parser.add_argument("--max-frames", type=int, default=None, metavar="N",
+                        help="stop after N frames (a stream lost for 10 s then ends the run too, unless --give-up-after)")
+    parser.add_argument("--give-up-after", type=float, default=None, metavar="S",
+                        help="end (exit 3, everything recorded kept) once a lost camera or stream has sent nothing for S "
+                        "seconds; by default it is retried until Ctrl+C")
+    parser.add_argument("--rtsp-transport", choices=("tcp", "udp"), default=None,
+                        help="how an rtsp:// camera's video travels (default tcp; some cameras need udp)")
     parser.add_argument("--fps", type=float, default=None, help="frame rate of an image folder or a video without one")
     parser.add_argument("--lost-after", type=float, default=10.0, metavar="S", help="a hidden unit is lost after S seconds (default 10)")
     parser.add_argument("--bare", action="store_true", help="run the plain detector on every whole frame (slower; for comparison)")
@@ -59,13 +68,15 @@ def run(args: argparse.Namespace) -> int:
     from tracker.recording import Recorder
     from tracker.roster import Roster, load_roster
     from tracker.sources import open_source
-    from cli.tracking_run import close_outputs, run_until_stopped
+    from cli.tracking_run import GAVE_UP_EXIT, StreamNotices, close_outputs, give_up_after, run_until_stopped
     from tracker.tracking_loop import Listener, RecorderFeed, TrackingLoop, TuioFeed
     from tracker.tuio import TuioAddress, TuioSender
     from tracker.unit_tracker import TrackerSettings
 
     if args.max_frames is not None and args.max_frames < 1:
         raise UsageError(f"--max-frames {args.max_frames}: give a positive number of frames")
+    if args.give_up_after is not None and not 0 < args.give_up_after < 1e6:
+        raise UsageError(f"--give-up-after {args.give_up_after}: give a positive number of seconds")
     if args.lost_after <= 0:
         raise UsageError(f"--lost-after {args.lost_after}: give a positive number of seconds")
     if args.video and not args.record:
@@ -103,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
     # Tracking needs no colour: a video file is read grey from its decoder (half a 4K frame's decoding),
     # unless its pictures are kept in the recording.
-    source = open_source(args.source, fps=args.fps, gray=not args.video)
+    source = open_source(args.source, fps=args.fps, gray=not args.video, rtsp_transport=args.rtsp_transport)
     recorder = None
     tracker = None
     tuio = None
@@ -160,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
             progress.update(tracked_round.frame_index)
 
         loop.subscribe(Listener(on_frame=on_frame))
+        notices = StreamNotices(jsonl=args.jsonl, labels={name: source.name for name in loop.sources})
+        loop.subscribe(notices.subscriber())
         processed = 0
         if first is not None:
             first_round = loop.track_frame(first)
@@ -167,9 +180,11 @@ def run(args: argparse.Namespace) -> int:
             processed = 1
         remaining = None if args.max_frames is None else args.max_frames - processed
         started = time.perf_counter()
-        processed += run_until_stopped(loop, stop, remaining)
+        processed += run_until_stopped(loop, stop, remaining, give_up_after(args.give_up_after, args.max_frames))
         elapsed = time.perf_counter() - started
         progress.done()
+        if loop.gave_up is not None:
+            notices.gave_up(loop.gave_up, processed)
         if not args.jsonl:
             _summary(tracker, processed, elapsed)
         _never_seen(tracker, roster, calibration)
@@ -181,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             tracker.close()
         source.close()
         close_outputs(tuio, recorder, args.record)
-    return 0
+    return GAVE_UP_EXIT if loop is not None and loop.gave_up is not None else 0
 
 
 def _terrain(scenario_path: str):
@@ -260,6 +275,8 @@ def _event_line(event) -> str:
         extra = f": {p['message']}"
     elif "hint" in p:
         extra = f": {p['hint']}"
+    elif "outage_s" in p:
+        extra = f" after {p['outage_s']:.1f} s without frames"
     return f"{event.t_s:8.2f} s  {event.kind.value:<12}{unit}{where}{extra}"
 
 

@@ -1,8 +1,8 @@
 """The Tracking panel: the camera's frames per second and delay, the anchors, every unit's state with
 the reason (never seen, too small in the picture, hidden, lost), and the tag-like squares in view that
 the tracker could not read (a trimmed border, too small, too blurred), refreshed twice a second. With
-several cameras, a line per camera (frames per second, anchors it sees, units in its view) and which
-cameras see each unit."""
+several cameras, a line per camera (frames per second, anchors it sees, units in its view, a camera
+node's bad messages skipped, a lost camera's reconnect tries) and which cameras see each unit."""
 from __future__ import annotations
 
 import html
@@ -18,6 +18,12 @@ from gui.theme import TEXT_COLORS
 MAX_NOTICE_LINES = 2  # undecoded-square lines shown in the panel (the rest in its tooltip)
 STATE_COLORS = {"seen": TEXT_COLORS["good"], "stale": TEXT_COLORS["warning"], "lost": TEXT_COLORS["error"],
                 "never seen": TEXT_COLORS["error"], "lifted": TEXT_COLORS["muted"]}
+
+
+def _camera_color(line: Any) -> str:
+    if not line.delivering:
+        return TEXT_COLORS["error"]
+    return TEXT_COLORS["warning"] if getattr(line, "bad_messages", 0) else TEXT_COLORS["good"]
 
 
 class TrackingPanel(QWidget):
@@ -63,9 +69,10 @@ class TrackingPanel(QWidget):
         self.undecoded.setVisible(bool(undecoded))
         cameras = getattr(status, "cameras", ())
         if cameras:
+            # A camera node whose messages are skipped (damaged, too big, forged) is worth a look even
+            # while it delivers: its count is on its line, in the warning colour.
             self.cameras.setText("<br>".join(
-                f"<span style='color:{TEXT_COLORS['good'] if c.delivering else TEXT_COLORS['error']}'>{c.text()}</span>"
-                for c in cameras))
+                f"<span style='color:{_camera_color(c)}'>{html.escape(c.text())}</span>" for c in cameras))
         self.cameras.setVisible(bool(cameras))
         self.table.setColumnHidden(5, not cameras)
         # Twice a second during play, 40 rows of which a few change: only the cells whose text

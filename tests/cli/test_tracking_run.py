@@ -12,7 +12,7 @@ class LoopStoppedByCtrlC:
         self.frames_processed = before
         self.then = then
 
-    def run(self, *, stop, max_frames):
+    def run(self, *, stop, max_frames, give_up_after_s=None):
         self.frames_processed += self.then
         raise KeyboardInterrupt
 

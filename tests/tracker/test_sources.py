@@ -68,11 +68,12 @@ def test_a_camera_that_drops_out_is_retried_and_the_game_state_is_kept():
     assert kinds.count("source_lost") == 1 and kinds.count("source_back") == 1
     assert kinds.index("source_lost") < kinds.index("source_back")
     assert camera.opens >= 2 and source.reconnects >= 1
-    # Each at the time it was noticed (they used to share the last frame's), the outage's length with it:
-    # the camera was away at least the 0.3 s the test waited.
+    # Each at the time it was noticed (they used to share the last frame's), the outage's length with it.
+    # (Not a minimum length: the test waited for three tries to reopen, 0.05 s apart, and the loss may be
+    # noticed by the loop after the first of them.)
     lost = next(e for e in events if e.kind.value == "source_lost")
     back = next(e for e in events if e.kind.value == "source_back")
-    assert back.t_s - lost.t_s >= 0.3
+    assert back.t_s > lost.t_s and back.payload["outage_s"] > 0
     assert back.payload["outage_s"] == pytest.approx(back.t_s - lost.t_s, abs=0.001)
 
 

@@ -114,3 +114,33 @@ def test_two_cameras_give_the_same_events_through_track_and_through_the_windows_
     assert window_events == events
     _same_units(units, window_units)
     assert units[10]["cameras"] == window_units[10]["cameras"] == ["cam1"]  # the hand hides it from cam0 only
+
+
+def test_the_windows_poll_says_a_lost_camera_and_its_reconnect_tries_and_that_it_stops_with_the_window():
+    """What the status strip and the Tracking panel are given (``LiveUpdate``), from a camera that is
+    unplugged and plugged back in; and the window's loop closes the camera it owns when it stops."""
+    import threading
+
+    from tracker.pipeline import Tracker
+    from tracker.sources import CameraSource
+    from tracker_helpers import FakeCamera
+
+    camera = FakeCamera(fps=200)
+    source = CameraSource(0, capture_factory=camera.factory, retry_interval_s=0.05, dropout_after_s=0.1)
+    live = LiveTracking(source, Tracker(), realtime=False, poll_timeout_s=0.05, owns_source=True).start()
+    deadline = time.monotonic() + 120
+    try:
+        camera.wait_delivered(10)
+        assert live.poll().lost_cameras == ()
+        camera.plugged_in = False
+        while not (live.poll().reconnect_attempts.get("camera", 0) >= 2) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        update = live.poll()
+        assert update.lost_cameras == ("camera",) and update.reconnect_attempts["camera"] >= 2
+        camera.plugged_in = True
+        while live.poll().lost_cameras and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert live.poll().lost_cameras == () and live.poll().reconnect_attempts["camera"] == 0
+    finally:
+        live.stop()
+    assert not any(t.name.startswith("sandtable-capture-") and t.is_alive() for t in threading.enumerate())

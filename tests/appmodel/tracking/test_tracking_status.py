@@ -184,3 +184,47 @@ def test_silence_without_an_end_is_still_a_stopped_feed():
     status = monitor.status()
     assert status.stalled and not status.ended
     assert "NO FEED for 27 s" in status.summary()
+
+
+def test_a_lost_camera_is_a_notice_at_once_with_its_reconnect_count_and_clears_when_it_is_back():
+    clock = Clock()
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, clock=clock)
+    for _ in range(5):
+        monitor.add(frame([pose(10)], [(10, 25.0)]))
+        clock.t += 1 / 30
+    clock.t += 0.3  # well under STALLED_AFTER_S: only the camera's own word says it is gone
+    monitor.note_feed(lost=["camera"], reconnect_attempts={"camera": 2})
+    status = monitor.status()
+    assert status.stalled and status.summary().startswith("NO FEED for 0 s, reconnecting (attempt 2)")
+    monitor.note_feed(lost=[], reconnect_attempts={"camera": 0})  # it delivers again
+    monitor.add(frame([pose(10)], [(10, 25.0)]))
+    assert not monitor.status().stalled and "NO FEED" not in monitor.status().summary()
+
+
+@dataclass
+class SeveralTracked:
+    """What the monitor reads of a round of several cameras (``MultiTrackedFrame``)."""
+
+    poses: tuple
+    detections: dict
+    cameras: tuple
+    seen_by: dict
+    in_gap: tuple = ()
+
+
+def test_each_camera_line_counts_its_nodes_bad_messages_and_says_a_lost_one_at_once():
+    from tracker.multi_camera import CameraStatus
+
+    clock = Clock()
+    monitor = TrackingMonitor({10: "Sgt. Reyes"}, clock=clock)
+    batch = frame([], [(10, 25.0)]).detections
+    for _ in range(5):
+        monitor.add(SeveralTracked((pose(10),), {"left": batch, "right": batch},
+                                   (CameraStatus("left"), CameraStatus("right")), {10: ("left", "right")}))
+        clock.t += 1 / 30
+    monitor.note_feed(lost=["left"], reconnect_attempts={"left": 1}, bad_messages={"right": 3})
+    lines = {line.name: line for line in monitor.status().cameras}
+    assert not lines["left"].delivering
+    assert lines["left"].text() == "left: NO FEED, reconnecting (attempt 1) (the other cameras keep tracking)"
+    assert lines["right"].delivering and lines["right"].text().endswith(" · 3 bad messages skipped")
+    assert "left NO FEED" in monitor.status().summary()
