@@ -5,8 +5,11 @@ them, the rules state, the selection and the log as recorded); the scene builder
 draw items, exactly as the live class view does. To keep one offline file small the timeline is
 *thinned*: every distinct item, label and unit row is stored once and each frame lists the indexes it
 shows; a frame identical to the one before is dropped; the log is stored once and each frame says how
-many lines of it had been written. ``static/scrub.js`` turns it back into scenes for the same
-renderer.
+many lines of it had been written. What moves is not stored per moment: each unit's track is stored
+once (:mod:`classview.tracks`: thinned within 0.05", quantised), the shapes riding on a unit (its base,
+facing, rings) in the unit's own frame, its label as an offset from it: a unit that only walks keeps
+the same shapes for the whole game. ``static/scrub.js`` turns it back into scenes for the same
+renderer, the units where their tracks have them at the moment shown.
 
     timeline = build_timeline("game.sqlite", engagement_times=[12.0, 40.5])
 """
@@ -15,16 +18,23 @@ from __future__ import annotations
 import bisect
 import html
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from classview.scene import SceneBuilder, class_layers, last_roll_json, log_json
+import numpy as np
+
+from appmodel.recording.reader import TRAIL_STEP_S
+from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
+from classview.tracks import POSITION_BOUND_IN, encode_track, to_local
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` for a whole game (a
 #: three-hour game is sampled every 7 s, plus every moment something was decided).
 STEP_S = 0.5
 MAX_FRAMES = 1500
+
+#: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
+TIMELINE_FORMAT = 2
 
 Progress = Callable[[int, int], None]
 
@@ -61,19 +71,21 @@ def sample_times(duration_s: float, moments: Iterable[float], *, step_s: float =
 
 
 def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] = (),
-                   toggles: Any = None, progress: Progress | None = None) -> dict[str, Any]:
-    """The thinned timeline of ``recording`` (JSON-ready)."""
+                   toggles: Any = None, progress: Progress | None = None,
+                   tracks: Mapping[int, np.ndarray] | None = None) -> dict[str, Any]:
+    """The thinned timeline of ``recording`` (JSON-ready). ``tracks``: the units' poses already read
+    (the debrief's facts hold them), else they are read here."""
     from appmodel.replay_model import ReplayModel
 
     replay = ReplayModel(recording)
     try:
-        return _timeline(replay, engagement_times, toggles, progress)
+        return _timeline(replay, engagement_times, toggles, progress, tracks)
     finally:
         replay.close()
 
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
-              progress: Progress | None) -> dict[str, Any]:
+              progress: Progress | None, tracks_read: Mapping[int, np.ndarray] | None) -> dict[str, Any]:
     builder = SceneBuilder(class_layers(toggles))
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
@@ -84,11 +96,15 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
     items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
     times = sample_times(replay.duration_s, [m.t_s for m in replay.moments] + list(engagement_times))
     frames: list[dict[str, Any]] = []
+    # Where each unit stood at each sample, as the replay showed it: merged into its track.
+    sampled: dict[int, list[tuple[float, float, float, float]]] = {}
     last_key: Any = None
     scene: dict[str, Any] = {}
+    total = len(times) + 1
     for k, t in enumerate(times):
         replay.seek(t)
-        scene = builder.scene(replay.session.snapshot(), replay.session.log, t_s=t)
+        snapshot = replay.session.snapshot()
+        scene = builder.scene(snapshot, replay.session.log, t_s=t)
         n_log = len(replay.session.log)
         if from_events:
             upto = bisect.bisect_right(event_times, t + 1e-6)
@@ -98,20 +114,85 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
                 # Whose turn it was is not in such a recording: the round is.
                 scene["turn"] = {"round": last.round, "side": None, "order": [], "text": f"Round {last.round}"}
             n_log = upto
-        frame = {"i": [items.add(i) for i in scene["items"]], "l": [labels.add(label) for label in scene["labels"]],
-                 "u": [units.add(u) for u in scene["units"]], "turn": texts.add(scene["turn"]),
-                 "roll": texts.add(scene["roll"]), "n": n_log}
+        poses = {int(u["id"]): (float(u["x_in"]), float(u["y_in"]), float(u["heading_deg"])) for u in scene["units"]}
+        for uid, (x, y, h) in poses.items():
+            sampled.setdefault(uid, []).append((t, x, y, h))
+        frame = _frame(scene, poses, items, labels, units, texts)
+        frame["n"] = n_log
         key = json.dumps(frame, sort_keys=True)
         if key != last_key:
             frames.append({"t_s": t, **frame})
             last_key = key
         if progress is not None:
-            progress(k + 1, len(times))
+            progress(k + 1, total)
     log = log_json(log_source if log_source is not None else replay.session.log, tail=None)
-    return {"table_in": scene.get("table_in", [72.0, 48.0]), "font_in": scene.get("font_in", 0.7),
+    tracks = unit_tracks(replay.reader, sampled, tracks_read)
+    if progress is not None:
+        progress(total, total)
+    return {"format": TIMELINE_FORMAT, "table_in": scene.get("table_in", [72.0, 48.0]), "font_in": scene.get("font_in", 0.7),
             "duration_s": round(replay.duration_s, 3), "items": items.values, "labels": labels.values,
-            "units": units.values, "texts": texts.values, "frames": frames, "log": log,
+            "units": units.values, "texts": texts.values, "frames": frames, "log": log, "tracks": tracks,
+            "bound_in": POSITION_BOUND_IN,
             "engagements": sorted(round(float(t), 3) for t in engagement_times)}
+
+
+def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], items: _Interned, labels: _Interned,
+           units: _Interned, texts: _Interned) -> dict[str, Any]:
+    """One sampled moment as indexes into the interned values, in drawing order. A shape that belongs
+    to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
+    at every moment while the unit only moves: the browser puts it where the unit's track says; a label
+    that names one unit is stored as an offset from it (``[label, unit]``)."""
+    shown: list[Any] = []
+    for item in scene["items"]:
+        owners = item.get("units") or []
+        pose = poses.get(int(owners[0])) if len(owners) == 1 else None
+        if pose is None or item.get("marker"):
+            shown.append(items.add(item))
+            continue
+        local = np.round(to_local(np.asarray(item["pts"], dtype=np.float64), pose), DECIMALS)
+        shown.append([items.add({**item, "pts": local.ravel().tolist()}), int(owners[0])])
+    shown_labels: list[Any] = []
+    for label in scene["labels"]:
+        pose = poses.get(label["of"]) if "of" in label else None
+        if pose is None:
+            shown_labels.append(labels.add(label))
+            continue
+        x, y = pose[0], pose[1]
+        moved = {**label, "box": _offset(label["box"], x, y)}
+        if "leader" in label:
+            moved["leader"] = _offset(label["leader"], x, y)
+        shown_labels.append([labels.add(moved), int(label["of"])])
+    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
+    return {"i": shown, "l": shown_labels, "u": rows, "turn": texts.add(scene["turn"]),
+            "roll": texts.add(scene["roll"])}
+
+
+#: What a unit's roster row loses in the timeline: its track says it.
+_MOVING = ("x_in", "y_in", "heading_deg")
+
+
+def _offset(values: Sequence[float], x: float, y: float) -> list[float]:
+    return [round(float(v) - (x if k % 2 == 0 else y), DECIMALS) for k, v in enumerate(values)]
+
+
+def unit_tracks(reader: Any, sampled: Mapping[int, list[tuple[float, float, float, float]]],
+                tracks_read: Mapping[int, np.ndarray] | None = None) -> list[dict[str, Any]]:
+    """Every unit's track: its recorded poses (``TRAIL_STEP_S`` apart at most, every stop and lift, as
+    the debrief reads them for its trails; read one unit at a time when not given) merged with where the
+    replay showed it at each sample (a unit the tracker never saw moves only with the rules' states),
+    thinned within the bound."""
+    out = []
+    ids = sorted(set(sampled) | set(tracks_read or {}))
+    for uid in ids:
+        own = np.asarray(sampled.get(uid, ()), dtype=np.float64).reshape(-1, 4)
+        if tracks_read is not None:
+            recorded = np.asarray(tracks_read.get(uid, np.zeros((0, 4))), dtype=np.float64).reshape(-1, 4)
+        else:
+            recorded = reader.track_of(uid, step_s=TRAIL_STEP_S)
+        rows = np.concatenate([recorded, own]) if len(recorded) else own
+        if len(rows):
+            out.append(encode_track(uid, rows))
+    return out
 
 
 class _EventLine:
@@ -164,7 +245,8 @@ def report_timeline(recording: str | Path, facts: Any, progress: Any = None) -> 
     report = progress or (lambda stage, done, total: None)
     try:
         timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
-                                  progress=lambda done, total: report("timeline", done, total))
+                                  progress=lambda done, total: report("timeline", done, total),
+                                  tracks=getattr(facts, "tracks", None))
     except (ValueError, OSError) as exc:
         # The user errors of every layer are ValueErrors (a recording without a scenario, one SQLite
         # refuses: the rest of the report is what could be rescued): the report is still written.
@@ -188,7 +270,7 @@ def scrub_html(timeline: dict[str, Any]) -> str:
     <input type="range" min="0" value="0" aria-label="Time in the game">
     <span class="clock"></span>
     <select class="speed" aria-label="Speed"><option value="1">1×</option><option value="4" selected>4×</option>
-      <option value="16">16×</option></select></div>
+      <option value="16">16×</option><option value="64">64×</option></select></div>
 </div>
 <script>{_asset("classview.js")}</script>
 <script>{_asset("zoom.js")}</script>
