@@ -39,6 +39,31 @@ TIMELINE_FORMAT = 2
 Progress = Callable[[int, int], None]
 
 
+#: A shape in a unit's frame within this of one already stored (each point, each axis, inches) is
+#: stored once: the moment's shapes come rounded to 1/100" and turning them into the unit's frame
+#: jitters the last digit, which would otherwise store a "new" base at nearly every moment.
+SHAPE_TOLERANCE_IN = 0.02
+
+
+class _Shapes:
+    """Shapes in units' frames, stored once within ``SHAPE_TOLERANCE_IN`` of one another."""
+
+    def __init__(self, values: "_Interned") -> None:
+        self.values = values
+        self._recent: dict[str, list[tuple[np.ndarray, int]]] = {}
+
+    def add(self, item: dict[str, Any], pts: np.ndarray) -> int:
+        style = json.dumps({k: v for k, v in item.items() if k != "pts"}, sort_keys=True, separators=(",", ":"))
+        bucket = self._recent.setdefault(f"{len(pts)}|{style}", [])
+        for kept, index in bucket:
+            if np.abs(kept - pts).max() <= SHAPE_TOLERANCE_IN:
+                return index
+        index = self.values.add({**item, "pts": np.round(pts, DECIMALS).ravel().tolist()})
+        bucket.insert(0, (pts, index))
+        del bucket[8:]  # the newest few: a shape comes back to one it had lately (a unit turning back)
+        return index
+
+
 class _Interned:
     """Values stored once, referred to by index."""
 
@@ -94,6 +119,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
     from_events = bool(recorded) and not replay.log_at(replay.duration_s)
     log_source = [_EventLine(t, e) for t, e in recorded] if from_events else None
     items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
+    shapes = _Shapes(items)
     times = sample_times(replay.duration_s, [m.t_s for m in replay.moments] + list(engagement_times))
     frames: list[dict[str, Any]] = []
     # Where each unit stood at each sample, as the replay showed it: merged into its track.
@@ -117,7 +143,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
         poses = {int(u["id"]): (float(u["x_in"]), float(u["y_in"]), float(u["heading_deg"])) for u in scene["units"]}
         for uid, (x, y, h) in poses.items():
             sampled.setdefault(uid, []).append((t, x, y, h))
-        frame = _frame(scene, poses, items, labels, units, texts)
+        frame = _frame(scene, poses, items, labels, units, texts, shapes)
         frame["n"] = n_log
         key = json.dumps(frame, sort_keys=True)
         if key != last_key:
@@ -137,20 +163,30 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
 
 
 def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], items: _Interned, labels: _Interned,
-           units: _Interned, texts: _Interned) -> dict[str, Any]:
+           units: _Interned, texts: _Interned, shapes: _Shapes) -> dict[str, Any]:
     """One sampled moment as indexes into the interned values, in drawing order. A shape that belongs
     to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
-    at every moment while the unit only moves: the browser puts it where the unit's track says; a label
+    at every moment while the unit only moves: the browser puts it where the unit's track says; a shape
+    between units (``[shape, unit, unit...]``) has each point pinned to the nearest of them; a label
     that names one unit is stored as an offset from it (``[label, unit]``)."""
     shown: list[Any] = []
     for item in scene["items"]:
-        owners = item.get("units") or []
-        pose = poses.get(int(owners[0])) if len(owners) == 1 else None
+        owners = [int(u) for u in item.get("units") or []]
+        if len(owners) > 1 and not item.get("marker") and all(u in poses for u in owners):
+            pin, offsets = _pinned(item, [poses[u] for u in owners])
+            shown.append([shapes.add({**item, "pin": pin}, offsets), *owners])
+            continue
+        pose = poses.get(owners[0]) if len(owners) == 1 else None
         if pose is None or item.get("marker"):
             shown.append(items.add(item))
             continue
-        local = np.round(to_local(np.asarray(item["pts"], dtype=np.float64), pose), DECIMALS)
-        shown.append([items.add({**item, "pts": local.ravel().tolist()}), int(owners[0])])
+        pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
+        radii = np.hypot(pts[:, 0] - pose[0], pts[:, 1] - pose[1])
+        if len(pts) > 4 and float(radii.max() - radii.min()) <= SHAPE_TOLERANCE_IN:
+            # A circle about the unit (its base, a ring): stored upright, only carried with the unit.
+            shown.append([shapes.add({**item, "upright": True}, pts - pose[:2]), owners[0]])
+        else:
+            shown.append([shapes.add(item, to_local(pts, pose)), owners[0]])
     shown_labels: list[Any] = []
     for label in scene["labels"]:
         pose = poses.get(label["of"]) if "of" in label else None
@@ -167,12 +203,32 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
             "roll": texts.add(scene["roll"])}
 
 
+def _pinned(item: dict[str, Any], poses: Sequence[tuple[float, float, float]]) -> tuple[list[int], np.ndarray]:
+    """A shape between several units (a radio link, a side's net) with each point pinned to the
+    nearest of them (``pin``: its index among the owners) and its offset from it: a link between two
+    walking units is then the same shape all game."""
+    pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
+    centres = np.asarray([(x, y) for x, y, _ in poses], dtype=np.float64)
+    nearest = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+    return [int(k) for k in nearest], pts - centres[nearest]
+
+
 #: What a unit's roster row loses in the timeline: its track says it.
 _MOVING = ("x_in", "y_in", "heading_deg")
 
 
+#: A label's place beside its unit is kept to this (inches): the labels are placed anew at each moment
+#: and their offsets wander by hundredths; snapped, a walking unit's label is stored once, not per moment.
+LABEL_SNAP_IN = 0.25
+
+
 def _offset(values: Sequence[float], x: float, y: float) -> list[float]:
-    return [round(float(v) - (x if k % 2 == 0 else y), DECIMALS) for k, v in enumerate(values)]
+    """``values`` (x, y, x, y...) as offsets from (x, y), the first point snapped to ``LABEL_SNAP_IN``
+    and the others kept at their distance from it (a box keeps its size)."""
+    out = [float(v) - (x if k % 2 == 0 else y) for k, v in enumerate(values)]
+    dx = round(out[0] / LABEL_SNAP_IN) * LABEL_SNAP_IN - out[0]
+    dy = round(out[1] / LABEL_SNAP_IN) * LABEL_SNAP_IN - out[1]
+    return [round(v + (dx if k % 2 == 0 else dy), DECIMALS) for k, v in enumerate(out)]
 
 
 def unit_tracks(reader: Any, sampled: Mapping[int, list[tuple[float, float, float, float]]],

@@ -33,8 +33,9 @@ HEADING_BOUND_DEG = 1.0
 #: Quantisation steps: time (s), position (in), heading (deg).
 T_STEP_S, XY_STEP_IN, H_STEP_DEG = 0.001, 0.01, 0.1
 #: A gap longer than this between two recorded poses is a hold (the unit stood where it was last seen
-#: until the next pose: the replay shows the newest pose at or before a moment), not a slide.
-HOLD_GAP_S = 0.25
+#: until the next pose: the replay shows the newest pose at or before a moment), not a slide. Longer
+#: than the debrief's reading step (``TRAIL_STEP_S``, 0.5 s: it keeps the last pose before each pause).
+HOLD_GAP_S = 1.0
 
 
 def thin(rows: np.ndarray, *, bound_in: float, bound_deg: float) -> np.ndarray:

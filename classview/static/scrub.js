@@ -35,11 +35,23 @@
   }
 
   function placed(item, pose) {
-    var c = Math.cos(pose[2] * Math.PI / 180), s = Math.sin(pose[2] * Math.PI / 180), p = item.pts, out = [];
+    var a = item.upright ? 0 : pose[2] * Math.PI / 180, c = Math.cos(a), s = Math.sin(a), p = item.pts, out = [];
     for (var i = 0; i + 1 < p.length; i += 2) {
       out.push(+(pose[0] + c * p[i] - s * p[i + 1]).toFixed(3), +(pose[1] + s * p[i] + c * p[i + 1]).toFixed(3));
     }
     var copy = {};
+    for (var k in item) { copy[k] = item[k]; }
+    copy.pts = out;
+    return copy;
+  }
+
+  /* A shape between units: each point an offset from the owner it is pinned to (no turning). */
+  function pinned(item, owners) {
+    var p = item.pts, out = [], copy = {};
+    for (var i = 0; i + 1 < p.length; i += 2) {
+      var o = owners[item.pin[i >> 1]];
+      out.push(+(o[0] + p[i]).toFixed(3), +(o[1] + p[i + 1]).toFixed(3));
+    }
     for (var k in item) { copy[k] = item[k]; }
     copy.pts = out;
     return copy;
@@ -65,8 +77,14 @@
     var items = [], labels = [];
     f.i.forEach(function (e) {
       if (typeof e === "number") { items.push(data.items[e]); return; }
+      var item = data.items[e[0]];
+      if (item.pin) {
+        var owners = e.slice(1).map(pose);
+        if (owners.every(function (q) { return q; })) { items.push(pinned(item, owners)); }
+        return;
+      }
       var p = pose(e[1]);
-      if (p) { items.push(placed(data.items[e[0]], p)); }
+      if (p) { items.push(placed(item, p)); }
     });
     f.l.forEach(function (e) {
       if (typeof e === "number") { labels.push(data.labels[e]); return; }
