@@ -190,6 +190,8 @@ def label_json(placed: PlacedLabel, item: DrawItem, depth_in: float) -> dict[str
     if placed.leader_px is not None:
         (ax, ay), (bx, by) = placed.leader_px
         data["leader"] = inch(ax, ay) + inch(bx, by)
+    if item.units and len(item.units) == 1:
+        data["of"] = int(item.units[0])  # the unit it names: the debrief's timeline moves it with the unit
     return data
 
 

@@ -5,8 +5,11 @@ them, the rules state, the selection and the log as recorded); the scene builder
 draw items, exactly as the live class view does. To keep one offline file small the timeline is
 *thinned*: every distinct item, label and unit row is stored once and each frame lists the indexes it
 shows; a frame identical to the one before is dropped; the log is stored once and each frame says how
-many lines of it had been written. ``static/scrub.js`` turns it back into scenes for the same
-renderer.
+many lines of it had been written. What moves is not stored per moment: each unit's track is stored
+once (:mod:`classview.tracks`: thinned within 0.05", quantised), the shapes riding on a unit (its base,
+facing, rings) in the unit's own frame, its label as an offset from it: a unit that only walks keeps
+the same shapes for the whole game. ``static/scrub.js`` turns it back into scenes for the same
+renderer, the units where their tracks have them at the moment shown.
 
     timeline = build_timeline("game.sqlite", engagement_times=[12.0, 40.5])
 """
@@ -15,18 +18,50 @@ from __future__ import annotations
 import bisect
 import html
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from classview.scene import SceneBuilder, class_layers, last_roll_json, log_json
+import numpy as np
+
+from appmodel.recording.reader import TRAIL_STEP_S
+from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
+from classview.tracks import POSITION_BOUND_IN, encode_track, to_local
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` for a whole game (a
 #: three-hour game is sampled every 7 s, plus every moment something was decided).
 STEP_S = 0.5
 MAX_FRAMES = 1500
 
+#: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
+TIMELINE_FORMAT = 2
+
 Progress = Callable[[int, int], None]
+
+
+#: A shape in a unit's frame within this of one already stored (each point, each axis, inches) is
+#: stored once: the moment's shapes come rounded to 1/100" and turning them into the unit's frame
+#: jitters the last digit, which would otherwise store a "new" base at nearly every moment.
+SHAPE_TOLERANCE_IN = 0.02
+
+
+class _Shapes:
+    """Shapes in units' frames, stored once within ``SHAPE_TOLERANCE_IN`` of one another."""
+
+    def __init__(self, values: "_Interned") -> None:
+        self.values = values
+        self._recent: dict[str, list[tuple[np.ndarray, int]]] = {}
+
+    def add(self, item: dict[str, Any], pts: np.ndarray) -> int:
+        style = json.dumps({k: v for k, v in item.items() if k != "pts"}, sort_keys=True, separators=(",", ":"))
+        bucket = self._recent.setdefault(f"{len(pts)}|{style}", [])
+        for kept, index in bucket:
+            if np.abs(kept - pts).max() <= SHAPE_TOLERANCE_IN:
+                return index
+        index = self.values.add({**item, "pts": np.round(pts, DECIMALS).ravel().tolist()})
+        bucket.insert(0, (pts, index))
+        del bucket[8:]  # the newest few: a shape comes back to one it had lately (a unit turning back)
+        return index
 
 
 class _Interned:
@@ -61,19 +96,21 @@ def sample_times(duration_s: float, moments: Iterable[float], *, step_s: float =
 
 
 def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] = (),
-                   toggles: Any = None, progress: Progress | None = None) -> dict[str, Any]:
-    """The thinned timeline of ``recording`` (JSON-ready)."""
+                   toggles: Any = None, progress: Progress | None = None,
+                   tracks: Mapping[int, np.ndarray] | None = None) -> dict[str, Any]:
+    """The thinned timeline of ``recording`` (JSON-ready). ``tracks``: the units' poses already read
+    (the debrief's facts hold them), else they are read here."""
     from appmodel.replay_model import ReplayModel
 
     replay = ReplayModel(recording)
     try:
-        return _timeline(replay, engagement_times, toggles, progress)
+        return _timeline(replay, engagement_times, toggles, progress, tracks)
     finally:
         replay.close()
 
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
-              progress: Progress | None) -> dict[str, Any]:
+              progress: Progress | None, tracks_read: Mapping[int, np.ndarray] | None) -> dict[str, Any]:
     builder = SceneBuilder(class_layers(toggles))
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
@@ -82,13 +119,18 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
     from_events = bool(recorded) and not replay.log_at(replay.duration_s)
     log_source = [_EventLine(t, e) for t, e in recorded] if from_events else None
     items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
+    shapes = _Shapes(items)
     times = sample_times(replay.duration_s, [m.t_s for m in replay.moments] + list(engagement_times))
     frames: list[dict[str, Any]] = []
+    # Where each unit stood at each sample, as the replay showed it: merged into its track.
+    sampled: dict[int, list[tuple[float, float, float, float]]] = {}
     last_key: Any = None
     scene: dict[str, Any] = {}
+    total = len(times) + 1
     for k, t in enumerate(times):
         replay.seek(t)
-        scene = builder.scene(replay.session.snapshot(), replay.session.log, t_s=t)
+        snapshot = replay.session.snapshot()
+        scene = builder.scene(snapshot, replay.session.log, t_s=t)
         n_log = len(replay.session.log)
         if from_events:
             upto = bisect.bisect_right(event_times, t + 1e-6)
@@ -98,20 +140,115 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
                 # Whose turn it was is not in such a recording: the round is.
                 scene["turn"] = {"round": last.round, "side": None, "order": [], "text": f"Round {last.round}"}
             n_log = upto
-        frame = {"i": [items.add(i) for i in scene["items"]], "l": [labels.add(label) for label in scene["labels"]],
-                 "u": [units.add(u) for u in scene["units"]], "turn": texts.add(scene["turn"]),
-                 "roll": texts.add(scene["roll"]), "n": n_log}
+        poses = {int(u["id"]): (float(u["x_in"]), float(u["y_in"]), float(u["heading_deg"])) for u in scene["units"]}
+        for uid, (x, y, h) in poses.items():
+            sampled.setdefault(uid, []).append((t, x, y, h))
+        frame = _frame(scene, poses, items, labels, units, texts, shapes)
+        frame["n"] = n_log
         key = json.dumps(frame, sort_keys=True)
         if key != last_key:
             frames.append({"t_s": t, **frame})
             last_key = key
         if progress is not None:
-            progress(k + 1, len(times))
+            progress(k + 1, total)
     log = log_json(log_source if log_source is not None else replay.session.log, tail=None)
-    return {"table_in": scene.get("table_in", [72.0, 48.0]), "font_in": scene.get("font_in", 0.7),
+    tracks = unit_tracks(replay.reader, sampled, tracks_read)
+    if progress is not None:
+        progress(total, total)
+    return {"format": TIMELINE_FORMAT, "table_in": scene.get("table_in", [72.0, 48.0]), "font_in": scene.get("font_in", 0.7),
             "duration_s": round(replay.duration_s, 3), "items": items.values, "labels": labels.values,
-            "units": units.values, "texts": texts.values, "frames": frames, "log": log,
+            "units": units.values, "texts": texts.values, "frames": frames, "log": log, "tracks": tracks,
+            "bound_in": POSITION_BOUND_IN,
             "engagements": sorted(round(float(t), 3) for t in engagement_times)}
+
+
+def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], items: _Interned, labels: _Interned,
+           units: _Interned, texts: _Interned, shapes: _Shapes) -> dict[str, Any]:
+    """One sampled moment as indexes into the interned values, in drawing order. A shape that belongs
+    to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
+    at every moment while the unit only moves: the browser puts it where the unit's track says; a shape
+    between units (``[shape, unit, unit...]``) has each point pinned to the nearest of them; a label
+    that names one unit is stored as an offset from it (``[label, unit]``)."""
+    shown: list[Any] = []
+    for item in scene["items"]:
+        owners = [int(u) for u in item.get("units") or []]
+        if len(owners) > 1 and not item.get("marker") and all(u in poses for u in owners):
+            pin, offsets = _pinned(item, [poses[u] for u in owners])
+            shown.append([shapes.add({**item, "pin": pin}, offsets), *owners])
+            continue
+        pose = poses.get(owners[0]) if len(owners) == 1 else None
+        if pose is None or item.get("marker"):
+            shown.append(items.add(item))
+            continue
+        pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
+        radii = np.hypot(pts[:, 0] - pose[0], pts[:, 1] - pose[1])
+        if len(pts) > 4 and float(radii.max() - radii.min()) <= SHAPE_TOLERANCE_IN:
+            # A circle about the unit (its base, a ring): stored upright, only carried with the unit.
+            shown.append([shapes.add({**item, "upright": True}, pts - pose[:2]), owners[0]])
+        else:
+            shown.append([shapes.add(item, to_local(pts, pose)), owners[0]])
+    shown_labels: list[Any] = []
+    for label in scene["labels"]:
+        pose = poses.get(label["of"]) if "of" in label else None
+        if pose is None:
+            shown_labels.append(labels.add(label))
+            continue
+        x, y = pose[0], pose[1]
+        moved = {**label, "box": _offset(label["box"], x, y)}
+        if "leader" in label:
+            moved["leader"] = _offset(label["leader"], x, y)
+        shown_labels.append([labels.add(moved), int(label["of"])])
+    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
+    return {"i": shown, "l": shown_labels, "u": rows, "turn": texts.add(scene["turn"]),
+            "roll": texts.add(scene["roll"])}
+
+
+def _pinned(item: dict[str, Any], poses: Sequence[tuple[float, float, float]]) -> tuple[list[int], np.ndarray]:
+    """A shape between several units (a radio link, a side's net) with each point pinned to the
+    nearest of them (``pin``: its index among the owners) and its offset from it: a link between two
+    walking units is then the same shape all game."""
+    pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
+    centres = np.asarray([(x, y) for x, y, _ in poses], dtype=np.float64)
+    nearest = np.argmin(((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+    return [int(k) for k in nearest], pts - centres[nearest]
+
+
+#: What a unit's roster row loses in the timeline: its track says it.
+_MOVING = ("x_in", "y_in", "heading_deg")
+
+
+#: A label's place beside its unit is kept to this (inches): the labels are placed anew at each moment
+#: and their offsets wander by hundredths; snapped, a walking unit's label is stored once, not per moment.
+LABEL_SNAP_IN = 0.25
+
+
+def _offset(values: Sequence[float], x: float, y: float) -> list[float]:
+    """``values`` (x, y, x, y...) as offsets from (x, y), the first point snapped to ``LABEL_SNAP_IN``
+    and the others kept at their distance from it (a box keeps its size)."""
+    out = [float(v) - (x if k % 2 == 0 else y) for k, v in enumerate(values)]
+    dx = round(out[0] / LABEL_SNAP_IN) * LABEL_SNAP_IN - out[0]
+    dy = round(out[1] / LABEL_SNAP_IN) * LABEL_SNAP_IN - out[1]
+    return [round(v + (dx if k % 2 == 0 else dy), DECIMALS) for k, v in enumerate(out)]
+
+
+def unit_tracks(reader: Any, sampled: Mapping[int, list[tuple[float, float, float, float]]],
+                tracks_read: Mapping[int, np.ndarray] | None = None) -> list[dict[str, Any]]:
+    """Every unit's track: its recorded poses (``TRAIL_STEP_S`` apart at most, every stop and lift, as
+    the debrief reads them for its trails; read one unit at a time when not given) merged with where the
+    replay showed it at each sample (a unit the tracker never saw moves only with the rules' states),
+    thinned within the bound."""
+    out = []
+    ids = sorted(set(sampled) | set(tracks_read or {}))
+    for uid in ids:
+        own = np.asarray(sampled.get(uid, ()), dtype=np.float64).reshape(-1, 4)
+        if tracks_read is not None:
+            recorded = np.asarray(tracks_read.get(uid, np.zeros((0, 4))), dtype=np.float64).reshape(-1, 4)
+        else:
+            recorded = reader.track_of(uid, step_s=TRAIL_STEP_S)
+        rows = np.concatenate([recorded, own]) if len(recorded) else own
+        if len(rows):
+            out.append(encode_track(uid, rows))
+    return out
 
 
 class _EventLine:
@@ -164,7 +301,8 @@ def report_timeline(recording: str | Path, facts: Any, progress: Any = None) -> 
     report = progress or (lambda stage, done, total: None)
     try:
         timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
-                                  progress=lambda done, total: report("timeline", done, total))
+                                  progress=lambda done, total: report("timeline", done, total),
+                                  tracks=getattr(facts, "tracks", None))
     except (ValueError, OSError) as exc:
         # The user errors of every layer are ValueErrors (a recording without a scenario, one SQLite
         # refuses: the rest of the report is what could be rescued): the report is still written.
@@ -188,7 +326,7 @@ def scrub_html(timeline: dict[str, Any]) -> str:
     <input type="range" min="0" value="0" aria-label="Time in the game">
     <span class="clock"></span>
     <select class="speed" aria-label="Speed"><option value="1">1×</option><option value="4" selected>4×</option>
-      <option value="16">16×</option></select></div>
+      <option value="16">16×</option><option value="64">64×</option></select></div>
 </div>
 <script>{_asset("classview.js")}</script>
 <script>{_asset("zoom.js")}</script>

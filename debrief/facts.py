@@ -212,6 +212,10 @@ class DebriefFacts:
     #: Whether the rule system has emissions at all (:attr:`~rules.ruleset.Ruleset.has_emissions`): a report
     #: for one without them has no "Signals and emissions" section rather than an empty one.
     emissions_apply: bool = True
+    #: Each unit's poses as read for its trail, (N, 4) t_s, x_in, y_in, heading_deg (one per
+    #: ``TRAIL_STEP_S``, every stop and lift): the report's timeline thins them into its tracks
+    #: rather than reading millions of poses a second time.
+    tracks: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -288,10 +292,12 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
 
     tracker_events = tuple(safely("tracker events", reader.events_between, []))
     trails: dict[int, Trail] = {}
+    tracks: dict[int, Any] = {}
     unit_ids = sorted(recorded_units)
     for i, tag_id in enumerate(unit_ids):
         track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag, step_s=TRAIL_STEP_S), None)
         if track is not None and len(track):
+            tracks[tag_id] = track
             lifts = [e.t_s for e in tracker_events if e.tag_id == tag_id and e.kind.value == "lifted"]
             trail = trail_of(tag_id, track, lifts)
             if trail.runs:
@@ -348,6 +354,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
         problems=tuple(problems),
+        tracks=tracks,
     )
 
 

@@ -12,6 +12,8 @@ import io
 import math
 from typing import Any
 
+import numpy as np
+
 from appmodel.recording.reader import position_at
 from debrief.facts import DebriefFacts, EngagementOutcome, ruleset_front_end
 
@@ -184,3 +186,44 @@ def _range(start: float, stop: float, step: float) -> list[float]:
         out.append(v)
         v += step
     return out
+
+
+def exposure_png(facts: DebriefFacts, exposure: Any) -> bytes:
+    """Heat maps of the table, one row per side: where its units stood within an enemy weapon's reach
+    (unit-seconds per cell), where its fire came from and where it landed (each attack a dot)."""
+    plt = _pyplot()
+    from matplotlib.patches import Rectangle
+
+    width, depth = facts.table_size_in
+    sides = [s for s in facts.sides if s] or [""]
+    fig, axes = plt.subplots(len(sides), 3, figsize=(12, 2.2 + 2.6 * len(sides) * depth / max(width, 1.0)), squeeze=False)
+    for row, side in enumerate(sides):
+        color = facts.color_of(side)
+        grid = exposure.exposed_grid.get(side) if exposure is not None else None
+        fired = [e for e in facts.engagements if e.side == side]
+        froms = [e.from_in for e in fired if e.from_in is not None]
+        landed = [e.impact_in or e.to_in for e in fired if (e.impact_in or e.to_in) is not None]
+        for col, (title, points) in enumerate(((f"{side or 'units'}: where in enemy reach", None),
+                                               (f"{side or 'units'}: where its fire came from", froms),
+                                               (f"{side or 'units'}: where its fire landed", landed))):
+            ax = axes[row][col]
+            ax.add_patch(Rectangle((0, 0), width, depth, facecolor="#efe6d2", edgecolor="#6b5b3e", linewidth=1.0, zorder=0))
+            if col == 0 and grid is not None and grid.any():
+                shown = np.ma.masked_equal(grid, 0.0)
+                im = ax.imshow(shown, origin="lower", extent=(0, grid.shape[1] * exposure.cell_in, 0, grid.shape[0] * exposure.cell_in),
+                               cmap="magma_r", zorder=1, alpha=0.9, interpolation="nearest")
+                fig.colorbar(im, ax=ax, fraction=0.035, pad=0.02).set_label("unit-seconds")
+            elif col == 0:
+                ax.text(width / 2, depth / 2, "never in reach", ha="center", va="center", color="#555")
+            elif points:
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                ax.scatter(xs, ys, s=26, color=color, edgecolor="#111", linewidth=0.5, alpha=0.75, zorder=2)
+            else:
+                ax.text(width / 2, depth / 2, "no attack", ha="center", va="center", color="#555")
+            ax.set_title(title, fontsize=10)
+            ax.set_xlim(0, width)
+            ax.set_ylim(0, depth)
+            ax.set_aspect("equal")
+            ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return _png(fig)

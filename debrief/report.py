@@ -21,7 +21,7 @@ from typing import Any
 from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
 from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
-SECTIONS = ("summary", "notes", "table", "timeline", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
+SECTIONS = ("summary", "notes", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
 #: Makes the timeline section's body: ``timeline(recording, facts, progress) -> html`` (the class view's
@@ -33,8 +33,9 @@ NO_TIMELINE = ("<p>No timeline in this report: <code>sandtable debrief RECORDING
 
 
 def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Progress | None = None,
-                         timeline: Timeline | None = None) -> DebriefFacts:
-    """Read ``recording`` and write its report to ``out`` (written whole or not at all)."""
+                         timeline: Timeline | None = None, exposure: bool = True) -> DebriefFacts:
+    """Read ``recording`` and write its report to ``out`` (written whole or not at all); ``exposure``:
+    measure how long each unit stood within an enemy weapon's reach (:mod:`debrief.exposure`)."""
     from appmodel.errors import UsageError
 
     out = Path(out)
@@ -43,7 +44,13 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
         raise UsageError(f"--out {str(out)!r}: folder {str(folder)!r} does not exist; create it first")
     facts = read_debrief_facts(recording, progress=progress)
     body = timeline(recording, facts, progress) if timeline is not None else ""
-    text = render_report(facts, progress=progress, timeline=body)
+    measured = None
+    if exposure:
+        from debrief.exposure import exposure_of
+
+        report = progress or (lambda stage, done, total: None)
+        measured = exposure_of(recording, facts, progress=lambda done, total: report("exposure", done, total))
+    text = render_report(facts, progress=progress, timeline=body, exposure=measured)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -56,8 +63,10 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     return facts
 
 
-def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "") -> str:
-    """The report of ``facts`` as one HTML document (``timeline``: the table's timeline section's body)."""
+def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "",
+                  exposure: Any = None) -> str:
+    """The report of ``facts`` as one HTML document (``timeline``: the table's timeline section's body;
+    ``exposure``: a :class:`debrief.exposure.Exposure`, None to leave the section out)."""
     report = progress or (lambda stage, done, total: None)
     report("plots", 0, 2)
     table_png = table_map_png(facts)
@@ -72,6 +81,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
         _section("timeline", "The game on the table, moment by moment", timeline or NO_TIMELINE),
+        _exposure(facts, exposure),
         _engagements(facts),
         _casualties(facts, casualties_image),
         _actions(facts),
@@ -246,6 +256,25 @@ def _procedure_engagements(facts: DebriefFacts) -> str:
                     "in the ruleset's words.</p>"
                     + _table(["time", "round", "attacker", "weapon", "target", f"distance ({usual})" if usual else "distance",
                               "result", "odds shown", "outcome"], rows))
+
+
+def _exposure(facts: DebriefFacts, exposure: Any) -> str:
+    if exposure is None:
+        return ""
+    from debrief.plots import exposure_png
+
+    rows = []
+    for u in sorted(exposure.units, key=lambda u: (-u.share, u.name)):
+        rows.append([_unit(facts, u.name, u.side), _e(u.side), f'<span class="num">{clock(u.exposed_s)}</span>',
+                     f'<span class="num">{clock(u.on_table_s)}</span>', f"{u.share:.0%}", _e(u.most_from or "—")])
+    intro = (f"<p>How long each unit stood within reach of an enemy weapon: in its range, a weapon that can hurt it, "
+             f"with a line of sight ({_e(exposure.line_of_sight)}). Facing is not held against the shooter (a unit turns to "
+             f"fire). Measured from the rules' own target proposal every {exposure.step_s:g} s "
+             f"({exposure.samples} moments); times are multiples of that step.</p>")
+    table = _table(["unit", "side", "in enemy reach", "on the table", "share", "longest in reach of"], rows)
+    return _section("exposure", "Exposure: time in the enemy's reach",
+                    intro + _img(exposure_png(facts, exposure), "Heat maps of the table per side: where units were in enemy "
+                                 "reach, where fire came from, where it landed") + table)
 
 
 def _casualties(facts: DebriefFacts, png: bytes) -> str:

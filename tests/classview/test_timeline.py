@@ -2,6 +2,7 @@
 recording had them, play and pause, jump to the next engagement; and the thinned data behind it."""
 from __future__ import annotations
 
+import math
 import re
 import time
 from pathlib import Path
@@ -10,9 +11,12 @@ import pytest
 
 from classview_helpers import open_browser, page_errors, wait_for
 from classview.timeline import build_timeline, report_timeline, sample_times
+from classview.tracks import HEADING_BOUND_DEG, POSITION_BOUND_IN, pose_at
 from demo.example_recording import record_in_depth_example
 from debrief.report import write_debrief_report
+from appmodel.recording.reader import TRAIL_STEP_S
 from appmodel.replay_model import ReplayModel
+from tracker.recording import RecordingReader
 
 BASE_CENTRE_JS = """
 const el = document.querySelector('#class-timeline svg.table path[data-unit="' + arguments[0] + '"]');
@@ -43,13 +47,19 @@ def test_the_timeline_stores_each_shape_once_and_follows_the_recorded_poses(repo
     assert frames[0]["t_s"] == 0.0 and [f["t_s"] for f in frames] == sorted(f["t_s"] for f in frames)
     shown = sum(len(f["i"]) for f in frames)
     assert len(timeline["items"]) < shown / 3  # items shared between frames are stored once
+    tracks = {tr["id"]: tr for tr in timeline["tracks"]}
     replay = ReplayModel(recording)
     try:
-        for frame in frames[:: max(1, len(frames) // 8)]:
-            state_units = {u.unit_id: u for u in replay.session.ruleset.units(replay.state_at(frame["t_s"]))}
-            for row in (timeline["units"][k] for k in frame["u"]):
-                u = state_units[row["id"]]
-                assert (row["x_in"], row["y_in"]) == pytest.approx((u.x_in, u.y_in), abs=0.01)
+        # Every sampled moment and every pose the debrief reads (one a half second, each stop and lift):
+        # each unit rebuilt from its track stands within the bound of where the replay (the recording) has it.
+        with RecordingReader(recording) as reader:
+            read = [t for uid in reader.unit_ids for t in reader.track_of(uid, step_s=TRAIL_STEP_S)[:, 0].tolist()]
+        times = sorted({f["t_s"] for f in frames} | set(read))
+        for t in times:
+            for u in replay.session.ruleset.units(replay.state_at(t)):
+                x, y, heading = pose_at(tracks[u.unit_id], t)
+                assert math.hypot(x - u.x_in, y - u.y_in) <= POSITION_BOUND_IN + 1e-9, (u.name, t)
+                assert abs((heading - u.heading_deg + 180) % 360 - 180) <= HEADING_BOUND_DEG + 0.05, (u.name, t)
     finally:
         replay.close()
     assert timeline["engagements"][0] == pytest.approx(facts.engagements[0].t_s)

@@ -62,7 +62,7 @@ def test_the_report_has_every_section_and_needs_nothing_but_itself(example):
     page = parse(report)
     assert set(SECTIONS) <= set(page.sections)
     assert page.external == []  # no stylesheet, script, image or link outside the file
-    assert len(page.images) == 2
+    assert len(page.images) == 3  # the map, the exposure heat maps, the casualties
     for image in page.images:
         assert image["src"].startswith("data:image/png;base64,")
         png = base64.b64decode(image["src"].split(",", 1)[1])

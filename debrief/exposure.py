@@ -1,0 +1,153 @@
+"""Exposure: how long each unit stood where an enemy weapon could reach it, and where on the table.
+
+What small-unit tactics teaches (cover, concealment, exposure) measured from the recording with the
+rules' own geometry: at moments spread over the game (``max_samples`` at most, ``min_step_s`` apart at
+least) the replay puts every unit where the tracker saw it, and the ruleset's target proposal — the
+same one the window's attack panel shows — says, for every enemy unit and each of its weapons, whether
+the unit is in range and the weapon can hurt it. The facing is not held against the shooter (a unit
+turns to fire: the 45-degree fan of an automatic weapon is left out). Line of sight is the window's:
+over the recording's scanned relief when the session has one (``rules.terrain_sight``, eyes
+``EYE_HEIGHT_IN`` over the ground at both ends, as the window's sight lines), else a flat table where
+nothing blocks it (the players judge sight): the report says which.
+
+    exposure = exposure_of("game.sqlite", facts)
+    exposure.units[0].exposed_s, exposure.line_of_sight
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Exposure is sampled this often at most, and at most this many times for a whole game.
+MIN_STEP_S = 1.0
+MAX_SAMPLES = 150
+#: Heat-map cells, inches.
+CELL_IN = 2.0
+
+
+@dataclass(frozen=True)
+class UnitExposure:
+    """One unit's exposure: seconds on the table and seconds within reach of an enemy weapon, and the
+    enemy unit that had it in reach the longest."""
+
+    tag_id: int
+    name: str
+    side: str
+    on_table_s: float
+    exposed_s: float
+    most_from: str = ""
+
+    @property
+    def share(self) -> float:
+        """Exposed time as a fraction of the time on the table (0 when never on it)."""
+        return self.exposed_s / self.on_table_s if self.on_table_s > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Exposure over a game: per unit, and per side as heat maps of the table (seconds per cell)."""
+
+    step_s: float
+    samples: int
+    line_of_sight: str
+    units: tuple[UnitExposure, ...]
+    cell_in: float
+    #: Per side: (rows, columns) grid of unit-seconds exposed in each cell (row 0 at y = 0).
+    exposed_grid: dict[str, np.ndarray]
+
+
+def exposure_of(recording: str | Path, facts: Any, *, max_samples: int = MAX_SAMPLES, min_step_s: float = MIN_STEP_S,
+                progress: Callable[[int, int], None] | None = None) -> Exposure | None:
+    """The exposure of ``recording`` (None when the recording has no game to replay)."""
+    from appmodel.replay_model import ReplayModel
+
+    try:
+        replay = ReplayModel(recording)
+    except (ValueError, OSError):
+        return None
+    try:
+        return _exposure(replay, facts, max_samples, min_step_s, progress)
+    finally:
+        replay.close()
+
+
+def _exposure(replay: Any, facts: Any, max_samples: int, min_step_s: float,
+              progress: Callable[[int, int], None] | None) -> Exposure:
+    ruleset = replay.session.ruleset
+    duration = float(replay.duration_s)
+    step = max(min_step_s, duration / max_samples) if duration > 0 else min_step_s
+    times = np.arange(0.0, duration + 1e-9, step) if duration > 0 else np.zeros(1)
+    width, depth = facts.table_size_in
+    shape = (max(1, int(np.ceil(depth / CELL_IN))), max(1, int(np.ceil(width / CELL_IN))))
+    grids: dict[str, np.ndarray] = {}
+    on_table: dict[int, float] = {}
+    exposed: dict[int, float] = {}
+    by_whom: dict[int, dict[str, float]] = {}
+    names: dict[int, tuple[str, str]] = {}
+    ground = getattr(replay.session, "ground", None)
+    for k, t in enumerate(times):
+        state = replay.state_at(float(t))
+        units = [u for u in ruleset.units(state) if u.on_table and u.status == "active"]
+        for u in units:
+            names[u.unit_id] = (u.name, u.side)
+            on_table[u.unit_id] = on_table.get(u.unit_id, 0.0) + step
+        reached: dict[int, str] = {}
+        where = {u.unit_id: u for u in units}
+        for a in units:
+            for w in ruleset.weapons(state, a.unit_id):
+                try:
+                    proposals = ruleset.propose_targets(state, a.unit_id, w.name)
+                except (ValueError, KeyError):
+                    continue  # a weapon the rules cannot aim now (out of ammunition...) reaches nobody
+                for p in proposals:
+                    if p.side != a.side and p.in_range and p.can_damage and p.unit_id not in reached \
+                            and (ground is None or _sees(ground, a, where.get(p.unit_id))):
+                        reached[p.unit_id] = a.name
+        for u in units:
+            if u.unit_id not in reached:
+                continue
+            exposed[u.unit_id] = exposed.get(u.unit_id, 0.0) + step
+            whom = by_whom.setdefault(u.unit_id, {})
+            whom[reached[u.unit_id]] = whom.get(reached[u.unit_id], 0.0) + step
+            grid = grids.setdefault(u.side, np.zeros(shape))
+            row, col = int(u.y_in // CELL_IN), int(u.x_in // CELL_IN)
+            if 0 <= row < shape[0] and 0 <= col < shape[1]:
+                grid[row, col] += step
+        if progress is not None:
+            progress(k + 1, len(times))
+    rows = []
+    for uid in sorted(on_table):
+        name, side = names[uid]
+        whom = by_whom.get(uid, {})
+        rows.append(UnitExposure(uid, name, side, round(on_table[uid], 3), round(exposed.get(uid, 0.0), 3),
+                                 max(whom, key=lambda n: whom[n]) if whom else ""))
+    return Exposure(step, len(times), line_of_sight(replay), tuple(rows), CELL_IN, grids)
+
+
+def _sees(ground: Any, a: Any, b: Any) -> bool:
+    """Whether the ground leaves the sight line between two units' eyes clear (the window's check)."""
+    if b is None:
+        return False
+    from appmodel.overlays.shared import EYE_HEIGHT_IN
+    from rules.terrain_sight import sight_over_ground
+
+    za = float(ground.height_at(a.x_in, a.y_in)) + EYE_HEIGHT_IN
+    zb = float(ground.height_at(b.x_in, b.y_in)) + EYE_HEIGHT_IN
+    return bool(sight_over_ground(ground, (a.x_in, a.y_in), za, (b.x_in, b.y_in), zb).clear)
+
+
+def line_of_sight(replay: Any) -> str:
+    """What the exposure's line of sight assumed, in a sentence."""
+    from appmodel.overlays.shared import EYE_HEIGHT_IN
+
+    if getattr(replay.session, "ground", None) is not None:
+        return (f"over the recording's scanned relief, eyes {EYE_HEIGHT_IN:g}\" over the ground at both ends "
+                "(as the window's sight lines)")
+    return "a flat table (no scanned relief in this recording): nothing blocks sight, so eye heights do not matter"
+
+
+__all__ = ["CELL_IN", "Exposure", "UnitExposure", "exposure_of", "line_of_sight"]
