@@ -271,7 +271,7 @@ class UnitTracker:
                 f = again.filter
                 if not f.refine(x, y, heading, t, trusted=trusted):
                     events += self._filtered_step(again, x, y, heading, t, frame, trusted=trusted)
-                if image is not None and not f.moving:
+                if image is not None and not (f.moving or f.following):
                     self._snapshot_ring(again, image, t)
                 seen.add(spec.tag_id)
                 continue
@@ -420,7 +420,7 @@ class UnitTracker:
                     events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
                 kind = EventKind.RETURNED if previous is UnitState.LIFTED else EventKind.REAPPEARED
                 events.insert(0, self._event(kind, unit, t, frame, was=previous.value, **moved))
-        if image is not None and not unit.filter.moving:
+        if image is not None and not (unit.filter.moving or unit.filter.following):
             self._snapshot_ring(unit, image, t)
         return events
 
@@ -428,7 +428,7 @@ class UnitTracker:
         self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int, *, trusted: bool = True
     ) -> list[TrackerEvent]:
         before_heading = unit.filter.heading_deg
-        start = (unit.filter.x, unit.filter.y)
+        start = unit.filter.rest_xy  # where it stood (a slow push is followed before it counts as a move)
         step = unit.filter.update(x, y, heading, t, trusted=trusted)
         unit.path_this_turn += step.travelled
         if step.moving or step.stopped:
