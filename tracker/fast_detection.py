@@ -59,7 +59,7 @@ import numpy as np
 from tracker.change_sweep import ChangeSweep, coarse_thumbnail
 from tracker.decode_policy import corrected_decodes_expected
 from tracker.detect_workers import DealtJobs, DetectWorkers, RawCrop, detect_boxes, search_crops
-from tracker.detections import TagDetections, concat_detections, detections_from_crops
+from tracker.detections import TagDetections, concat_detections, detections_from_crops, one_per_tag
 from tracker.detector_settings import FastDetectorSettings
 from tracker.pixel_tracks import PixelTracks, rows_by_place
 from tracker.search_boxes import (
@@ -450,24 +450,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
-    """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
-    if len(found) < 2:
-        return found
-    listed = found.tag_ids.tolist()
-    if len(set(listed)) == len(listed):
-        return found  # the usual frame: every id once, nothing to compare
-    ids, counts = np.unique(found.tag_ids, return_counts=True)
-    twice = ids[counts > 1]
-    keep = np.ones(len(found), dtype=bool)
-    order = np.argsort(-found.decision_margins)
-    # Only detections of one id can be duplicates: each id seen more than once is settled on its own,
-    # best margin first.
-    for tag_id in twice.tolist():
-        rows = order[found.tag_ids[order] == tag_id]
-        for rank, i in enumerate(rows):
-            if not keep[i]:
-                continue
-            for j in rows[rank + 1 :]:
-                if keep[j] and np.linalg.norm(found.centers_px[j] - found.centers_px[i]) < radius_px:
-                    keep[j] = False
-    return found.filter(keep)
+    """Keep one detection per tag seen twice (overlapping windows, tiles or bands): the one with the best
+    margin. Two of one id closer than ``radius_px`` or half the tag's edge are one tag
+    (:func:`tracker.detections.one_per_tag`)."""
+    return one_per_tag(found, radius_px)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from tracker.detections import TagDetections
+from tracker.detections import TagDetections, one_per_tag
 from tracker.events import EventKind, TrackerEvent
 from tracker.pose_filter import FilterSettings, PoseFilter, angle_diff_deg
 from tracker.roster import Roster, UnitSpec
@@ -205,6 +205,8 @@ class UnitTracker:
         t = float(detections.t_s)
         frame = int(detections.frame_index)
         self._last_t, self._last_frame = t, frame
+        # One printed tag found twice a few pixels apart (overlapping searches) is one tag, not a conflict.
+        detections = one_per_tag(detections)
         events: list[TrackerEvent] = []
         ids = detections.tag_ids.tolist()
         is_anchor = [tag_id in self.anchor_ids for tag_id in ids]
