@@ -83,3 +83,9 @@ class FastDetectorSettings:
     bump_min_missing: int = 3
     bump_missing_share: float = 0.25
     bump_shift_px: float = 4.0
+
+    # -- tags lost a few at a time (a general motion: blur, rolling shutter, a hand-held camera): the whole
+    # frame is searched as soon as the tags missing over the last escalate_frames frames are at least this
+    # share of those followed, once per tag gone missing (a covered tag is not searched for again).
+    escalate_frames: int = 3
+    escalate_missing_share: float = 0.1

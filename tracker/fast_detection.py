@@ -51,6 +51,7 @@ two cores), ``pixel_tracks`` (windows and prediction), ``still_tags``, ``change_
 from __future__ import annotations
 
 import math
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -171,6 +172,10 @@ class FastTagDetector:
         self._full_search = True
         self._frame_no = 0
         self.last_work: DetectionWork | None = None
+        #: Tags followed until lately and missing now, each frame's set, the last few frames.
+        self._gone: deque[set[int]] = deque(maxlen=self.settings.escalate_frames)
+        #: Tags missing since a whole-frame search that did not find them (covered: searched no more).
+        self._searched_whole_for: set[int] = set()
 
     def request_full_search(self) -> None:
         """Search the whole next frame (after a gap in the stream, a camera bump, a re-registration)."""
@@ -230,6 +235,15 @@ class FastTagDetector:
             self._sweep.mark_searched(searched.coarse, None)
         elif missing:
             found, retried = self._retry_missing(frame, found, missing, max_hamming)
+        # 2b. Tags lost a few at a time (a general motion, not a common shift): searched for in the whole
+        # frame as soon as many have gone missing over the last few frames.
+        escalate = self._escalate(found, full or rescue)
+        if escalate is not None:
+            bands = self._band_jobs(width, height, escalate)
+            found = frame.concat([found, self._search_jobs(frame, bands, pool, max_hamming)])
+            searched.tiles = searched.tiles + [box for box, _ in bands]
+            self._sweep.mark_searched(searched.coarse, None)
+            rescue = True
         found = drop_duplicates(found, settings.duplicate_px)
 
         # 3. Report: corrected decodes away from their own windows are held back a frame.
@@ -269,7 +283,7 @@ class FastTagDetector:
         thumb = self._thumbnail(frame.gray)
         coarse = coarse_thumbnail(thumb)
         windows: list[Box] = []
-        tiles = frame_bands(width, height, self._workers.count, tile_overlap_px(width))
+        tiles = frame_bands(width, height, self._workers.count, self._band_overlap_px(width))
         found = self._search_boxes(frame, windows, tiles, 1.0, pool, max_hamming)
         return _Searched(found, frame.empty(), expected, thumb, coarse, windows, tiles)
 
@@ -356,6 +370,29 @@ class FastTagDetector:
             or self._tracks.common_shift_px(found, t_s) >= settings.bump_shift_px
         )
 
+    def _escalate(self, found: TagDetections, whole: bool) -> float | None:
+        """The step to search the whole frame at now, or None: when tags seen lately are missing that no
+        whole-frame search has looked for since they went, and the tags missing over the last
+        ``escalate_frames`` frames are at least ``escalate_missing_share`` of those followed. A tag
+        a whole-frame search did not find (a hand over it) triggers no second one."""
+        settings = self.settings
+        recent = [t for t in self._tracks.tracks if t.confirmed and t.misses < settings.escalate_frames]
+        seen = set(found.tag_ids.tolist())
+        gone = {t.tag_id for t in recent} - seen
+        self._gone.append(gone)
+        self._searched_whole_for &= gone  # found again: a later loss is news again
+        if whole:
+            self._searched_whole_for |= gone
+            return None
+        new = gone - self._searched_whole_for
+        lately = set().union(*self._gone)
+        if not new or len(lately) < max(1.0, settings.escalate_missing_share * len(recent)):
+            return None
+        self._searched_whole_for |= gone
+        # At the step the smallest missing tag allows (they are what is looked for).
+        smallest = min(t.edge_px for t in recent if t.tag_id in new)
+        return step_for_edge(smallest, settings.min_decimated_edge_px)
+
     def _retry_missing(
         self, frame: _Frame, found: TagDetections, missing: list[tuple[int, Box]], max_hamming: int
     ) -> tuple[TagDetections, int]:
@@ -413,8 +450,19 @@ class FastTagDetector:
         """The whole frame as one band a core, on the threshold grid of ``step``."""
         return [
             (align_box(b, width, height, step=grid_px(step)), step)
-            for b in frame_bands(width, height, self._workers.count, tile_overlap_px(width))
+            for b in frame_bands(width, height, self._workers.count, self._band_overlap_px(width))
         ]
+
+    def _band_overlap_px(self, width: int) -> int:
+        """How far the whole-frame search's bands overlap: more than the largest tag followed can span
+        (turned 45 degrees, with its border), so that no tag lies across the seam whole in neither band.
+        Before any tag is known, a quarter of the frame's width: a tag wider than that is too close."""
+        edges = [t.edge_px for t in self._tracks.tracks]
+        if not edges:
+            return max(tile_overlap_px(width), width // 4)
+        largest = max(edges)
+        span = largest * math.sqrt(2.0) + 2 * max(largest * self.settings.border_edges, self.settings.min_border_px)
+        return max(tile_overlap_px(width), int(math.ceil(span)) + 8)
 
     def _search_boxes(
         self, frame: _Frame, windows: list[Box], tiles: list[Box], sweep_step: float, pool: ThreadPoolExecutor | None,
