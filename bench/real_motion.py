@@ -41,7 +41,11 @@ from tracker.frames import Frame  # noqa: E402
 from tracker.pipeline import Tracker  # noqa: E402
 from tracker.recall import bare_detections  # noqa: E402
 
-REAL_CLIP = Path(__file__).resolve().parent.parent.parent / "shared" / "real-video" / "handheld-sheet.mp4"
+_ROOT = Path(__file__).resolve().parent.parent
+# ../shared beside the repository (a clone one folder deeper looks one further up).
+REAL_CLIP = next((p for p in (_ROOT.parent / "shared" / "real-video" / "handheld-sheet.mp4",
+                              _ROOT.parent.parent / "shared" / "real-video" / "handheld-sheet.mp4") if p.exists()),
+                 _ROOT.parent / "shared" / "real-video" / "handheld-sheet.mp4")
 SPEEDS = (("still <0.5", 0.0, 0.5), ("slow 0.5-3", 0.5, 3.0), ("fast 3-10", 3.0, 10.0), ("v.fast >10", 10.0, math.inf))
 UNIT_MIN_ID = 10
 
