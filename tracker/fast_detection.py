@@ -174,8 +174,8 @@ class FastTagDetector:
         self.last_work: DetectionWork | None = None
         #: Tags followed until lately and missing now, each frame's set, the last few frames.
         self._gone: deque[set[int]] = deque(maxlen=self.settings.escalate_frames)
-        #: Tags missing since a whole-frame search that did not find them (covered: searched no more).
-        self._searched_whole_for: set[int] = set()
+        #: The frame (``_frame_no``) each missing tag was last looked for by a whole-frame search.
+        self._searched_whole_for: dict[int, int] = {}
 
     def request_full_search(self) -> None:
         """Search the whole next frame (after a gap in the stream, a camera bump, a re-registration)."""
@@ -237,7 +237,7 @@ class FastTagDetector:
             found, retried = self._retry_missing(frame, found, missing, max_hamming)
         # 2b. Tags lost a few at a time (a general motion, not a common shift): searched for in the whole
         # frame as soon as many have gone missing over the last few frames.
-        escalate = self._escalate(found, full or rescue)
+        escalate = self._escalate(found, full or rescue, t_s)
         if escalate is not None:
             bands = self._band_jobs(width, height, escalate)
             found = frame.concat([found, self._search_jobs(frame, bands, pool, max_hamming)])
@@ -370,28 +370,28 @@ class FastTagDetector:
             or self._tracks.common_shift_px(found, t_s) >= settings.bump_shift_px
         )
 
-    def _escalate(self, found: TagDetections, whole: bool) -> float | None:
-        """The step to search the whole frame at now, or None: when tags seen lately are missing that no
-        whole-frame search has looked for since they went, and the tags missing over the last
-        ``escalate_frames`` frames are at least ``escalate_missing_share`` of those followed. A tag
-        a whole-frame search did not find (a hand over it) triggers no second one."""
+    def _escalate(self, found: TagDetections, whole: bool, t_s: float) -> float | None:
+        """The step to search the whole frame at now, or None: when tags seen within ``escalate_for_s``
+        are missing, and the tags missing over the last ``escalate_frames`` frames are at least
+        ``escalate_missing_share`` of those. Each missing tag asks for a whole-frame search at most once
+        every ``escalate_every_frames`` frames (a tag under a hand, alone, stays below the share)."""
         settings = self.settings
-        recent = [t for t in self._tracks.tracks if t.confirmed and t.misses < settings.escalate_frames]
+        recent = [t for t in self._tracks.tracks if t.confirmed and t_s - t.last_seen_t <= settings.escalate_for_s]
         seen = set(found.tag_ids.tolist())
         gone = {t.tag_id for t in recent} - seen
         self._gone.append(gone)
-        self._searched_whole_for &= gone  # found again: a later loss is news again
         if whole:
-            self._searched_whole_for |= gone
+            self._searched_whole_for.update(dict.fromkeys(gone, self._frame_no))
             return None
-        new = gone - self._searched_whole_for
+        due = {g for g in gone if self._frame_no - self._searched_whole_for.get(g, -1_000_000) >= settings.escalate_every_frames}
         lately = set().union(*self._gone)
-        if not new or len(lately) < max(1.0, settings.escalate_missing_share * len(recent)):
+        if not due or len(lately) < max(1.0, settings.escalate_missing_share * len(recent)):
             return None
-        self._searched_whole_for |= gone
-        # At the step the smallest missing tag allows (they are what is looked for).
-        smallest = min(t.edge_px for t in recent if t.tag_id in new)
-        return step_for_edge(smallest, settings.min_decimated_edge_px)
+        self._searched_whole_for.update(dict.fromkeys(gone, self._frame_no))
+        # At the step the smallest missing tag allows wide enough even blurred (they are what is looked
+        # for, and a tag lost in motion is soft: at the sweep's step the real hand-held clip kept losing them).
+        smallest = min(t.edge_px for t in recent if t.tag_id in gone)
+        return step_for_edge(smallest, settings.escalate_min_edge_px)
 
     def _retry_missing(
         self, frame: _Frame, found: TagDetections, missing: list[tuple[int, Box]], max_hamming: int
