@@ -262,3 +262,41 @@ def concat_detections(
         t_s=t_s,
         frame_size_px=frame_size_px,
     )
+
+
+def one_per_tag(found: TagDetections, radius_px: float = 4.0, *, edge_share: float = 0.5) -> TagDetections:
+    """One detection per printed tag: two detections of one id whose centres are closer than
+    ``radius_px`` or ``edge_share`` of the tag's edge are the same tag found twice (overlapping searches,
+    a band's seam) and the one with the larger decision margin is kept. Farther apart (two prints of
+    one id, inches apart) both stay: that is a real conflict.
+
+    >>> c = np.array([[[0, 0], [20, 0], [20, 20], [0, 20]]], dtype=float)
+    >>> two = TagDetections(tag_ids=np.array([5, 5]), corners_px=np.concatenate([c, c + 5]),
+    ...                     centers_px=np.array([[10.0, 10.0], [15.0, 15.0]]), hammings=np.zeros(2, int),
+    ...                     decision_margins=np.array([40.0, 60.0]))
+    >>> one_per_tag(two).centers_px.tolist()
+    [[15.0, 15.0]]
+    """
+    if len(found) < 2:
+        return found
+    listed = found.tag_ids.tolist()
+    if len(set(listed)) == len(listed):
+        return found  # the usual frame: every id once, nothing to compare
+    ids, counts = np.unique(found.tag_ids, return_counts=True)
+    twice = ids[counts > 1]
+    keep = np.ones(len(found), dtype=bool)
+    order = np.argsort(-found.decision_margins)
+    c = found.corners_px
+    edges = np.linalg.norm(c - np.roll(c, 1, axis=1), axis=2).mean(axis=1)
+    # Only detections of one id can be duplicates: each id seen more than once is settled on its own,
+    # best margin first.
+    for tag_id in twice.tolist():
+        rows = order[found.tag_ids[order] == tag_id]
+        for rank, i in enumerate(rows):
+            if not keep[i]:
+                continue
+            for j in rows[rank + 1 :]:
+                near = max(radius_px, edge_share * min(edges[i], edges[j]))
+                if keep[j] and np.linalg.norm(found.centers_px[j] - found.centers_px[i]) < near:
+                    keep[j] = False
+    return found.filter(keep)

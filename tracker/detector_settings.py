@@ -83,3 +83,13 @@ class FastDetectorSettings:
     bump_min_missing: int = 3
     bump_missing_share: float = 0.25
     bump_shift_px: float = 4.0
+
+    # -- tags lost a few at a time (a general motion: blur, rolling shutter, a hand-held camera): the whole
+    # frame is searched as soon as the tags missing over the last escalate_frames frames are at least
+    # escalate_missing_share of those seen within escalate_for_s; each missing tag asks for it at most
+    # once every escalate_every_frames frames (1: every frame while the share stays high).
+    escalate_frames: int = 3
+    escalate_for_s: float = 1.0
+    escalate_every_frames: int = 1
+    escalate_missing_share: float = 0.1
+    escalate_min_edge_px: float = 40.0  # ... at the largest step keeping the smallest missing tag this wide

@@ -51,6 +51,7 @@ two cores), ``pixel_tracks`` (windows and prediction), ``still_tags``, ``change_
 from __future__ import annotations
 
 import math
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -59,7 +60,7 @@ import numpy as np
 from tracker.change_sweep import ChangeSweep, coarse_thumbnail
 from tracker.decode_policy import corrected_decodes_expected
 from tracker.detect_workers import DealtJobs, DetectWorkers, RawCrop, detect_boxes, search_crops
-from tracker.detections import TagDetections, concat_detections, detections_from_crops
+from tracker.detections import TagDetections, concat_detections, detections_from_crops, one_per_tag
 from tracker.detector_settings import FastDetectorSettings
 from tracker.pixel_tracks import PixelTracks, rows_by_place
 from tracker.search_boxes import (
@@ -171,6 +172,10 @@ class FastTagDetector:
         self._full_search = True
         self._frame_no = 0
         self.last_work: DetectionWork | None = None
+        #: Tags followed until lately and missing now, each frame's set, the last few frames.
+        self._gone: deque[set[int]] = deque(maxlen=self.settings.escalate_frames)
+        #: The frame (``_frame_no``) each missing tag was last looked for by a whole-frame search.
+        self._searched_whole_for: dict[int, int] = {}
 
     def request_full_search(self) -> None:
         """Search the whole next frame (after a gap in the stream, a camera bump, a re-registration)."""
@@ -230,6 +235,15 @@ class FastTagDetector:
             self._sweep.mark_searched(searched.coarse, None)
         elif missing:
             found, retried = self._retry_missing(frame, found, missing, max_hamming)
+        # 2b. Tags lost a few at a time (a general motion, not a common shift): searched for in the whole
+        # frame as soon as many have gone missing over the last few frames.
+        escalate = self._escalate(found, full or rescue, t_s)
+        if escalate is not None:
+            bands = self._band_jobs(width, height, escalate)
+            found = frame.concat([found, self._search_jobs(frame, bands, pool, max_hamming)])
+            searched.tiles = searched.tiles + [box for box, _ in bands]
+            self._sweep.mark_searched(searched.coarse, None)
+            rescue = True
         found = drop_duplicates(found, settings.duplicate_px)
 
         # 3. Report: corrected decodes away from their own windows are held back a frame.
@@ -269,7 +283,7 @@ class FastTagDetector:
         thumb = self._thumbnail(frame.gray)
         coarse = coarse_thumbnail(thumb)
         windows: list[Box] = []
-        tiles = frame_bands(width, height, self._workers.count, tile_overlap_px(width))
+        tiles = frame_bands(width, height, self._workers.count, self._band_overlap_px(width))
         found = self._search_boxes(frame, windows, tiles, 1.0, pool, max_hamming)
         return _Searched(found, frame.empty(), expected, thumb, coarse, windows, tiles)
 
@@ -356,6 +370,29 @@ class FastTagDetector:
             or self._tracks.common_shift_px(found, t_s) >= settings.bump_shift_px
         )
 
+    def _escalate(self, found: TagDetections, whole: bool, t_s: float) -> float | None:
+        """The step to search the whole frame at now, or None: when tags seen within ``escalate_for_s``
+        are missing, and the tags missing over the last ``escalate_frames`` frames are at least
+        ``escalate_missing_share`` of those. Each missing tag asks for a whole-frame search at most once
+        every ``escalate_every_frames`` frames (a tag under a hand, alone, stays below the share)."""
+        settings = self.settings
+        recent = [t for t in self._tracks.tracks if t.confirmed and t_s - t.last_seen_t <= settings.escalate_for_s]
+        seen = set(found.tag_ids.tolist())
+        gone = {t.tag_id for t in recent} - seen
+        self._gone.append(gone)
+        if whole:
+            self._searched_whole_for.update(dict.fromkeys(gone, self._frame_no))
+            return None
+        due = {g for g in gone if self._frame_no - self._searched_whole_for.get(g, -1_000_000) >= settings.escalate_every_frames}
+        lately = set().union(*self._gone)
+        if not due or len(lately) < max(1.0, settings.escalate_missing_share * len(recent)):
+            return None
+        self._searched_whole_for.update(dict.fromkeys(gone, self._frame_no))
+        # At the step the smallest missing tag allows wide enough even blurred (they are what is looked
+        # for, and a tag lost in motion is soft: at the sweep's step the real hand-held clip kept losing them).
+        smallest = min(t.edge_px for t in recent if t.tag_id in gone)
+        return step_for_edge(smallest, settings.escalate_min_edge_px)
+
     def _retry_missing(
         self, frame: _Frame, found: TagDetections, missing: list[tuple[int, Box]], max_hamming: int
     ) -> tuple[TagDetections, int]:
@@ -413,8 +450,19 @@ class FastTagDetector:
         """The whole frame as one band a core, on the threshold grid of ``step``."""
         return [
             (align_box(b, width, height, step=grid_px(step)), step)
-            for b in frame_bands(width, height, self._workers.count, tile_overlap_px(width))
+            for b in frame_bands(width, height, self._workers.count, self._band_overlap_px(width))
         ]
+
+    def _band_overlap_px(self, width: int) -> int:
+        """How far the whole-frame search's bands overlap: more than the largest tag followed can span
+        (turned 45 degrees, with its border), so that no tag lies across the seam whole in neither band.
+        Before any tag is known, a quarter of the frame's width: a tag wider than that is too close."""
+        edges = [t.edge_px for t in self._tracks.tracks]
+        if not edges:
+            return max(tile_overlap_px(width), width // 4)
+        largest = max(edges)
+        span = largest * math.sqrt(2.0) + 2 * max(largest * self.settings.border_edges, self.settings.min_border_px)
+        return max(tile_overlap_px(width), int(math.ceil(span)) + 8)
 
     def _search_boxes(
         self, frame: _Frame, windows: list[Box], tiles: list[Box], sweep_step: float, pool: ThreadPoolExecutor | None,
@@ -450,24 +498,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def drop_duplicates(found: TagDetections, radius_px: float) -> TagDetections:
-    """Keep one detection per tag seen twice (overlapping windows/tiles): the one with the best margin."""
-    if len(found) < 2:
-        return found
-    listed = found.tag_ids.tolist()
-    if len(set(listed)) == len(listed):
-        return found  # the usual frame: every id once, nothing to compare
-    ids, counts = np.unique(found.tag_ids, return_counts=True)
-    twice = ids[counts > 1]
-    keep = np.ones(len(found), dtype=bool)
-    order = np.argsort(-found.decision_margins)
-    # Only detections of one id can be duplicates: each id seen more than once is settled on its own,
-    # best margin first.
-    for tag_id in twice.tolist():
-        rows = order[found.tag_ids[order] == tag_id]
-        for rank, i in enumerate(rows):
-            if not keep[i]:
-                continue
-            for j in rows[rank + 1 :]:
-                if keep[j] and np.linalg.norm(found.centers_px[j] - found.centers_px[i]) < radius_px:
-                    keep[j] = False
-    return found.filter(keep)
+    """Keep one detection per tag seen twice (overlapping windows, tiles or bands): the one with the best
+    margin. Two of one id closer than ``radius_px`` or half the tag's edge are one tag
+    (:func:`tracker.detections.one_per_tag`)."""
+    return one_per_tag(found, radius_px)

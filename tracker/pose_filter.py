@@ -8,6 +8,13 @@ many frames; passing it through would make range readouts flicker. So the filter
   accurate the longer the unit stands), and it ignores changes smaller than a deadband. A change
   beyond the deadband in two consecutive frames, or beyond the jump threshold in one, means the unit
   is being moved.
+* **following** (motion onset): a still unit pushed slowly (a fraction of the deadband a frame) would
+  be reported at its old mean, trailing by up to the deadband, until the deadband is crossed. So each
+  measurement is also compared with the mean against the measurement noise (the still samples' own
+  scatter, at least ``onset``): one beyond it in the same direction as the frame before's means the unit
+  has begun to move, and the output is the latest measurement from then on. No move is counted yet
+  (nothing for the rules or the events): that waits for the deadband as before, measured from where
+  it stood; if it comes to rest inside the deadband, the mean restarts there.
 * **moving**: the output is the latest measurement (no lag). When the last ``settle_s`` of
   measurements fit inside a small circle (and a small heading band) the unit is at rest again.
 
@@ -40,6 +47,10 @@ class FilterSettings:
     rest_band_deg: float = 1.5
     settle_s: float = 0.2
     still_samples: int = 60  # the still pose averages at most this many measurements (then it is frozen)
+    # Motion onset: a measurement this far from the still mean (or onset_sigmas times the still samples'
+    # scatter, if larger) twice running in one direction means the unit has begun to move.
+    onset: float = 0.005
+    onset_sigmas: float = 5.0
 
     def scaled(self, factor: float) -> "FilterSettings":
         """The same settings with lengths multiplied by ``factor`` (e.g. inches to pixels)."""
@@ -52,6 +63,8 @@ class FilterSettings:
             rest_band_deg=self.rest_band_deg,
             settle_s=self.settle_s,
             still_samples=self.still_samples,
+            onset=self.onset * factor,
+            onset_sigmas=self.onset_sigmas,
         )
 
 
@@ -87,6 +100,14 @@ class PoseFilter:
         self.settings = settings
         self.moving = False
         self._pending = 0
+        #: Following a motion onset: where it stood (x, y, heading) before; None: not following.
+        self._anchor: tuple[float, float, float] | None = None
+        self._onset_radius = 0.0
+        self._noise_radius = max(settings.onset, settings.deadband / 2)
+        self._origin = (x, y)
+        self._qn = 0
+        self._qx = self._qy = self._qq = 0.0
+        self._departure: tuple[float, float] | None = None  # last frame's offset beyond the onset, if any
         self._reset_still([(t_s, x, y, heading_deg)])
         self._recent: deque[tuple[float, float, float, float]] = deque([(t_s, x, y, heading_deg)])
 
@@ -98,6 +119,11 @@ class PoseFilter:
         self._ref_heading = samples[-1][3]
         for _, x, y, h in samples:
             self._add_still(x, y, h)
+        # The measurement noise, for the onset test: the scatter of the still samples that come from now
+        # on (not the samples it came to rest with, which may hold the end of a slow motion's trend).
+        self._origin = (self.x, self.y)
+        self._qn = 0
+        self._qx = self._qy = self._qq = 0.0
 
     def _add_still(self, x: float, y: float, heading_deg: float) -> None:
         if self._n >= self.settings.still_samples:
@@ -105,17 +131,57 @@ class PoseFilter:
         self._n += 1
         self._sx += x
         self._sy += y
+        # The noise samples (counted afresh after a _reset_still's own samples).
+        ox, oy = x - self._origin[0], y - self._origin[1]
+        self._qn += 1
+        self._qx += ox
+        self._qy += oy
+        self._qq += ox * ox + oy * oy
         # Average headings as offsets from a reference, so 359 and 1 average to 0, not 180.
         self._sc += angle_diff_deg(heading_deg, self._ref_heading)
         self.x = self._sx / self._n
         self.y = self._sy / self._n
         self.heading_deg = (self._ref_heading + self._sc / self._n) % 360.0
 
+    @property
+    def following(self) -> bool:
+        """Whether the output follows a motion onset (not yet a move: inside the deadband)."""
+        return self._anchor is not None
+
+    @property
+    def rest_xy(self) -> tuple[float, float]:
+        """Where the unit stood before its current motion began (its pose when still)."""
+        return (self._anchor[0], self._anchor[1]) if self._anchor is not None else (self.x, self.y)
+
+    def _onset_px(self) -> float:
+        """How far from the still mean a measurement must be to count towards a motion onset: the
+        measurement noise (``onset_sigmas`` times the still samples' scatter), at least ``onset``; until
+        five still samples tell, the noise of the last still period (at first half the deadband)."""
+        s = self.settings
+        if self._qn < 5:
+            return self._noise_radius
+        mx, my = self._qx / self._qn, self._qy / self._qn
+        var = max(0.0, self._qq / self._qn - mx * mx - my * my)  # 2-D scatter about the samples' mean
+        self._noise_radius = max(s.onset, s.onset_sigmas * math.sqrt(var))
+        return self._noise_radius
+
+    def _same_way(self, dx: float, dy: float) -> bool:
+        """Whether this offset from the mean continues last frame's: within 60 degrees of it, and farther
+        by half the onset radius at least. A motion's offset grows frame by frame; a step in the
+        measurement that stays (light changing slowly) does not, and leaves the still pose as it is."""
+        d = self._departure
+        if d is None:
+            return False
+        now, before = math.hypot(dx, dy), math.hypot(d[0], d[1])
+        return dx * d[0] + dy * d[1] > 0.5 * now * before and now >= before + 0.5 * self._noise_radius
+
     # -- one measurement ----------------------------------------------------------------------
     def update(self, x: float, y: float, heading_deg: float, t_s: float, *, trusted: bool = True) -> FilterStep:
         """Take one measurement; ``trusted=False`` for one whose corners may be off (see the module doc)."""
         if self.refine(x, y, heading_deg, t_s, trusted=trusted):
             return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
+        if self._anchor is not None:
+            return self._creep(x, y, heading_deg, t_s)
         # What refine() leaves: a still unit displaced beyond the deadband (or, untrusted, beyond the
         # jump threshold), or a moving one.
         s = self.settings
@@ -131,12 +197,23 @@ class PoseFilter:
         while len(self._recent) > 2 and self._recent[0][0] < t_s - s.settle_s - 1e-9:
             self._recent.popleft()
         if not self.moving:
-            if d > s.jump or dh > s.jump_deg or self._pending >= 1:
+            same_way = self._same_way(x - self.x, y - self.y)
+            if d > s.jump or dh > s.jump_deg or self._pending >= 1 or (same_way and d > s.deadband):
                 return self._follow(x, y, heading_deg, started=True)
+            if d <= s.deadband and dh <= s.deadband_deg:
+                # refine() found a motion onset: follow the measurements, count no move yet.
+                self._anchor = (self.x, self.y, self.heading_deg)
+                self._onset_radius = self._onset_px()  # the still noise it departed from: at rest within it
+                self._departure = None
+                self.x, self.y, self.heading_deg = x, y, heading_deg % 360.0
+                return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
             self._pending += 1
+            self._departure = (x - self.x, y - self.y)
             return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
         step = self._follow(x, y, heading_deg, started=False)
-        if self._at_rest(t_s):
+        # At rest: within rest_radius, or closer where the noise is known to be small (a big tag pushed
+        # slowly moves less than rest_radius in settle_s, and must not be taken for one at rest).
+        if self._at_rest(t_s, radius=min(s.rest_radius, max(self._noise_radius, s.rest_radius / 4))):
             before = (self.x, self.y)
             self._reset_still(list(self._recent))
             self.moving = False
@@ -153,7 +230,7 @@ class PoseFilter:
 
         Forty units at camera rate make this the tracker's most frequent call.
         """
-        if self.moving:
+        if self.moving or self._anchor is not None:
             return False
         s = self.settings
         d = math.hypot(x - self.x, y - self.y)
@@ -166,6 +243,14 @@ class PoseFilter:
             return True
         if d > s.deadband or dh > s.deadband_deg:
             return False
+        if d > s.onset and d > self._onset_px():  # (which also sets _noise_radius, read by _same_way)
+            dx, dy = x - self.x, y - self.y
+            if self._same_way(dx, dy):
+                return False  # twice beyond the noise, one way: a motion onset (update() follows it)
+            self._departure = (dx, dy)  # kept out of the mean until the next frame tells
+            self._pending = 0
+            return True
+        self._departure = None
         recent = self._recent
         recent.append((t_s, x, y, heading_deg))
         while len(recent) > 2 and recent[0][0] < t_s - s.settle_s - 1e-9:
@@ -174,21 +259,45 @@ class PoseFilter:
         self._add_still(x, y, heading_deg)
         return True
 
+    def _creep(self, x: float, y: float, heading_deg: float, t_s: float) -> FilterStep:
+        """A measurement while following an onset: beyond the deadband from where it stood it is a move
+        (counted from there); at rest inside it, the mean restarts where it stopped (no move)."""
+        s = self.settings
+        assert self._anchor is not None
+        ax, ay, ah = self._anchor
+        self._recent.append((t_s, x, y, heading_deg))
+        while len(self._recent) > 2 and self._recent[0][0] < t_s - s.settle_s - 1e-9:
+            self._recent.popleft()
+        if math.hypot(x - ax, y - ay) > s.deadband or abs(angle_diff_deg(heading_deg, ah)) > s.deadband_deg:
+            self._anchor = None
+            self.x, self.y, self.heading_deg = ax, ay, ah  # the move is counted from where it stood
+            return self._follow(x, y, heading_deg, started=True)
+        self.x, self.y, self.heading_deg = x, y, heading_deg % 360.0
+        # At rest again: the last settle_s of measurements as close together as the still ones were (a
+        # slow push moves farther than that in settle_s; rest_radius would take it for a unit at rest).
+        if self._at_rest(t_s, radius=self._onset_radius):
+            self._anchor = None
+            window = [r for r in self._recent if r[0] >= t_s - s.settle_s - 1e-9]
+            self._reset_still(window)
+        return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
+
     def _follow(self, x: float, y: float, heading_deg: float, *, started: bool) -> FilterStep:
         travelled = math.hypot(x - self.x, y - self.y)
         self.moving = True
+        self._anchor = None
+        self._departure = None
         self._pending = 0
         self.x, self.y, self.heading_deg = x, y, heading_deg % 360.0
         return FilterStep(self.x, self.y, self.heading_deg, True, started, False, travelled)
 
-    def _at_rest(self, t_s: float) -> bool:
+    def _at_rest(self, t_s: float, *, radius: float | None = None) -> bool:
         s = self.settings
         window = [r for r in self._recent if r[0] >= t_s - s.settle_s - 1e-9]
         if len(window) < 3 or window[-1][0] - window[0][0] < s.settle_s * 0.99:
             return False
         mx = sum(r[1] for r in window) / len(window)
         my = sum(r[2] for r in window) / len(window)
-        if max(math.hypot(r[1] - mx, r[2] - my) for r in window) > s.rest_radius:
+        if max(math.hypot(r[1] - mx, r[2] - my) for r in window) > (s.rest_radius if radius is None else radius):
             return False
         ref = window[-1][3]
         offsets = [angle_diff_deg(r[3], ref) for r in window]
@@ -196,8 +305,10 @@ class PoseFilter:
 
     def relocate(self, x: float, y: float, heading_deg: float, t_s: float) -> float:
         """Jump to a pose measured after a gap (the unit was hidden or lifted); returns the distance."""
-        distance = math.hypot(x - self.x, y - self.y)
+        distance = math.hypot(*(a - b for a, b in zip((x, y), self.rest_xy)))
         self.moving = False
+        self._anchor = None
+        self._departure = None
         self._pending = 0
         self._recent.clear()
         self._recent.append((t_s, x, y, heading_deg))

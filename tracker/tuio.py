@@ -209,7 +209,8 @@ class TuioObjects:
                 session = self._next_session
                 self._next_session = self._next_session % 0x7FFFFFFF + 1
                 objects[pose.tag_id] = TuioObject(session, pose.tag_id, x, y, a)
-            elif pose.state is UnitState.STALE:
+            elif not pose.measured:
+                # Held at its last measured place (stale, or a miss bridged as seen): no motion to report.
                 objects[pose.tag_id] = replace(last, x_speed=0.0, y_speed=0.0, rotation_speed=0.0, motion_accel=0.0, rotation_accel=0.0)
             else:
                 objects[pose.tag_id] = _moved(last, x, y, a, t_s - self._times.get(pose.tag_id, t_s))

@@ -32,6 +32,11 @@ class UnitPose:
     heading measured with the image's y axis pointing up. ``moved_this_turn_in`` is the path length
     since the last :meth:`UnitTracker.start_turn` (filtered poses, so a still unit accumulates nothing);
     ``turned_this_turn_deg`` the total rotation.
+
+    ``last_seen_t_s`` is when the tag was last measured. A pose whose tag was not measured in this
+    frame (``measured`` False: a detector miss bridged as ``seen``, or a stale, lost or lifted unit) is
+    *held* at its last measured place, never extrapolated: the rules must not take it as a fresh
+    measurement of a move, and every output (``--jsonl``, the recording, TUIO, the window) says so.
     """
 
     tag_id: int
@@ -55,6 +60,21 @@ class UnitPose:
         return self.x_in is not None
 
     @property
+    def measured(self) -> bool:
+        """Whether this pose was measured in its own frame (its tag was seen at ``t_s``); False: held."""
+        return self.last_seen_t_s >= self.t_s and self.state is UnitState.SEEN
+
+    @property
+    def held(self) -> bool:
+        """Reported at its last measured place, not measured in this frame (the opposite of ``measured``)."""
+        return not self.measured
+
+    @property
+    def last_measured_t_s(self) -> float:
+        """When its tag was last measured (the name the outputs use for ``last_seen_t_s``)."""
+        return self.last_seen_t_s
+
+    @property
     def moved_this_turn(self) -> bool:
         """Whether the unit moved this turn (beyond the filter's deadband): the rules' "did it move?"."""
         return self.moved_this_turn_in is not None and self.moved_this_turn_in > 0.0
@@ -72,6 +92,10 @@ class UnitPose:
             out["center_px"] = [round(self.center_px[0], 2), round(self.center_px[1], 2)]
         out["heading_deg"] = round(self.heading_deg, 2)
         out["state"] = self.state.value
+        # A held pose is its last measurement, not this frame's: say so and since when.
+        out["measured"] = self.measured
+        if not out["measured"]:
+            out["last_measured_t_s"] = round(self.last_seen_t_s, 4)
         if self.moved_this_turn_in is not None:
             out["moved_this_turn_in"] = round(self.moved_this_turn_in, 3)
         if self.moving:

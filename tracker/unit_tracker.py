@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from tracker.detections import TagDetections
+from tracker.detections import TagDetections, one_per_tag
 from tracker.events import EventKind, TrackerEvent
 from tracker.pose_filter import FilterSettings, PoseFilter, angle_diff_deg
 from tracker.roster import Roster, UnitSpec
@@ -205,6 +205,8 @@ class UnitTracker:
         t = float(detections.t_s)
         frame = int(detections.frame_index)
         self._last_t, self._last_frame = t, frame
+        # One printed tag found twice a few pixels apart (overlapping searches) is one tag, not a conflict.
+        detections = one_per_tag(detections)
         events: list[TrackerEvent] = []
         ids = detections.tag_ids.tolist()
         is_anchor = [tag_id in self.anchor_ids for tag_id in ids]
@@ -271,7 +273,7 @@ class UnitTracker:
                 f = again.filter
                 if not f.refine(x, y, heading, t, trusted=trusted):
                     events += self._filtered_step(again, x, y, heading, t, frame, trusted=trusted)
-                if image is not None and not f.moving:
+                if image is not None and not (f.moving or f.following):
                     self._snapshot_ring(again, image, t)
                 seen.add(spec.tag_id)
                 continue
@@ -420,7 +422,7 @@ class UnitTracker:
                     events += self._filtered_step(unit, x, y, heading, t, frame, trusted=trusted)
                 kind = EventKind.RETURNED if previous is UnitState.LIFTED else EventKind.REAPPEARED
                 events.insert(0, self._event(kind, unit, t, frame, was=previous.value, **moved))
-        if image is not None and not unit.filter.moving:
+        if image is not None and not (unit.filter.moving or unit.filter.following):
             self._snapshot_ring(unit, image, t)
         return events
 
@@ -428,7 +430,7 @@ class UnitTracker:
         self, unit: _Unit, x: float, y: float, heading: float, t: float, frame: int, *, trusted: bool = True
     ) -> list[TrackerEvent]:
         before_heading = unit.filter.heading_deg
-        start = (unit.filter.x, unit.filter.y)
+        start = unit.filter.rest_xy  # where it stood (a slow push is followed before it counts as a move)
         step = unit.filter.update(x, y, heading, t, trusted=trusted)
         unit.path_this_turn += step.travelled
         if step.moving or step.stopped:

@@ -84,7 +84,9 @@ class TrackedPoses:
         carried around an obstacle is charged for the way it went. Gun teams: members standing on one
         spot share one token with one tag, and the rules move the riders with it; a member whose own
         tag was seen moves alone, and a team-mate on its spot is not dragged along. A hidden tag's pose
-        (stale, lost) is its last sighting, already applied: it never pulls a unit back."""
+        (stale, lost) is its last sighting, already applied: it never pulls a unit back; nor is a pose
+        held through a detector miss (``measured`` False while still ``seen``) applied as a move: it is
+        the last measurement again, and the next measured pose carries the whole move."""
         poses = list(poses)
         self.tagged.update(p.tag_id for p in poses if pose_state(p) == "seen")
         changed = 0
@@ -92,6 +94,8 @@ class TrackedPoses:
             kind = pose_state(p)
             if getattr(p, "x_in", None) is None or p.tag_id not in views or kind in ("stale", "lost"):
                 continue
+            if kind == "seen" and not getattr(p, "measured", True):
+                continue  # held through a miss: not a fresh measurement of where it is
             u = views[p.tag_id]
             on_table = kind != "lifted"
             delta = self._moved_since(p.tag_id, p.moved_this_turn_in)

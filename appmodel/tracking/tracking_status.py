@@ -317,6 +317,8 @@ class TrackingMonitor:
             why = "the source has ended: its last known place"
         elif stalled:
             why = "the feed has stopped: its last known place"
+        elif state == "seen" and not getattr(pose, "measured", True):
+            why = "held: not measured in the last frame, shown at its last measured place"
         elif state == "seen":
             why = (f"small in the picture ({px:.0f} px across; below {SMALL_TAG_PX:.0f} px it is read unreliably)"
                    if px is not None and px < SMALL_TAG_PX else "")

@@ -98,3 +98,15 @@ def test_the_ground_under_a_figure_is_its_tags_height_minus_its_base() -> None:
     assert made[0][4]["z_in"] == 2.5
     made, _ = apply(glue({1: 2.0}), [view(1)], [pose(1, 12, 10, z_in=1.5)])
     assert made[0][4]["z_in"] == 0.0, "never below the table"
+
+
+def test_a_pose_held_through_a_miss_is_not_applied_as_a_move() -> None:
+    """A pose the tracker did not measure this frame (held at its last place while still "seen") is no
+    fresh measurement: the rules keep the unit where they have it; the next measured pose moves it."""
+    glue = TrackedPoses(RecordingRules(), lambda unit_id: 1.0)
+    held = SimpleNamespace(**vars(pose(11, 12.0, 10.0, moved=2.0)), measured=False)
+    state, changed = glue.apply(Calls(), {11: view(11)}, [held])
+    assert changed == 0 and state.made == ()
+    measured = SimpleNamespace(**vars(pose(11, 12.0, 10.0, moved=2.0)), measured=True)
+    state, changed = glue.apply(Calls(), {11: view(11)}, [measured])
+    assert changed == 1 and state.made[0][4]["moved_in"] == 2.0
