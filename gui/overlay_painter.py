@@ -15,8 +15,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF,
+                           QTransform)
+from PySide6.QtSvg import QSvgRenderer
 
 from appmodel.overlays.clip_geometry import clip_polygon, clip_polyline, dash_runs
 from appmodel.overlays.label_placement import Box, LabelRequest, PlacedLabel, place_labels
@@ -25,6 +27,8 @@ from appmodel.overlays.transforms import MAX_SEGMENT_IN
 
 #: Entries kept per transform before the outline cache is cleared (units moving every frame).
 MAX_CACHED_OUTLINES = 20000
+#: Pictures (rasters, drawn symbols) kept before the caches are cleared.
+MAX_CACHED_IMAGES = 256
 #: Pixels added around an outline's bounds for antialiasing and round pen caps.
 AA_MARGIN_PX = 2.0
 #: A dashed outline: dashes and gaps in pen widths (Qt's DashLine pattern).
@@ -136,6 +140,9 @@ class OverlayPainter:
         self.label_top_px = 0.0
         self._placed_for: Hashable = None
         self.projected_last_frame = 0
+        #: Per-cell pictures by item key, and drawn unit symbols by (SVG, height).
+        self._images: dict[Hashable, QImage] = {}
+        self._symbols: dict[tuple[str, float], QImage] = {}
 
     def set_font_px(self, font_px: float) -> None:
         if int(font_px) != self.font.pixelSize():
@@ -195,7 +202,8 @@ class OverlayPainter:
             chunks = []
             for item in missing:
                 pts = _with_heights(item) if raised else item.points_in
-                if not transform.affine and len(pts) > 1:
+                # a raster's quadrilateral stays four corners: the picture is stretched over them
+                if not transform.affine and len(pts) > 1 and item.marker != "raster":
                     pts = subdivided(pts, MAX_SEGMENT_IN, closed=item.closed)
                 chunks.append(pts)
             everything = np.concatenate(chunks)
@@ -415,6 +423,9 @@ class OverlayPainter:
         several times more), outlines with it. With a ``transform``, dashed outlines are drawn as
         their dashes (:meth:`dashes`: the same pixels whether drawn whole or cut to a rectangle);
         without, with Qt's dashed pen. Leaves antialiasing on."""
+        if item.marker == "raster":
+            self._raster(painter, item, poly)
+            return
         if item.marker:
             self._marker(painter, item, poly)
             return
@@ -476,9 +487,58 @@ class OverlayPainter:
         painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
         painter.drawPath(path)
 
+    def _raster(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
+        """A per-cell picture stretched over its projected quadrilateral (one pixel per grid node)."""
+        image = self._images.get(item.key)
+        if image is None:
+            rgba = np.ascontiguousarray(item.raster, dtype=np.uint8)
+            rows, cols = rgba.shape[:2]
+            # QImage wraps the buffer; copy() makes it own its pixels (the array may go away)
+            image = QImage(rgba.data, cols, rows, 4 * cols, QImage.Format.Format_RGBA8888).copy()
+            if len(self._images) > MAX_CACHED_IMAGES:
+                self._images.clear()
+            self._images[item.key] = image
+        if poly.size() < 4 or image.isNull():
+            return
+        source = QPolygonF([QPointF(0, 0), QPointF(image.width(), 0), QPointF(image.width(), image.height()),
+                            QPointF(0, image.height())])
+        to_device = QTransform()
+        if not QTransform.quadToQuad(source, QPolygonF([poly.at(k) for k in range(4)]), to_device):
+            return
+        painter.save()
+        painter.setTransform(to_device, True)
+        # crisp cells: each pixel is one grid node's verdict, not a blend of its neighbours'
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(QPointF(0, 0), image)
+        painter.restore()
+
+    def symbol_image(self, svg: str, height_px: float) -> QImage:
+        """A unit symbol drawn from its SVG (QtSvg), cached per SVG (its SIDC and size) and height."""
+        key = (svg, round(height_px, 1))
+        image = self._symbols.get(key)
+        if image is None:
+            renderer = QSvgRenderer(svg.encode("utf-8"))
+            size = renderer.defaultSize()
+            aspect = size.width() / size.height() if size.height() > 0 else 1.0
+            h = max(1, int(round(height_px)))
+            image = QImage(QSize(max(1, int(round(h * aspect))), h), QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            renderer.render(p)
+            p.end()
+            if len(self._symbols) > MAX_CACHED_IMAGES:
+                self._symbols.clear()
+            self._symbols[key] = image
+        return image
+
     def _marker(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
         c = poly.at(0)
         r = item.width_px * 2.5
+        if item.marker == "symbol":
+            image = self.symbol_image(item.symbol_svg, 2 * r)
+            painter.drawImage(QPointF(c.x() - image.width() / 2, c.y() - image.height() / 2), image)
+            return
         if item.marker == "x":
             painter.setPen(self._pen(item.color, item.width_px, False))
             painter.drawLine(QPointF(c.x() - r, c.y() - r), QPointF(c.x() + r, c.y() + r))
