@@ -89,8 +89,12 @@ def sand_map_from_scenario(scenario: Mapping[str, Any], scenario_path: str | Pat
 
 
 def _symbols(ruleset_name: str, scenario: Mapping[str, Any]) -> Any:
-    from rules.military_symbols import load_symbol_table, symbol_files
+    from rules.errors import RulesError
+    from rules.military_symbols import load_symbol_table
 
-    if ruleset_name not in symbol_files():
-        return None
-    return load_symbol_table(ruleset_name, scenario)
+    try:
+        return load_symbol_table(ruleset_name, scenario)
+    except RulesError as exc:
+        if "no symbols file" in str(exc):  # a rule system without symbols draws its dots only
+            return None
+        raise

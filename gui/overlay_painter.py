@@ -108,6 +108,20 @@ except Exception:  # pragma: no cover - an unusual PySide6 build
     _polygon = _polygon_by_points
 
 
+#: A raster is drawn in at most this many tiles a side in a view that bends straight lines.
+RASTER_TILES = 16
+
+
+def _raster_grid(item: DrawItem, transform: Any) -> np.ndarray:
+    """The device pixels of a raster's (tiles+1) x (tiles+1) grid of tile corners (row 0 along its
+    first edge), so each tile is stretched over its own projected quadrilateral."""
+    rows, cols = item.raster.shape[:2]
+    n_r, n_c = max(1, min(RASTER_TILES, rows)), max(1, min(RASTER_TILES, cols))
+    (x0, y0), (x1, _), (_, y1) = item.points_in[0], item.points_in[1], item.points_in[2]
+    yy, xx = np.meshgrid(np.linspace(y0, y1, n_r + 1), np.linspace(x0, x1, n_c + 1), indexing="ij")
+    return transform.device_from_table(np.column_stack([xx.ravel(), yy.ravel()])).reshape(n_r + 1, n_c + 1, 2)
+
+
 def _with_heights(item: DrawItem) -> np.ndarray:
     """An item's points with their heights as a third column (N, 3)."""
     p = item.points_in
@@ -142,6 +156,8 @@ class OverlayPainter:
         self.projected_last_frame = 0
         #: Per-cell pictures by item key, and drawn unit symbols by (SVG, height).
         self._images: dict[Hashable, QImage] = {}
+        #: A raster's corners projected on a grid of tiles, per transform (views that bend lines).
+        self._grids: dict[Hashable, dict[Hashable, np.ndarray]] = {}
         self._symbols: dict[tuple[str, float], QImage] = {}
 
     def set_font_px(self, font_px: float) -> None:
@@ -209,6 +225,13 @@ class OverlayPainter:
             everything = np.concatenate(chunks)
             projected = (transform.device_from_table(everything[:, :2], z_in=everything[:, 2]) if raised
                          else transform.device_from_table(everything))
+            if not transform.affine:
+                grids = self._grids.setdefault(key, {})
+                if len(self._grids) > 4:
+                    self._grids = {key: grids}
+                for item in missing:
+                    if item.marker == "raster":
+                        grids[item.key] = _raster_grid(item, transform)
             start = 0
             for item, pts in zip(missing, chunks):
                 part = projected[start:start + len(pts)]
@@ -424,7 +447,7 @@ class OverlayPainter:
         their dashes (:meth:`dashes`: the same pixels whether drawn whole or cut to a rectangle);
         without, with Qt's dashed pen. Leaves antialiasing on."""
         if item.marker == "raster":
-            self._raster(painter, item, poly)
+            self._raster(painter, item, poly, transform)
             return
         if item.marker:
             self._marker(painter, item, poly)
@@ -487,8 +510,9 @@ class OverlayPainter:
         painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
         painter.drawPath(path)
 
-    def _raster(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
-        """A per-cell picture stretched over its projected quadrilateral (one pixel per grid node)."""
+    def _raster(self, painter: QPainter, item: DrawItem, poly: QPolygonF, transform: Any = None) -> None:
+        """A per-cell picture stretched over its projected quadrilateral (one pixel per grid node); in a
+        view that bends straight lines (the camera's lens), tile by tile over a projected grid."""
         image = self._images.get(item.key)
         if image is None:
             rgba = np.ascontiguousarray(item.raster, dtype=np.uint8)
@@ -500,16 +524,28 @@ class OverlayPainter:
             self._images[item.key] = image
         if poly.size() < 4 or image.isNull():
             return
-        source = QPolygonF([QPointF(0, 0), QPointF(image.width(), 0), QPointF(image.width(), image.height()),
-                            QPointF(0, image.height())])
-        to_device = QTransform()
-        if not QTransform.quadToQuad(source, QPolygonF([poly.at(k) for k in range(4)]), to_device):
-            return
+        grid = self._grids.get(transform.cache_key, {}).get(item.key) if transform is not None else None
+        if grid is None:
+            grid = np.array([[[poly.at(0).x(), poly.at(0).y()], [poly.at(1).x(), poly.at(1).y()]],
+                             [[poly.at(3).x(), poly.at(3).y()], [poly.at(2).x(), poly.at(2).y()]]])
+        n_rows, n_cols = grid.shape[0] - 1, grid.shape[1] - 1
+        w, h = image.width(), image.height()
         painter.save()
-        painter.setTransform(to_device, True)
         # crisp cells: each pixel is one grid node's verdict, not a blend of its neighbours'
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        painter.drawImage(QPointF(0, 0), image)
+        base = painter.transform()
+        for i in range(n_rows):
+            for j in range(n_cols):
+                sx0, sx1 = w * j / n_cols, w * (j + 1) / n_cols
+                sy0, sy1 = h * i / n_rows, h * (i + 1) / n_rows
+                source = QPolygonF([QPointF(sx0, sy0), QPointF(sx1, sy0), QPointF(sx1, sy1), QPointF(sx0, sy1)])
+                quad = QPolygonF([QPointF(*grid[i, j]), QPointF(*grid[i, j + 1]), QPointF(*grid[i + 1, j + 1]),
+                                  QPointF(*grid[i + 1, j])])
+                to_device = QTransform()
+                if not QTransform.quadToQuad(source, quad, to_device):
+                    continue
+                painter.setTransform(to_device * base)
+                painter.drawImage(QRectF(sx0, sy0, sx1 - sx0, sy1 - sy0), image, QRectF(sx0, sy0, sx1 - sx0, sy1 - sy0))
         painter.restore()
 
     def symbol_image(self, svg: str, height_px: float) -> QImage:
