@@ -33,8 +33,8 @@ from rules.viewshed import Sight, Viewshed, viewshed
 MIN_CONTOUR_IN = 3.0
 #: Levels this close over the table plane (the lowest 5% of the relief) are not drawn, inches.
 FLAT_MARGIN_IN = 0.05
-#: Contour lines on sand: dark brown (a map's), index lines heavier.
-CONTOUR_COLOR = "#5a3a1a"
+#: Contour lines: light tan, so the projector lights them on the sand (black is no light), index lines heavier.
+CONTOUR_COLOR = "#ffe3a8"
 #: The target's contour lines over the sculpting guidance (which is white where the sand matches).
 TARGET_CONTOUR_COLOR = "#202020"
 #: Viewshed shading (RGBA): seen ground lightly green, cover amber, hidden ground dark red.
