@@ -220,10 +220,14 @@ def _same_grid(sand: Ground, target: Ground) -> tuple[np.ndarray, np.ndarray]:
 def sculpting_score(snap: Snapshot) -> Any:
     """The match score of the scanned sand against the target (calibration.sculpting.MatchScore), or
     None without both: for the window's status strip."""
-    sand = _sand(snap)
-    if snap.ground is None or sand.target_ground is None:
+    return match_score_of(snap.ground, _sand(snap))
+
+
+def match_score_of(ground: Ground | None, sand: Any) -> Any:
+    """The match score of a scanned ``ground`` against ``sand``'s target (cached), or None without both."""
+    if ground is None or not isinstance(sand, SandMap) or sand.target_ground is None:
         return None
-    return _guidance(snap.ground, sand)[1]
+    return _guidance(ground, sand)[1]
 
 
 def sculpting_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:

@@ -107,3 +107,30 @@ def test_selecting_a_unit_with_the_viewshed_on_draws_hidden_ground_in_the_window
     qtbot.waitUntil(shaded, timeout=20000)
     s.select_unit(None)
     qtbot.waitUntil(lambda: not shaded(), timeout=20000)
+
+
+def test_the_window_badge_shows_the_match_score_while_the_sculpting_guidance_is_on(qtbot) -> None:
+    from gui.app import create_application
+    from gui.table_view import TableView
+
+    create_application()
+    s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    s.set_ground(hill())
+    s.set_sand_map(s.sand.with_(target_ground=Ground(np.zeros_like(hill().heights_in), CELL)))  # flatten the hill
+    view = TableView(s, toggles=OverlayToggles().with_("sculpting", True), mode="table")
+    qtbot.addWidget(view)
+    view.resize(1366, 700)
+    from PySide6.QtGui import QPainter, QPixmap
+
+    texts: list[str] = []
+    pixmap = QPixmap(1366, 700)
+    p = QPainter(pixmap)
+    original = p.drawText
+    try:
+        p.drawText = lambda *a: (texts.append(str(a[-1])), original(*a))  # type: ignore[method-assign]
+        view._paint_badge(p)
+    finally:
+        p.end()
+    from calibration.sculpting import match_score
+    score = match_score(hill().heights_in, np.zeros_like(hill().heights_in), cell_in=CELL)
+    assert any(f"sand vs target: {score.summary()}" in t for t in texts)
