@@ -39,6 +39,7 @@ from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
 from appmodel.session.selection import Selection
 from appmodel.session.snapshot import Snapshot, SnapshotInputs
+from appmodel.sand_map import NO_SAND_MAP, SandMap, sand_map_from_scenario
 from appmodel.session.tape import TapeMeasure, measure_tape, unit_at
 from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, TrackedPoses, pose_state, set_tracked_pose, \
     sharing_spot
@@ -81,6 +82,8 @@ class GameSession:
         self.dice: DiceSource = dice or SeededDice()
         #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
         self.ground: Any = None
+        #: the sand as a map (appmodel.sand_map.SandMap: target terrain, symbols, contour settings)
+        self.sand: Any = NO_SAND_MAP
         #: Templates players placed and keep (appmodel.overlays.placed_templates.TemplateBoard); see set_templates.
         self.templates: Any = None
         self.changed = Signal()
@@ -119,8 +122,10 @@ class GameSession:
                       seed: int | None = None, clock: Callable[[], float] | None = None) -> "GameSession":
         ruleset = get_ruleset(str(scenario.get("ruleset", "down-range")))
         state = ruleset.new_game(scenario, source=source, base_dir=base_dir)
-        return cls(ruleset, state, scenario=scenario, scenario_path=source if source != "<scenario>" else None,
-                   dice=SeededDice(seed), clock=clock)
+        session = cls(ruleset, state, scenario=scenario, scenario_path=source if source != "<scenario>" else None,
+                      dice=SeededDice(seed), clock=clock)
+        session.sand = sand_map_from_scenario(scenario, session.scenario_path, ruleset.name, session.table_size_in)
+        return session
 
     # -- reading --------------------------------------------------------------------------------
     @property
@@ -207,7 +212,7 @@ class GameSession:
         return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
                               dict(self.side_colors), self.radio_units, sel.unit_id, sel.weapon, sel.blast_point,
                               self._tape, self._draft, analysis, self._miss, self.now_s(),
-                              templates=self.templates, ground=self.ground)
+                              templates=self.templates, ground=self.ground, sand=self.sand)
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the
@@ -227,6 +232,11 @@ class GameSession:
     def set_ground(self, ground: Any) -> None:
         """The ground's heights (a rules.terrain_sight.Ground, e.g. from the relief scan), or None."""
         self.ground = ground
+        self._touch("ground")
+
+    def set_sand_map(self, sand: SandMap) -> None:
+        """The target terrain, symbols and contour/sculpting settings the views draw (appmodel.sand_map)."""
+        self.sand = sand
         self._touch("ground")
 
     def set_state(self, state: RulesState, *, kind: str = "state") -> None:

@@ -16,13 +16,16 @@ only turns it into SVG: what the rules compute is drawn once.
 """
 from __future__ import annotations
 
+import base64
 import json
+import struct
+import zlib
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
-from appmodel.overlays.registry import PLAYERS_DEFAULT_HIDDEN
+from appmodel.overlays.registry import DEFAULT_OFF, PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
 from rules.events import RulesEvent
@@ -53,7 +56,8 @@ def class_layers(projector: Any = None) -> frozenset[str]:
     ([], True)
     """
     if projector is None:
-        on = set(OVERLAYS) - PLAYERS_DEFAULT_HIDDEN
+        # the players' default (the viewshed, sculpting and symbols once the instructor turns them on)
+        on = set(OVERLAYS) - PLAYERS_DEFAULT_HIDDEN - DEFAULT_OFF
     else:
         on = {name for name in projector.names() if projector.is_on(name)}
     return frozenset(on | {"units", "labels"})
@@ -170,11 +174,31 @@ def item_json(item: DrawItem) -> dict[str, Any]:
         data["dashed"] = True
     if item.marker:
         data["marker"] = item.marker
+    if item.marker == "raster":
+        # a per-cell picture (a viewshed, tints): a PNG the browser stretches over its rectangle,
+        # flipped so its first line is the table's far edge (SVG's y runs down)
+        data["png"] = "data:image/png;base64," + base64.b64encode(png_bytes(item.raster[::-1])).decode("ascii")
+    if item.marker == "symbol":
+        data["svg"] = item.symbol_svg  # milsymbol's SVG: the browser draws it as it is
     if item.units:
         data["units"] = list(item.units)
     if item.layer == "units" and isinstance(item.key, tuple) and item.key and item.key[0] == "base" and item.units:
         data["base_of"] = item.units[0]
     return data
+
+
+def png_bytes(rgba: np.ndarray) -> bytes:
+    """An RGBA (rows, cols, 4) uint8 picture as PNG (standard library only: the class view loads no
+    image library for a few small per-cell pictures)."""
+    a = np.ascontiguousarray(rgba, dtype=np.uint8)
+    rows, cols = a.shape[:2]
+    raw = b"".join(b"\x00" + a[r].tobytes() for r in range(rows))  # filter type 0 on every line
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", cols, rows, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
 
 
 def label_json(placed: PlacedLabel, item: DrawItem, depth_in: float) -> dict[str, Any]:

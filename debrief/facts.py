@@ -216,6 +216,10 @@ class DebriefFacts:
     #: ``TRAIL_STEP_S``, every stop and lift): the report's timeline thins them into its tracks
     #: rather than reading millions of poses a second time.
     tracks: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The scenario's target terrain on the table's grid (rules.terrain_sight.Ground) and the map it
+    #: comes from (calibration.target_terrain.TargetTerrain), for the map's contour lines; None without one.
+    relief: Any = None
+    target: Any = None
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -353,9 +357,27 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         emissions=emissions,
         emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
+        **_target_terrain(scenario, meta.get("scenario_path", ""), ruleset_name, table_size, problems),
         problems=tuple(problems),
         tracks=tracks,
     )
+
+
+def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, table_size: tuple[float, float],
+                    problems: list[str]) -> dict[str, Any]:
+    """The scenario's ``[target_terrain]`` for the map's contours (read from the scenario's folder; a
+    map that moved since is a problem line, not a failed report)."""
+    if not scenario.get("target_terrain") or not path:
+        return {}
+    from appmodel.sand_map import sand_map_from_scenario
+    from calibration.errors import CalibrationError
+
+    try:
+        sand = sand_map_from_scenario({"target_terrain": scenario["target_terrain"]}, path, ruleset_name, table_size)
+    except (CalibrationError, OSError, ValueError) as exc:
+        problems.append(f"the scenario's target terrain could not be read ({exc}); the map has no contours")
+        return {}
+    return {"relief": sand.target_ground, "target": sand.target}
 
 
 def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str], problems: list[str]) -> Any:

@@ -66,6 +66,7 @@ def table_map_png(facts: DebriefFacts) -> bytes:
         ax.plot([x, x], [0, depth], color="#d8ccb2", linewidth=0.6, zorder=1)
     for y in _range(step, depth, step):
         ax.plot([0, width], [y, y], color="#d8ccb2", linewidth=0.6, zorder=1)
+    _contours(ax, facts)
 
     for e in facts.engagements:
         if e.impact_in is not None and e.radius_in:
@@ -125,6 +126,30 @@ def table_map_png(facts: DebriefFacts) -> bytes:
     where = f" (the part of the {width:g}\" x {depth:g}\" table where units were)" if zoomed else ""
     ax.set_title(f"{facts.title}: movement and engagements{where}", fontsize=11)
     return _png(fig)
+
+
+#: Contour lines on the debrief's map: every this many metres of the target map (when it has a scale).
+CONTOUR_INTERVAL_M = 50.0
+
+
+def _contours(ax: Any, facts: DebriefFacts) -> None:
+    """The scenario's target terrain as contour lines, index lines heavier and labelled (in the map's
+    metres when it has a scale, else in table inches)."""
+    if facts.relief is None:
+        return
+    from appmodel.overlays.sandmap import contour_lines_for
+    from appmodel.sand_map import SandMap
+
+    # a CSV target is a height grid in table inches already (no map scale): label it in inches
+    in_metres = facts.target is not None and not str(facts.target.model.source).lower().endswith(".csv")
+    sand = SandMap(target=facts.target, contour_interval_m=CONTOUR_INTERVAL_M if in_metres else None)
+    for line in contour_lines_for(facts.relief, sand, of_target=True):
+        xs, ys = line.points_in[:, 0], line.points_in[:, 1]
+        ax.plot(xs, ys, color="#a0825a", linewidth=1.1 if line.index else 0.6, alpha=0.9, zorder=1)
+        if line.index:
+            ax.text(*line.label_xy_in, line.label, rotation=line.label_angle_deg, fontsize=6.5, color="#6b5b3e",
+                    ha="center", va="center", zorder=1,
+                    bbox={"boxstyle": "round,pad=0.1", "facecolor": "#efe6d2", "edgecolor": "none"})
 
 
 def casualties_png(facts: DebriefFacts) -> bytes:

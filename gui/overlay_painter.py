@@ -15,8 +15,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPen, QPolygonF,
+                           QTransform)
+from PySide6.QtSvg import QSvgRenderer
 
 from appmodel.overlays.clip_geometry import clip_polygon, clip_polyline, dash_runs
 from appmodel.overlays.label_placement import Box, LabelRequest, PlacedLabel, place_labels
@@ -25,6 +27,8 @@ from appmodel.overlays.transforms import MAX_SEGMENT_IN
 
 #: Entries kept per transform before the outline cache is cleared (units moving every frame).
 MAX_CACHED_OUTLINES = 20000
+#: Pictures (rasters, drawn symbols) kept before the caches are cleared.
+MAX_CACHED_IMAGES = 256
 #: Pixels added around an outline's bounds for antialiasing and round pen caps.
 AA_MARGIN_PX = 2.0
 #: A dashed outline: dashes and gaps in pen widths (Qt's DashLine pattern).
@@ -104,6 +108,20 @@ except Exception:  # pragma: no cover - an unusual PySide6 build
     _polygon = _polygon_by_points
 
 
+#: A raster is drawn in at most this many tiles a side in a view that bends straight lines.
+RASTER_TILES = 16
+
+
+def _raster_grid(item: DrawItem, transform: Any) -> np.ndarray:
+    """The device pixels of a raster's (tiles+1) x (tiles+1) grid of tile corners (row 0 along its
+    first edge), so each tile is stretched over its own projected quadrilateral."""
+    rows, cols = item.raster.shape[:2]
+    n_r, n_c = max(1, min(RASTER_TILES, rows)), max(1, min(RASTER_TILES, cols))
+    (x0, y0), (x1, _), (_, y1) = item.points_in[0], item.points_in[1], item.points_in[2]
+    yy, xx = np.meshgrid(np.linspace(y0, y1, n_r + 1), np.linspace(x0, x1, n_c + 1), indexing="ij")
+    return transform.device_from_table(np.column_stack([xx.ravel(), yy.ravel()])).reshape(n_r + 1, n_c + 1, 2)
+
+
 def _with_heights(item: DrawItem) -> np.ndarray:
     """An item's points with their heights as a third column (N, 3)."""
     p = item.points_in
@@ -136,6 +154,11 @@ class OverlayPainter:
         self.label_top_px = 0.0
         self._placed_for: Hashable = None
         self.projected_last_frame = 0
+        #: Per-cell pictures by item key, and drawn unit symbols by (SVG, height).
+        self._images: dict[Hashable, QImage] = {}
+        #: A raster's corners projected on a grid of tiles, per transform (views that bend lines).
+        self._grids: dict[Hashable, dict[Hashable, np.ndarray]] = {}
+        self._symbols: dict[tuple[str, float], QImage] = {}
 
     def set_font_px(self, font_px: float) -> None:
         if int(font_px) != self.font.pixelSize():
@@ -198,14 +221,22 @@ class OverlayPainter:
             clip = getattr(transform, "clipped_to_view", None)
             for item in missing:
                 pts = _with_heights(item) if raised else item.points_in
-                if clip is not None and len(pts) > 1:
+                if clip is not None and len(pts) > 1 and item.marker != "raster":
                     pts = clip(pts, closed=item.closed, z_in=item.label_z_in)
-                if not transform.affine and len(pts) > 1:
+                # a raster's quadrilateral stays four corners: the picture is stretched over them
+                if not transform.affine and len(pts) > 1 and item.marker != "raster":
                     pts = subdivided(pts, MAX_SEGMENT_IN, closed=item.closed)
                 chunks.append(pts)
             everything = np.concatenate(chunks)
             projected = (transform.device_from_table(everything[:, :2], z_in=everything[:, 2]) if raised
                          else transform.device_from_table(everything))
+            if not transform.affine:
+                grids = self._grids.setdefault(key, {})
+                if len(self._grids) > 4:
+                    self._grids = {key: grids}
+                for item in missing:
+                    if item.marker == "raster":
+                        grids[item.key] = _raster_grid(item, transform)
             start = 0
             for item, pts in zip(missing, chunks):
                 part = projected[start:start + len(pts)]
@@ -423,6 +454,9 @@ class OverlayPainter:
         several times more), outlines with it. With a ``transform``, dashed outlines are drawn as
         their dashes (:meth:`dashes`: the same pixels whether drawn whole or cut to a rectangle);
         without, with Qt's dashed pen. Leaves antialiasing on."""
+        if item.marker == "raster":
+            self._raster(painter, item, poly, transform)
+            return
         if item.marker:
             self._marker(painter, item, poly)
             return
@@ -484,9 +518,71 @@ class OverlayPainter:
         painter.setBrush(QBrush(Qt.BrushStyle.NoBrush))
         painter.drawPath(path)
 
+    def _raster(self, painter: QPainter, item: DrawItem, poly: QPolygonF, transform: Any = None) -> None:
+        """A per-cell picture stretched over its projected quadrilateral (one pixel per grid node); in a
+        view that bends straight lines (the camera's lens), tile by tile over a projected grid."""
+        image = self._images.get(item.key)
+        if image is None:
+            rgba = np.ascontiguousarray(item.raster, dtype=np.uint8)
+            rows, cols = rgba.shape[:2]
+            # QImage wraps the buffer; copy() makes it own its pixels (the array may go away)
+            image = QImage(rgba.data, cols, rows, 4 * cols, QImage.Format.Format_RGBA8888).copy()
+            if len(self._images) > MAX_CACHED_IMAGES:
+                self._images.clear()
+            self._images[item.key] = image
+        if poly.size() < 4 or image.isNull():
+            return
+        grid = self._grids.get(transform.cache_key, {}).get(item.key) if transform is not None else None
+        if grid is None:
+            grid = np.array([[[poly.at(0).x(), poly.at(0).y()], [poly.at(1).x(), poly.at(1).y()]],
+                             [[poly.at(3).x(), poly.at(3).y()], [poly.at(2).x(), poly.at(2).y()]]])
+        n_rows, n_cols = grid.shape[0] - 1, grid.shape[1] - 1
+        w, h = image.width(), image.height()
+        painter.save()
+        # crisp cells: each pixel is one grid node's verdict, not a blend of its neighbours'
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        base = painter.transform()
+        for i in range(n_rows):
+            for j in range(n_cols):
+                sx0, sx1 = w * j / n_cols, w * (j + 1) / n_cols
+                sy0, sy1 = h * i / n_rows, h * (i + 1) / n_rows
+                source = QPolygonF([QPointF(sx0, sy0), QPointF(sx1, sy0), QPointF(sx1, sy1), QPointF(sx0, sy1)])
+                quad = QPolygonF([QPointF(*grid[i, j]), QPointF(*grid[i, j + 1]), QPointF(*grid[i + 1, j + 1]),
+                                  QPointF(*grid[i + 1, j])])
+                to_device = QTransform()
+                if not QTransform.quadToQuad(source, quad, to_device):
+                    continue
+                painter.setTransform(to_device * base)
+                painter.drawImage(QRectF(sx0, sy0, sx1 - sx0, sy1 - sy0), image, QRectF(sx0, sy0, sx1 - sx0, sy1 - sy0))
+        painter.restore()
+
+    def symbol_image(self, svg: str, height_px: float) -> QImage:
+        """A unit symbol drawn from its SVG (QtSvg), cached per SVG (its SIDC and size) and height."""
+        key = (svg, round(height_px, 1))
+        image = self._symbols.get(key)
+        if image is None:
+            renderer = QSvgRenderer(svg.encode("utf-8"))
+            size = renderer.defaultSize()
+            aspect = size.width() / size.height() if size.height() > 0 else 1.0
+            h = max(1, int(round(height_px)))
+            image = QImage(QSize(max(1, int(round(h * aspect))), h), QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            p = QPainter(image)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            renderer.render(p)
+            p.end()
+            if len(self._symbols) > MAX_CACHED_IMAGES:
+                self._symbols.clear()
+            self._symbols[key] = image
+        return image
+
     def _marker(self, painter: QPainter, item: DrawItem, poly: QPolygonF) -> None:
         c = poly.at(0)
         r = item.width_px * 2.5
+        if item.marker == "symbol":
+            image = self.symbol_image(item.symbol_svg, 2 * r)
+            painter.drawImage(QPointF(c.x() - image.width() / 2, c.y() - image.height() / 2), image)
+            return
         if item.marker == "x":
             painter.setPen(self._pen(item.color, item.width_px, False))
             painter.drawLine(QPointF(c.x() - r, c.y() - r), QPointF(c.x() + r, c.y() + r))

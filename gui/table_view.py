@@ -21,6 +21,7 @@ from gui.compositor import Compositor
 from appmodel.errors import UsageError
 from gui.overlay_worker import ViewRenderer, ViewSpec
 from appmodel.overlays.registry import OverlayToggles
+from appmodel.overlays.sandmap import match_score_of
 from appmodel.overlays.transforms import CameraTransform, TopDownTransform
 
 TOOLS = ("select", "tape", "blast", "landing", "circle", "fan", "line", "waypoints")
@@ -297,6 +298,9 @@ class TableView(QWidget):
 
     def _paint_badge(self, p: QPainter) -> None:
         text = ("Camera view" if self.mode == "camera" else "Top-down view") + f"  ·  tool: {self.tool}  (Tab switches view, F1 shortcuts)"
+        score = match_score_of(self.session.ground, self.session.sand) if self.toggles.sculpting else None
+        if score is not None:  # the sculptor's progress, where the instructor looks (computed once per scan)
+            text += f"  ·  sand vs target: {score.summary()}"
         font = QFont()
         font.setPixelSize(13)
         p.setFont(font)

@@ -37,7 +37,7 @@ RING_SEGMENTS = 192
 LABEL_PRIORITY = {"odds": 100, "selected": 95, "tape": 92, "blast": 85, "scatter": 84, "line_of_fire": 82,
                   "fan": 75, "voice": 70, "sight": 66, "automation": 62, "range": 60, "bands": 59, "movement": 58,
                   "command": 56, "other": 55, "jamming": 50, "hot_spots": 45, "emissions": 42, "areas": 40,
-                  "cohesion": 35, "units": 30, "grid": 10}
+                  "cohesion": 35, "units": 30, "contours": 12, "grid": 10}
 REQUIRED_PRIORITY = 90
 #: What a rules flag looks like on the table: a figure out of cohesion, a scatter, a miss.
 WARNING = "#ff4d4d"
@@ -66,7 +66,10 @@ class DrawItem:
     label: str = ""
     text_in: XY | None = None
     text_color: str = "#ffffff"
-    marker: str = ""  # "x" draws a cross over points_in[0] of size width_px*4; "dot" a filled dot
+    #: "x" draws a cross over points_in[0] of size width_px*4; "dot" a filled dot; "symbol" the SVG
+    #: ``symbol_svg`` centred on points_in[0], width_px*5 pixels high; "raster" the ``raster`` image
+    #: stretched over the quadrilateral points_in (its first row along points_in[0] -> [1]).
+    marker: str = ""
     #: What the label describes (a unit's centre): a label pushed aside gets a leader line to it.
     anchor_in: XY | None = None
     #: Placement priority (see LABEL_PRIORITY; 0: the layer's).
@@ -86,6 +89,11 @@ class DrawItem:
     #: label goes at their mean. A nonzero height is appended to ``key`` (the painter caches projected
     #: outlines by key, and one outline at two heights projects to two places).
     z_in: float | tuple[float, ...] = 0.0
+    #: A marker="symbol" item's SVG text (appmodel.unit_symbols): the painter caches its picture by it.
+    symbol_svg: str = ""
+    #: A marker="raster" item's pixels: (rows, cols, 4) uint8 RGBA, row 0 at points_in[0]'s edge (one
+    #: pixel per grid cell: a viewshed, sculpting guidance, elevation tints). ``key`` names its content.
+    raster: Any = None
 
     def __post_init__(self) -> None:
         if self.z_in:

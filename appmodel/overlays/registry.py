@@ -40,6 +40,7 @@ from appmodel.overlays.draw_item import pts as _pts
 from appmodel.overlays.draw_memo import DrawMemo, Memo
 from appmodel.overlays.forceonforce import cohesion_items, hot_spot_items, line_of_fire_items
 from appmodel.overlays.generic import automation_items, band_items, command_items, scatter_items
+from appmodel.overlays.sandmap import contour_items, sculpting_items, symbol_items, viewshed_items
 from appmodel.overlays.shared import (grid_items, label_items, movement_items, odds_items, range_items, sight_items,
                                       tape_items, template_items, unit_items)
 from appmodel.session.snapshot import Snapshot
@@ -126,12 +127,20 @@ OVERLAYS: dict[str, OverlaySpec] = {spec.name: spec for spec in (
     OverlaySpec("sight", "Lines of sight", "Alt+L", sight_items),
     OverlaySpec("odds", "Odds per target", "Alt+O", odds_items),
     OverlaySpec("other", "Other shapes of the ruleset", "Alt+X", other_items),
+    OverlaySpec("contours", "Contour lines of the sand", "Alt+Y", contour_items),
+    OverlaySpec("viewshed", "Selected unit's viewshed", "Alt+Q", viewshed_items),
+    OverlaySpec("sculpting", "Sculpting guidance (sand vs target)", "Alt+Z", sculpting_items),
+    OverlaySpec("symbols", "Military symbols", "Alt+2", symbol_items),
 )}
+
+#: Overlays off until the instructor turns them on: the viewshed and the sculpting guidance cover the
+#: table in colour, and the symbols are drawn beside the bases only when asked for.
+DEFAULT_OFF = frozenset({"viewshed", "sculpting", "symbols"})
 
 
 #: Drawing order, bottom to top: areas under everything, labels on top.
-DRAW_ORDER = ("grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "movement", "command", "range", "bands",
-              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "templates",
+DRAW_ORDER = ("sculpting", "contours", "viewshed", "grid", "areas", "hot_spots", "jamming", "voice", "cohesion", "movement", "command", "range", "bands",
+              "fan", "line_of_fire", "blast", "scatter", "automation", "emissions", "other", "sight", "units", "symbols", "templates",
               "tape", "labels", "odds")
 
 
@@ -177,7 +186,7 @@ class _Toggles:
 
     @classmethod
     def all_on(cls) -> Any:
-        return cls()
+        return cls(**{name: True for name in DEFAULT_OFF})
 
     @classmethod
     def projector_default(cls) -> Any:
@@ -186,9 +195,9 @@ class _Toggles:
 
 
 #: Which overlays are drawn: a frozen value with one ``bool`` field per :data:`OVERLAYS` entry, in menu
-#: order, all on unless given (``OverlayToggles(grid=False)``). Made from the registry, so a new overlay
+#: order, on unless given or in :data:`DEFAULT_OFF` (``OverlayToggles(grid=False)``). Made from the registry, so a new overlay
 #: needs no flag written by hand; an unknown name is refused as any dataclass refuses it (TypeError).
 OverlayToggles = make_dataclass(
-    "OverlayToggles", [(name, bool, field(default=True)) for name in OVERLAYS], bases=(_Toggles,), frozen=True)
+    "OverlayToggles", [(name, bool, field(default=name not in DEFAULT_OFF)) for name in OVERLAYS], bases=(_Toggles,), frozen=True)
 OverlayToggles.__module__ = __name__
 OverlayToggles.__doc__ = "Which overlays are drawn (one flag per overlay kind of :data:`OVERLAYS`)."

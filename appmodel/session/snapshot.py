@@ -48,6 +48,8 @@ class Snapshot:
     templates: Any = None
     #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
     ground: Any = None
+    #: The sand as a map (appmodel.sand_map.SandMap: target terrain, symbols, contour settings), or None.
+    sand: Any = None
 
     @property
     def proposals(self) -> tuple[TargetProposal, ...]:
@@ -107,6 +109,7 @@ class SnapshotInputs:
     t_s: float
     templates: Any = None
     ground: Any = None
+    sand: Any = None
 
     def build(self) -> Snapshot:
         """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
@@ -157,7 +160,7 @@ class SnapshotInputs:
         return Snapshot(
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
-            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground)
+            self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground, sand=self.sand)
 
 
 def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:

@@ -38,6 +38,20 @@
 
   function drawItem(group, item, depth, inPerPx) {
     var pts = item.pts, w = item.width_px;
+    if (item.marker === "raster") {
+      /* one pixel per grid cell over the rectangle pts[0] (near-left) .. pts[4] (far-right) */
+      group.appendChild(el("image", { href: item.png, x: pts[0], y: depth - pts[5], width: pts[2] - pts[0],
+        height: pts[5] - pts[1], preserveAspectRatio: "none", style: "image-rendering: pixelated",
+        "data-layer": item.layer }));
+      return;
+    }
+    if (item.marker === "symbol") {
+      /* milsymbol's SVG, centred on the unit, width_px * 5 screen pixels high */
+      var h = w * 5 * inPerPx;
+      group.appendChild(el("image", { href: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(item.svg),
+        x: pts[0] - h, y: depth - pts[1] - h / 2, width: 2 * h, height: h, "data-layer": item.layer }));
+      return;
+    }
     if (item.marker) {
       var cx = pts[0], cy = depth - pts[1], r = w * 2.5 * inPerPx;
       if (item.marker === "x") {

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from appmodel.overlays.registry import DRAW_ORDER, OVERLAYS, PLAYERS_DEFAULT_HIDDEN, OverlayToggles, build_items
+from appmodel.overlays.registry import DEFAULT_OFF, DRAW_ORDER, OVERLAYS, PLAYERS_DEFAULT_HIDDEN, OverlayToggles, build_items
 
 
 def test_every_overlay_has_a_flag_and_every_flag_an_overlay():
     assert OverlayToggles().names() == tuple(OVERLAYS)
-    assert all(OverlayToggles().is_on(name) for name in OVERLAYS)
+    # on unless the registry keeps it off until asked for (the viewshed, the sculpting colours, symbols)
+    assert all(OverlayToggles().is_on(name) != (name in DEFAULT_OFF) for name in OVERLAYS)
+    assert all(OverlayToggles.all_on().is_on(name) for name in OVERLAYS)
 
 
 def test_every_overlay_is_drawn_once_in_the_drawing_order():
@@ -18,7 +20,7 @@ def test_every_overlay_is_drawn_once_in_the_drawing_order():
 
 def test_the_players_default_hides_exactly_what_the_registry_says():
     shown = OverlayToggles.projector_default()
-    assert {name for name in shown.names() if not shown.is_on(name)} == PLAYERS_DEFAULT_HIDDEN
+    assert {name for name in shown.names() if not shown.is_on(name)} == PLAYERS_DEFAULT_HIDDEN | DEFAULT_OFF
 
 
 def test_an_unknown_overlay_name_is_refused():

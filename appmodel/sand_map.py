@@ -1,0 +1,100 @@
+"""The sand as a map, for the views: the scenario's target terrain sampled on the table's grid, the
+rule system's military symbols, and the settings the contour, viewshed and sculpting overlays read
+(:class:`SandMap`, a frozen value the session hands every snapshot). Qt-free.
+
+The scanned relief reaches the session as a :class:`rules.terrain_sight.Ground` (``gui --relief``,
+:meth:`appmodel.game_session.GameSession.set_ground`); the target comes from the scenario's
+``[target_terrain]`` (docs/sand-as-map.md), read here once when the session opens.
+
+>>> from rules.downrange.examples.in_depth import SCENARIO_PATH
+>>> import tomllib
+>>> m = sand_map_from_scenario(tomllib.loads(SCENARIO_PATH.read_text()), SCENARIO_PATH, "down-range", (72.0, 48.0))
+>>> m.target is None, m.symbols.ruleset
+(True, 'down-range')
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rules.terrain_sight import Ground
+
+#: The target's grid spacing on the table, inches (the relief scan's).
+TARGET_CELL_IN = 0.25
+
+
+@dataclass(frozen=True, eq=False)
+class SandMap:
+    """What the sand-as-map overlays read besides the snapshot's scanned ``ground``.
+
+    ``target``: the scenario's :class:`calibration.target_terrain.TargetTerrain` (None without one);
+    ``target_ground``: it sampled on the table's grid (heights in inches, 0 off the map) and
+    ``target_covered`` where the map reaches; ``symbols``: the rule system's
+    :class:`rules.military_symbols.SymbolTable` with the scenario's overrides (None if it has none).
+    ``contour_source``: "relief" (the scanned sand, else the target) or "target";
+    ``contour_interval_in`` in table inches, or ``contour_interval_m`` in the map's metres when the
+    target has a scale; ``tints``: elevation tints under the lines. Sculpting: white within
+    ``deadband_in``, full colour at ``saturation_in``; the match score counts cells within
+    ``tolerance_in``. ``symbol_size_px``: a unit symbol's height on screen."""
+
+    target: Any = None
+    target_ground: Ground | None = None
+    target_covered: np.ndarray | None = None
+    symbols: Any = None
+    contour_source: str = "relief"
+    contour_interval_in: float = 0.3
+    contour_interval_m: float | None = None
+    tints: bool = False
+    deadband_in: float = 0.1
+    saturation_in: float = 0.4
+    tolerance_in: float = 0.1
+    symbol_size_px: float = 30.0
+
+    def with_(self, **changes: Any) -> SandMap:
+        return replace(self, **changes)
+
+    def contour_ground(self, scanned: Ground | None) -> tuple[Ground | None, bool]:
+        """The relief the contours are drawn from and whether it is the target (labels in its metres)."""
+        if self.contour_source == "target" or scanned is None:
+            return self.target_ground, self.target_ground is not None
+        return scanned, False
+
+    def sight_ground(self, scanned: Ground | None) -> Ground | None:
+        """The ground a viewshed is computed over: the scanned sand, else the target."""
+        return scanned if scanned is not None else self.target_ground
+
+
+NO_SAND_MAP = SandMap()
+
+
+def sand_map_from_scenario(scenario: Mapping[str, Any], scenario_path: str | Path | None, ruleset_name: str,
+                           table_size_in: tuple[float, float]) -> SandMap:
+    """The :class:`SandMap` of a parsed scenario: its target terrain (errors as
+    :class:`calibration.errors.ScenarioFileError`, one line naming the field) and its symbols."""
+    target = ground = covered = None
+    if scenario.get("target_terrain") is not None and scenario_path is not None:
+        from calibration.table_setup import read_scenario_top
+        from calibration.target_terrain import read_target_terrain
+
+        path = Path(scenario_path)
+        target = read_target_terrain(read_scenario_top(path), path)
+        if target is not None:
+            heights, covered = target.sample(*table_size_in, cell_in=TARGET_CELL_IN)
+            ground = Ground(heights, TARGET_CELL_IN)
+    return SandMap(target, ground, covered, _symbols(ruleset_name, scenario))
+
+
+def _symbols(ruleset_name: str, scenario: Mapping[str, Any]) -> Any:
+    from rules.errors import RulesError
+    from rules.military_symbols import load_symbol_table
+
+    try:
+        return load_symbol_table(ruleset_name, scenario)
+    except RulesError as exc:
+        if "no symbols file" in str(exc):  # a rule system without symbols draws its dots only
+            return None
+        raise

@@ -1,0 +1,47 @@
+"""The debrief's map shows the scenario's target terrain as contour lines: read from the scenario's
+[target_terrain] next to the recorded scenario path, drawn on the table at their heights; a map that
+cannot be read is one problem line, not a failed report."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+from debrief.facts import _target_terrain
+from debrief.plots import _contours, _pyplot
+
+
+def hill_scenario(tmp_path: Path) -> Path:
+    yy, xx = np.mgrid[0:25, 0:37] * 2.0  # a 72" x 48" CSV at 2" cells: a 3" cone near (36, 24)
+    np.savetxt(tmp_path / "target.csv", np.clip(3.0 - np.hypot(xx - 36.0, yy - 24.0) / 4.0, 0.0, None),
+               delimiter=",", fmt="%.4f")
+    path = tmp_path / "game.toml"
+    path.write_text('format = "sandtable-scenario"\nversion = 1\nruleset = "generic"\n[target_terrain]\nfile = "target.csv"\ncell_in = 2.0\n')
+    return path
+
+
+def test_the_debrief_map_draws_the_targets_contours_at_their_heights(tmp_path: Path) -> None:
+    path = hill_scenario(tmp_path)
+    problems: list[str] = []
+    got = _target_terrain({"target_terrain": {"file": "target.csv", "cell_in": 2.0}}, str(path), "generic",
+                          (72.0, 48.0), problems)
+    assert problems == [] and got["relief"] is not None
+    relief = got["relief"]
+    fig, ax = _pyplot().subplots()
+    _contours(ax, SimpleNamespace(relief=relief, target=got["target"]))
+    lines = [line for line in ax.get_lines()]
+    assert len(lines) >= 5  # the cone's 3": a line every 0.3" at least from 0.3" to 2.7"
+    for line in lines:
+        xs, ys = line.get_data()
+        h = relief.height_at(np.asarray(xs), np.asarray(ys))
+        assert np.ptp(h) < 0.15, "a contour line's points are not at one height"
+        assert np.all(np.hypot(np.asarray(xs) - 36.0, np.asarray(ys) - 24.0) < 14.0)
+
+
+def test_a_target_map_that_cannot_be_read_is_one_problem_line(tmp_path: Path) -> None:
+    path = hill_scenario(tmp_path)
+    (tmp_path / "target.csv").unlink()
+    problems: list[str] = []
+    assert _target_terrain({"target_terrain": {"file": "target.csv"}}, str(path), "generic", (72.0, 48.0), problems) == {}
+    assert len(problems) == 1 and "target terrain could not be read" in problems[0] and "\n" not in problems[0]
