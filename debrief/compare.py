@@ -164,15 +164,16 @@ def casualties_compared_png(a: RunSummary, b: RunSummary) -> bytes:
                     label=f"{run.label}: {side or '(no side)'}")
         if run.first_contact_t_s is not None:
             ax.axvline(run.first_contact_t_s, color="#e67e22", linestyle=style, linewidth=1.2, zorder=0)
-            ax.annotate(f"{run.label}: first contact", (run.first_contact_t_s, top + 0.35), xytext=(3, 0),
-                        textcoords="offset points", fontsize=8, color="#9a5410")
+            # written up the line, left of it: two runs' first contacts close together stay apart
+            ax.annotate(f"{run.label}: first contact", (run.first_contact_t_s, 0.15), xytext=(-3, 0),
+                        textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color="#9a5410")
     ax.set_xlim(0, end)
     ax.set_ylim(0, top + 0.9)
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("session time (s)")
     ax.set_ylabel("units out of the fight")
     ax.set_title("Casualties over time: run A solid, run B dashed (orange: first contact)", fontsize=10)
-    ax.legend(loc="upper left", fontsize=8, frameon=False, ncol=2)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, frameon=False, ncol=4)
     ax.grid(axis="y", color="#dddddd")
     return _png(fig)
 
