@@ -96,7 +96,7 @@ def compare(first: DebriefFacts, second: DebriefFacts, *, force: bool = False) -
     """The two runs summarised; ``ScenarioMismatch`` if they are different scenarios and not ``force``."""
     if not force and scenario_of(first) != scenario_of(second):
         a, b = Path(first.path).name, Path(second.path).name
-        if first.title != second.title or first.ruleset != second.ruleset:
+        if scenario_of(first)[:2] != scenario_of(second)[:2]:  # the name or the rules differ, not only the roster
             what = f"{a} is {first.title!r} ({first.ruleset or 'no rules'}), {b} is {second.title!r} ({second.ruleset or 'no rules'})"
         else:
             what = f"{a} and {b} are both {first.title!r} but with different rosters"
