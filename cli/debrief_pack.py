@@ -39,7 +39,9 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
         blocks.append(Paragraph("Note: " + "; ".join(facts.problems), size_pt=8, grey=110))
     blocks += [Picture(table_map_png(facts))]
 
-    blocks.append(Heading("The rolls that decided it", new_page=True))
+    # chapters start on a page of their own when they have tables to show; a quiet game fits on fewer sheets
+    busy = bool(facts.engagements)
+    blocks.append(Heading("The rolls that decided it", new_page=busy))
     deciding = deciding_engagements(facts, count=8)
     if deciding:
         blocks.append(Paragraph("The least likely kills and hits: attacks that went the attacker's way with the lowest "
@@ -65,7 +67,7 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
     else:
         blocks.append(Paragraph("No attack was resolved in this session."))
 
-    blocks.append(Heading("Casualties over time", new_page=True))
+    blocks.append(Heading("Casualties over time", new_page=busy))
     blocks.append(Picture(casualties_png(facts)))
     if facts.casualties:
         blocks.append(Table(("time", "unit", "side", "what", "how"),

@@ -118,7 +118,9 @@ class _Flow:
     def place(self, blocks: Sequence[Block], progress: Callable[[int, int], None]) -> None:
         for i, block in enumerate(blocks):
             if isinstance(block, Heading):
-                self._heading(block)
+                following = blocks[i + 1] if i + 1 < len(blocks) else None
+                # a heading stays with a picture that follows it, or with a few lines of anything else
+                self._heading(block, self._picture_size(following)[1] + 0.12 if isinstance(following, Picture) else 0.8)
             elif isinstance(block, Paragraph):
                 self._paragraph(block)
             elif isinstance(block, Picture):
@@ -127,13 +129,12 @@ class _Flow:
                 self._table(block)
             progress(i + 1, len(blocks))
 
-    def _heading(self, h: Heading) -> None:
+    def _heading(self, h: Heading, keep_in: float) -> None:
         if h.new_page and self.y > self.top + 1e-6:
             self._new_page()
         size = 13.0
         lines = self.canvas.wrapped_lines(h.text, width_in=self.width, size_pt=size, bold=True)
-        # a heading keeps at least a few lines of what follows on its page
-        self._room(lines * size * LINE / 72 + 0.8)
+        self._room(lines * size * LINE / 72 + 0.14 + keep_in)
         if self.y > self.top + 1e-6:
             self.y += 0.08
         self.canvas.text(self.left, self.y, h.text, size_pt=size, bold=True, width_in=self.width, lines=lines)
@@ -146,13 +147,18 @@ class _Flow:
         self.canvas.text(self.left, self.y, p.text, size_pt=p.size_pt, width_in=self.width, lines=lines, grey=p.grey)
         self.y += height + 0.08
 
-    def _picture(self, p: Picture) -> None:
+    def _picture_size(self, p: Picture) -> tuple[float, float]:
+        """(width, height) in inches the picture will take: the text's width, never taller than a page."""
         w_px, h_px = png_size_px(p.png)
         width = min(self.width, p.max_width_in or self.width)
         height = width * h_px / w_px
-        most = self.bottom - self.top
+        most = self.bottom - self.top - 0.6  # room left for a heading above it
         if height > most:  # taller than a page: shrink to fit, keeping its proportions
             width, height = width * most / height, most
+        return width, height
+
+    def _picture(self, p: Picture) -> None:
+        width, height = self._picture_size(p)
         self._room(height)
         self.canvas.image(self.left + (self.width - width) / 2, self.y, width, height, p.png)
         self.y += height + 0.12
