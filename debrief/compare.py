@@ -50,6 +50,8 @@ class RunSummary:
     facts: DebriefFacts
     first_contact: Engagement | None
     deciding: tuple[DecidingEngagement, ...]
+    #: How long each unit stood exposed, when the debrief measures it (None: this build does not).
+    exposure: Any = None
 
     @property
     def first_contact_t_s(self) -> float | None:
@@ -88,11 +90,25 @@ def scenario_of(facts: DebriefFacts) -> tuple[str, str, frozenset[tuple[int, str
     return facts.title, facts.ruleset, frozenset((u.tag_id, u.name, u.side) for u in facts.units)
 
 
-def summarise(facts: DebriefFacts, label: str) -> RunSummary:
-    return RunSummary(label, facts, first_contact(facts), deciding_engagements(facts))
+def summarise(facts: DebriefFacts, label: str, exposure: Any = None) -> RunSummary:
+    return RunSummary(label, facts, first_contact(facts), deciding_engagements(facts), exposure)
 
 
-def compare(first: DebriefFacts, second: DebriefFacts, *, force: bool = False) -> tuple[RunSummary, RunSummary]:
+def exposure_of(recording: str | Path, facts: DebriefFacts) -> Any:
+    """The run's exposure if the debrief measures it: a facts field, or the exposure module (issue 30's
+    item 4, written in parallel); None when neither exists in this build."""
+    carried = getattr(facts, "exposure", None)
+    if carried is not None:
+        return carried
+    try:
+        from debrief import exposure as measure  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return measure.exposure_of(recording, facts)
+
+
+def compare(first: DebriefFacts, second: DebriefFacts, *, force: bool = False,
+            exposures: tuple[Any, Any] = (None, None)) -> tuple[RunSummary, RunSummary]:
     """The two runs summarised; ``ScenarioMismatch`` if they are different scenarios and not ``force``."""
     if not force and scenario_of(first) != scenario_of(second):
         a, b = Path(first.path).name, Path(second.path).name
@@ -101,7 +117,7 @@ def compare(first: DebriefFacts, second: DebriefFacts, *, force: bool = False) -
         else:
             what = f"{a} and {b} are both {first.title!r} but with different rosters"
         raise ScenarioMismatch(f"{what}: not the same scenario; compare two runs of one scenario, or add --force")
-    return summarise(first, "A"), summarise(second, "B")
+    return summarise(first, "A", exposures[0]), summarise(second, "B", exposures[1])
 
 
 def write_comparison(recordings: Sequence[str | Path], out: str | Path, *, force: bool = False,
@@ -119,7 +135,9 @@ def write_comparison(recordings: Sequence[str | Path], out: str | Path, *, force
             raise UsageError(f"--out {str(out)!r}: that is a recording itself; choose a .html file")
     first = read_debrief_facts(recordings[0], progress=_staged(progress, "A: "))
     second = read_debrief_facts(recordings[1], progress=_staged(progress, "B: "))
-    runs = compare(first, second, force=force)
+    compare(first, second, force=force)  # refused before measuring anything more
+    runs = compare(first, second, force=force,
+                   exposures=(exposure_of(recordings[0], first), exposure_of(recordings[1], second)))
     text = render_comparison(*runs)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
@@ -266,13 +284,17 @@ def _deciding(run: RunSummary) -> str:
 def _exposure(a: RunSummary, b: RunSummary) -> str:
     """Exposure per unit, when the facts carry it (a later DebriefFacts field): shown as its own rows,
     whatever their fields, so that this page follows the facts rather than guessing their shape."""
-    runs = [(r, getattr(r.facts, "exposure", None)) for r in (a, b)]
+    runs = [(r, getattr(r.exposure, "units", r.exposure)) for r in (a, b)]
     if all(not value for _, value in runs):
         return ""
     parts = []
+    assumed = getattr(a.exposure, "line_of_sight", "") or getattr(b.exposure, "line_of_sight", "")
+    if assumed:
+        parts.append(f"<p>Line of sight: {_e(assumed)}</p>")
     for run, value in runs:
         parts.append(f"<div><h3>Run {run.label}</h3>{_rows_of(value)}</div>")
-    return '<div class="runs">' + "".join(parts) + "</div>"
+    return parts[0] + '<div class="runs">' + "".join(parts[1:]) + "</div>" if assumed else \
+        '<div class="runs">' + "".join(parts) + "</div>"
 
 
 def _rows_of(value: Any) -> str:

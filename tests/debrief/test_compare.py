@@ -86,3 +86,30 @@ def test_a_mistaken_comparison_is_one_line(runs, capsys, argv, message):
     assert main([x.format(a=a, b=b) for x in argv] + ["--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_exposure_is_shown_per_run_when_the_debrief_measures_it(runs):
+    from dataclasses import dataclass
+
+    from debrief.compare import compare, render_comparison
+
+    @dataclass(frozen=True)
+    class Exposed:  # the shape of debrief.exposure's per-unit rows (written in parallel on another branch)
+        name: str
+        side: str
+        exposed_s: float
+
+    @dataclass(frozen=True)
+    class Measured:
+        line_of_sight: str
+        units: tuple[Exposed, ...]
+
+    _, a, b = runs
+    facts_a, facts_b = read_debrief_facts(a), read_debrief_facts(b)
+    plain = render_comparison(*compare(facts_a, facts_b))
+    assert 'id="exposure"' not in plain
+    shown = render_comparison(*compare(facts_a, facts_b, exposures=(
+        Measured("flat table, eyes 1.5\" up", (Exposed("Sergeant", "Marines", 12.25),)),
+        Measured("flat table, eyes 1.5\" up", (Exposed("Sergeant", "Marines", 30.0),)))))
+    section = shown[shown.index('id="exposure"'):]
+    assert "flat table" in section and "12.2" in section and "30.0" in section and "exposed s" in section
