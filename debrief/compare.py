@@ -253,7 +253,7 @@ def _glance(a: RunSummary, b: RunSummary) -> str:
 
     rows = [
         ("recording", _e(a.name), _e(b.name)),
-        ("played", _e(a.facts.created_utc or "—"), _e(b.facts.created_utc or "—")),
+        ("played", _when(a.facts.created_utc), _when(b.facts.created_utc)),
         ("length of play", clock(a.facts.duration_s), clock(b.facts.duration_s)),
         ("time to first contact", contact(a), contact(b)),
         ("attacks", str(len({(e.t_s, e.attacker_id) for e in a.facts.engagements})),
@@ -264,6 +264,17 @@ def _glance(a: RunSummary, b: RunSummary) -> str:
     body = "\n".join(f'<tr><th>{what}</th><td class="a">{x}</td><td class="b">{y}</td></tr>' for what, x, y in rows)
     return (f'<table class="glance"><thead><tr><th></th><th class="a">run A</th><th class="b">run B</th></tr></thead>'
             f"<tbody>{body}</tbody></table>")
+
+
+def _when(created_utc: str) -> str:
+    """"2026-11-28 14:26 UTC" from the recording's ISO time (the ISO form does not wrap on a phone).
+
+    >>> _when("2026-11-28T14:26:31+00:00")
+    '2026-11-28 14:26 UTC'
+    """
+    if not created_utc:
+        return "—"
+    return _e(created_utc[:16].replace("T", " ") + " UTC" if "T" in created_utc else created_utc)
 
 
 def _deciding(run: RunSummary) -> str:
