@@ -205,3 +205,21 @@ class PdfCanvas:
         )
         self.text(x, top_in + 0.12, "otherwise the tags are the wrong size and every distance will be off.", size_pt=7, grey=60)
         return tick_h + 0.2
+
+    def image(self, left_in: float, top_in: float, width_in: float, height_in: float, png: bytes) -> None:
+        """A PNG picture (a plot) scaled into the box; smoothed, since a plot is not an exact-size tag."""
+        from PySide6.QtCore import QRectF
+        from PySide6.QtGui import QImage, QPainter
+
+        picture = QImage.fromData(png, "PNG")
+        if picture.isNull():
+            raise UsageError("a picture for the PDF could not be read as PNG; this is a bug, please report it")
+        self._painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        self._painter.drawImage(QRectF(self.d(left_in), self.d(top_in), self.d(width_in), self.d(height_in)), picture)
+
+    def swatch(self, left_in: float, top_in: float, width_in: float, height_in: float, color: str) -> None:
+        """A filled box in a named or #rrggbb colour (a side's or an outcome's key)."""
+        from PySide6.QtCore import QRectF
+        from PySide6.QtGui import QColor
+
+        self._painter.fillRect(QRectF(self.d(left_in), self.d(top_in), self.d(width_in), self.d(height_in)), QColor(color))
