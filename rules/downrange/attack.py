@@ -30,6 +30,7 @@ from rules.downrange.narration import attack_rolls, narrate_attack
 from rules.downrange.odds import p_at_least_one, p_damage, p_skill
 from rules.downrange.pieces import Compartment, Status, Suppression, Unit
 from rules.downrange.results import AttackResult, MissPlacement, ShotOutcome, ShotResult, TargetResult
+from rules.downrange.reach import placed
 from rules.downrange.rolls import can_damage, roll_damage, roll_skill
 from rules.downrange.acting import action_refusal
 from rules.downrange.turns import assistant_problem, check_assistants, skill_die_for, spend_action
@@ -86,15 +87,6 @@ class AttackPlan:
     def single_roll(self) -> bool:
         """One Skill roll for the whole action (explosives, suppression)."""
         return self.weapon.is_explosive or self.setup.mode is AttackMode.SUPPRESS
-
-
-def _position(state: GameState, unit: Unit) -> Unit:
-    """A unit riding in a vehicle is where the vehicle is."""
-    if unit.aboard is None:
-        return unit
-    v = state.unit(unit.aboard)
-    return replace(unit, x_in=v.x_in, y_in=v.y_in, heading_deg=v.heading_deg, length_in=v.length_in,
-                   width_in=v.width_in, radius_in=v.radius_in)
 
 
 def _crosses(circle: Circle, a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -248,7 +240,7 @@ def _damage_against(state: GameState, weapon: Weapon, target: Unit) -> tuple[Dic
 
 def plan_attack(state: GameState, setup: AttackSetup) -> AttackPlan:
     """Check an attack without rolling: per-target eligibility, range, modifiers and damage gating."""
-    attacker = _position(state, state.unit(setup.attacker))
+    attacker = placed(state, state.unit(setup.attacker))
     weapon = state.catalog.weapon(setup.weapon)
     problems = _check_attacker(state, setup, attacker, weapon)
     payload = None
@@ -317,7 +309,7 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
     for spec in setup.targets:
         if spec.shots < 1:
             problems.append(f"shots on a target must be at least 1, not {spec.shots}")
-        target = _position(state, state.unit(spec.unit_id))
+        target = placed(state, state.unit(spec.unit_id))
         units.append(target)
         reason = _target_problem(state, attacker, state.unit(spec.unit_id))
         distance = _range_of(setup, attacker, target)
@@ -350,7 +342,7 @@ def _plan_direct(state: GameState, setup: AttackSetup, attacker: Unit, weapon: W
 def _plan_explosive(state: GameState, setup: AttackSetup, attacker: Unit, weapon: Weapon, payload: Payload | None,
                     problems: list[str]) -> PlanParts:
     primary_spec = setup.targets[0] if setup.targets else None
-    primary = _position(state, state.unit(primary_spec.unit_id)) if primary_spec else None
+    primary = placed(state, state.unit(primary_spec.unit_id)) if primary_spec else None
     aim = setup.aim or (primary.footprint.center.xy if primary else None)
     radius = weapon.radius_in or 0.0
     if aim is None:
@@ -399,7 +391,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
     specs = list(setup.targets)
     if weapon.is_explosive:
         if aim is None and specs:
-            aim = _position(state, state.unit(specs[0].unit_id)).footprint.center.xy
+            aim = placed(state, state.unit(specs[0].unit_id)).footprint.center.xy
         if aim is None:
             problems.append(f"give the point the {weapon.name} is aimed at to suppress around it")
             return [], Modifiers(), None, radius, None
@@ -414,7 +406,7 @@ def _plan_suppression(state: GameState, setup: AttackSetup, attacker: Unit, weap
                         f"({'its Fan' if weapon.fan else 'no Fan or Radius'}), {len(specs)} chosen")
     if not specs:
         problems.append("choose the units to suppress")
-    units = [_position(state, state.unit(s.unit_id)) for s in specs]
+    units = [placed(state, state.unit(s.unit_id)) for s in specs]
     axis = None
     if not weapon.is_explosive and units and setup.distance_in is None:
         axis = setup.axis_deg if setup.axis_deg is not None else common_cone_axis_deg(
