@@ -78,11 +78,24 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
 
     blocks.append(Heading("Bookmarks"))
     if facts.bookmarks:
-        blocks.append(Table(("", "time", "note"),
-                            tuple((f"B{i}", clock(b.t_s), b.note or "(no note)") for i, b in enumerate(facts.bookmarks, 1)),
-                            widths=(0.4, 0.8, 6.5)))
+        blocks.append(Table(("", "time", "note", "topic"),
+                            tuple((f"B{i}", clock(b.t_s), b.note or "(no note)", b.topic)
+                                  for i, b in enumerate(facts.bookmarks, 1)),
+                            widths=(0.4, 0.8, 4.7, 1.8)))
     else:
         blocks.append(Paragraph("No bookmarks were made (Ctrl+B in the window marks a moment to come back to)."))
+
+    if facts.topics:
+        # The debrief by topic as well as by time: what the instructor planned to look at, with its moments.
+        blocks.append(Heading("Review topics"))
+        for topic in facts.topics:
+            blocks.append(Paragraph(f"{topic.name} ({topic.criteria})", size_pt=10))
+            if topic.moments:
+                blocks.append(Table(("time", "what", "moment"),
+                                    tuple((clock(m.t_s), m.source, m.text) for m in topic.moments),
+                                    widths=(0.8, 1.2, 5.7)))
+            else:
+                blocks.append(Paragraph("Nothing was recorded for this topic.", size_pt=8.5, grey=60))
     return blocks
 
 

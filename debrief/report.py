@@ -21,7 +21,7 @@ from typing import Any
 from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
 from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
-SECTIONS = ("summary", "notes", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
+SECTIONS = ("summary", "notes", "topics", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
 #: Makes the timeline section's body: ``timeline(recording, facts, progress) -> html`` (the class view's
@@ -77,6 +77,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
         _head(facts),
         _summary(facts),
         _notes(facts),
+        _topics(facts),
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
@@ -342,8 +343,28 @@ def _bookmarks(facts: DebriefFacts) -> str:
         nearby = [r for r in facts.rules if abs(r.t_s - b.t_s) <= 5.0 and r.kind not in ("turn", "initiative")]
         closest = min(nearby, key=lambda r: abs(r.t_s - b.t_s), default=None)
         context = f"{clock(closest.t_s)}: {(closest.sentences or (closest.summary,))[0]}" if closest else ""
-        rows.append([f"B{i}", clock(b.t_s), _e(b.note), _e(context)])
-    return _section("bookmarks", "Instructor bookmarks", _table(["", "time", "note", "what was resolved around then"], rows))
+        rows.append([f"B{i}", clock(b.t_s), _e(b.note), _e(b.topic), _e(context)])
+    return _section("bookmarks", "Instructor bookmarks",
+                    _table(["", "time", "note", "topic", "what was resolved around then"], rows))
+
+
+def _topics(facts: DebriefFacts) -> str:
+    """The debrief by topic: each planned review topic with its bookmarks and matching events, in time order."""
+    if not facts.topics:
+        return _section("topics", "Review topics",
+                        "<p>No review topics were planned (a scenario's <code>[[review_topics]]</code>), and no "
+                        "bookmark was attached to one.</p>")
+    parts = ["<p>What the instructor planned to look at, each with the bookmarks attached to it during play "
+             "and the recorded events that match it.</p>"]
+    for topic in facts.topics:
+        parts.append(f'<h3>{_e(topic.name)} <small>({_e(topic.criteria)})</small></h3>')
+        if not topic.moments:
+            parts.append("<p>Nothing was recorded for this topic.</p>")
+            continue
+        rows = [[clock(m.t_s), "bookmark" if m.source == "bookmark" else _e(m.source),
+                 f"<b>{_e(m.text)}</b>" if m.source == "bookmark" else _e(m.text)] for m in topic.moments]
+        parts.append(_table(["time", "what", "moment"], rows))
+    return _section("topics", "Review topics", "\n".join(parts))
 
 
 def _log(facts: DebriefFacts) -> str:
