@@ -88,14 +88,14 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
     if facts.topics:
         # The debrief by topic as well as by time: what the instructor planned to look at, with its moments.
         blocks.append(Heading("Review topics"))
+        # One table, the topic named on its first row: a topic's name never ends a page without its moments.
+        rows: list[tuple[str, ...]] = []
         for topic in facts.topics:
-            blocks.append(Paragraph(f"{topic.name} ({topic.criteria})", size_pt=10))
-            if topic.moments:
-                blocks.append(Table(("time", "what", "moment"),
-                                    tuple((clock(m.t_s), m.source, m.text) for m in topic.moments),
-                                    widths=(0.8, 1.2, 5.7)))
-            else:
-                blocks.append(Paragraph("Nothing was recorded for this topic.", size_pt=8.5, grey=60))
+            title = f"{topic.name} ({topic.criteria})"
+            rows += [(title if i == 0 else "", clock(m.t_s), m.source, m.text) for i, m in enumerate(topic.moments)]
+            if not topic.moments:
+                rows.append((title, "", "", "Nothing was recorded for this topic."))
+        blocks.append(Table(("topic", "time", "what", "moment"), tuple(rows), widths=(1.9, 0.7, 0.9, 4.2)))
     return blocks
 
 

@@ -152,6 +152,7 @@ main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 60px; background: #
 h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #e4dccb; padding-bottom: 4px; margin-top: 34px; }
 .meta { color: #555; margin: 0 0 12px; } img { max-width: 100%; height: auto; display: block; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 13px; }
+table.topic th:nth-child(1) { width: 5em; } table.topic th:nth-child(2) { width: 7em; }  /* topics' tables line up */
 th, td { border-bottom: 1px solid #e8e3d8; padding: 4px 6px; text-align: left; vertical-align: top; }
 th { background: #f3efe6; position: sticky; top: 0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .unit { border-left: 4px solid #666; padding-left: 4px; white-space: nowrap; }
@@ -363,7 +364,7 @@ def _topics(facts: DebriefFacts) -> str:
             continue
         rows = [[clock(m.t_s), "bookmark" if m.source == "bookmark" else _e(m.source),
                  f"<b>{_e(m.text)}</b>" if m.source == "bookmark" else _e(m.text)] for m in topic.moments]
-        parts.append(_table(["time", "what", "moment"], rows))
+        parts.append(_table(["time", "what", "moment"], rows, cls="topic"))
     return _section("topics", "Review topics", "\n".join(parts))
 
 

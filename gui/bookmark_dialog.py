@@ -19,6 +19,7 @@ class BookmarkDialog(QDialog):
         self.session = session
         self.at_s = float(session.now_s())
         self.setWindowTitle("Bookmark this moment")
+        self.setMinimumWidth(440)  # a sentence of note fits without scrolling
         self.note = QLineEdit()
         self.note.setPlaceholderText("What to look at here (optional)")
         # The planned topics first; typing a new name attaches the bookmark to a topic of its own.

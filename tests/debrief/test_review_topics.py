@@ -95,6 +95,14 @@ def test_the_debrief_lists_each_topics_bookmarks_and_matching_events(tmp_path: P
     assert "Corpsman reached him under fire" in section and "Nothing was recorded for this topic." in section
     assert section.index("Corpsman reached him") < section.index("Comms")  # under its own topic
 
+    from cli.debrief_pack import pack_blocks
+    from printing.document import Table
+
+    (table,) = [b for b in pack_blocks(facts) if isinstance(b, Table) and b.headers[0] == "topic"]
+    topics_in_pdf = [row[0].split(" (")[0] for row in table.rows if row[0]]
+    assert topics_in_pdf == ["Casualty evacuation", "Comms", "The jammer", "Ad hoc"]
+    assert ("", "0:04.0", "bookmark", "Corpsman reached him under fire") in table.rows
+
 
 def test_older_bookmarks_without_topics_still_read(tmp_path: Path) -> None:
     clock = Clock()
