@@ -35,6 +35,7 @@ from appmodel.session.clock import SessionClock
 from appmodel.session.dice_sources import CapturingDice, Entry, ReplayThenDice, check_all_used, entered_or
 from appmodel.session.game_log import GameLog, LogEntry, bookmark_text, clock_text, rules_lines, tracker_event_text
 from appmodel.session.procedures import Procedure, What, dice_needed, run_rolls
+from appmodel.session.review_topics import ReviewTopic, bookmark_note, review_topics
 from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
 from appmodel.session.selection import Selection
@@ -79,6 +80,8 @@ class GameSession:
         self.table_size_in: XY = table_size_in or scenario_facts.table_size_in(self.scenario)
         self.side_colors = scenario_facts.side_colors(self.scenario, (u.side for u in ruleset.units(state)))
         self.radio_units = scenario_facts.radio_units(self.scenario)
+        #: What the instructor planned to review (a topic naming an unknown unit or kind is refused here).
+        self.review_topics: tuple[ReviewTopic, ...] = review_topics(self.scenario)
         self.dice: DiceSource = dice or SeededDice()
         #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
         self.ground: Any = None
@@ -522,12 +525,15 @@ class GameSession:
         """Write the log: JSON Lines for ``.jsonl``/``.json``, else plain text (one line per entry)."""
         return self.game_log.export(path)
 
-    def bookmark(self, note: str = "") -> LogEntry:
-        """Mark this moment for the debrief (kept in the recording when recording)."""
-        text = bookmark_text(note, self.now_s())
+    def bookmark(self, note: str = "", topic: str = "", *, at_s: float | None = None) -> LogEntry:
+        """Mark this moment for the debrief (kept in the recording when recording), with the player's note
+        and the review topic it belongs to, if any (the debrief lists it under that topic). ``at_s``: the
+        session time the mark was asked for (the window's note dialog takes a while to fill in)."""
+        t_s = self.now_s() if at_s is None else float(at_s)
+        text = bookmark_note(bookmark_text(note, t_s), topic)
         if self._rows is not None:
-            self._rows.bookmark(self.now_s(), text)
-        entry = LogEntry(self.now_s(), "bookmark", text, self._round())
+            self._rows.bookmark(t_s, text)
+        entry = LogEntry(t_s, "bookmark", text, self._round())
         self._add_log(entry)
         return entry
 

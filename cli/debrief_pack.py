@@ -78,11 +78,24 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
 
     blocks.append(Heading("Bookmarks"))
     if facts.bookmarks:
-        blocks.append(Table(("", "time", "note"),
-                            tuple((f"B{i}", clock(b.t_s), b.note or "(no note)") for i, b in enumerate(facts.bookmarks, 1)),
-                            widths=(0.4, 0.8, 6.5)))
+        blocks.append(Table(("", "time", "note", "topic"),
+                            tuple((f"B{i}", clock(b.t_s), b.note or "(no note)", b.topic)
+                                  for i, b in enumerate(facts.bookmarks, 1)),
+                            widths=(0.4, 0.8, 4.7, 1.8)))
     else:
         blocks.append(Paragraph("No bookmarks were made (Ctrl+B in the window marks a moment to come back to)."))
+
+    if facts.topics:
+        # The debrief by topic as well as by time: what the instructor planned to look at, with its moments.
+        blocks.append(Heading("Review topics"))
+        # One table, the topic named on its first row: a topic's name never ends a page without its moments.
+        rows: list[tuple[str, ...]] = []
+        for topic in facts.topics:
+            title = f"{topic.name} ({topic.criteria})"
+            rows += [(title if i == 0 else "", clock(m.t_s), m.source, m.text) for i, m in enumerate(topic.moments)]
+            if not topic.moments:
+                rows.append((title, "", "", "Nothing was recorded for this topic."))
+        blocks.append(Table(("topic", "time", "what", "moment"), tuple(rows), widths=(1.9, 0.7, 0.9, 4.2)))
     return blocks
 
 

@@ -36,6 +36,8 @@ from typing import Any
 from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, OutAtStart, Trail, UnitFacts, out_at_start,
                                        position_at, recorded_setup, recorded_side_colors, rules_record, start_state_json,
                                        trail_of, units_of)
+from appmodel.errors import UsageError
+from appmodel.session.review_topics import ReviewTopic, review_topics, split_topic
 from rules.events import RulesEvent
 from rules.ruleset import EmissionView, RollView, front_end
 from tracker.recording.schema import is_bookkeeping
@@ -168,6 +170,26 @@ class EmissionFact:
 class BookmarkFact:
     t_s: float
     note: str
+    #: The review topic the instructor attached it to ("" for none, and in older recordings).
+    topic: str = ""
+
+
+@dataclass(frozen=True)
+class TopicMoment:
+    """One moment of a review topic: a bookmark attached to it or a recorded event that matches it."""
+
+    t_s: float
+    source: str  # "bookmark" or the recorded event's kind
+    text: str
+
+
+@dataclass(frozen=True)
+class TopicFact:
+    """A review topic planned in the scenario (``[[review_topics]]``) with its moments in time order."""
+
+    name: str
+    criteria: str  # what it matches, in words ("units Alpha; kinds attack; 0:00-10:00")
+    moments: tuple[TopicMoment, ...]
 
 
 @dataclass(frozen=True)
@@ -216,6 +238,8 @@ class DebriefFacts:
     #: ``TRAIL_STEP_S``, every stop and lift): the report's timeline thins them into its tracks
     #: rather than reading millions of poses a second time.
     tracks: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The scenario's review topics, each with its bookmarks and matching events (docs/debrief.md).
+    topics: tuple[TopicFact, ...] = ()
     #: The scenario's target terrain on the table's grid (rules.terrain_sight.Ground) and the map it
     #: comes from (calibration.target_terrain.TargetTerrain), for the map's contour lines; None without one.
     relief: Any = None
@@ -333,7 +357,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
                                                                                        down_at_start=already_out))
     actions = tuple(_actions(logged, ruleset))
     emissions = tuple(_emissions(logged, names, game, ruleset, casualties, where))
-    bookmarks = tuple(BookmarkFact(b.t_s, b.note) for b in safely("bookmarks", reader.bookmarks, []))
+    bookmarks = tuple(BookmarkFact(b.t_s, split_topic(b.note)[1], split_topic(b.note)[0])
+                      for b in safely("bookmarks", reader.bookmarks, []))
+    topics = _topics(scenario, names, rules, bookmarks, problems)
     duration = safely("session length", lambda: reader.duration_s, 0.0)
     problems += [p for p in reader.problems[opened_with:] if p not in problems]  # what reading the rows found damaged
     return DebriefFacts(
@@ -360,7 +386,50 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         **_target_terrain(scenario, meta.get("scenario_path", ""), ruleset_name, table_size, problems),
         problems=tuple(problems),
         tracks=tracks,
+        topics=topics,
     )
+
+
+def _topics(scenario: Mapping[str, Any], names: Mapping[int, UnitFacts], rules: list[RulesFact],
+            bookmarks: tuple[BookmarkFact, ...], problems: list[str]) -> tuple[TopicFact, ...]:
+    """Each planned review topic with its bookmarks (by topic name, any case) and the rules events that
+    match all it names: of its kinds, in its window, naming one of its units (the rules' sentences
+    name the units they resolve, so the unit's name in them is what ties an event to a unit). Bookmarks
+    attached to a topic the scenario does not plan get a topic of their own, after the planned ones."""
+    try:
+        planned = list(review_topics(scenario))
+    except UsageError as exc:
+        problems.append(f"the scenario's review topics could not be read ({exc}); the report shows the rest")
+        planned = []
+    known = {t.name.casefold() for t in planned}
+    planned += [ReviewTopic(name) for name in dict.fromkeys(b.topic for b in bookmarks if b.topic)
+                if name.casefold() not in known]
+    out = []
+    for topic in planned:
+        moments = [TopicMoment(b.t_s, "bookmark", b.note) for b in bookmarks if b.topic.casefold() == topic.name.casefold()]
+        unit_names = [names[t].name for t in topic.unit_tags if t in names]
+        if topic.unit_tags or topic.kinds or topic.from_s is not None or topic.until_s is not None:
+            for r in rules:
+                text = " ".join((r.summary, *r.sentences))
+                if (topic.in_window(r.t_s) and topic.covers_kind(r.kind)
+                        and (not unit_names or any(n and n in text for n in unit_names))):
+                    moments.append(TopicMoment(r.t_s, r.kind, r.summary))
+        out.append(TopicFact(topic.name, _criteria_words(topic, unit_names), tuple(sorted(moments, key=lambda m: m.t_s))))
+    return tuple(out)
+
+
+def _criteria_words(topic: ReviewTopic, unit_names: list[str]) -> str:
+    def clock(t: float) -> str:
+        return f"{int(t) // 60}:{int(t) % 60:02d}"
+
+    parts = []
+    if unit_names:
+        parts.append("units " + ", ".join(unit_names))
+    if topic.kinds:
+        parts.append("kinds " + ", ".join(topic.kinds))
+    if topic.from_s is not None or topic.until_s is not None:
+        parts.append(f"{clock(topic.from_s or 0.0)}-{'end' if topic.until_s is None else clock(topic.until_s)}")
+    return "; ".join(parts) or "bookmarks only"
 
 
 def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, table_size: tuple[float, float],

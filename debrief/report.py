@@ -21,7 +21,7 @@ from typing import Any
 from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
 from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 
-SECTIONS = ("summary", "notes", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
+SECTIONS = ("summary", "notes", "topics", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
 #: Makes the timeline section's body: ``timeline(recording, facts, progress) -> html`` (the class view's
@@ -77,6 +77,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
         _head(facts),
         _summary(facts),
         _notes(facts),
+        _topics(facts),
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
@@ -151,6 +152,7 @@ main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 60px; background: #
 h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #e4dccb; padding-bottom: 4px; margin-top: 34px; }
 .meta { color: #555; margin: 0 0 12px; } img { max-width: 100%; height: auto; display: block; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 13px; }
+table.topic th:nth-child(1) { width: 5em; } table.topic th:nth-child(2) { width: 7em; }  /* topics' tables line up */
 th, td { border-bottom: 1px solid #e8e3d8; padding: 4px 6px; text-align: left; vertical-align: top; }
 th { background: #f3efe6; position: sticky; top: 0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .unit { border-left: 4px solid #666; padding-left: 4px; white-space: nowrap; }
@@ -342,8 +344,28 @@ def _bookmarks(facts: DebriefFacts) -> str:
         nearby = [r for r in facts.rules if abs(r.t_s - b.t_s) <= 5.0 and r.kind not in ("turn", "initiative")]
         closest = min(nearby, key=lambda r: abs(r.t_s - b.t_s), default=None)
         context = f"{clock(closest.t_s)}: {(closest.sentences or (closest.summary,))[0]}" if closest else ""
-        rows.append([f"B{i}", clock(b.t_s), _e(b.note), _e(context)])
-    return _section("bookmarks", "Instructor bookmarks", _table(["", "time", "note", "what was resolved around then"], rows))
+        rows.append([f"B{i}", clock(b.t_s), _e(b.note), _e(b.topic), _e(context)])
+    return _section("bookmarks", "Instructor bookmarks",
+                    _table(["", "time", "note", "topic", "what was resolved around then"], rows))
+
+
+def _topics(facts: DebriefFacts) -> str:
+    """The debrief by topic: each planned review topic with its bookmarks and matching events, in time order."""
+    if not facts.topics:
+        return _section("topics", "Review topics",
+                        "<p>No review topics were planned (a scenario's <code>[[review_topics]]</code>), and no "
+                        "bookmark was attached to one.</p>")
+    parts = ["<p>What the instructor planned to look at, each with the bookmarks attached to it during play "
+             "and the recorded events that match it.</p>"]
+    for topic in facts.topics:
+        parts.append(f'<h3>{_e(topic.name)} <small>({_e(topic.criteria)})</small></h3>')
+        if not topic.moments:
+            parts.append("<p>Nothing was recorded for this topic.</p>")
+            continue
+        rows = [[clock(m.t_s), "bookmark" if m.source == "bookmark" else _e(m.source),
+                 f"<b>{_e(m.text)}</b>" if m.source == "bookmark" else _e(m.text)] for m in topic.moments]
+        parts.append(_table(["time", "what", "moment"], rows, cls="topic"))
+    return _section("topics", "Review topics", "\n".join(parts))
 
 
 def _log(facts: DebriefFacts) -> str:

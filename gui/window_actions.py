@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMenu
 from appmodel.game_session import GameSession
 from appmodel.overlays.registry import overlays_for
 from rules.ruleset import front_end
+from gui.bookmark_dialog import ask_bookmark
 from gui.window_parts import WindowParts
 
 
@@ -120,7 +121,7 @@ def build_actions(window: WindowParts) -> None:
     if getattr(w.live, "records_video", False):  # a camera is tracked and its picture can be kept
         a("record_video", "Keep the camera video in recordings", "", w.recording.set_record_video, menu=record,
           checkable=True, checked=w.settings.record_video)
-    a("bookmark", "Bookmark this moment", "Ctrl+B", lambda: w.session.bookmark(), menu=record)
+    a("bookmark", "Bookmark this moment…", "Ctrl+B", lambda: ask_bookmark(w.session, w), menu=record)
     a("open_replay", "Open a recording…", "Ctrl+O", w.open_replay, menu=record)
     if w.timeline is not None:
         a("play", "Play / pause", "Space", w.timeline.toggle_play, menu=record)

@@ -60,6 +60,9 @@ def check_scenario(path: str | Path, *, rules: bool | None = True) -> ScenarioCh
 
         frames = load_synthetic_scenario(p).frame_count
     sides = tuple(dict.fromkeys(u.side for u in roster.units))
+    from appmodel.session.review_topics import review_topics
+
+    review_topics(data)  # a topic naming an unknown unit or kind is refused before play, not at the debrief
     del game  # built only to validate the rules' part
     return ScenarioCheck(p, str(data.get("name", p.stem)), ruleset_name, len(roster.units), sides,
                          (setup.layout.width_in, setup.layout.depth_in), frames)

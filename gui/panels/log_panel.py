@@ -6,6 +6,7 @@ from typing import Any
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from gui.bookmark_dialog import ask_bookmark
 from gui.panels.base import SessionPanel
 from appmodel.session.game_log import clock_text
 
@@ -30,7 +31,7 @@ class LogPanel(SessionPanel):
         layout.addWidget(self.list)
         layout.addLayout(buttons)
         self.export_button.clicked.connect(self._export)
-        self.bookmark_button.clicked.connect(lambda: self.session.bookmark())
+        self.bookmark_button.clicked.connect(lambda: ask_bookmark(self.session, self))
         self._shown = 0
         self.refresh()
 

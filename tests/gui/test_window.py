@@ -105,6 +105,9 @@ def test_recording_from_the_window_and_turns_restart_movement(window, tmp_path):
     window.actions_by_name["start_turn"].trigger()
     assert started and window.session.state.active_side
     window.actions_by_name["bookmark"].trigger()
+    from gui.bookmark_dialog import BookmarkDialog
+
+    window.findChild(BookmarkDialog).reject()  # Esc: bookmarked all the same, without a note
     window.actions_by_name["record"].trigger()
     assert window.session.recorder is None
     files = list(tmp_path.glob("game-*.sqlite"))
