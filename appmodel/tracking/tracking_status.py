@@ -171,15 +171,15 @@ class TrackingMonitor:
         self._seen_by: Mapping[int, tuple[str, ...]] = {}
         self._in_gap: frozenset[int] = frozenset()
         self._ended = ""
+        # what the live loop says of its cameras at each poll (see note_feed)
+        self._lost: frozenset[str] = frozenset()
+        self._attempts: Mapping[str, int] = {}
+        self._bad_messages: Mapping[str, int] = {}
 
     def mark_ended(self, words: str) -> None:
         """The source has come to its end (a video file, the demo's story): ``words`` say so, and no
         later silence counts as a stalled feed."""
         self._ended = words
-        # what the live loop says of its cameras at each poll (see note_feed)
-        self._lost: frozenset[str] = frozenset()
-        self._attempts: Mapping[str, int] = {}
-        self._bad_messages: Mapping[str, int] = {}
 
     def note_feed(self, *, lost: Iterable[str] = (), reconnect_attempts: Mapping[str, int] | None = None,
                   bad_messages: Mapping[str, int] | None = None) -> None:
