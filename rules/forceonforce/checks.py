@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.dice import DiceSource, RollRequest
+from rules.dice import DiceSource, EnteredDice, RollRequest  # noqa: F401 - EnteredDice is used by the doctests below
 from rules.errors import RulesError
 
 #: "Roll a 4+".
