@@ -41,14 +41,26 @@ class DetectWorkers:
         self.early = {step: make_detector(quad_decimate=step, nthreads=1) for step in STEPS}
         #: a missing tag's window searched again with another decoder sharpening
         self.retry = make_detector(quad_decimate=1.0, nthreads=1, decode_sharpening=retry_sharpening)
+        self._retry_sharpening = retry_sharpening
+        # The whole-frame search for tags that went missing from their windows: each worker's detectors
+        # with the retry's sharpening (made on first use).
+        self._retry_by_step: dict[float, list[Any]] | None = None
         self.pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sandtable-detect") if workers > 1 else None
         # The safety sweep's tiles, searched on the other core between frames (while the next frame is
         # read); taken in at the next frame.
         self._background: Future[list[RawCrop]] | None = None
 
-    def of_worker(self, k: int) -> dict[float, Any]:
-        """Worker ``k``'s detectors by step."""
-        return {step: d[k] for step, d in self.by_step.items()}
+    def of_worker(self, k: int, *, retry: bool = False) -> dict[float, Any]:
+        """Worker ``k``'s detectors by step (``retry``: those with the retry's decoder sharpening)."""
+        by_step = self.by_step
+        if retry:
+            if self._retry_by_step is None:
+                self._retry_by_step = {
+                    step: [make_detector(quad_decimate=step, nthreads=1, decode_sharpening=self._retry_sharpening) for _ in range(self.count)]
+                    for step in STEPS
+                }
+            by_step = self._retry_by_step
+        return {step: d[k] for step, d in by_step.items()}
 
     def full_resolution(self) -> Any:
         """This thread's step-1 detector."""
@@ -60,16 +72,17 @@ class DetectWorkers:
 
     def search(
         self, image: np.ndarray, jobs: list[Job], pool: ThreadPoolExecutor | None, *, split_min_px: float,
-        frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int
+        frame_index: int, t_s: float, frame_size: tuple[int, int], max_hamming: int, retry: bool = False
     ) -> TagDetections:
-        """Search ``jobs``, split between this thread and ``pool``'s (if any) at about equal cost."""
+        """Search ``jobs``, split between this thread and ``pool``'s (if any) at about equal cost
+        (``retry``: with the retry's decoder sharpening)."""
         # Handing work to the other thread costs more than a few small windows take.
         small = sum(job_cost(j) for j in jobs) < split_min_px
         parts = balanced_split(jobs, 1 if small or pool is None else self.count)
 
         def work(k: int) -> TagDetections:
             return detect_boxes(
-                self.of_worker(k), image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
+                self.of_worker(k, retry=retry), image, parts[k], frame_index=frame_index, t_s=t_s, frame_size=frame_size, max_hamming=max_hamming
             )
 
         futures = [pool.submit(work, k) for k in range(1, len(parts)) if parts[k]] if pool else []

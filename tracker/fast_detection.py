@@ -237,10 +237,13 @@ class FastTagDetector:
             found, retried = self._retry_missing(frame, found, missing, max_hamming)
         # 2b. Tags lost a few at a time (a general motion, not a common shift): searched for in the whole
         # frame as soon as many have gone missing over the last few frames.
-        escalate = self._escalate(found, full or rescue, t_s)
+        # Also after a bump rescue: it searched at the sweep's step with the windows' sharpening, and
+        # tags lost in motion (blurred, each moved its own way) can stay missing after it.
+        escalate = self._escalate(found, full, t_s)
         if escalate is not None:
             bands = self._band_jobs(width, height, escalate)
-            found = frame.concat([found, self._search_jobs(frame, bands, pool, max_hamming)])
+            # With the retry's sharpening: the windows' own missed these tags (as the retry does).
+            found = frame.concat([found, self._search_jobs(frame, bands, pool, max_hamming, retry=True)])
             searched.tiles = searched.tiles + [box for box, _ in bands]
             self._sweep.mark_searched(searched.coarse, None)
             rescue = True
@@ -474,9 +477,12 @@ class FastTagDetector:
         windows[:] = [box for box, _ in jobs[: len(windows)]]
         return self._search_jobs(frame, jobs, pool, max_hamming)
 
-    def _search_jobs(self, frame: _Frame, jobs: list[Job], pool: ThreadPoolExecutor | None, max_hamming: int) -> TagDetections:
+    def _search_jobs(
+        self, frame: _Frame, jobs: list[Job], pool: ThreadPoolExecutor | None, max_hamming: int, *, retry: bool = False
+    ) -> TagDetections:
         return self._workers.search(
-            frame.gray, jobs, pool, split_min_px=self.settings.split_min_px, **frame.stamp(), max_hamming=max_hamming
+            frame.gray, jobs, pool, split_min_px=self.settings.split_min_px, **frame.stamp(), max_hamming=max_hamming,
+            retry=retry,
         )
 
     def _sweep_step(self) -> float:
