@@ -50,10 +50,15 @@ class UnitPose:
     t_s: float
     moved_this_turn_in: float | None
     turned_this_turn_deg: float = 0.0
-    last_seen_t_s: float = 0.0
+    #: Not given: measured at ``t_s`` (a pose made by hand or by a script is a measurement, not a held one).
+    last_seen_t_s: float = math.nan
     moving: bool = False
     conflict: bool = False
     center_px: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if math.isnan(self.last_seen_t_s):
+            object.__setattr__(self, "last_seen_t_s", self.t_s)  # frozen: set once, as built
 
     @property
     def calibrated(self) -> bool:

@@ -94,7 +94,7 @@ def test_calibrating_from_the_menu_fits_the_projector_to_a_few_hundredths_of_an_
 
     window.actions_by_name["calibrate_projector"].trigger()
     qtbot.waitUntil(lambda: window.projector_calibration is not None or "Projector" in window.last_message
-                    or window._calibration_run is None and window.last_message, timeout=20000)
+                    or window.calibration_run is None and window.last_message, timeout=20000)
     cal = window.projector_calibration
     assert cal is not None, window.last_message
     live = window.live
@@ -128,7 +128,7 @@ def test_a_camera_that_does_not_see_the_pattern_is_reported_not_a_crash(window, 
 
     window.live = DarkCamera()
     window.actions_by_name["calibrate_projector"].trigger()
-    qtbot.waitUntil(lambda: window._calibration_run is None and bool(window.last_message), timeout=20000)
+    qtbot.waitUntil(lambda: window.calibration_run is None and bool(window.last_message), timeout=20000)
     assert window.projector_calibration is None
     assert "pattern tags" in window.last_message and "dim the room" in window.last_message
 
@@ -161,7 +161,7 @@ def test_the_window_takes_the_tracking_loops_detections_rather_than_searching_th
     monkeypatch.setattr(flow, "detect_tags", ui_search)
     window.live = TrackedCamera()
     window.actions_by_name["calibrate_projector"].trigger()
-    qtbot.waitUntil(lambda: window._calibration_run is None and bool(window.last_message), timeout=20000)
+    qtbot.waitUntil(lambda: window.calibration_run is None and bool(window.last_message), timeout=20000)
     cal = window.projector_calibration
     assert cal is not None, window.last_message
     assert window.live.lit_frames >= 1 and cal.residual_in < 0.05
