@@ -313,7 +313,9 @@ class TrackingMonitor:
                    f"tag {tag} not found in any frame: in view, face up, printed at least {SMALL_TAG_PX:.0f} px across?")
             return UnitStatus(tag, name, "never seen", None, why)
         state = getattr(pose.state, "value", str(pose.state))
-        if self._ended:
+        if state == "stale" and tag in self._in_gap:  # where it went is known, whether the feed goes on or not
+            why = "in a gap no camera sees: its last known place (stale, not lost, until a camera sees it again)"
+        elif self._ended:
             why = "the source has ended: its last known place"
         elif stalled:
             why = "the feed has stopped: its last known place"
@@ -322,8 +324,6 @@ class TrackingMonitor:
         elif state == "seen":
             why = (f"small in the picture ({px:.0f} px across; below {SMALL_TAG_PX:.0f} px it is read unreliably)"
                    if px is not None and px < SMALL_TAG_PX else "")
-        elif state == "stale" and tag in self._in_gap:
-            why = "in a gap no camera sees: its last known place (stale, not lost, until a camera sees it again)"
         elif state == "stale":
             why = "hidden for a moment (a hand over it?): its last known place"
         elif state == "lost":
