@@ -443,7 +443,7 @@ class ClassViewServer:
         future = self.on_bookmark(wanted)
         try:
             t_s = await asyncio.wait_for(asyncio.wrap_future(future), BOOKMARK_WAIT_S)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             future.cancel()  # never made later: the instructor was told it was not
             return refuse(503, f"Bookmark not made: the game did not take it within {BOOKMARK_WAIT_S:g} s; try again.")
         except Exception as exc:  # the session refused it: one line to the page, the whole story in the log

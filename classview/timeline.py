@@ -121,9 +121,10 @@ def video_map(frames: np.ndarray, fps: float) -> list[list[float]]:
     as the recording's ``frames`` table has them): the video holds only the frames it was given, so a
     frame left out shifts the rest, and a camera's clock is not the video's even rate.
 
-    >>> frames = np.array([[0, 0.0, 0], [1, 0.1, 1], [2, 0.2, -1], [3, 0.3, 2], [4, 0.4, 3]])
-    >>> video_map(frames, 10.0)
-    [[0.0, 0.0], [0.1, 0.1], [0.3, 0.2], [0.4, 0.3]]
+    >>> t = np.arange(21) / 10   # two seconds at 10 fps; frames 5 to 9 left out of the video
+    >>> in_video = [k if k < 5 else (-1 if k < 10 else k - 5) for k in range(21)]
+    >>> video_map(np.column_stack([np.arange(21), t, in_video]), 10.0)
+    [[0.0, 0.0], [0.4, 0.4], [1.0, 0.5], [2.0, 1.5]]
     """
     rows = frames[frames[:, 2] >= 0] if len(frames) else frames
     if not len(rows) or fps <= 0:

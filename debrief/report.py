@@ -164,6 +164,8 @@ th { background: #f3efe6; position: sticky; top: 0; } td.num, th.num { text-alig
 .event { margin: 6px 0 10px; } .event .when { color: #666; font-variant-numeric: tabular-nums; }
 .warn { color: #a15c00; } details summary { cursor: pointer; color: #2f5d9a; }
 .success { color: #1e7a34; font-weight: 600; } .failure { color: #9c2a1b; font-weight: 600; }
+/* A phone: a wide table scrolls within its own width instead of widening (and shrinking) the page. */
+@media (max-width: 820px) { main { padding: 12px 10px 40px; } table { display: block; overflow-x: auto; } }
 """
 
 

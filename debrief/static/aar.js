@@ -153,7 +153,14 @@
           li.classList.remove("now");
           if (past) { last = li; }
         });
-        if (last) { last.classList.add("now"); }
+        if (last) {
+          last.classList.add("now");
+          // The list (not the page) scrolls to keep the current row in sight.
+          var box = last.parentNode, top = last.offsetTop - box.offsetTop;
+          if (top < box.scrollTop || top + last.offsetHeight > box.scrollTop + box.clientHeight) {
+            box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+          }
+        }
       });
     }
 
