@@ -69,6 +69,7 @@ def test_play_pauses_by_itself_at_each_kill_when_kills_are_chosen(reports, brows
     folder, facts = reports
     kills = sorted({round(e.t_s, 3) for e in facts.engagements if e.outcome.value == "killed"})
     opened(browser, folder / "report.html")
+    wait_for(lambda: browser.execute_script(ROOT_JS).get("video") == "ready", what="the video")  # the page settled
     assert [o.get_attribute("value") for o in browser.find_elements("css selector", "#class-timeline .speed option")][-1] == "64"
     browser.find_element("css selector", "#aar fieldset.pause input[value=kill]").click()
     browser.execute_script("document.querySelector('#class-timeline .speed').value = '16';")
