@@ -160,3 +160,24 @@ def test_a_report_without_the_video_beside_it_shows_none(reports, browser) -> No
     opened(browser, folder / "plain" / "report.html")
     assert not browser.find_element("css selector", "#class-timeline .camera").is_displayed()
     assert "video" not in browser.execute_script(ROOT_JS)
+
+
+def test_play_pauses_at_a_review_topics_moments_at_64x(reports, browser, tmp_path: Path) -> None:
+    import dataclasses
+
+    from debrief.facts import TopicFact, TopicMoment
+    from debrief.report import render_report
+
+    folder, facts = reports
+    topic = TopicFact("The MAAWS shot", "units MAAWS gunner", (TopicMoment(68.01, "attack", "MAAWS gunner fires"),))
+    planned = dataclasses.replace(facts, topics=(topic,))
+    page = tmp_path / "topic.html"
+    page.write_text(render_report(planned, timeline=report_timeline(folder / "game.sqlite", planned, report_dir=tmp_path)),
+                    encoding="utf-8")
+    opened(browser, page)
+    browser.find_element("css selector", "#aar fieldset.pause input[value='The MAAWS shot']").click()
+    browser.execute_script("document.querySelector('#class-timeline .speed').value = '64';")
+    browser.find_element("css selector", "#class-timeline .controls .play").click()
+    paused = wait_for(lambda: (d := browser.execute_script(ROOT_JS)).get("playing") == "no" and d.get("pausedAt"),
+                      what="the replay to pause at the topic's moment")
+    assert float(paused) == pytest.approx(68.01, abs=1e-3)  # 64x never runs past it
