@@ -37,6 +37,7 @@ from aiohttp import WSMsgType, web
 
 from classview.errors import ServeError
 from classview.gate import ConnectionGate, ServerLimits
+from classview.instructor import MAX_BODY_BYTES, REFUSED as NOT_INSTRUCTOR, BookmarkRefused, RateLimit, parse_bookmark
 
 #: A viewer that has not taken a scene for this long is dropped (its socket closed).
 SEND_TIMEOUT_S = 10.0
@@ -55,6 +56,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline';
 CONSOLE_EVERY_S = 30.0
 #: aiohttp closes a kept-alive connection idle this long (its default, 75 s, is for the open web).
 KEEPALIVE_S = 5.0
+#: How long a bookmark waits for the session's thread to take it before the instructor is told it was not made.
+BOOKMARK_WAIT_S = 5.0
 REFUSED = ("This class view needs its full address, with the key the instructor's screen shows "
            "(scan the QR code or copy the address).")
 
@@ -222,6 +225,18 @@ class ClassViewServer:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._assets = {k: (_static(f), ctype) for k, (f, ctype) in STATIC_FILES.items()}
+        #: The instructor's own key (classview/instructor.py): always made, on loopback too (a student
+        #: on this computer is still a student); its page can add bookmarks once ``on_bookmark`` is set.
+        self.instructor_token = secrets.token_urlsafe(18)
+        #: ``on_bookmark(BookmarkRequest) -> concurrent.futures.Future`` of the bookmark's session time
+        #: (the live view hands it to the session's thread); None: no instructor's link.
+        self.on_bookmark: Any = None
+        #: The review topics the instructor's page offers for a bookmark (the scenario's).
+        self.topics: tuple[str, ...] = ()
+        self._rate = RateLimit()
+        page = self._assets["index.html"][0].replace(b"</body>", b'<script src="instructor.js"></script>\n</body>')
+        self._instructor_assets = {**self._assets, "": (page, "text/html"), "index.html": (page, "text/html"),
+                                   "instructor.js": (_static("instructor.js"), "text/javascript")}
 
     # -- the outside world (any thread) -----------------------------------------------------------
     @property
@@ -233,6 +248,11 @@ class ClassViewServer:
         if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/" + (f"{self.token}/" if self.token else "")
+
+    @property
+    def instructor_url(self) -> str:
+        """The instructor's address: the class's with ``instructor/<instructor key>/`` (bookmarks)."""
+        return f"{self.url}instructor/{self.instructor_token}/"
 
     @property
     def viewers(self) -> int:
@@ -302,8 +322,16 @@ class ClassViewServer:
     async def _open(self) -> None:
         if self.log is None:
             self.log = server_logger()
-        app = web.Application(middlewares=[self._key_check], logger=self.log)
+        app = web.Application(middlewares=[self._key_check], logger=self.log, client_max_size=2 * MAX_BODY_BYTES)
         base = "/{token}/" if self.token is not None else "/"
+        teacher = base + "instructor/{ikey}/"
+        app.router.add_get(teacher + "ws", self._instructor(self._socket))
+        app.router.add_get(teacher + "scene.json", self._instructor(self._scene))
+        app.router.add_get(teacher + "topics.json", self._instructor(self._topics))
+        app.router.add_post(teacher + "bookmark", self._instructor(self._bookmark))
+        app.router.add_get(teacher, self._instructor(self._asset))
+        app.router.add_get(teacher + "{name}", self._instructor(self._asset))
+        app.router.add_post(base + "bookmark", self._not_instructor)
         app.router.add_get(base + "ws", self._socket)
         app.router.add_get(base + "scene.json", self._scene)
         app.router.add_get(base, self._asset)
@@ -363,7 +391,7 @@ class ClassViewServer:
                 # its own name here: "this computer only" answers only to this computer's names.
                 return web.Response(status=403, text="This class view answers to this computer's own address only.\n")
             parts = [p for p in segments if p]
-            if parts and parts[0] not in STATIC_FILES and parts[0] not in ("ws", "scene.json"):
+            if parts and parts[0] not in STATIC_FILES and parts[0] not in ("ws", "scene.json", "instructor", "bookmark"):
                 return web.Response(status=404, text="No such page: open the address without anything after the port.\n")
         return await handler(request)
 
@@ -376,9 +404,58 @@ class ClassViewServer:
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and parts.netloc.lower() == request.host.lower()
 
+    def _instructor(self, handler: Any) -> Any:
+        """``handler`` behind the instructor's key (constant time) and only while bookmarks are taken."""
+        async def checked(request: web.Request) -> web.StreamResponse:
+            key = request.match_info.get("ikey", "")
+            if not secrets.compare_digest(key.encode(), self.instructor_token.encode()):
+                return web.Response(status=403, text=NOT_INSTRUCTOR + "\n")
+            if self.on_bookmark is None:
+                return web.Response(status=404, text="This class view has no instructor's page (the window makes one "
+                                    "when it serves a live game).\n")
+            return await handler(request)
+        return checked
+
+    async def _not_instructor(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=403, text=NOT_INSTRUCTOR + "\n")
+
+    async def _topics(self, request: web.Request) -> web.StreamResponse:
+        from classview.instructor import MAX_NOTE_CHARS, MAX_TOPIC_CHARS
+
+        return web.json_response({"topics": list(self.topics), "max_note": MAX_NOTE_CHARS, "max_topic": MAX_TOPIC_CHARS},
+                                 headers={"Cache-Control": "no-store"})
+
+    async def _bookmark(self, request: web.Request) -> web.StreamResponse:
+        """A bookmark from the instructor's page, made on the session's thread (Ctrl+B's path)."""
+        def refuse(status: int, text: str) -> web.Response:
+            return web.Response(status=status, text=text + "\n", headers={"Cache-Control": "no-store"})
+
+        if not self._same_origin(request):
+            return refuse(403, "Bookmarks come from the instructor's own page only.")
+        body = await request.content.read(MAX_BODY_BYTES + 1)  # never more than that is read
+        try:
+            wanted = parse_bookmark(body)
+        except BookmarkRefused as exc:
+            return refuse(exc.status, f"Bookmark not made: {exc}.")
+        if not self._rate.admit():
+            return refuse(429, f"Bookmark not made: at most {self._rate.count} bookmarks in {self._rate.window_s:g} s; "
+                               "wait a moment and try again.")
+        future = self.on_bookmark(wanted)
+        try:
+            t_s = await asyncio.wait_for(asyncio.wrap_future(future), BOOKMARK_WAIT_S)
+        except TimeoutError:
+            future.cancel()  # never made later: the instructor was told it was not
+            return refuse(503, f"Bookmark not made: the game did not take it within {BOOKMARK_WAIT_S:g} s; try again.")
+        except Exception as exc:  # the session refused it: one line to the page, the whole story in the log
+            if self.log is not None:
+                self.log.warning("a bookmark could not be made", exc_info=exc)
+            return refuse(500, f"Bookmark not made: {exc}.")
+        return web.json_response({"t_s": t_s, "note": wanted.note, "topic": wanted.topic},
+                                 headers={"Cache-Control": "no-store"})
+
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info.get("name", "")
-        found = self._assets.get(name)
+        found = (self._instructor_assets if "ikey" in request.match_info else self._assets).get(name)
         if found is None:
             return web.Response(status=404, text="No such page.\n")
         body, ctype = found

@@ -26,7 +26,7 @@ import numpy as np
 
 from appmodel.recording.reader import TRAIL_STEP_S
 from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
-from classview.tracks import POSITION_BOUND_IN, encode_track, to_local
+from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` for a whole game (a
 #: three-hour game is sampled every 7 s, plus every moment something was decided).
@@ -97,16 +97,67 @@ def sample_times(duration_s: float, moments: Iterable[float], *, step_s: float =
 
 def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] = (),
                    toggles: Any = None, progress: Progress | None = None,
-                   tracks: Mapping[int, np.ndarray] | None = None) -> dict[str, Any]:
+                   tracks: Mapping[int, np.ndarray] | None = None, report_dir: str | Path | None = None) -> dict[str, Any]:
     """The thinned timeline of ``recording`` (JSON-ready). ``tracks``: the units' poses already read
-    (the debrief's facts hold them), else they are read here."""
+    (the debrief's facts hold them), else they are read here. ``report_dir``: the folder of the page
+    that shows it, which links the recording's camera video relative to itself (``video``; the
+    recording's own folder when not given)."""
     from appmodel.replay_model import ReplayModel
 
     replay = ReplayModel(recording)
     try:
-        return _timeline(replay, engagement_times, toggles, progress, tracks)
+        timeline = _timeline(replay, engagement_times, toggles, progress, tracks)
+        video = video_link(replay.reader, report_dir)
+        if video is not None:
+            timeline["video"] = video
+        return timeline
     finally:
         replay.close()
+
+
+def video_map(frames: np.ndarray, fps: float) -> list[list[float]]:
+    """``[t_s, video_s]`` pairs that put any session time on the camera video's clock, linear between
+    them within half a frame. ``frames``: (N, 3) frame index, t_s, video frame (-1: not in the video,
+    as the recording's ``frames`` table has them): the video holds only the frames it was given, so a
+    frame left out shifts the rest, and a camera's clock is not the video's even rate.
+
+    >>> t = np.arange(21) / 10   # two seconds at 10 fps; frames 5 to 9 left out of the video
+    >>> in_video = [k if k < 5 else (-1 if k < 10 else k - 5) for k in range(21)]
+    >>> video_map(np.column_stack([np.arange(21), t, in_video]), 10.0)
+    [[0.0, 0.0], [0.4, 0.4], [1.0, 0.5], [2.0, 1.5]]
+    """
+    rows = frames[frames[:, 2] >= 0] if len(frames) else frames
+    if not len(rows) or fps <= 0:
+        return []
+    pairs = np.zeros((len(rows), 4))
+    pairs[:, 0] = rows[:, 1]
+    pairs[:, 1] = rows[:, 2] / fps
+    keep = thin(pairs, bound_in=0.5 / fps, bound_deg=1e9)
+    return [[round(float(t), 3), round(float(v), 3)] for t, v in pairs[keep, :2]]
+
+
+def video_link(reader: Any, report_dir: str | Path | None = None) -> dict[str, Any] | None:
+    """The recording's camera video for the timeline: ``src`` (its path relative to ``report_dir``, as
+    a URL) and ``map`` (:func:`video_map`); None when the recording has no video or it is not there."""
+    import os
+    from urllib.parse import quote
+
+    path = reader.video_path
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        fps = float(reader.meta.get("video_fps") or 0.0)
+    except ValueError:
+        fps = 0.0
+    mapping = video_map(reader.frame_times(), fps)
+    if not mapping:
+        return None
+    folder = Path(report_dir) if report_dir is not None else Path(path).parent
+    try:
+        relative = os.path.relpath(Path(path).resolve(), folder.resolve())
+    except ValueError:  # another drive (Windows): the absolute file
+        return {"src": Path(path).resolve().as_uri(), "map": mapping}
+    return {"src": quote(Path(relative).as_posix()), "map": mapping}
 
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
@@ -295,14 +346,16 @@ def _asset(name: str) -> str:
     return resources.files("classview").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def report_timeline(recording: str | Path, facts: Any, progress: Any = None) -> str:
+def report_timeline(recording: str | Path, facts: Any, progress: Any = None, *,
+                    report_dir: str | Path | None = None) -> str:
     """The debrief report's timeline section (``write_debrief_report(..., timeline=report_timeline)``):
-    the scrubbable table, or one sentence saying why the recording has none."""
+    the scrubbable table, or one sentence saying why the recording has none. ``report_dir``: where the
+    report is written (the camera video is linked relative to it)."""
     report = progress or (lambda stage, done, total: None)
     try:
         timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
                                   progress=lambda done, total: report("timeline", done, total),
-                                  tracks=getattr(facts, "tracks", None))
+                                  tracks=getattr(facts, "tracks", None), report_dir=report_dir)
     except (ValueError, OSError) as exc:
         # The user errors of every layer are ValueErrors (a recording without a scenario, one SQLite
         # refuses: the rest of the report is what could be rescued): the report is still written.
@@ -319,7 +372,8 @@ def scrub_html(timeline: dict[str, Any]) -> str:
 <div class="classview scrub" id="class-timeline">
   <header><span class="brand">The table as it was</span> <span class="turn" data-part="turn"></span></header>
   <main><svg class="table" role="img" aria-label="The table seen from above at the chosen moment"></svg></main>
-  <aside><h2>Last roll</h2><div data-part="roll"></div><h2>Units</h2><ul class="units" data-part="units"></ul>
+  <aside><div class="camera" hidden><h2>Camera</h2><video muted playsinline preload="auto"
+    aria-label="The recording's camera video at the moment shown"></video></div><h2>Last roll</h2><div data-part="roll"></div><h2>Units</h2><ul class="units" data-part="units"></ul>
     <h2>Log</h2><ul class="log" data-part="log"></ul></aside>
   <div class="controls"><button type="button" class="play">Play</button>
     <button type="button" class="next">Next engagement</button>

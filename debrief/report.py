@@ -24,10 +24,10 @@ from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
 SECTIONS = ("summary", "notes", "topics", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
-#: Makes the timeline section's body: ``timeline(recording, facts, progress) -> html`` (the class view's
-#: ``classview.timeline.report_timeline``, which the command line and the demo pass in: the debrief
-#: itself knows no front end).
-Timeline = Callable[[Any, DebriefFacts, Any], str]
+#: Makes the timeline section's body: ``timeline(recording, facts, progress, report_dir=folder) -> html``
+#: (the class view's ``classview.timeline.report_timeline``, which the command line and the demo pass
+#: in: the debrief itself knows no front end; ``report_dir``: where the report goes, for the video's link).
+Timeline = Callable[..., str]
 NO_TIMELINE = ("<p>No timeline in this report: <code>sandtable debrief RECORDING --out report.html</code> writes the table "
                "moment by moment with play, pause and the next engagement.</p>")
 
@@ -43,7 +43,7 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     if not folder.is_dir():
         raise UsageError(f"--out {str(out)!r}: folder {str(folder)!r} does not exist; create it first")
     facts = read_debrief_facts(recording, progress=progress)
-    body = timeline(recording, facts, progress) if timeline is not None else ""
+    body = timeline(recording, facts, progress, report_dir=folder) if timeline is not None else ""
     measured = None
     if exposure:
         from debrief.exposure import exposure_of
@@ -81,7 +81,8 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
                  f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
-        _section("timeline", "The game on the table, moment by moment", timeline or NO_TIMELINE),
+        _section("timeline", "The game on the table, moment by moment",
+                 timeline + _review(facts) if timeline else NO_TIMELINE),
         _exposure(facts, exposure),
         _engagements(facts),
         _casualties(facts, casualties_image),
@@ -163,6 +164,8 @@ th { background: #f3efe6; position: sticky; top: 0; } td.num, th.num { text-alig
 .event { margin: 6px 0 10px; } .event .when { color: #666; font-variant-numeric: tabular-nums; }
 .warn { color: #a15c00; } details summary { cursor: pointer; color: #2f5d9a; }
 .success { color: #1e7a34; font-weight: 600; } .failure { color: #9c2a1b; font-weight: 600; }
+/* A phone: a wide table scrolls within its own width instead of widening (and shrinking) the page. */
+@media (max-width: 820px) { main { padding: 12px 10px 40px; } table { display: block; overflow-x: auto; } }
 """
 
 
@@ -258,6 +261,41 @@ def _procedure_engagements(facts: DebriefFacts) -> str:
                     "in the ruleset's words.</p>"
                     + _table(["time", "round", "attacker", "weapon", "target", f"distance ({usual})" if usual else "distance",
                               "result", "odds shown", "outcome"], rows))
+
+
+def _asset(name: str) -> str:
+    from importlib import resources
+
+    return resources.files("debrief").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _json_script(value: Any) -> str:
+    """JSON safe inside an HTML ``<script>`` element."""
+    import json
+
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+
+
+def _review(facts: DebriefFacts) -> str:
+    """The after-action review under the table's timeline (``static/aar.js``): pause by itself at the
+    kinds of event chosen, filters by side, unit and kind, the events and the comms on lanes under the
+    table and in a list beside it. Drives the timeline's player (``window.classTimeline``)."""
+    from debrief.aar import aar_data
+
+    return (f'<div class="aar" id="aar" aria-label="After-action review">'
+            f'<div class="lanes"><div class="lane events" data-lane="events"><span class="name">Events</span></div>'
+            f'<div class="lane comms" data-lane="comms"><span class="name">Comms</span></div></div>'
+            f'<div class="choices"><fieldset class="pause"><legend>Pause at</legend></fieldset>'
+            f'<fieldset class="show"><legend>Show</legend><span class="sides"></span> '
+            f'<label>unit <select class="unit"><option value="">every unit</option></select></label> '
+            f'<span class="kinds"></span></fieldset></div>'
+            f'<div class="lists"><div><h3>Events <small class="count"></small></h3><ol class="events"></ol></div>'
+            f'<div><h3>Comms: who signalled whom, what jamming cut</h3><ol class="comms"></ol></div></div></div>'
+            f"<style>{_asset('aar.css')}</style>"
+            f'<script type="application/json" id="aar-data">{_json_script(aar_data(facts))}</script>'
+            f"<script>{_asset('aar.js')}</script>"
+            f'<script>window.classReview = AfterActionReview.init(document.getElementById("aar"), window.classTimeline, '
+            f'JSON.parse(document.getElementById("aar-data").textContent));</script>')
 
 
 def _exposure(facts: DebriefFacts, exposure: Any) -> str:

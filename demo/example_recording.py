@@ -29,8 +29,11 @@ def record_in_depth_example(
     step_s: float = 4.0,
     fps: float = 10.0,
     progress: Callable[[int, int], None] | None = None,
+    video_frame: Callable[[int, float], Any] | None = None,
 ) -> Path:
-    """Write the in-depth example as a recording at ``path`` (refused if it exists); returns the path."""
+    """Write the in-depth example as a recording at ``path`` (refused if it exists); returns the path.
+    ``video_frame(frame_index, t_s)``: a BGR picture for each frame, recorded as the camera video
+    beside it (``<name>.mp4``, as ``--video`` records a camera's)."""
     from calibration.synthetic.scenario import Keyframe, UnitPath
     from rules.downrange.examples import in_depth
     from tracker.events import EventKind, TrackerEvent
@@ -68,7 +71,8 @@ def record_in_depth_example(
             timed.append((t_step + 0.01 * (k + 1), event, tuple(shown or ())))
     frame_count = int(round(duration_s * fps)) + 1
     path = Path(path)
-    with Recorder(path, metadata=metadata, roster=roster) as recorder:
+    video = {"video": True, "video_fps": fps, "video_backpressure": True} if video_frame is not None else {}
+    with Recorder(path, metadata=metadata, roster=roster, **video) as recorder:
         rows = RecordingRows(recorder)
         next_rule = 0
         was_on: dict[int, bool] = {}
@@ -104,7 +108,7 @@ def record_in_depth_example(
                                           last_seen_t_s=t))
                 if tag in was_on or on:
                     was_on[tag] = on
-            recorder.record_frame(frame, t, poses)
+            recorder.record_frame(frame, t, poses, None if video_frame is None else video_frame(frame, t))
             while next_rule < len(timed) and timed[next_rule][0] <= t:
                 t_rule, event, shown = timed[next_rule]
                 rows.rules_events(t_rule, [event], odds=shown)

@@ -259,6 +259,12 @@ class MainWindow(QMainWindow):
 
         self.class_view = view
         view.set_toggles(self.settings.projector_overlays)
+        if getattr(view, "takes_bookmarks", False) and self.replay is None:
+            # The instructor's link's bookmarks are made here, on the session's thread (Ctrl+B's path).
+            self.class_view_requests = QTimer(self)
+            self.class_view_requests.setInterval(100)
+            self.class_view_requests.timeout.connect(view.run_requests)
+            self.class_view_requests.start()
         self.class_view_panel = ClassViewPanel(view)
         self._dock("Class view", self.class_view_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         # Beside the attack and turn panels, in front at first: the class scans its code as the game starts.

@@ -86,6 +86,23 @@ class EmissionView:
 
 
 @dataclass(frozen=True)
+class CommsView:
+    """What a logged event sent over the radio or cut from it, for the debrief's comms lane.
+
+    ``kind``: "signal" (``unit_id`` used its radio; ``to_ids`` the friendly units it reached, as the
+    rules had them at the time, () when the recording does not say), "command" (an order by radio or
+    voice to ``to_ids``), "sigint" (``unit_id`` listened; ``to_ids`` the emitters it found) or
+    "jamming" (``unit_id`` jammed; ``cut_names`` the enemy radios it cut). ``text``: in the rules' words.
+    """
+
+    unit_id: int
+    kind: str
+    to_ids: tuple[int, ...] = ()
+    cut_names: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class LocatorView:
     """A unit that can locate enemy emitters (an electronic-warfare unit) and how far it hears them
     (``reach_in``; ``math.inf``: anywhere on the table)."""

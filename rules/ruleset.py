@@ -82,7 +82,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.action_forms import ActionChoice, ActionField, ActionForm, ActionRequest, with_defaults
-from rules.debrief_views import XY, CasualtyView, EmissionView, EngagementView, LocatorView, RollView
+from rules.debrief_views import XY, CasualtyView, CommsView, EmissionView, EngagementView, LocatorView, RollView
 from rules.front_end_forms import (EditChanges, EditField, EditForm, EditSection, TurnBox, TurnButton, TurnCommand,
                                    TurnSection, TurnTable, same_value)
 from rules.dice import DiceSource
@@ -582,6 +582,11 @@ class Ruleset:
         """The units that could locate emitters (none here)."""
         return ()
 
+    def comms(self, event: RulesEvent) -> tuple[CommsView, ...]:
+        """What a logged event sent over the radio, heard or cut (a Signal and who it reached, jamming
+        and whose radio it cut), for the debrief's comms lane (none here)."""
+        return ()
+
     def recorded_rolls(self, event: RulesEvent, game: Any = None) -> tuple[RollView, ...]:
         """Every roll of ``event`` in the order it was made, with its odds under ``game``'s options and
         data, computed again (none here: the debrief lists the dice as recorded)."""
@@ -699,7 +704,7 @@ __all__: Sequence[str] = (
     "ActionChoice", "ActionField", "ActionForm", "ActionRequest", "with_defaults", "AttackRequest", "Declaration", "FrontEnd", "PLAIN_FRONT_END", "front_end",
     "TurnBox", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
     "LandingChoice", "CasualtyView", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
-    "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView",
+    "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView", "CommsView",
     "EngagementView", "LocatorView", "RollView", "XY", "POSE_OPTIONS", "pose_options", "GroupView", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "register_ruleset", "ruleset_of", "unregister_ruleset",

@@ -1,6 +1,7 @@
 /* The debrief's table timeline: a thinned timeline (classview/timeline.py) turned back into scenes
  * for the same renderer as the live page (classview.js). Play, pause, drag the slider, jump to the
- * next engagement, choose the speed. */
+ * next engagement, choose the speed; pause by itself at chosen moments, leave filtered units out, and
+ * keep the recording's camera video beside the table at the moment shown. */
 (function (global) {
   "use strict";
 
@@ -66,17 +67,26 @@
   }
 
   /* The scene at time ``t`` (frame ``k``: the last sampled moment at or before it): the moment's
-   * shapes, those riding on a unit put where its track has the unit at ``t``. */
-  function sceneAt(data, k, t) {
+   * shapes, those riding on a unit put where its track has the unit at ``t``. ``hidden``: unit ids
+   * the viewer filtered out (a side unticked): their shapes, labels and rows are left out, and so is
+   * a shape between units (a radio link) that reaches one of them. */
+  function sceneAt(data, k, t, hidden) {
     var f = data.frames[k];
     if (t === undefined) { t = f.t_s; }
+    hidden = hidden || {};
     var poses = {}, pose = function (id) {
       if (!(id in poses)) { poses[id] = poseAt(data, id, t); }
       return poses[id];
     };
+    var gone = function (id) { return hidden[id] === true; };
     var items = [], labels = [];
     f.i.forEach(function (e) {
-      if (typeof e === "number") { items.push(data.items[e]); return; }
+      if (typeof e === "number") {
+        var fixed = data.items[e], owners = fixed.units || [];
+        if (!(owners.length && owners.every(gone))) { items.push(fixed); }
+        return;
+      }
+      if (e.slice(1).some(gone)) { return; }
       var item = data.items[e[0]];
       if (item.pin) {
         var owners = e.slice(1).map(pose);
@@ -87,13 +97,18 @@
       if (p) { items.push(placed(item, p)); }
     });
     f.l.forEach(function (e) {
-      if (typeof e === "number") { labels.push(data.labels[e]); return; }
+      if (typeof e === "number") {
+        var label = data.labels[e];
+        if (!gone(label.of)) { labels.push(label); }
+        return;
+      }
+      if (gone(e[1])) { return; }
       var p = pose(e[1]);
       if (p) { labels.push(shifted(data.labels[e[0]], p)); }
     });
     return {
       table_in: data.table_in, font_in: data.font_in, t_s: t, items: items, labels: labels,
-      units: f.u.map(function (i) { return data.units[i]; }),
+      units: f.u.map(function (i) { return data.units[i]; }).filter(function (u) { return !gone(u.id); }),
       turn: data.texts[f.turn], roll: data.texts[f.roll],
       log: data.log.slice(Math.max(0, f.n - 40), f.n)
     };
@@ -109,18 +124,71 @@
     return lo;
   }
 
+  /* Where the recording's camera video was at session time ``t`` (seconds into the video): linear
+   * between the points of ``map`` ([t_s, video_s] pairs, classview/timeline.py's video_map). */
+  function videoTime(map, t) {
+    if (!map || !map.length) { return 0; }
+    if (t <= map[0][0]) { return map[0][1]; }
+    var n = map.length;
+    if (t >= map[n - 1][0]) { return map[n - 1][1]; }
+    var lo = 0, hi = n - 1;
+    while (hi - lo > 1) { var mid = (lo + hi) >> 1; if (map[mid][0] <= t) { lo = mid; } else { hi = mid; } }
+    var a = map[lo], b = map[hi], f = b[0] > a[0] ? (t - a[0]) / (b[0] - a[0]) : 0;
+    return a[1] + f * (b[1] - a[1]);
+  }
+
+  /* The camera video beside the table, following the timeline: seeked to the moment shown (a seek
+   * waits for the one before it to land, so fast play never piles them up), played along at the
+   * timeline's speed when the browser can (up to 16x), drift corrected. No video: nothing shown. */
+  function cameraFollower(root, video) {
+    var box = root.querySelector(".camera"), el = box && box.querySelector("video");
+    if (!video || !el) { return function () {}; }
+    var seeking = false, latest = null, broken = false, native = false;
+    box.hidden = false;
+    root.setAttribute("data-video", "loading");
+    /* Seek to the newest moment wanted, once the seek before it has landed. */
+    function settle() {
+      if (broken || latest === null || el.readyState < 1 || seeking || native) { return; }
+      if (Math.abs(el.currentTime - latest) < 0.01) { root.setAttribute("data-video-at", el.currentTime.toFixed(3)); return; }
+      seeking = true;
+      el.currentTime = latest;
+    }
+    el.addEventListener("loadedmetadata", function () { root.setAttribute("data-video", "ready"); settle(); });
+    el.addEventListener("seeked", function () { seeking = false; settle(); });
+    el.addEventListener("error", function () {
+      broken = true; box.hidden = true; root.setAttribute("data-video", "missing");
+    });
+    el.src = video.src;
+    return function follow(t, playing, speed) {
+      if (broken) { return; }
+      latest = videoTime(video.map, t);
+      root.setAttribute("data-video-target", latest.toFixed(3));
+      if (el.readyState < 1) { return; }
+      native = playing && speed <= 16;
+      if (native) {
+        if (el.playbackRate !== speed) { el.playbackRate = speed; }
+        if (el.paused) { var p = el.play(); if (p && p.catch) { p.catch(function () {}); } }
+        if (Math.abs(el.currentTime - latest) > 0.3 * Math.max(1, speed) && !seeking) { seeking = true; el.currentTime = latest; }
+        return;
+      }
+      if (!el.paused) { el.pause(); }
+      settle();
+    };
+  }
+
   function init(root, data) {
     var q = function (sel) { return root.querySelector(sel); };
     var slider = q(".controls input[type=range]"), play = q(".controls .play"), next = q(".controls .next"),
       speed = q(".controls .speed"), clock = q(".controls .clock");
-    var t = 0, shown = -1, playing = false, lastTick = 0;
+    var t = 0, shown = -1, playing = false, lastTick = 0, hidden = {}, stops = [], listeners = [];
+    var follow = cameraFollower(root, data.video);
     slider.max = data.duration_s; slider.step = "any";
 
     function show(time) {
       t = Math.max(0, Math.min(data.duration_s, time));
       slider.value = t;
       clock.textContent = global.ClassView.clock(t) + " / " + global.ClassView.clock(data.duration_s);
-      var k = frameAt(data, t), scene = sceneAt(data, k, t);
+      var k = frameAt(data, t), scene = sceneAt(data, k, t, hidden);
       // The units move between sampled moments (their tracks): the table is drawn at every step, the
       // panels only when the moment changes.
       global.ClassView.renderTable(root.querySelector("svg.table"), scene);
@@ -130,13 +198,33 @@
         root.setAttribute("data-frame", k);
       }
       root.setAttribute("data-t", t.toFixed(2));
+      follow(t, playing, parseFloat(speed.value));
+      listeners.forEach(function (fn) { fn(t, playing); });
+    }
+
+    /* The first stop after ``from`` up to ``to`` (stops are sorted), or null. */
+    function stopBetween(from, to) {
+      for (var i = 0; i < stops.length; i++) {
+        if (stops[i] > from + 1e-6 && stops[i] <= to) { return stops[i]; }
+        if (stops[i] > to) { break; }
+      }
+      return null;
     }
 
     function tick(now) {
       if (!playing) { return; }
       var dt = lastTick ? (now - lastTick) / 1000 : 0;
       lastTick = now;
-      show(t + dt * parseFloat(speed.value));
+      var to = t + dt * parseFloat(speed.value), stop = stopBetween(t, to);
+      if (stop !== null) {
+        // An event the viewer chose to pause at: shown exactly at its moment, then paused.
+        playing = false;
+        show(stop);
+        setPlaying(false);
+        root.setAttribute("data-paused-at", stop.toFixed(3));
+        return;
+      }
+      show(to);
       if (t >= data.duration_s) { setPlaying(false); return; }
       global.requestAnimationFrame(tick);
     }
@@ -146,9 +234,12 @@
       play.textContent = on ? "Pause" : "Play";
       root.setAttribute("data-playing", on ? "yes" : "no");
       if (on) {
+        root.removeAttribute("data-paused-at");
         if (t >= data.duration_s) { show(0); }
         lastTick = 0;
         global.requestAnimationFrame(tick);
+      } else {
+        follow(t, false, parseFloat(speed.value));
       }
     }
 
@@ -162,8 +253,21 @@
     if (global.ClassViewZoom) { global.ClassViewZoom.attach(root); }
     global.addEventListener("resize", function () { shown = -1; show(t); });
     show(0);
-    return { show: show, play: function () { setPlaying(true); }, pause: function () { setPlaying(false); } };
+    return {
+      show: show, play: function () { setPlaying(true); }, pause: function () { setPlaying(false); },
+      time: function () { return t; }, playing: function () { return playing; }, duration_s: data.duration_s,
+      /* Pause by itself at each of these session times (the review panel's choice). */
+      setStops: function (times) { stops = times.slice().sort(function (a, b) { return a - b; }); },
+      /* Leave these units out of the table and its panels (a filtered side). */
+      setHidden: function (ids) {
+        hidden = {};
+        ids.forEach(function (id) { hidden[id] = true; });
+        shown = -1; show(t);
+      },
+      /* Call ``fn(t, playing)`` at every moment shown. */
+      onShow: function (fn) { listeners.push(fn); }
+    };
   }
 
-  global.ClassViewScrub = { init: init, sceneAt: sceneAt, frameAt: frameAt, poseAt: poseAt };
+  global.ClassViewScrub = { init: init, sceneAt: sceneAt, frameAt: frameAt, poseAt: poseAt, videoTime: videoTime };
 })(window);

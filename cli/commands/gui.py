@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         reference = load_relief_reference(args.relief)
         if reference is not None and reference.shape[:2] == (calibration.model.height_px, calibration.model.width_px):
             window.sand_watch = SandChangeWatch(reference, sand=sand_mask(calibration, reference.shape[:2]))
-    view = serve_session(session, args.serve, window=window)
+    view = serve_session(session, args.serve, window=window, bookmarks=True)
     try:
         if args.screenshot:
             path = take_screenshot(window, args.screenshot, size=size, live=live)

@@ -119,8 +119,12 @@ def apply_signal(state: GameState, action: Signal) -> GameState:
     require_radio(state, unit, "Signal")
     unit = spend_action(state, unit, f"Signal ({purpose})")
     state = state.with_unit(_emit(state, unit, purpose))
+    # Who it reached, as the rules had them at that moment: the debrief's comms lane says so.
+    sender = state.unit(unit.unit_id)
+    heard = [u.unit_id for u in state.units_of(unit.side)
+             if u.unit_id != unit.unit_id and u.is_active and information_reaches(state, sender, u)[0]]
     return state.log("signal", f"{unit.name} Signals ({purpose}) and takes an emission token.",
-                     inputs=to_jsonable(action), outcome={"emission": purpose})
+                     inputs=to_jsonable(action), outcome={"emission": purpose, "heard": heard})
 
 
 def apply_observe(state: GameState, action: ObserveFires) -> GameState:

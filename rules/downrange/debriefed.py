@@ -22,7 +22,7 @@ from rules.downrange.odds import p_damage, p_skill
 from rules.downrange.radio import is_ew
 from rules.events import RulesEvent
 from rules.recorded_events import hand_set_status, mapping, number, went_down
-from rules.ruleset import CasualtyView, EmissionView, EngagementView, LocatorView, RollView
+from rules.ruleset import CasualtyView, CommsView, EmissionView, EngagementView, LocatorView, RollView
 
 
 # -- engagements --------------------------------------------------------------------------------
@@ -134,6 +134,34 @@ def emissions(event: RulesEvent) -> tuple[EmissionView, ...]:
     elif event.kind == "jamming" and "unit_id" in inputs:
         out.append(EmissionView(int(inputs["unit_id"]), "emits", "jamming"))
     return tuple(out)
+
+
+def comms(event: RulesEvent) -> tuple[CommsView, ...]:
+    """What went over the radio (5.1): a Signal and the friendly units it reached (recordings made
+    before the rules wrote them down say only who Signalled), Main Effort orders, SIGINT and the
+    emitters it found, jamming and the enemy radios it cut.
+
+    >>> comms(RulesEvent(4, "jamming", 2, "PLA", "Jammer jams.", inputs={"unit_id": 40}, outcome={"jammed": ["Alpha"]}))
+    (CommsView(unit_id=40, kind='jamming', to_ids=(), cut_names=('Alpha',), text='Jammer jams.'),)
+    """
+    inputs, outcome = mapping(event.inputs), mapping(event.outcome)
+
+    def ids(values: Any) -> tuple[int, ...]:
+        return tuple(int(v) for v in values if isinstance(v, int)) if isinstance(values, list) else ()
+
+    if event.kind == "signal" and "unit_id" in inputs:
+        target = mapping(outcome.get("observation")).get("target_unit")
+        return (CommsView(int(inputs["unit_id"]), "signal", ids(outcome.get("heard")) or ids([target]), text=event.summary),)
+    if event.kind == "main effort" and "commander_id" in inputs:
+        to = ids(outcome.get("units")) or ids([inputs.get("unit_id")])
+        return (CommsView(int(inputs["commander_id"]), "command", to, text=event.summary),)
+    if event.kind == "sigint" and "unit_id" in inputs:
+        return (CommsView(int(inputs["unit_id"]), "sigint", ids(outcome.get("found")), text=event.summary),)
+    if event.kind == "jamming" and "unit_id" in inputs:
+        cut = outcome.get("jammed")
+        names = tuple(str(n) for n in cut) if isinstance(cut, list) else ()
+        return (CommsView(int(inputs["unit_id"]), "jamming", cut_names=names, text=event.summary),)
+    return ()
 
 
 def locators(game: Any) -> tuple[LocatorView, ...]:

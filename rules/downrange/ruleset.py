@@ -37,7 +37,7 @@ from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (Ruleset, AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
 from rules.ruleset import ActionForm, ActionRequest, OddsLegend
-from rules.ruleset import (CasualtyView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
+from rules.ruleset import (CasualtyView, CommsView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
                            LocatorView, RollView)
 from rules.serialize import from_jsonable
 
@@ -430,6 +430,9 @@ class DownRange(Ruleset):
 
     def locators(self, game: GameState) -> tuple[LocatorView, ...]:
         return debriefed.locators(game)
+
+    def comms(self, event: RulesEvent) -> tuple[CommsView, ...]:
+        return debriefed.comms(event)
 
     def recorded_rolls(self, event: RulesEvent, game: GameState | None = None) -> tuple[RollView, ...]:
         return debriefed.recorded_rolls(event, game)

@@ -63,3 +63,35 @@ def test_the_class_sees_what_the_instructor_lets_the_players_see(qtbot, tmp_path
         assert any("%" in text for text in odds_labels())
     finally:
         view.close()
+
+
+def test_the_window_makes_the_instructors_bookmarks_in_its_recording(qtbot, tmp_path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gui.main_window import MainWindow
+    from tracker.recording import RecordingReader
+
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    window = MainWindow(session, settings=AppSettings())
+    qtbot.addWidget(window)
+    session.start_recording(tmp_path / "game.sqlite")
+    view = LiveClassView.start(session, ServeAddress("127.0.0.1", 0), bookmarks=True)
+    try:
+        window.attach_class_view(view)
+        request = urllib.request.Request(view.instructor_url + "bookmark", method="POST",
+                                         data=json.dumps({"note": "from the phone", "topic": "First contact"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+
+        def send() -> int:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status
+
+        with ThreadPoolExecutor(1) as pool:  # the window's own timer takes it on this, the session's, thread
+            sent = pool.submit(send)
+            qtbot.waitUntil(sent.done, timeout=20_000)
+            assert sent.result() == 200
+    finally:
+        view.close()
+    session.stop_recording()
+    with RecordingReader(tmp_path / "game.sqlite") as reader:
+        assert [b.note for b in reader.bookmarks()] == ["[First contact] from the phone"]
