@@ -342,7 +342,12 @@ class GameSession:
     def resolve_attack(self, entries: Sequence[Entry] | None = None) -> Resolution:
         """Resolve the attack set up: with the session's virtual dice, or with ``entries`` the players
         rolled (one per roll, as :meth:`dice_needed` lists them). A missed explosive whose landing point
-        a player must choose stays pending until :meth:`choose_landing`."""
+        a player must choose stays pending until :meth:`choose_landing`; while it waits no new attack
+        is rolled (the round in the air is that attack, and pressing Resolve again must not fire another)."""
+        if self._pending is not None:
+            raise UsageError(f"the missed round is still in the air: {self._pending.miss.chooser} chooses where, within {self._pending.miss.miss_radius_in:g}\" -- click where it lands "
+                             "on the map, inside the red circle (the landing tool, L, is on)")
+        self._miss = None  # the last round's landing mark goes with a new attack
         shown = self._current_analysis().odds  # what the players saw before rolling: recorded with the attack
         dice = CapturingDice(entered_or(entries, self.dice))
         res = run_rolls(self.ruleset, self._state, "attack", dice, draft=self._draft)

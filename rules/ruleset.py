@@ -285,6 +285,24 @@ class OddsLegend:
     shots: bool = True
     max_targets: int | None = None
     refused: str = "no shot"
+    #: Whose figure ``hit`` is when it is not the target's ("the firing unit" wins the test): the result
+    #: card then says "The firing unit wins 50.0% against RPG team", never a bare "RPG team: wins".
+    whose: str = ""
+
+    def card_line(self, odds: TargetOdds) -> str:
+        """One target's odds as the result card says them, whose they are included.
+
+        >>> o = TargetOdds(30, "RPG team", "Insurgents", 1, True, "", Fraction(1, 2), Fraction(1), Fraction(1, 2),
+        ...                Fraction(1, 2), True)
+        >>> OddsLegend("wins", None, whose="the firing unit").card_line(o)
+        'The firing unit wins 50.0% against RPG team'
+        >>> HIT_AND_KILL.card_line(o)
+        'RPG team: hit 50.0%, kill 50.0%'
+        """
+        figures = ", ".join(f"{word} {float(p):.1%}" for word, p in self.values(odds))
+        if self.whose:
+            return f"{self.whose[:1].upper()}{self.whose[1:]} {figures} against {odds.name}"
+        return f"{odds.name}: {figures}"
 
     def values(self, odds: TargetOdds) -> tuple[tuple[str, Fraction], ...]:
         """(word, probability) of each figure the legend names, in order."""

@@ -338,7 +338,7 @@ def actions_for(state: GameState, unit_id: int) -> tuple[ActionForm, ...]:
     out = []
     for form in _forms(state, unit):
         try:
-            _play(state, ActionRequest(form.key, unit_id, form.defaults()), HighestDice())
+            _play(state, ActionRequest(form.key, unit_id, form.defaults()), HighestDice(), form=form)
         except (RulesError, ValueError, KeyError) as exc:
             form = ActionForm(form.key, form.label, form.unit_id, form.fields, form.rolls, False, str(exc), form.notes,
                               form.help, form.kind)
@@ -380,9 +380,12 @@ def _point(state: GameState, value: Any) -> tuple[float, float]:
     return x, y
 
 
-def _play(state: GameState, request: ActionRequest, dice: DiceSource) -> tuple[GameState, tuple[str, ...], Any]:
-    """(the state after, the sentences, the rules' result) of a declared action."""
-    request = with_defaults(action_form(state, request), request)
+def _play(state: GameState, request: ActionRequest, dice: DiceSource, *,
+          form: ActionForm | None = None) -> tuple[GameState, tuple[str, ...], Any]:
+    """(the state after, the sentences, the rules' result) of a declared action; ``form``: the form it
+    fills in when the caller has just built it (:func:`actions_for` tries each of a unit's forms, and
+    building them all again for each try made the list cost the square of its length)."""
+    request = with_defaults(form if form is not None else action_form(state, request), request)
     uid, key = request.unit_id, request.action
     before = len(state.events)
 
