@@ -41,10 +41,10 @@ def app(qtbot):
 def panels(qtbot, session: GameSession) -> tuple[Any, Any, Any, Any]:
     from gui.panels.log_panel import LogPanel
     from gui.panels.roster_panel import RosterPanel
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
     from gui.panels.turn_panel import TurnPanel
 
-    return show(qtbot, (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session)),
+    return show(qtbot, (AttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session)),
                 width=900)
 
 
