@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QHeaderView, Q
 from appmodel.errors import UsageError
 from appmodel.game_session import AttackDraft
 from gui.panels.attack_common import COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, setup_grid
-from gui.panels.declaration_form import DeclarationForm, declaration_widget, short_label, show_value, widget_value
+from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
+                                        widget_value)
 from gui.panels.tables import read_only_table
 from rules.errors import RulesError
 from rules.ruleset import front_end
@@ -97,8 +98,7 @@ class AttackPanel(AttackPanelBase):
         self.look = front_end(ruleset)
         target_decls = [d for d in ruleset.declarations() if d.scope == "target"]
         self.column_decls = tuple(next(d for d in target_decls if d.key == k) for k in self.look.target_columns)
-        self.box_decls = tuple(d for d in target_decls if d.key not in self.look.target_columns
-                               and d.kind in ("bool", "choice", "int"))
+        self.box_decls = tuple(d for d in target_decls if d.key not in self.look.target_columns and d.kind in FORM_KINDS)
         self._defaults = {d.key: d.default for d in target_decls}
         self.titles = ("Target", "Dist.", "Hit", "Kill", *(d.short or short_label(d.label) for d in self.column_decls),
                        "Geometry")
@@ -198,13 +198,25 @@ class AttackPanel(AttackPanelBase):
         proposals follow the table: the weapon's payloads, who stands within reach), keeping what the
         players set that is still offered."""
         uid, name = self.attacker.currentData(), self.weapon.currentData()
-        decls: tuple[Any, ...] = ()
+        form: tuple[Any, ...] = ()
         if uid is not None and name is not None:
             try:
-                decls = tuple(d for d in self.session.ruleset.attack_form(self.session.state, int(uid), str(name))
-                              if d.scope == "attack")
+                form = self.session.ruleset.attack_form(self.session.state, int(uid), str(name))
             except (RulesError, KeyError, ValueError, LookupError):
-                decls = ()
+                form = ()
+        decls = tuple(d for d in form if d.scope == "attack")
+        box = tuple(d for d in form if d.scope == "target" and d.key not in self.look.target_columns
+                    and d.kind in FORM_KINDS)
+        if box and box != self.box_decls:  # the target box as the ruleset gives it (its proposals follow the table)
+            self.box_decls = box
+            holder = self.target_box.layout()
+            holder.removeWidget(self.target_form)
+            self.target_form.hide()
+            self.target_form.deleteLater()
+            self.target_form = DeclarationForm(box, changed=self._target_declared)
+            holder.addWidget(self.target_form)
+            if self._focus is not None:
+                self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
         key = (uid, name, decls)
         if key == self._form_for:
             return

@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGridLayout, QLabel, QSpinBox, QWidget
 
 #: The words beside a unit the rules would not take now.
 GREY = "#9a9a9a"
+#: A "unit" declaration left empty.
+NOBODY = "(nobody)"
+#: The kinds of declaration a form draws.
+FORM_KINDS = ("bool", "choice", "int", "units", "unit")
 
 #: What a number declaration whose default is None shows while it is left at that default.
 ALL = "all"
@@ -78,6 +83,14 @@ def declaration_widget(d: Any, changed: Callable[[], None]) -> QWidget:
         return combo
     if d.kind == "units":
         return UnitsBox(d.proposals, d.default, changed)
+    if d.kind == "unit":  # one of the units proposed, or nobody
+        combo = QComboBox()
+        combo.addItem(NOBODY, None)
+        for c in d.proposals:
+            combo.addItem(c.label + ("" if c.eligible else f"  ({c.reason})"), c.value)
+            combo.setItemData(combo.count() - 1, c.reason, Qt.ItemDataRole.ToolTipRole)
+        combo.currentIndexChanged.connect(lambda _: changed())
+        return combo
     spin = QSpinBox()
     if d.default is None:
         spin.setRange(_NONE, 99)
@@ -95,7 +108,7 @@ def widget_value(d: Any, w: QWidget) -> Any:
     if isinstance(w, QCheckBox):
         return w.isChecked()
     if isinstance(w, QComboBox):
-        return w.currentText()
+        return w.currentData() if d.kind == "unit" else w.currentText()
     assert isinstance(w, QSpinBox)
     if d.default is None and w.value() == _NONE:
         return None
@@ -109,7 +122,7 @@ def show_value(d: Any, w: QWidget, value: Any, *, strict: bool = False) -> None:
     elif isinstance(w, QCheckBox):
         w.setChecked(bool(value))
     elif isinstance(w, QComboBox):
-        i = w.findText(str(value))
+        i = (w.findData(value) if value is not None else 0) if d.kind == "unit" else w.findText(str(value))
         if i < 0 and strict:
             raise ValueError(f"{d.key} = {value!r}: choose one of {', '.join(w.itemText(k) for k in range(w.count()))}")
         w.setCurrentIndex(max(0, i))
@@ -137,7 +150,7 @@ class DeclarationForm(QWidget):
             widget = declaration_widget(d, self._changed)
             tip = d.label + (f"\n{d.help}" if d.help else "")
             widget.setToolTip(tip)
-            if d.kind == "choice":
+            if d.kind in ("choice", "unit"):
                 widget.setMinimumWidth(112)
                 widget.setMaximumWidth(140)
             elif d.kind == "int":

@@ -218,11 +218,12 @@ class DownRange(Ruleset):
         the rules would take now (within ``assist_reach_in`` of the attacker, an Action to give) ticked
         as eligible, the others with why not --, the crew, the Reaction, untrained; per target its
         shots and cover as columns of the targets table (the rest of a target's declarations --
-        concealment, darkness, unaware, line of sight, stationary, head-on -- in the box of the target
-        picked)."""
+        concealment, darkness, unaware, line of sight, the spotter whose sighting reaches the attacker
+        (proposed by name), stationary, head-on -- in the box of the target picked)."""
         from dataclasses import replace
 
         from rules.action_forms import ActionChoice
+        from rules.downrange.command import information_reaches, sighter_of
         from rules.downrange.reach import gap_between_in
         from rules.downrange.turns import assistant_problem
 
@@ -250,8 +251,18 @@ class DownRange(Ruleset):
             out.append(replace(by_key["payload"], choices=tuple(w.payloads), default=w.payloads[0]))
         out += [replace(by_key["assistants"], label="Assisting units", short="Assisting units", proposals=tuple(proposals)),
                 by_key["crew_assistants"], by_key["reaction"], by_key["untrained"]]
-        columns = {d.key: d for d in DECLARATIONS if d.scope == "target"}
-        return tuple(out) + tuple(columns[k] for k in _TARGET_COLUMNS)
+        per_target = {d.key: d for d in DECLARATIONS if d.scope == "target"}
+        spotters = []
+        for u in state.units_of(attacker.side):
+            if u.unit_id == attacker_id or not u.is_active:
+                continue
+            reached, how = information_reaches(state, sighter_of(state, u), attacker)
+            spotters.append(ActionChoice(u.unit_id, u.name, reached, "its sighting reaches the attacker" if reached else how))
+        spotters.sort(key=lambda c: not c.eligible)
+        box = [per_target[k] for k in ("concealment", "darkness", "unaware", "line_of_sight")]
+        box += [replace(per_target["spotter"], label="Spotter when the attacker does not see it", short="Spotter",
+                        proposals=tuple(spotters)), per_target["stationary"], per_target["head_on"]]
+        return tuple(out) + tuple(per_target[k] for k in _TARGET_COLUMNS) + tuple(box)
 
     def set_pose(self, state: GameState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
                  moved_in: float | None = None, on_table: bool = True, alone: bool = False) -> GameState:
