@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.result_card = ResultCardView(self.view)
         self.attack.on_resolved.append(self.result_card.show_card)
         self.view.landed.connect(self.attack.landing_resolved)
+        self.view.landing_by_hand = self.attack.entered.isChecked
         # Every other action a unit can take (a treatment, a Signal, a boarding...), as the ruleset lists them.
         self.actions_panel = ActionPanel(session) if replay is None else None
         if self.actions_panel is not None:

@@ -163,6 +163,8 @@ class AttackPanelBase(SessionPanel):
                 self._setup_changed()
         elif kind == "attack":
             self._show_odds()
+            if self.session.pending is not None and self.entered.isChecked():
+                self.dice_form.reset(self.session)  # placed on the map: the dice its landing brings
         elif kind == "poses":
             self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
 
@@ -379,6 +381,7 @@ class AttackPanelBase(SessionPanel):
             self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
             self._pending_card = (before, odds, legend)  # the card waits for where the round lands
         else:
+            self._pending_card = None  # a round placed on the map has landed with the players' dice
             self._resolved(res)
             from appmodel.result_card import result_card
 
