@@ -370,7 +370,14 @@ class GameSession:
             self._touch("attack")
             return res
         self._commit(res, "attack", odds=shown)
+        self._aim_spent()
         return res
+
+    def _aim_spent(self) -> None:
+        """The blast point was the resolved attack's aim: left on the table it would silently aim the
+        next area weapon there (the MAAWS after the mortar), so the next one is picked afresh (B)."""
+        if self._selection.blast_point is not None:
+            self.set_blast_point(None)
 
     def choose_landing(self, point: XY, entries: Sequence[Entry] | None = None) -> Resolution:
         """Where the pending missed explosive lands (the chooser clicked it); refused beyond the miss radius.
@@ -388,6 +395,7 @@ class GameSession:
         self._pending = None
         self._miss = replace(pending.miss, landed_in=landed)
         self._commit(res, "attack", already_logged=True, odds=pending.odds)
+        self._aim_spent()
         return res
 
     def _in_the_air(self) -> UsageError:
