@@ -152,9 +152,12 @@ class DiceChoice(QGroupBox):
         self.entered.toggled.connect(self.dice_form.setVisible)
 
     def set_rolls(self, rolls: bool) -> None:
-        """An action without dice: no choice of dice to make (Resolve stays)."""
-        self.virtual.setEnabled(rolls)
-        self.entered.setEnabled(rolls)
+        """An action without dice: no choice of dice to make, only Resolve (a greyed "Players' dice"
+        still ticked from the last roll read as if dice were wanted)."""
+        self.virtual.setVisible(rolls)
+        self.entered.setVisible(rolls)
+        self.dice_form.setVisible(rolls and self.entered.isChecked())
+        self.setTitle("Dice" if rolls else "No dice")
 
 
 __all__ = ["DiceChoice", "DiceForm"]
