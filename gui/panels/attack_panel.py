@@ -85,6 +85,16 @@ def weapon_text(w: Any) -> str:
     return w.name + (f"  ({', '.join(parts)})" if parts else "")
 
 
+def _replaced(box: QGroupBox, old: DeclarationForm, declarations: tuple[Any, ...], changed: Any) -> DeclarationForm:
+    """A new form for ``declarations`` in ``box``, where ``old`` was (deleted by Qt later, hidden now)."""
+    box.layout().removeWidget(old)
+    old.hide()
+    old.deleteLater()
+    form = DeclarationForm(declarations, changed=changed)
+    box.layout().addWidget(form)
+    return form
+
+
 class AttackPanel(AttackPanelBase):
     """The attack set up for any ruleset: attacker, weapon, the declarations its form gives, the
     targets the geometry proposes with their odds, the odds in detail, the dice."""
@@ -209,12 +219,7 @@ class AttackPanel(AttackPanelBase):
                     and d.kind in FORM_KINDS)
         if box and box != self.box_decls:  # the target box as the ruleset gives it (its proposals follow the table)
             self.box_decls = box
-            holder = self.target_box.layout()
-            holder.removeWidget(self.target_form)
-            self.target_form.hide()
-            self.target_form.deleteLater()
-            self.target_form = DeclarationForm(box, changed=self._target_declared)
-            holder.addWidget(self.target_form)
+            self.target_form = _replaced(self.target_box, self.target_form, box, self._target_declared)
             if self._focus is not None:
                 self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
         key = (uid, name, decls)
@@ -222,11 +227,7 @@ class AttackPanel(AttackPanelBase):
             return
         kept = self.declared.values() if self._form_for[:2] == (uid, name) else {}
         self._form_for = key
-        layout = self.declared_box.layout()
-        layout.removeWidget(self.declared)
-        self.declared.hide()
-        self.declared.deleteLater()
-        self.declared = DeclarationForm(decls, changed=self._setup_changed)
+        self.declared = _replaced(self.declared_box, self.declared, decls, self._setup_changed)
         offered = {d.key: d for d in decls}
         still = {}
         for k, v in kept.items():
@@ -237,7 +238,6 @@ class AttackPanel(AttackPanelBase):
                 v = tuple(x for x in v if x in {c.value for c in d.proposals})
             still[k] = v
         self.declared.set_values(still)
-        layout.addWidget(self.declared)
         self.declared_box.setVisible(bool(decls))
 
     # -- the draft ------------------------------------------------------------------------------
