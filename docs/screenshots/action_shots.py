@@ -141,6 +141,19 @@ def attack_shot(tmp: Path) -> None:
     settle(w)
     w.grab().save(str(OUT / "attack-panel-1366.png"))
     w.docks["Attack"].grab().save(str(OUT / "attack-panel-dock.png"))
+    # The same panel for Force on Force: Alpha's fire at the RPG team, the test's declarations, the
+    # target's box, the odds in its words.
+    from rules.forceonforce.examples import patrol
+
+    fof = GameSession.from_scenario_file(patrol.SCENARIO_PATH)
+    w2 = open_window(fof, tmp)
+    w2.docks["Attack"].raise_()
+    fof.select_unit(12)
+    settle(w2)
+    if w2.attack._rows:
+        w2.attack.set_target(w2.attack._rows[0])
+    settle(w2)
+    w2.grab().save(str(OUT / "fof-attack-panel-1366.png"))
 
 
 if __name__ == "__main__":

@@ -331,6 +331,11 @@ class AttackPanel(AttackPanelBase):
         # The verdict column when it says something: every unit listed, or a reason besides "clear".
         self.targets.setColumnHidden(self.why_column, not self.show_all.isChecked() and all(p.eligible and not p.reason
                                                                                              for p in shown))
+        # Tall enough for up to six rows (the panel scrolls on a short screen): a blast's five targets
+        # were read through a three-row slit.
+        header = self.targets.horizontalHeader().height() or 24
+        row_px = self.targets.verticalHeader().defaultSectionSize()
+        self.targets.setMinimumHeight(max(88, min(len(shown), 6) * row_px + header + 18))
         if self._focus not in self.ticked():
             self._focus = next(iter(self.ticked()), None)
         self._show_target_box()
