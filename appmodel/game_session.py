@@ -34,7 +34,7 @@ from appmodel.session.attacks import AttackDraft, MissMarker, PendingLanding, la
 from appmodel.session.clock import SessionClock
 from appmodel.session.dice_sources import CapturingDice, Entry, ReplayThenDice, check_all_used, entered_or
 from appmodel.session.game_log import GameLog, LogEntry, bookmark_text, clock_text, rules_lines, tracker_event_text
-from appmodel.session.procedures import Procedure, What, dice_needed, run_rolls
+from appmodel.session.procedures import Procedure, What, dice_needed, landing_dice_needed, run_rolls
 from appmodel.session.review_topics import ReviewTopic, bookmark_note, review_topics
 from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
@@ -337,12 +337,24 @@ class GameSession:
         (:class:`ActionRequest`) or a :data:`Procedure`. The
         entered-dice form lists exactly these, one at a time: which dice follow depends on the earlier
         ones (no Damage roll for a miss). An impossible entry raises the rules' message."""
+        pending = self._pending
+        if what == "attack" and pending is not None:
+            if pending.placed_in is None:
+                raise self._in_the_air()
+            return landing_dice_needed(self.ruleset, self._state, pending.draft, pending.entries, entries,
+                                       pending.placed_in)
         return dice_needed(self.ruleset, self._state, what, entries, draft=self._draft)
 
     def resolve_attack(self, entries: Sequence[Entry] | None = None) -> Resolution:
         """Resolve the attack set up: with the session's virtual dice, or with ``entries`` the players
         rolled (one per roll, as :meth:`dice_needed` lists them). A missed explosive whose landing point
-        a player must choose stays pending until :meth:`choose_landing`."""
+        a player must choose stays pending until :meth:`choose_landing`; while it waits no new attack
+        is rolled (the round in the air is that attack, and pressing Resolve again must not fire another)."""
+        if self._pending is not None:
+            if self._pending.placed_in is not None:  # placed on the map: these are the dice its landing brings
+                return self.choose_landing(self._pending.placed_in, entries)
+            raise self._in_the_air()
+        self._miss = None  # the last round's landing mark goes with a new attack
         shown = self._current_analysis().odds  # what the players saw before rolling: recorded with the attack
         dice = CapturingDice(entered_or(entries, self.dice))
         res = run_rolls(self.ruleset, self._state, "attack", dice, draft=self._draft)
@@ -358,7 +370,14 @@ class GameSession:
             self._touch("attack")
             return res
         self._commit(res, "attack", odds=shown)
+        self._aim_spent()
         return res
+
+    def _aim_spent(self) -> None:
+        """The blast point was the resolved attack's aim: left on the table it would silently aim the
+        next area weapon there (the MAAWS after the mortar), so the next one is picked afresh (B)."""
+        if self._selection.blast_point is not None:
+            self.set_blast_point(None)
 
     def choose_landing(self, point: XY, entries: Sequence[Entry] | None = None) -> Resolution:
         """Where the pending missed explosive lands (the chooser clicked it); refused beyond the miss radius.
@@ -376,7 +395,27 @@ class GameSession:
         self._pending = None
         self._miss = replace(pending.miss, landed_in=landed)
         self._commit(res, "attack", already_logged=True, odds=pending.odds)
+        self._aim_spent()
         return res
+
+    def _in_the_air(self) -> UsageError:
+        assert self._pending is not None
+        miss = self._pending.miss
+        return UsageError(f"the missed round is still in the air: {miss.chooser} chooses where it lands, within "
+                          f"{miss.miss_radius_in:g}\" -- click that point on the map, inside the red circle (the "
+                          "landing tool, L, is on)")
+
+    def place_landing(self, point: XY) -> None:
+        """Where the pending missed explosive lands, clicked while the players roll their own dice: the
+        dice form then asks for the rolls the landing brings, and Resolve (:meth:`resolve_attack` with
+        them) lands it. Refused beyond the miss radius."""
+        pending = self._pending
+        if pending is None:
+            raise UsageError("no missed explosive is waiting for a landing point")
+        landed = landing_point(pending.miss, point)
+        self._pending = replace(pending, placed_in=landed)
+        self._miss = replace(pending.miss, landed_in=landed)
+        self._touch("attack")
 
     def cancel_pending(self) -> None:
         self._pending = None

@@ -40,7 +40,7 @@ def result_card(events: Sequence[RulesEvent], sentences: Sequence[str], odds: Se
         if not o.allowed:
             lines.append(f"{o.name}: not allowed ({o.reason})")
         elif legend is not None:
-            lines.append(f"{o.name}: " + ", ".join(f"{word} {float(p):.1%}" for word, p in legend.values(o)))
+            lines.append(legend.card_line(o))
         else:
             lines.append(f"{o.name}: hit {float(o.p_hit):.1%}, kill {float(o.p_kill_any):.1%}")
         if o.allowed and getattr(o, "outcomes", ()):

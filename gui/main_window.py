@@ -35,7 +35,6 @@ from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.recorded_attack_panel import RecordedAttackPanel
 from gui.panels.roster_panel import RosterPanel
-from gui.panels.ruleset_attack_panel import RulesetAttackPanel
 from gui.panels.timeline_panel import TimelinePanel
 from gui.panels.tracking_panel import TrackingPanel
 from gui.panels.turn_panel import TurnPanel
@@ -45,7 +44,6 @@ from gui.recording_controls import RecordingControls
 from gui.result_card_view import ResultCardView
 from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
-from rules.ruleset import front_end
 
 __all__ = ["MainWindow", "default_projector_path", "first_window_size"]
 
@@ -87,14 +85,13 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.roster = RosterPanel(session)
-        # A ruleset with shots per target, an aim point and blasts gets that panel; another's is built
-        # from its declarations.
-        shots_and_aim = front_end(session.ruleset).attack_panel == "shots and aim"
-        self.attack = AttackPanel(session) if shots_and_aim else RulesetAttackPanel(session)
+        # One declaration panel for every ruleset's attack, built from the ruleset's form.
+        self.attack = AttackPanel(session)
         self.turn = TurnPanel(session)
         self.result_card = ResultCardView(self.view)
         self.attack.on_resolved.append(self.result_card.show_card)
         self.view.landed.connect(self.attack.landing_resolved)
+        self.view.landing_by_hand = self.attack.entered.isChecked
         # Every other action a unit can take (a treatment, a Signal, a boarding...), as the ruleset lists them.
         self.actions_panel = ActionPanel(session) if replay is None else None
         if self.actions_panel is not None:

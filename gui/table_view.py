@@ -10,6 +10,7 @@ together with the overlays of the poses tracked in it. Everything a user does �
 toggle, a rules change — is drawn at once, on the UI thread."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,9 @@ class TableView(QWidget):
         self.compositor.painter.label_top_px = 38.0  # the badge "Camera view · tool: ..." sits there
         self.mode = mode if calibration is not None else "table"
         self.tool = "select"
+        #: Whether the players roll the dice a missed round's landing brings (the attack panel's
+        #: "Players' dice"): a landing click then places it and Resolve lands it with those dice.
+        self.landing_by_hand: Callable[[], bool] = lambda: False
         self.top = TopDownTransform(session.table_size_in, (max(1, self.width()), max(1, self.height())))
         self.camera_zoom = 1.0
         self.camera_pan = (0.0, 0.0)
@@ -417,9 +421,13 @@ class TableView(QWidget):
                     point = (u.x_in, u.y_in)
                 self.session.set_blast_point(point)
             elif self.tool == "landing":
-                self.landed.emit(self.session.choose_landing(point))
+                if self.landing_by_hand():  # the players roll the landing's dice: Resolve lands it
+                    self.session.place_landing(point)
+                    self.message.emit(f"lands at ({point[0]:.1f}, {point[1]:.1f}): enter the dice it brings, then Resolve")
+                else:
+                    self.landed.emit(self.session.choose_landing(point))
+                    self.message.emit(f"landed at ({point[0]:.1f}, {point[1]:.1f})")
                 self.set_tool("select")
-                self.message.emit(f"landed at ({point[0]:.1f}, {point[1]:.1f})")
             else:
                 self.session.select_unit(self.session.unit_at(*point))
         except (UsageError, ValueError) as exc:

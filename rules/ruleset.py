@@ -173,8 +173,8 @@ class WeaponView:
 class Declaration:
     """A modifier the players may declare for an attack (a checkbox or a choice in the attack panel).
 
-    ``scope`` is "attack" (about the attacker) or "target" (per target); ``kind`` is "bool", "choice"
-    or "int"; the GUI passes the values back under ``key``.
+    ``scope`` is "attack" (about the attacker) or "target" (per target); ``kind`` is "bool", "choice",
+    "int" or "units" (tick the units of ``proposals``); the GUI passes the values back under ``key``.
     """
 
     key: str
@@ -186,6 +186,12 @@ class Declaration:
     help: str = ""
     #: A few words for a narrow form under a heading that names whose it is ("Die shift"); "": ``label``.
     short: str = ""
+    #: A "units" declaration's units as the table proposes them (by name, whether the rules would take
+    #: each now and why: "0.4\" from Sergeant", "3.0\" away: beyond the reach of 1\"").
+    proposals: tuple[ActionChoice, ...] = ()
+    #: The range of an "int" declaration.
+    minimum: int = -12
+    maximum: int = 12
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,24 @@ class OddsLegend:
     shots: bool = True
     max_targets: int | None = None
     refused: str = "no shot"
+    #: Whose figure ``hit`` is when it is not the target's ("the firing unit" wins the test): the result
+    #: card then says "The firing unit wins 50.0% against RPG team", never a bare "RPG team: wins".
+    whose: str = ""
+
+    def card_line(self, odds: TargetOdds) -> str:
+        """One target's odds as the result card says them, whose they are included.
+
+        >>> o = TargetOdds(30, "RPG team", "Insurgents", 1, True, "", Fraction(1, 2), Fraction(1), Fraction(1, 2),
+        ...                Fraction(1, 2), True)
+        >>> OddsLegend("wins", None, whose="the firing unit").card_line(o)
+        'The firing unit wins 50.0% against RPG team'
+        >>> HIT_AND_KILL.card_line(o)
+        'RPG team: hit 50.0%, kill 50.0%'
+        """
+        figures = ", ".join(f"{word} {float(p):.1%}" for word, p in self.values(odds))
+        if self.whose:
+            return f"{self.whose[:1].upper()}{self.whose[1:]} {figures} against {odds.name}"
+        return f"{odds.name}: {figures}"
 
     def values(self, odds: TargetOdds) -> tuple[tuple[str, Fraction], ...]:
         """(word, probability) of each figure the legend names, in order."""
@@ -316,8 +340,10 @@ class FrontEnd:
     a ruleset's name. A ruleset gives its own as the ``front_end`` attribute; :func:`front_end` falls
     back to :data:`PLAIN_FRONT_END`.
 
-    ``attack_panel``: "declarations" (a panel built from :meth:`Ruleset.declarations`, one figure per
-    target) or "shots and aim" (shots per target, an aim point, a blast: Down Range's panel).
+    ``target_columns``: the target declarations the attack panel shows as columns of its targets table,
+    a value per row (Down Range's shots, cover, concealment, darkness, unaware); the others are set in
+    a box for the target picked. ``aim_with_targets``: an area weapon is aimed at the blast point even
+    with targets ticked (they are the units it means to catch); otherwise only when none is ticked.
     ``dice_hint``: what to type in the players' dice field. ``round_button``: the words of the button
     that opens a round. ``initiative_rolls``: the turn panel lists the last initiative roll;
     ``ready``: (the words of a turn-panel row, a token) -- the row lists the units holding the token
@@ -333,11 +359,12 @@ class FrontEnd:
     "line_of_fire", "hot_spots", "command", "automation", "voice", "jamming", "emissions", "areas";
     None offers every one.
 
-    >>> front_end(object()).attack_panel, front_end(object()).edit_button
-    ('declarations', 'Edit by hand…')
+    >>> front_end(object()).target_columns, front_end(object()).edit_button
+    ((), 'Edit by hand…')
     """
 
-    attack_panel: str = "declarations"
+    target_columns: tuple[str, ...] = ()
+    aim_with_targets: bool = False
     dice_hint: str = "the players' dice as the rules ask, e.g. 4 [2 6] (empty: virtual dice)"
     round_button: str = "Roll initiative"
     initiative_rolls: bool = False
@@ -427,6 +454,13 @@ class Ruleset:
 
     def declarations(self) -> tuple[Declaration, ...]:
         raise NotImplementedError
+
+    def attack_form(self, state: Any, attacker_id: int, weapon: str) -> tuple[Declaration, ...]:
+        """What the attack panel asks the players for this attacker and weapon: the declarations a
+        form draws ("bool", "choice", "int", "units"), choices and proposals taken from the table
+        (the weapon's payloads, who stands within reach to assist). By default every one of
+        :meth:`declarations` of those kinds."""
+        return tuple(d for d in self.declarations() if d.kind in ("bool", "choice", "int", "units"))
 
     def set_pose(self, state: Any, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
                  moved_in: float | None = None, on_table: bool = True) -> Any:

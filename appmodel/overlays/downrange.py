@@ -74,16 +74,16 @@ def blast_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
             if u is not None:
                 out.append(ring_around(u, "blast", "#ff8c1a", memo))
     miss = snap.miss
-    if miss is not None:
+    # The red circle only while the round waits for its landing point; once placed, the mark of where it landed.
+    if miss is not None and miss.landed_in is None:
         c = Circle(miss.intended_in[0], miss.intended_in[1], miss.miss_radius_in)
-        label = f'miss radius {miss.miss_radius_in:g}": {miss.chooser} chooses' if miss.landed_in is None else \
-            f'miss radius {miss.miss_radius_in:g}"'
+        label = f'miss radius {miss.miss_radius_in:g}": {miss.chooser} chooses where it lands'
         out.append(DrawItem("blast", ("miss", c), outline(c, RING_SEGMENTS, memo), "#ff4d4d", closed=True, width_px=2.0,
                             dashed=True, label=label, text_in=(c.x_in, c.y_in - c.radius_in - 0.6)))
-        if miss.landed_in is not None:
-            out.append(DrawItem("blast", ("landed", miss.landed_in), _pts([miss.landed_in]), "#ff4d4d", marker="x", width_px=3.0,
-                                label="landed", text_in=(miss.landed_in[0], miss.landed_in[1] + 1.0),
-                                anchor_in=miss.landed_in))
+    if miss is not None and miss.landed_in is not None:
+        out.append(DrawItem("blast", ("landed", miss.landed_in), _pts([miss.landed_in]), "#ff4d4d", marker="x", width_px=3.0,
+                            label="the missed round landed here", text_in=(miss.landed_in[0], miss.landed_in[1] + 1.0),
+                            anchor_in=miss.landed_in))
     return out
 
 

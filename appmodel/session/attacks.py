@@ -57,6 +57,8 @@ class PendingLanding:
     message: str
     #: The odds the players were shown before the first roll (recorded with the attack once it lands).
     odds: tuple[TargetOdds, ...] = ()
+    #: Where the chooser placed it, while the players roll the dice the landing brings (players' dice).
+    placed_in: XY | None = None
 
 
 def miss_marker(res: Resolution) -> MissMarker:

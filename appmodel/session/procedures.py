@@ -13,7 +13,7 @@ from typing import Any
 
 from appmodel.errors import UsageError
 from appmodel.session.attacks import AttackDraft
-from appmodel.session.dice_sources import Entry, NeedDice, ProbeDice
+from appmodel.session.dice_sources import Entry, NeedDice, ProbeDice, ReplayThenDice
 from rules.dice import DiceSource, RollRequest
 from rules.ruleset import ActionRequest, Resolution, Ruleset
 
@@ -55,6 +55,17 @@ def dice_needed(ruleset: Ruleset, state: Any, what: What, entries: Sequence[Entr
     Damage roll for a miss). An impossible entry raises the rules' message."""
     try:
         run_rolls(ruleset, state, what, ProbeDice(entries), draft=draft)
+    except NeedDice as need:
+        return need.request
+    return None
+
+
+def landing_dice_needed(ruleset: Ruleset, state: Any, draft: AttackDraft, rolled: Sequence[Entry],
+                        entries: Sequence[Entry], landing: XY) -> RollRequest | None:
+    """The next roll a missed explosive's landing at ``landing`` asks for after ``entries`` (the rolls
+    before the miss, ``rolled``, replayed first); None when they are enough."""
+    try:
+        run_rolls(ruleset, state, "attack", ReplayThenDice(rolled, ProbeDice(entries)), draft=draft, landing=landing)
     except NeedDice as need:
         return need.request
     return None

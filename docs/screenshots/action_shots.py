@@ -120,7 +120,40 @@ def main() -> None:
                 name = form.key.replace(" ", "-")
                 window.docks["Actions"].grab().save(str(OUT / f"actions-{name}.png"))
                 shot.add(form.key)
-    print("shot:", ", ".join(sorted(shot)))
+    attack_shot(tmp)
+    print("shot:", ", ".join(sorted(shot)), "and the attack panel")
+
+
+def attack_shot(tmp: Path) -> None:
+    """The attack panel, one case of the common declaration panel, at 1366x768: 6.4.2's mortar aimed at
+    37.5, 25 with the assistant gunner ticked by name, the five soldiers in the blast ticked on the
+    sergeant's sighting (no line of sight of its own, spotter: the sergeant)."""
+    session = in_depth_before("6.4.2-6.4.4")
+    w = open_window(session, tmp)
+    w.docks["Attack"].raise_()
+    session.select_unit(GUNNER)
+    session.set_blast_point((37.5, 25.0))
+    panel = w.attack
+    panel.weapon.setCurrentIndex(panel.weapon.findData("60 mm mortar"))
+    panel.declared.set_value("assistants", (12,))
+    for uid in (30, 31, 32, 33, 34):
+        panel.set_target(uid, line_of_sight=False, spotter=10)
+    settle(w)
+    w.grab().save(str(OUT / "attack-panel-1366.png"))
+    w.docks["Attack"].grab().save(str(OUT / "attack-panel-dock.png"))
+    # The same panel for Force on Force: Alpha's fire at the RPG team, the test's declarations, the
+    # target's box, the odds in its words.
+    from rules.forceonforce.examples import patrol
+
+    fof = GameSession.from_scenario_file(patrol.SCENARIO_PATH)
+    w2 = open_window(fof, tmp)
+    w2.docks["Attack"].raise_()
+    fof.select_unit(12)
+    settle(w2)
+    if w2.attack._rows:
+        w2.attack.set_target(w2.attack._rows[0])
+    settle(w2)
+    w2.grab().save(str(OUT / "fof-attack-panel-1366.png"))
 
 
 if __name__ == "__main__":

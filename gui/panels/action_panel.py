@@ -15,16 +15,15 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGridLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QPushButton, QRadioButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
-from gui.panels.attack_common import ERROR_COLOR, ODDS_COLOR, DiceForm
+from gui.panels.attack_common import ERROR_COLOR, ODDS_COLOR
+from gui.panels.declaration_form import GREY, UnitsBox
+from gui.panels.dice_choice import DiceChoice
 from gui.panels.base import SessionPanel
 from rules.errors import RulesError
 from rules.ruleset import ActionField, ActionForm, ActionRequest
-
-GREY = "#9a9a9a"
 
 
 class _ActionDice:
@@ -36,35 +35,6 @@ class _ActionDice:
 
     def dice_needed(self, entries: Sequence[Any]) -> Any:
         return self.session.dice_needed(entries, what=self.request)
-
-
-class UnitsBox(QWidget):
-    """A tick box per proposed unit, the rules' reason beside it; ineligible ones start unticked."""
-
-    def __init__(self, f: ActionField, changed: Any) -> None:
-        super().__init__()
-        layout = QGridLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setHorizontalSpacing(6)
-        layout.setVerticalSpacing(1)
-        self.boxes: dict[Any, QCheckBox] = {}
-        for row, c in enumerate(f.choices):
-            box = QCheckBox(c.label)
-            box.setChecked(c.value in tuple(f.default or ()))
-            box.setToolTip(c.reason)
-            box.toggled.connect(lambda _: changed())
-            # The rules' reason beside it, wrapped: a narrow dock keeps its Resolve button in view.
-            why = QLabel(f"<span style='color:{GREY if not c.eligible else '#b8d8b8'}'>{c.reason}</span>")
-            why.setWordWrap(True)
-            layout.addWidget(box, row, 0)
-            layout.addWidget(why, row, 1)
-            self.boxes[c.value] = box
-        layout.setColumnStretch(1, 1)
-        if not f.choices:
-            layout.addWidget(QLabel(f"<span style='color:{GREY}'>nobody proposed</span>"), 0, 0)
-
-    def value(self) -> tuple[Any, ...]:
-        return tuple(v for v, box in self.boxes.items() if box.isChecked())
 
 
 class ActionPanel(SessionPanel):
@@ -96,32 +66,15 @@ class ActionPanel(SessionPanel):
         self.odds = QLabel()
         self.odds.setWordWrap(True)
         self.odds.setTextFormat(Qt.TextFormat.RichText)
-        self.virtual = QRadioButton("Virtual dice")
-        self.entered = QRadioButton("Players' dice")
-        self.virtual.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.virtual)
-        group.addButton(self.entered)
-        self.dice_form = DiceForm()
-        self.dice_form.setVisible(False)
-        self.resolve_button = QPushButton("Resolve")
-        self.resolve_button.setMinimumHeight(32)
+        self.dice = DiceChoice()
+        self.virtual, self.entered = self.dice.virtual, self.dice.entered
+        self.dice_form, self.resolve_button = self.dice.dice_form, self.dice.resolve_button
         self.message = QLabel()
         self.message.setWordWrap(True)
 
         top = QFormLayout()
         top.addRow("Acting unit", self.unit)
         top.addRow("Action", self.action)
-        dice = QGroupBox("Dice")
-        dice_layout = QVBoxLayout(dice)
-        dice_layout.setContentsMargins(6, 4, 6, 4)
-        row = QHBoxLayout()
-        row.addWidget(self.virtual)
-        row.addWidget(self.entered)
-        row.addStretch(1)
-        row.addWidget(self.resolve_button)
-        dice_layout.addLayout(row)
-        dice_layout.addWidget(self.dice_form)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(6)
@@ -131,7 +84,7 @@ class ActionPanel(SessionPanel):
         layout.addWidget(self.notes)
         layout.addWidget(self.odds)
         layout.addStretch(1)
-        layout.addWidget(dice)
+        layout.addWidget(self.dice)
         layout.addWidget(self.message)
 
         self.unit.currentIndexChanged.connect(lambda _: self._unit_changed())
@@ -230,13 +183,12 @@ class ActionPanel(SessionPanel):
                     self.set_value(key, value, quiet=True)
         self.notes.setText("<br>".join(form.notes))
         self.notes.setVisible(bool(form.notes))
-        self.virtual.setEnabled(form.rolls)
-        self.entered.setEnabled(form.rolls)
+        self.dice.set_rolls(form.rolls)
         self._declaration_changed()
 
     def _widget(self, f: ActionField) -> Any:
         if f.kind == "units":
-            return UnitsBox(f, self._declaration_changed)
+            return UnitsBox(f.choices, f.default, self._declaration_changed)
         if f.kind in ("unit", "choice"):
             combo = QComboBox()
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -370,7 +322,6 @@ class ActionPanel(SessionPanel):
             self.dice_form.reset(_ActionDice(self.session, request))
 
     def _dice_mode_changed(self, entered: bool) -> None:
-        self.dice_form.setVisible(entered)
         request = self.request()
         if entered and request is not None:
             self.dice_form.reset(_ActionDice(self.session, request))

@@ -1,6 +1,6 @@
 """What every attack panel shares, whatever the ruleset: the attacker and weapon drop-downs, the targets
 table the geometry proposes (a tick box per target, the distance, the odds, why a unit may or may not
-be attacked), the odds in detail, the dice (virtual or the players', typed into a :class:`DiceForm`),
+be attacked), the odds in detail, the dice (virtual or the players', :class:`~gui.panels.dice_choice.DiceChoice`),
 the Resolve button and the message line -- and the way they follow the session.
 
 A panel subclasses :class:`AttackPanelBase` and says only what its ruleset does differently: its own
@@ -14,13 +14,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                               QLayout, QLineEdit, QPushButton, QRadioButton, QSizePolicy, QTableWidgetItem,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QLabel,
+                               QLayout, QSizePolicy, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
-from gui.panels.turn_panel import parse_dice_text
+from gui.panels.dice_choice import DiceChoice
 from rules.errors import RulesError
 
 #: The columns every targets table starts with (the "why" column is the panel's ``why_column``).
@@ -52,121 +52,12 @@ def odds_cell(text: str, tip: str | None = None) -> QTableWidgetItem:
     return item
 
 
-class DiceForm(QWidget):
-    """The dice the players rolled, one roll at a time as the rules ask for them (which rolls follow
-    depends on the earlier ones: no Damage roll for a miss). Compact: the rolls entered so far on
-    one line, then the one roll needed next with its own field."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.done = QLabel()
-        self.done.setWordWrap(True)
-        # The prompt names the roll in full ("Skill roll of Sergeant with the M4/M16 at Rifleman 3
-        # (advantage: two dice)"): it wraps on its own line, and the field takes the line under it at
-        # the dock's full width. Side by side, a long prompt pushed the field and Resolve out of a
-        # 1366-pixel screen's dock.
-        self.prompt = QLabel()
-        self.prompt.setWordWrap(True)
-        self.edit = QLineEdit()
-        self.edit.setMinimumWidth(80)
-        self.edit.returnPressed.connect(lambda: self.enter(self.edit.text()))
-        self.status = QLabel()
-        self.status.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(3)
-        layout.addWidget(self.done)
-        layout.addWidget(self.prompt)
-        layout.addWidget(self.edit)
-        layout.addWidget(self.status)
-        self.entries: list[Any] = []
-        self.entered_text: list[str] = []
-        self._need: Any = None
-        self._session: Any = None
-
-    @property
-    def edits(self) -> list[QLineEdit]:
-        return [self.edit]
-
-    def reset(self, session: Any) -> None:
-        """Start over for the attack set up in ``session``."""
-        self._session = session
-        self.entries, self.entered_text = [], []
-        self.done.setToolTip("")
-        self._advance()
-
-    def _advance(self) -> None:
-        self.done.setText("Entered: " + "  ·  ".join(self.entered_text) if self.entered_text else "")
-        self.done.setVisible(bool(self.entered_text))
-        try:
-            need = self._session.dice_needed(self.entries) if self._session is not None else None
-        except UsageError as exc:  # nothing to roll for yet (no target ticked): a hint, not an error
-            self.status.setText(f"<span style='color:#b0b0b0'>{str(exc)[:1].upper()}{str(exc)[1:]}.</span>")
-            self._need = None
-            self._show_field(False)
-            return
-        except (RulesError, ValueError) as exc:
-            self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
-            self._need = None
-            self._show_field(False)
-            return
-        self._need = need
-        if need is None:
-            self.status.setText("All dice entered: press Resolve." if self.entries else "")
-            self._show_field(False)
-            return
-        self.status.setText("")
-        hint = f"{need.count} dice, each 1-{need.sides}" if need.count > 1 else f"1-{need.sides}"
-        if need.count > 1 and not need.each_die:
-            hint += f" (or their total, {need.count}-{need.count * need.sides})"
-        self.prompt.setText(f"Next: <b>{need.label}</b> ({need.count}d{need.sides})")
-        self.edit.clear()
-        self.edit.setPlaceholderText(hint)
-        self._show_field(True)
-        self.edit.setFocus()
-
-    def _show_field(self, on: bool) -> None:
-        self.prompt.setVisible(on)
-        self.edit.setVisible(on)
-
-    @property
-    def complete(self) -> bool:
-        return self._session is not None and self._need is None and bool(self.entries)
-
-    @property
-    def needed(self) -> Any:
-        return self._need
-
-    def enter(self, text: str, *, edit: QLineEdit | None = None) -> bool:
-        """Enter the next roll (as typed: "6 2", "[6 2]" or a total); False with the reason if refused."""
-        if self._need is None:
-            self.status.setText("No more dice are needed: press Resolve.")
-            return False
-        try:
-            values = parse_dice_text(text)
-            need = self._need
-            if need.count > 1 and len(values) == need.count and all(isinstance(v, int) for v in values):
-                values = [values]
-            if len(values) != 1:
-                raise UsageError(f"{text!r}: enter one roll for {need.label} ({need.count}d{need.sides})")
-            trial = self.entries + values
-            self._session.dice_needed(trial)  # validates the value against the die it belongs to
-        except (UsageError, RulesError, ValueError) as exc:
-            self.status.setText(f"<span style='color:#ff6b6b'>{exc}</span>")
-            return False
-        self.entered_text.append(f"<span title='{need.label}'>{text.strip()}</span>")
-        self.done.setToolTip("\n".join(filter(None, [self.done.toolTip(), f"{need.label}: {text.strip()}"])))
-        self.entries = trial
-        self._advance()
-        return True
-
-
 class AttackPanelBase(SessionPanel):
     """Attacker, weapon, targets, odds, dice and Resolve, following the session.
 
     A subclass builds its own tables (``self.targets`` with :func:`~gui.panels.tables.read_only_table`, its first columns
     :data:`COL_TARGET` ... :data:`COL_KILL`, ``why_column`` the geometry's verdict; ``self.odds``) and
-    layout around the widgets made here (:meth:`dice_box`, :func:`setup_grid`), connects its own
+    layout around the widgets made here (``self.dice``, :func:`setup_grid`), connects its own
     widgets, then calls :meth:`start`. It implements ``draft()``, ``_fill_weapons()``,
     ``_rebuild_targets()``, ``_show_odds()`` and ``_resolved(result)``."""
 
@@ -186,36 +77,16 @@ class AttackPanelBase(SessionPanel):
             combo.setMinimumContentsLength(14)
         self.aim_label = QLabel("—")
         self.show_all = QCheckBox("List every unit")
-        self.virtual = QRadioButton("Virtual dice")
-        self.entered = QRadioButton("Players' dice")
-        self.virtual.setChecked(True)
-        group = QButtonGroup(self)
-        group.addButton(self.virtual)
-        group.addButton(self.entered)
-        self.dice_form = DiceForm()
-        self.dice_form.setVisible(False)
-        self.resolve_button = QPushButton("Resolve (Ctrl+Return)")
-        self.resolve_button.setMinimumHeight(32)
+        self.dice = DiceChoice()
+        self.dice.resolve_button.setText("Resolve (Ctrl+Return)")
+        self.virtual, self.entered = self.dice.virtual, self.dice.entered
+        self.dice_form, self.resolve_button = self.dice.dice_form, self.dice.resolve_button
         self.message = QLabel()
         #: Called with the :class:`~appmodel.result_card.ResultCard` of every roll resolved here (the window
         #: shows it large over the map until dismissed).
         self.on_resolved: list[Any] = []
         self.message.setWordWrap(True)
         self.message.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-
-    def dice_box(self) -> QGroupBox:
-        """"Dice": virtual or the players', Resolve on the same line, the dice form under them."""
-        box = QGroupBox("Dice")
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(6, 4, 6, 4)
-        row = QHBoxLayout()
-        row.addWidget(self.virtual)
-        row.addWidget(self.entered)
-        row.addStretch(1)
-        row.addWidget(self.resolve_button)
-        layout.addLayout(row)
-        layout.addWidget(self.dice_form)
-        return box
 
     def lay_out(self, *parts: Any, spacing: int) -> None:
         """The panel top to bottom: ``parts`` (layouts, widgets, or (widget, stretch)) in a scrolling
@@ -248,7 +119,7 @@ class AttackPanelBase(SessionPanel):
         self.setup_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.setup_scroll.setWidget(setup)
         layout.addWidget(self.setup_scroll, 1)
-        layout.addWidget(self.dice_box())
+        layout.addWidget(self.dice)
         layout.addWidget(self.message)
 
     def start(self) -> None:
@@ -292,6 +163,8 @@ class AttackPanelBase(SessionPanel):
                 self._setup_changed()
         elif kind == "attack":
             self._show_odds()
+            if self.session.pending is not None and self.entered.isChecked():
+                self.dice_form.reset(self.session)  # placed on the map: the dice its landing brings
         elif kind == "poses":
             self.later(self._refresh_geometry)  # distances, who is in range, odds follow the moves
 
@@ -478,7 +351,6 @@ class AttackPanelBase(SessionPanel):
 
     # -- dice and resolving ---------------------------------------------------------------------
     def _dice_mode_changed(self, entered: bool) -> None:
-        self.dice_form.setVisible(entered)
         if entered:
             self.dice_form.reset(self.session)
 
@@ -509,6 +381,7 @@ class AttackPanelBase(SessionPanel):
             self.message.setText(f"<b>{res.pending}</b><br>Pick the landing point with the landing tool (L) on the table view.")
             self._pending_card = (before, odds, legend)  # the card waits for where the round lands
         else:
+            self._pending_card = None  # a round placed on the map has landed with the players' dice
             self._resolved(res)
             from appmodel.result_card import result_card
 

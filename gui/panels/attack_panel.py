@@ -1,289 +1,537 @@
-"""The attack at the table: attacker and weapon, targets proposed by the geometry, what the players
-declare, the exact odds, and the roll — with virtual dice, or with the dice the players rolled,
-typed into a form that lists exactly which dice the rules need next and checks each one.
+"""The attack at the table, for every rule system: one declaration panel built from what the ruleset
+gives as data (:meth:`rules.ruleset.Ruleset.attack_form`, :class:`rules.ruleset.FrontEnd`,
+:class:`rules.ruleset.OddsLegend`); it names no rule system.
 
-Laid out for a table-side screen: the set-up in a compact grid, then one targets table in which each
-target carries its own odds (hit, kill over all its shots) next to the declarations that change them,
-the odds in detail (roll, Advantages and Disadvantages), the dice and the Resolve button — readable at
-1600x960 without scrolling. While units are carried across the table the distances and odds follow,
-a few times a second."""
+Top to bottom: attacker and weapon (the attacker follows the selection on the map), the aim point of
+an area weapon (the blast tool, B), the attacker's declarations (Down Range's mode, payload, the units
+proposed by name as assistants from who stands within reach, crew, Reaction; Force on Force's test and
+dice), the targets the geometry proposes -- each row with its distance, its exact odds, the target
+declarations the ruleset shows as columns (Down Range's shots and cover) and why it may or may not be
+attacked --, a box with the other declarations of the target picked (a click on its row picks it:
+Down Range's concealment, darkness, unaware...; Force on Force's die and shifts), the odds in detail, and the dice (virtual or the players', typed in
+one roll at a time, each checked against its die) with Resolve. With the relief scanned, a target
+ticked starts with the line of sight and cover the ground proposes (untick "Sight from the ground" to
+judge by eye). While units are carried across the table the distances, proposals and odds follow."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QSpinBox,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from appmodel.errors import UsageError
-from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, AttackPanelBase, odds_cell,
-                                      setup_grid)
-from gui.panels.tables import read_only_table
 from appmodel.game_session import AttackDraft
+from gui.panels.attack_common import COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, setup_grid
+from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
+                                        widget_value)
+from gui.panels.tables import read_only_table
+from rules.errors import RulesError
+from rules.ruleset import front_end
+from rules.terrain_sight import GroundSightProposals
 
-TARGET_COLUMNS = ("Target", "Dist.", "Hit", "Kill", "Shots", "Cover", "Conceal.", "Dark", "Unaw.", "Geometry")
-COL_SHOTS, COL_COVER, COL_CONCEAL, COL_DARK, COL_UNAWARE, COL_WHY = range(COL_KILL + 1, len(TARGET_COLUMNS))
-#: Darkness per target: "table" takes the table's lighting (the scenario's, or what the turn set).
-DARKNESS = ("table", "none", "partial", "total")
-ODDS_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
-LEVELS = ("none", "partial", "total")
+#: The odds in detail: one row per outcome of the procedure, or per target with its roll (shots per target).
+OUTCOME_COLUMNS = ("Target", "Outcome", "Exact odds")
+SHOT_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
 
 
-def _pct(x: Any) -> str:
-    return f"{float(x):.1%}"
+class CompactTable(QTableWidget):
+    """A table that asks for no more height than its minimum: the panel's scroll area sizes the panel
+    by its hint, so Qt's default (192 px per table) would push the dice and Resolve out of sight;
+    the layout's stretch still gives the tables whatever room is left."""
+
+    def sizeHint(self) -> Any:  # Qt's name
+        hint = super().sizeHint()
+        hint.setHeight(self.minimumHeight())
+        return hint
+
+
+def exact_text(p: Any) -> str:
+    """A probability as players read it, with its exact fraction.
+
+    >>> from fractions import Fraction
+    >>> exact_text(Fraction(7, 16)), exact_text(Fraction(1)), exact_text(Fraction(0))
+    ('43.8% (7/16)', '100%', '0%')
+    """
+    f = float(p)
+    if f in (0.0, 1.0):
+        return f"{f:.0%}"
+    return f"{f:.1%} ({p})"
+
+
+def weapon_text(w: Any) -> str:
+    """A weapon as the drop-down lists it: range, fan, area of effect, shots left, damage.
+
+    >>> from rules.ruleset import WeaponView
+    >>> weapon_text(WeaponView("Mortar", 36.0, None, "2", None, 3.0, 8))
+    'Mortar  (R 36", AoE 3", 8 shots left, damage 2)'
+    >>> weapon_text(WeaponView("Fire", float("inf"), 4, "Firepower 4"))
+    'Fire  (Firepower 4)'
+    >>> weapon_text(WeaponView("M249", 30.0, 6, "1d6", 3))
+    'M249  (R 30", Fan 3, damage 1d6)'
+    """
+    parts = []
+    if math.isfinite(w.range_in) and w.range_in > 0:
+        parts.append(f'R {w.range_in:g}"')
+    if w.fan:
+        parts.append(f"Fan {w.fan}")
+    if w.radius_in:
+        parts.append(f'AoE {w.radius_in:g}"')
+    if w.ammo_left is not None:
+        parts.append(f"{w.ammo_left} shot{'s' if w.ammo_left != 1 else ''} left")
+    if w.damage:
+        parts.append(f"damage {w.damage}" if str(w.damage).isdigit() else str(w.damage))
+    return w.name + (f"  ({', '.join(parts)})" if parts else "")
+
+
+def _replaced(box: QGroupBox, old: DeclarationForm, declarations: tuple[Any, ...], changed: Any) -> DeclarationForm:
+    """A new form for ``declarations`` in ``box``, where ``old`` was (deleted by Qt later, hidden now)."""
+    box.layout().removeWidget(old)
+    old.hide()
+    old.deleteLater()
+    form = DeclarationForm(declarations, changed=changed)
+    box.layout().addWidget(form)
+    return form
 
 
 class AttackPanel(AttackPanelBase):
-    """Down Range's attack: mode, payload, crew and assisting units, the Reaction, and per target its
-    shots, cover, concealment, darkness and whether it is unaware."""
+    """The attack set up for any ruleset: attacker, weapon, the declarations its form gives, the
+    targets the geometry proposes with their odds, the odds in detail, the dice."""
 
-    why_column = COL_WHY
+    resolve_without_dice = True
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
-        self.mode = QComboBox()
-        self.mode.addItems(["attack", "suppress"])
-        self.payload = QComboBox()
-        self.crew = QSpinBox()
-        self.crew.setRange(0, 8)
-        self.assistants = QLineEdit()
-        self.assistants.setPlaceholderText("tag ids, e.g. 12")
-        self.reaction = QCheckBox("Use the ready Reaction")
-        self.untrained = QCheckBox("Not trained on the weapon")
+        ruleset = session.ruleset
+        self.grouped = ruleset.has_groups
+        self.look = front_end(ruleset)
+        target_decls = [d for d in ruleset.declarations() if d.scope == "target"]
+        self.column_decls = tuple(next(d for d in target_decls if d.key == k) for k in self.look.target_columns)
+        self.box_decls = tuple(d for d in target_decls if d.key not in self.look.target_columns and d.kind in FORM_KINDS)
+        self._defaults = {d.key: d.default for d in target_decls}
+        self.titles = ("Target", "Dist.", "Hit", "Kill", *(d.short or short_label(d.label) for d in self.column_decls),
+                       "Geometry")
+        self.why_column = len(self.titles) - 1
+        self._first_column = COL_KILL + 1
+
+        self.declared_box = QGroupBox("The attacker")
+        self.declared_box.setToolTip(f"What {ruleset.title} lets the players declare for the attacker")
+        QVBoxLayout(self.declared_box).setContentsMargins(6, 2, 6, 2)
+        self.declared = DeclarationForm((), changed=self._setup_changed)
+        self.declared_box.layout().addWidget(self.declared)
+        self.target_form = DeclarationForm(self.box_decls, changed=self._target_declared)
+        self.target_box = QGroupBox("The target")
+        QVBoxLayout(self.target_box).addWidget(self.target_form)
+        self.target_box.layout().setContentsMargins(6, 2, 6, 2)
+        self.target_box.setVisible(False)
+        self.aim_title = QLabel("Aim point (B)")
+        self.aim_label.setToolTip("Pick it with the blast tool (B) on the table view")
         #: with the relief known: line of sight and partial cover proposed from the ground (untick to judge by eye)
         self.from_ground = QCheckBox("Sight from the ground")
-        self.from_ground.setToolTip("The scanned relief proposes each target's line of sight and partial cover; "
+        self.from_ground.setToolTip("The scanned relief proposes each target's line of sight and cover; "
                                     "untick to judge them by eye")
         self.from_ground.setChecked(True)
-        self._ground_sight: dict[int, Any] = {}
-        self.show_all.setToolTip("Off: only units the geometry allows as targets (and those ticked)")
-        self.targets = read_only_table(TARGET_COLUMNS, row_px=28, stretch=(COL_WHY,), min_px=100)
+        self.from_ground.setVisible(isinstance(ruleset, GroundSightProposals))
+        self.show_all.setToolTip("Off: only units that may be attacked (and those ticked)")
+        self.targets = read_only_table(self.titles, cls=CompactTable, row_px=26 if self.column_decls else 22,
+                                       stretch=(self.why_column,), min_px=88)
         header = self.targets.horizontalHeader()
         header.setMinimumSectionSize(36)
-        for col, width in ((COL_HIT, 54), (COL_KILL, 54), (COL_SHOTS, 48), (COL_COVER, 72), (COL_CONCEAL, 72),
-                           (COL_DARK, 70), (COL_UNAWARE, 42)):
+        for col, d in enumerate(self.column_decls, start=self._first_column):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(col, width)
-        self.odds = read_only_table(ODDS_COLUMNS, row_px=22, select="cells", stretch_last=True, min_px=56)
+            header.resizeSection(col, 72 if d.kind == "choice" else 46 if d.kind == "int" else 42)
+        for col in (COL_HIT, COL_KILL):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(col, 54)
+        self.geometry_label = QLabel()
+        self.geometry_label.setWordWrap(True)
+        self.odds = read_only_table(OUTCOME_COLUMNS, cls=CompactTable, row_px=22, select="cells", stretch_last=True,
+                                    min_px=70)
 
-        setup = setup_grid(self.attacker, self.weapon, span=3)
-        setup.addWidget(QLabel("Mode"), 2, 0)
-        setup.addWidget(self.mode, 2, 1)
-        setup.addWidget(QLabel("Payload"), 2, 2)
-        setup.addWidget(self.payload, 2, 3)
-        setup.addWidget(QLabel("Crew assisting"), 3, 0)
-        setup.addWidget(self.crew, 3, 1)
-        setup.addWidget(QLabel("Assisting units"), 3, 2)
-        setup.addWidget(self.assistants, 3, 3)
-        setup.addWidget(self.reaction, 4, 0, 1, 2)
-        setup.addWidget(self.untrained, 4, 2, 1, 2)
-        setup.addWidget(QLabel("Aim point (B, blast tool)"), 5, 0, 1, 2)
-        setup.addWidget(self.aim_label, 5, 2, 1, 2)
+        setup = setup_grid(self.attacker, self.weapon)
+        setup.addWidget(self.aim_title, 2, 0)
+        setup.addWidget(self.aim_label, 2, 1)
         setup.setColumnStretch(1, 1)
-        setup.setColumnStretch(3, 1)
-        # The title over its two tick boxes, not beside them: side by side they were wider than the panel
-        # on a 1366x768 screen, which cut off the right-hand fields.
+        self.targets_title = QLabel()
+        # The tick boxes under the title, not beside it: side by side they were wider than the panel on a
+        # 1366x768 screen, which cut them off.
         targets_head = QVBoxLayout()
-        # (Not word-wrapped: a wrapping label makes the scroll area lay the panel out at its preferred height.)
-        targets_head.addWidget(QLabel("<b>Targets</b> — tick to attack; hit and kill are the exact odds"))
-        targets_options = QHBoxLayout()
-        targets_options.addWidget(self.from_ground)
-        targets_options.addWidget(self.show_all)
-        targets_options.addStretch(1)
-        targets_head.addLayout(targets_options)
-        self.lay_out(setup, targets_head, (self.targets, 4),
-                     QLabel("<b>Odds</b> in detail (the roll, Advantages and Disadvantages)"), (self.odds, 2), spacing=6)
+        targets_head.addWidget(self.targets_title)
+        options = QHBoxLayout()
+        options.addWidget(self.from_ground)
+        options.addWidget(self.show_all)
+        options.addStretch(1)
+        targets_head.addLayout(options)
+        self.lay_out(setup, self.declared_box, targets_head, (self.targets, 3), self.geometry_label, self.target_box,
+                     QLabel("<b>Odds</b> in detail: every outcome, exactly"), (self.odds, 2), spacing=4)
 
-        for w in (self.mode, self.payload):
-            w.currentIndexChanged.connect(lambda _: self._setup_changed())
-        self.crew.valueChanged.connect(lambda _: self._setup_changed())
-        self.assistants.editingFinished.connect(self._setup_changed)
-        self.reaction.toggled.connect(lambda _: self._setup_changed())
-        self.untrained.toggled.connect(lambda _: self._setup_changed())
-        self.show_all.toggled.connect(self._show_all_changed)
-        self.from_ground.toggled.connect(lambda _: self._setup_changed())
-        self.targets.setColumnHidden(COL_WHY, True)  # only targets that can be hit are listed: all "can be hit"
+        #: What the players declared per target, every key they were shown (kept while it stays listed).
+        self._target_decl: dict[int, dict[str, Any]] = {}
+        #: What the relief proposed per target, and why.
+        self._ground_decl: dict[int, dict[str, Any]] = {}
+        self._ground_why: dict[int, str] = {}
+        #: The ticked target whose declarations the target box shows.
+        self._focus: int | None = None
+        #: The attacker and weapon the attacker's form was built for, and its proposals.
+        self._form_for: tuple[Any, ...] = ()
+        self.show_all.toggled.connect(lambda _: self._rebuild_targets())
+        self.targets.cellClicked.connect(lambda row, _col: self._focus_on(self._rows[row]) if row < len(self._rows) else None)
+        self.from_ground.toggled.connect(lambda _: self._ground_toggled())
         self.start()
 
     # -- attacker and weapon --------------------------------------------------------------------
+    def _attacker_of(self, unit_id: int) -> int:
+        """The id an attack names ``unit_id``'s unit by (a fireteam's lowest tag; the tag itself otherwise)."""
+        group = self.session.group_of(unit_id) if self.grouped else None
+        return group.group_id if group is not None else unit_id
+
+    def _attackers(self) -> list[tuple[str, int]]:
+        if not self.grouped:
+            return super()._attackers()
+        fighting = {u.unit_id for u in self.session.units() if u.on_table and u.status == "active" and u.weapons}
+        return [(f"{g.name} ({g.side}, {len(g.member_ids)} figure{'s' if len(g.member_ids) != 1 else ''})", g.group_id)
+                for g in self.session.groups() if g.status == "active" and fighting & set(g.member_ids)]
+
     def weapon_label(self, w: Any) -> str:
-        ammo = "" if w.ammo_left is None else f", ammo {w.ammo_left}"
-        return (f"{w.name}  (R {w.range_in:g}\"{', Fan ' + str(w.fan) if w.fan else ''}"
-                f"{', Radius ' + format(w.radius_in, 'g') + chr(34) if w.radius_in else ''}{ammo})")
+        return weapon_text(w)
 
     def _fallback_weapon(self) -> str | None:
         return self.session.snapshot().selected_weapon
 
     def _fill_weapons(self) -> None:
         super()._fill_weapons()
-        with self.quietly():
-            payloads = ()
-            wv = self._weapon_view()
-            if wv is not None:
-                payloads = wv.payloads
-            self.payload.clear()
-            self.payload.addItems(list(payloads) or ["HE"])
-            self.payload.setEnabled(bool(payloads))
+        self._refresh_form()
+
+    def _refresh_form(self) -> None:
+        """The attacker's declarations for the attacker and weapon picked, from the ruleset (choices and
+        proposals follow the table: the weapon's payloads, who stands within reach), keeping what the
+        players set that is still offered."""
+        uid, name = self.attacker.currentData(), self.weapon.currentData()
+        form: tuple[Any, ...] = ()
+        if uid is not None and name is not None:
+            try:
+                form = self.session.ruleset.attack_form(self.session.state, int(uid), str(name))
+            except (RulesError, KeyError, ValueError, LookupError):
+                form = ()
+        decls = tuple(d for d in form if d.scope == "attack")
+        box = tuple(d for d in form if d.scope == "target" and d.key not in self.look.target_columns
+                    and d.kind in FORM_KINDS)
+        if box and box != self.box_decls:  # the target box as the ruleset gives it (its proposals follow the table)
+            self.box_decls = box
+            self.target_form = _replaced(self.target_box, self.target_form, box, self._target_declared)
+            if self._focus is not None:
+                self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
+        key = (uid, name, decls)
+        if key == self._form_for:
+            return
+        kept = self.declared.values() if self._form_for[:2] == (uid, name) else {}
+        self._form_for = key
+        self.declared = _replaced(self.declared_box, self.declared, decls, self._setup_changed)
+        offered = {d.key: d for d in decls}
+        still = {}
+        for k, v in kept.items():
+            d = offered.get(k)
+            if d is None or (d.kind == "choice" and str(v) not in d.choices):
+                continue
+            if d.kind == "units":
+                v = tuple(x for x in v if x in {c.value for c in d.proposals})
+            still[k] = v
+        self.declared.set_values(still)
+        self.declared_box.setVisible(bool(decls))
 
     # -- the draft ------------------------------------------------------------------------------
-    def set_target(self, unit_id: int, *, ticked: bool = True, shots: int | None = None, cover: str | None = None,
-                   concealment: str | None = None, unaware: bool | None = None, darkness: str | None = None) -> None:
-        """Set a target row as a player would (used by tests and keyboard shortcuts)."""
-        if unit_id not in self._rows:
-            raise UsageError(f"unit {unit_id} is not listed as a target of this weapon: "
-                             f"{', '.join(str(r) for r in self._rows) or 'none is'} (tick 'List every unit' to see all)")
-        row = self._rows.index(unit_id)
-        with self.quietly():
-            self.targets.cellWidget(row, COL_TARGET).setChecked(ticked)
-            if shots is not None:
-                self.targets.cellWidget(row, COL_SHOTS).setValue(shots)
-            if cover is not None:
-                self.targets.cellWidget(row, COL_COVER).setCurrentText(cover)
-            if concealment is not None:
-                self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(concealment)
-            if unaware is not None:
-                self.targets.cellWidget(row, COL_UNAWARE).setChecked(unaware)
-            if darkness is not None:
-                self.targets.cellWidget(row, COL_DARK).setCurrentText(darkness)
-        self._setup_changed()
-
     def draft(self) -> AttackDraft | None:
         uid, name = self.attacker.currentData(), self.weapon.currentData()
         if uid is None or name is None:
             return None
-        decl: dict[str, Any] = {"mode": self.mode.currentText()}
-        wv = self._weapon_view()
-        if wv is not None and wv.payloads:
-            decl["payload"] = self.payload.currentText()
-        if self.crew.value():
-            decl["crew_assistants"] = self.crew.value()
-        text = self.assistants.text().replace(",", " ").split()
-        if text:
-            try:
-                decl["assistants"] = [int(t) for t in text]
-            except ValueError:
-                raise UsageError(f"assisting units {self.assistants.text()!r}: type tag ids like 12 14") from None
-        if self.reaction.isChecked():
-            decl["reaction"] = True
-        if self.untrained.isChecked():
-            decl["untrained"] = True
         targets = self.ticked()
-        per: dict[int, dict[str, Any]] = {}
-        for row, tid in enumerate(self._rows):
-            if tid not in targets:
-                continue
-            per[tid] = self._row_declarations(row)
-        aim = self.session.snapshot().blast_point if (wv is not None and wv.radius_in) else None
-        return AttackDraft(int(uid), str(name), tuple(targets), decl, per, aim)
+        wv = self._weapon_view()
+        area = wv is not None and bool(wv.radius_in)
+        # An area weapon is aimed at the blast point (with targets too, where the ruleset says so).
+        aim = self.session.snapshot().blast_point if area and (self.look.aim_with_targets or not targets) else None
+        per = {tid: self._declared_for(tid) for tid in targets}
+        return AttackDraft(int(uid), str(name), tuple(targets), self.declared.values(), per, aim)
+
+    def _declared_for(self, unit_id: int) -> dict[str, Any]:
+        """A target's declarations: the ground's proposal (while "Sight from the ground" is ticked), then
+        what the players set; those left at their defaults are left out."""
+        merged = {**(self._ground_decl.get(unit_id, {}) if self.from_ground.isChecked() else {}),
+                  **self._target_decl.get(unit_id, {})}
+        return {k: v for k, v in merged.items() if v != self._defaults.get(k, object())}
+
+    def set_target(self, unit_id: int, *, ticked: bool = True, **declarations: Any) -> None:
+        """Tick (or untick) a target row and set its declarations as a player would (tests, shortcuts)."""
+        if unit_id not in self._rows:
+            raise UsageError(f"unit {unit_id} is not listed as a target: "
+                             f"{', '.join(str(r) for r in self._rows) or 'none is'} (tick 'List every unit' to see all)")
+        box = self.targets.cellWidget(self._rows.index(unit_id), COL_TARGET)
+        box.setChecked(ticked)
+        if ticked and self._focus != unit_id:
+            self._focus_on(unit_id)
+        for key, value in declarations.items():
+            column = next((c for c, d in enumerate(self.column_decls, start=self._first_column) if d.key == key), None)
+            if column is not None:
+                d = self.column_decls[column - self._first_column]
+                show_value(d, self.targets.cellWidget(self._rows.index(unit_id), column), value, strict=True)
+            else:
+                self.target_form.set_value(key, value)
+
+    def _setup_changed(self, *, rebuild: bool = False) -> None:
+        if not self._building and rebuild:
+            self._refresh_form()
+        super()._setup_changed(rebuild=rebuild)
+
+    def _setup_shown(self) -> None:
+        name = self.attacker.currentText().split(" (")[0]
+        self.declared_box.setTitle(f"The attacker: {name}" if name else "The attacker")
+        wv = self._weapon_view()
+        area = wv is not None and bool(wv.radius_in)
+        self.aim_title.setVisible(area)
+        self.aim_label.setVisible(area)
+
+    def _refresh_geometry(self) -> None:
+        self._refresh_form()  # who stands within reach to assist follows the moves
+        super()._refresh_geometry()
 
     # -- the targets table ----------------------------------------------------------------------
-    def _show_all_changed(self, on: bool) -> None:
-        self.targets.setColumnHidden(COL_WHY, not on)  # why a unit cannot be hit, when those are listed
-        self._rebuild_targets()
+    def _distance_tip(self) -> str:
+        return self.look.measured
+
+    def _geometry_words(self, p: Any) -> str:
+        return p.reason or ("clear" if p.eligible else "cannot be attacked")
 
     def _rebuild_targets(self) -> None:
         snap = self.session.snapshot()
         keep = set(self.ticked())
-        keep_decl = {uid: self._row_declarations(row) for row, uid in enumerate(self._rows)}
         shown = self._shown(snap.proposals)
+        names = {u.unit_id: u.name for u in snap.units}
         with self.quietly():
             self._clear_target_rows()
             self.targets.setRowCount(len(shown))
             self._rows = []
             for row, p in enumerate(shown):
                 self._rows.append(p.unit_id)
-                box = self._target_box(p.name, "can be hit" if p.eligible else p.reason, eligible=p.eligible,
-                                       ticked=p.unit_id in keep)
-                box.toggled.connect(lambda _: self._setup_changed())
+                label = p.name + (f" ({len(p.members)} figures)" if len(p.members) > 1 else "")
+                tip = p.reason or ("may be attacked" if p.eligible else "")
+                if p.members:
+                    tip += ("\n" if tip else "") + "Figures: " + ", ".join(names.get(m, str(m)) for m in p.members)
+                if p.unit_id in self._ground_why and self.from_ground.isChecked():
+                    tip += f"\nfrom the ground: {self._ground_why[p.unit_id]}"
+                box = self._target_box(label, tip.strip(), eligible=p.eligible, ticked=p.unit_id in keep)
+                box.toggled.connect(lambda on, uid=p.unit_id: self._ticked(uid, on))
                 self.targets.setCellWidget(row, COL_TARGET, box)
                 self._fill_geometry(row, p)
                 for col in (COL_HIT, COL_KILL):
                     self.targets.setItem(row, col, QTableWidgetItem(""))
-                shots = QSpinBox()
-                shots.setRange(1, 12)
-                self.targets.setCellWidget(row, COL_SHOTS, shots)
-                for col in (COL_COVER, COL_CONCEAL, COL_DARK):
-                    combo = QComboBox()
-                    combo.addItems(DARKNESS if col == COL_DARK else LEVELS)
-                    self.targets.setCellWidget(row, col, combo)
-                unaware = QCheckBox()
-                self.targets.setCellWidget(row, COL_UNAWARE, unaware)
-                old = keep_decl.get(p.unit_id)
-                proposal = self._ground_proposal(p.unit_id)
-                if old is None and proposal is not None and proposal.partly_hidden:
-                    self.targets.cellWidget(row, COL_COVER).setCurrentText("partial")
-                if old is not None:
-                    shots.setValue(old["shots"])
-                    self.targets.cellWidget(row, COL_COVER).setCurrentText(old["cover"])
-                    self.targets.cellWidget(row, COL_CONCEAL).setCurrentText(old["concealment"])
-                    self.targets.cellWidget(row, COL_DARK).setCurrentText(old["darkness"])
-                    unaware.setChecked(old["unaware"])
-                shots.valueChanged.connect(lambda _: self._setup_changed())
-                for col in (COL_COVER, COL_CONCEAL, COL_DARK):
-                    self.targets.cellWidget(row, col).currentIndexChanged.connect(lambda _: self._setup_changed())
-                unaware.toggled.connect(lambda _: self._setup_changed())
+                self._fill_columns(row, p.unit_id)
+        for uid in list(self._target_decl):
+            if uid not in self._rows:
+                del self._target_decl[uid]
+        # The verdict column when it says something: every unit listed, or a reason besides "clear".
+        self.targets.setColumnHidden(self.why_column, not self.show_all.isChecked() and all(p.eligible and not p.reason
+                                                                                             for p in shown))
+        # Tall enough for up to six rows (the panel scrolls on a short screen): a blast's five targets
+        # were read through a three-row slit.
+        header = self.targets.horizontalHeader().height() or 24
+        row_px = self.targets.verticalHeader().defaultSectionSize()
+        self.targets.setMinimumHeight(max(88, min(len(shown), 6) * row_px + header + 18))
+        if self._focus not in self.ticked():
+            self._focus = next(iter(self.ticked()), None)
+        self._show_target_box()
         self._show_odds()
 
-    def _ground_proposal(self, unit_id: int) -> Any:
-        """What the ground says about the selected attacker seeing ``unit_id`` (None without a relief)."""
+    def _fill_columns(self, row: int, unit_id: int) -> None:
+        """A row's declaration widgets (the ruleset's target columns), showing what is declared for it."""
+        declared = {**self._defaults, **(self._ground_decl.get(unit_id, {}) if self.from_ground.isChecked() else {}),
+                    **self._target_decl.get(unit_id, {})}
+        for col, d in enumerate(self.column_decls, start=self._first_column):
+            widget = declaration_widget(d, lambda uid=unit_id, key=d.key, c=col: self._column_changed(uid, key, c))
+            widget.setToolTip(d.label + (f"\n{d.help}" if d.help else ""))
+            show_value(d, widget, declared.get(d.key, d.default))
+            self.targets.setCellWidget(row, col, widget)
+
+    def _column_changed(self, unit_id: int, key: str, col: int) -> None:
+        if self._building or unit_id not in self._rows:
+            return
+        d = self.column_decls[col - self._first_column]
+        value = widget_value(d, self.targets.cellWidget(self._rows.index(unit_id), col))
+        self._target_decl.setdefault(unit_id, {})[key] = value
+        self._setup_changed()
+
+    def _ticked(self, unit_id: int, on: bool) -> None:
+        if self._building:
+            return
+        note = ""
+        if on:
+            limit = self.session.snapshot().odds_legend.max_targets
+            if limit == 1:  # one target per attack: ticking another moves the attack to it
+                with self.quietly():
+                    for row, uid in enumerate(self._rows):
+                        box = self.targets.cellWidget(row, COL_TARGET)
+                        if uid != unit_id and isinstance(box, QCheckBox) and box.isChecked():
+                            box.setChecked(False)
+            self._focus = unit_id
+            if unit_id not in self._ground_decl:
+                self._propose_from_ground(unit_id)
+            if unit_id in self._ground_why and self.from_ground.isChecked():
+                note = (f"From the ground: {self._ground_why[unit_id]} (proposed; change it if the table says "
+                        "otherwise)")
+                row = self._rows.index(unit_id)
+                box = self.targets.cellWidget(row, COL_TARGET)
+                box.setToolTip(f"{box.toolTip()}\nfrom the ground: {self._ground_why[unit_id]}".strip())
+                with self.quietly():
+                    self._fill_columns(row, unit_id)
+        elif self._focus == unit_id:
+            self._focus = next(iter(self.ticked()), None)
+        self._show_target_box()
+        self._setup_changed()
+        if note:
+            self.message.setText(note)  # after the refresh, which clears the message line
+
+    def _propose_from_ground(self, unit_id: int) -> None:
+        """With the relief known, what the ground says of a newly ticked target's line of sight and
+        cover (kept apart from what the players set: their word stands)."""
         ground = self.session.ground
+        ruleset = self.session.ruleset
         attacker = self.attacker.currentData()
-        if ground is None or attacker is None or not self.from_ground.isChecked():
-            return None
-        from rules.terrain_sight import propose_sight
-
+        if ground is None or attacker is None or not isinstance(ruleset, GroundSightProposals):
+            return
         try:
-            a, t = self.session.unit(int(attacker)), self.session.unit(unit_id)
-        except (KeyError, LookupError, ValueError, UsageError):
-            return None
-        if a is None or t is None:
-            return None
-        proposal = propose_sight(ground, (a.x_in, a.y_in), (t.x_in, t.y_in))
-        self._ground_sight[unit_id] = proposal
-        box = self.targets.cellWidget(self._rows.index(unit_id), COL_TARGET) if unit_id in self._rows else None
-        if box is not None:
-            box.setToolTip(f"{box.toolTip()}\nfrom the ground: {proposal.reason}".strip())
-        return proposal
+            proposal = ruleset.propose_from_ground(self.session.state, AttackDraft(int(attacker), "", (unit_id,)).request(),
+                                                   ground)
+        except (KeyError, ValueError, LookupError, RulesError):
+            return
+        values = {k: v for k, v in proposal.targets.get(unit_id, {}).items() if k in self._defaults}
+        if values:
+            self._ground_decl[unit_id] = values
+            self._ground_why[unit_id] = proposal.reasons.get(unit_id, "")
 
-    def _row_declarations(self, row: int) -> dict[str, Any]:
-        ground = self._ground_sight.get(self._rows[row]) if row < len(self._rows) and self.from_ground.isChecked() else None
-        if ground is not None and not ground.line_of_sight:
-            return {**self._row_core(row), "line_of_sight": False}
-        return self._row_core(row)
+    def _ground_toggled(self) -> None:
+        self._rebuild_targets()
+        self._show_target_box()
+        self._setup_changed()
 
-    def _row_core(self, row: int) -> dict[str, Any]:
-        return {"shots": self.targets.cellWidget(row, COL_SHOTS).value(),
-                "cover": self.targets.cellWidget(row, COL_COVER).currentText(),
-                "concealment": self.targets.cellWidget(row, COL_CONCEAL).currentText(),
-                "darkness": self.targets.cellWidget(row, COL_DARK).currentText(),
-                "unaware": self.targets.cellWidget(row, COL_UNAWARE).isChecked()}
+    def _focus_on(self, unit_id: int) -> None:
+        """Show a ticked target's declarations in the target box (a click on its row)."""
+        if unit_id in self.ticked():
+            self._focus = unit_id
+            self._show_target_box()
+
+    def _show_target_box(self) -> None:
+        on = bool(self.target_form.declarations) and self._focus is not None
+        self.target_box.setVisible(on)
+        if on and self._focus is not None:
+            name = next((p.name for p in self.session.snapshot().proposals if p.unit_id == self._focus), str(self._focus))
+            self.target_box.setTitle(f"The target: {name}")
+            self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
+
+    def _target_declared(self) -> None:
+        if self._focus is not None:
+            mine = self._target_decl.setdefault(self._focus, {})
+            mine.update({d.key: self.target_form.value(d.key) for d in self.box_decls})
+            self._setup_changed()
 
     # -- odds -----------------------------------------------------------------------------------
     def _show_odds(self) -> None:
         snap = self.session.snapshot()
+        legend = snap.odds_legend
         if snap.odds_error:
             self.show_error(snap.odds_error)
+        one = "tick one to attack" if legend.max_targets == 1 else "tick to attack"
+        kill = f" and {legend.kill}" if legend.kill else ""
+        self.targets_title.setText(f"<b>Targets</b> — {one}; {legend.hit}{kill}: the exact odds")
+        for col, word, help_text in ((COL_HIT, legend.hit, legend.hit_help), (COL_KILL, legend.kill, legend.kill_help)):
+            item = QTableWidgetItem((word or "").capitalize())
+            item.setToolTip(help_text)
+            self.targets.setHorizontalHeaderItem(col, item)
+        self.targets.setColumnHidden(COL_KILL, legend.kill is None)
         by_target = {o.unit_id: o for o in snap.odds}
         for row, uid in enumerate(self._rows):
             o = by_target.get(uid)
-            hit = _pct(o.p_hit) if o is not None and o.allowed else ("no shot" if o is not None else "")
-            kill = _pct(o.p_kill_any) if o is not None and o.allowed else ""
-            tip = o.reason if o is not None and not o.allowed else None
-            for col, text in ((COL_HIT, hit), (COL_KILL, kill)):
-                self.targets.setItem(row, col, odds_cell(text, tip))
-        self.odds.setRowCount(len(snap.odds))
-        for row, o in enumerate(snap.odds):
-            roll = o.roll + (f" ({', '.join(o.advantages + o.disadvantages)})" if o.advantages or o.disadvantages else "")
-            if o.allowed:
-                values = (o.name, _pct(o.p_hit), _pct(o.p_kill),
-                          _pct(o.p_kill_any) + (f" ({o.shots} shots)" if o.shots > 1 else ""), roll)
-            else:  # no odds to give: the rules refuse the shot (0.0% read as a shot with no chance)
-                values = (o.name, "not allowed", "—", "—", o.reason)
+            values = dict(legend.values(o)) if o is not None and o.allowed else {}
+            for col, word in ((COL_HIT, legend.hit), (COL_KILL, legend.kill)):
+                if o is None:
+                    text = ""
+                elif not o.allowed:
+                    text = legend.refused if col == COL_HIT else ""
+                else:
+                    text = f"{float(values[word]):.1%}" if word in values else ""
+                self.targets.setItem(row, col, odds_cell(text, o.reason if o is not None and not o.allowed else
+                                                         (legend.hit_help if col == COL_HIT else legend.kill_help)))
+        columns, rows = self._odds_detail(snap.odds, legend)
+        if self.odds.columnCount() != len(columns) or self.odds.horizontalHeaderItem(1).text() != columns[1]:
+            self.odds.setColumnCount(len(columns))
+            self.odds.setHorizontalHeaderLabels(list(columns))
+        self.odds.setRowCount(len(rows))
+        for r, (values, tip) in enumerate(rows):
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
-                self.odds.setItem(row, col, item)
+                item.setToolTip(tip or text)
+                if col == 2 and columns is OUTCOME_COLUMNS:
+                    item.setForeground(QColor(ODDS_COLOR))
+                self.odds.setItem(r, col, item)
+        self.geometry_label.setText(self._geometry_text(snap))
+
+    @staticmethod
+    def _odds_detail(odds: Any, legend: Any) -> tuple[tuple[str, ...], list[tuple[tuple[str, ...], str]]]:
+        """The odds-in-detail table: per target its hit, kill and roll where targets take shots; else one
+        row per outcome of the procedure."""
+        rows: list[tuple[tuple[str, ...], str]] = []
+        if legend.shots:
+            for o in odds:
+                roll = o.roll + (f" ({', '.join(o.advantages + o.disadvantages)})" if o.advantages or o.disadvantages else "")
+                if o.allowed:
+                    rows.append(((o.name, f"{float(o.p_hit):.1%}", f"{float(o.p_kill):.1%}",
+                                  f"{float(o.p_kill_any):.1%}" + (f" ({o.shots} shots)" if o.shots > 1 else ""), roll), ""))
+                else:  # no odds to give: the rules refuse the shot (0.0% would read as a shot with no chance)
+                    rows.append(((o.name, "not allowed", "—", "—", o.reason), o.reason))
+            return SHOT_COLUMNS, rows
+        for o in odds:
+            if not o.allowed:
+                rows.append(((o.name, legend.refused, o.reason), o.reason))
+                continue
+            for label, p in (o.outcomes or tuple(legend.values(o))):
+                rows.append(((o.name, label, exact_text(p)), o.reason))
+        return OUTCOME_COLUMNS, rows
+
+    def _geometry_text(self, snap: Any) -> str:
+        """The drafted attack's shapes in words: line of sight, who is in the line of fire, the area of
+        effect and where a miss may land (drawn on the table by the "other shapes" overlay)."""
+        ruleset, draft = snap.ruleset, snap.draft
+        if draft is None or not (draft.target_ids or draft.aim_point):
+            return ""
+        try:
+            shapes = ruleset.attack_overlays(snap.state, draft.request())
+        except (RulesError, ValueError):
+            return ""
+        lines = []
+        for o in shapes:
+            label = o.label if o.label.lower().startswith(o.kind) else f"{o.kind}: {o.label}"
+            lines.append(label[:1].upper() + label[1:])
+        return "<br>".join(lines)
+
+    def target_cells(self, unit_id: int) -> dict[str, str]:
+        """A target row as shown, by column title (the odds columns under the ruleset's words)."""
+        row = self._rows.index(unit_id)
+        out = {}
+        for col in range(self.targets.columnCount()):
+            if self.targets.isColumnHidden(col):
+                continue
+            title = self.targets.horizontalHeaderItem(col).text()
+            widget = self.targets.cellWidget(row, col)
+            item = self.targets.item(row, col)
+            out[title] = widget.text() if isinstance(widget, QCheckBox) else (item.text() if item is not None else "")
+        return out
 
     # -- dice and resolving ---------------------------------------------------------------------
     def _resolved(self, result: Any) -> None:
-        self.message.setText("<br>".join(result.sentences[-3:]))
-        self._untick_all()  # each untick drafts the attack again, as a player's click would
+        with self.quietly():
+            self._untick_all()
+        self._focus = None
+        self._show_target_box()
+        self._setup_changed()  # the odds were for before the roll; the outcome is in the message and the log
+        self.message.setText("<br>".join(result.sentences[-6:]))
+
+
+__all__ = ["AttackPanel", "exact_text", "weapon_text"]

@@ -50,9 +50,10 @@ DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("mode", "Attack or suppress", "attack", "choice", ("attack", "suppress"), "attack",
                 "Suppress: one Skill roll, no Damage; hit units have Disadvantage until your next turn (2.6.5)."),
     Declaration("payload", "Payload", "attack", "choice", ("HE", "smoke", "illumination", "IR illumination"), "HE"),
-    Declaration("assistants", "Assisting units (tag ids)", "attack", "units", (), (),
+    Declaration("assistants", "Assisting units", "attack", "units", (), (),
                 "Each assisting unit gives up its Action and Focuses: +1 (2.6.3)."),
-    Declaration("crew_assistants", "Crew members assisting", "attack", "int", (), 0),
+    Declaration("crew_assistants", "Crew members assisting", "attack", "int", (), 0, short="Crew assisting",
+                minimum=0, maximum=8),
     Declaration("reaction", "Use the ready Reaction", "attack", "bool", (), False),
     Declaration("untrained", "Not trained on the weapon", "attack", "bool", (), False, "Disadvantage (2.6.2)."),
     Declaration("axis_deg", "Fan axis (degrees)", "attack", "float", (), None),
@@ -60,16 +61,17 @@ DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("distance_in", "Measured distance (untracked units)", "attack", "float", (), None),
     Declaration("advantages", "Other Advantages (reasons)", "attack", "texts", (), ()),
     Declaration("disadvantages", "Other Disadvantages (reasons)", "attack", "texts", (), ()),
-    Declaration("shots", "Attacks of the Fan on this target", "target", "int", (), 1),
+    Declaration("shots", "Attacks of the Fan on this target", "target", "int", (), 1, short="Shots", minimum=1, maximum=12),
     Declaration("cover", "Cover", "target", "choice", LEVELS, "none",
-                "Partial (sandbags, dug in): Disadvantage; total: the weapon cannot hit it."),
+                "Partial (sandbags, dug in): Disadvantage; total: the weapon cannot hit it.", short="Cover"),
     Declaration("concealment", "Concealment", "target", "choice", LEVELS, "none",
-                "Partial (vegetation, smoke): Disadvantage; total: no line of sight."),
+                "Partial (vegetation, smoke): Disadvantage; total: no line of sight.", short="Conceal."),
     Declaration("darkness", "Darkness", "target", "choice", ("table",) + LEVELS, "table",
-                "Partial darkness: Disadvantage unless NVGs or a light; pitch black blocks sight."),
+                "Partial darkness: Disadvantage unless NVGs or a light; pitch black blocks sight.\n"
+                "'table': the table's lighting (the scenario's, or what the turn set).", short="Dark"),
     Declaration("line_of_sight", "Attacker sees the target", "target", "bool", (), True),
     Declaration("spotter", "Spotter (tag id) when the attacker does not see it", "target", "unit", (), None),
-    Declaration("unaware", "Target is unaware (ambush)", "target", "bool", (), False, "Advantage (2.6.1)."),
+    Declaration("unaware", "Target is unaware (ambush)", "target", "bool", (), False, "Advantage (2.6.1).", short="Unaw."),
     Declaration("stationary", "Target stationary", "target", "choice", ("auto", "yes", "no"), "auto",
                 "Advantage if it did not move on its last turn; 'auto' takes it from the tracker."),
     Declaration("head_on", "Indirect fire lands head-on", "target", "bool", (), False,
@@ -77,6 +79,8 @@ DECLARATIONS: tuple[Declaration, ...] = (
     Declaration("advantages", "Other Advantages (reasons)", "target", "texts", (), ()),
     Declaration("disadvantages", "Other Disadvantages (reasons)", "target", "texts", (), ()),
 )
+#: The target declarations the attack panel shows as columns of its targets table, a value per row.
+_TARGET_COLUMNS = ("shots", "cover")
 _ATTACK_KEYS = {d.key for d in DECLARATIONS if d.scope == "attack"}
 _TARGET_KEYS = {d.key for d in DECLARATIONS if d.scope == "target"}
 
@@ -136,7 +140,7 @@ class DownRange(Ruleset):
     title = "Down Range"
     has_emissions = True
     pose_options = ("alone",)
-    front_end = FrontEnd(attack_panel="shots and aim", dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
+    front_end = FrontEnd(target_columns=_TARGET_COLUMNS, aim_with_targets=True, dice_hint="players' d10s in side order, e.g. 7 4 (empty: virtual dice)",
                          initiative_rolls=True, ready=("Reactions ready", "reaction ready"), edit_button="Edit tokens…",
                          engagement_table="shots",
                          outcomes_always=("killed", "hit, no kill", "miss", "suppressed"),
@@ -207,6 +211,58 @@ class DownRange(Ruleset):
 
     def declarations(self) -> tuple[Declaration, ...]:
         return DECLARATIONS
+
+    def attack_form(self, state: GameState, attacker_id: int, weapon: str) -> tuple[Declaration, ...]:
+        """The attack panel's declarations: attack or suppress, the weapon's payloads (none asked for a
+        weapon without), the units proposed as assistants by name -- every other unit of the side, those
+        the rules would take now (within ``assist_reach_in`` of the attacker, an Action to give) ticked
+        as eligible, the others with why not --, the crew, the Reaction, untrained; per target its
+        shots and cover as columns of the targets table (the rest of a target's declarations --
+        concealment, darkness, unaware, line of sight, the spotter whose sighting reaches the attacker
+        (proposed by name), stationary, head-on -- in the box of the target picked)."""
+        from dataclasses import replace
+
+        from rules.action_forms import ActionChoice
+        from rules.downrange.command import information_reaches, sighter_of
+        from rules.downrange.reach import gap_between_in
+        from rules.downrange.turns import assistant_problem
+
+        attacker = state.unit(attacker_id)
+        w = state.catalog.weapon(weapon)
+        helpers = sorted((u for u in state.units_of(attacker.side) if u.unit_id != attacker_id and u.is_active
+                          and not u.is_vehicle and u.on_table),
+                         key=lambda u: gap_between_in(state, attacker, u))
+        reach = state.options.assist_reach_in
+        proposals: list[ActionChoice] = []
+        others: list[ActionChoice] = []
+        for u in helpers:
+            why = assistant_problem(state, attacker, u, f"the {w.name}")
+            gap = gap_between_in(state, attacker, u)
+            if not why:
+                proposals.append(ActionChoice(u.unit_id, u.name, True, f"{gap:.1f}\" from {attacker.name}"))
+            elif len(others) < 2:  # the nearest who may not: the players see why the one they meant is not ticked
+                far = gap > reach + 1e-9 and state.options.strict
+                others.append(ActionChoice(u.unit_id, u.name, False,
+                                           f"{gap:.1f}\" away (reach {reach:g}\", 2.6.3)" if far else why))
+        proposals += others
+        by_key = {d.key: d for d in DECLARATIONS if d.scope == "attack"}
+        out = [by_key["mode"]]
+        if w.payloads:
+            out.append(replace(by_key["payload"], choices=tuple(w.payloads), default=w.payloads[0]))
+        out += [replace(by_key["assistants"], label="Assisting units", short="Assisting units", proposals=tuple(proposals)),
+                by_key["crew_assistants"], by_key["reaction"], by_key["untrained"]]
+        per_target = {d.key: d for d in DECLARATIONS if d.scope == "target"}
+        spotters = []
+        for u in state.units_of(attacker.side):
+            if u.unit_id == attacker_id or not u.is_active:
+                continue
+            reached, how = information_reaches(state, sighter_of(state, u), attacker)
+            spotters.append(ActionChoice(u.unit_id, u.name, reached, "its sighting reaches the attacker" if reached else how))
+        spotters.sort(key=lambda c: not c.eligible)
+        box = [per_target[k] for k in ("concealment", "darkness", "unaware", "line_of_sight")]
+        box += [replace(per_target["spotter"], label="Spotter when the attacker does not see it", short="Spotter",
+                        proposals=tuple(spotters)), per_target["stationary"], per_target["head_on"]]
+        return tuple(out) + tuple(per_target[k] for k in _TARGET_COLUMNS) + tuple(box)
 
     def set_pose(self, state: GameState, unit_id: int, x_in: float, y_in: float, heading_deg: float, *,
                  moved_in: float | None = None, on_table: bool = True, alone: bool = False) -> GameState:

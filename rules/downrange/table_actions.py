@@ -315,8 +315,40 @@ def _fire(state: GameState, unit: Unit) -> Iterator[ActionForm]:
         yield ActionForm("extinguish", "Stop, drop and roll", unit.unit_id, kind="fire")
 
 
+#: What a unit Focuses on, or spends an Action on without a roll (Table 2-1: trivial), as the form offers them.
+FOCUS_TASKS = ("set up a weapon", "aim", "operate equipment", "other")
+PLAIN_ACTIONS = ("fill sandbags", "talk", "open a door", "other")
+
+
+def _choices(words: tuple[str, ...]) -> tuple[ActionChoice, ...]:
+    return tuple(ActionChoice(w, w) for w in words)
+
+
+def _focus(state: GameState, unit: Unit) -> ActionForm | None:
+    if not unit.is_active or not unit.on_table or (unit.is_vehicle and not unit.is_remote):
+        return None
+    return ActionForm("focus", "Focus (no move this turn)", unit.unit_id, (
+        ActionField("task", "On", "choice", _choices(FOCUS_TASKS), FOCUS_TASKS[0]),), kind="turn",
+        help="the unit Focuses for the turn: it has not moved and may not move or act otherwise (2.2)")
+
+
+def _plain_action(state: GameState, unit: Unit) -> ActionForm | None:
+    if not unit.is_active or not unit.on_table or unit.is_vehicle:
+        return None
+    return ActionForm("take action", "An Action without a roll", unit.unit_id, (
+        ActionField("what", "What", "choice", _choices(PLAIN_ACTIONS), PLAIN_ACTIONS[0]),), kind="turn",
+        help="the unit uses its Action on something trivial (Table 2-1: no roll), e.g. filling sandbags")
+
+
+def _ready(state: GameState, unit: Unit) -> ActionForm | None:
+    if not unit.is_active or unit.reaction_ready:
+        return None
+    return ActionForm("ready reaction", "Ready a Reaction", unit.unit_id, kind="turn",
+                      help="the unit saves its Action as a Reaction until the start of its player's next turn (2.2.2)")
+
+
 _SINGLE: tuple[Callable[[GameState, Unit], ActionForm | None], ...] = (
-    _treat, _task, _signal, _observe, _main_effort, _pass_main_effort, _enhance, _sigint, _jam, _control, _release,
+    _treat, _task, _focus, _plain_action, _ready, _signal, _observe, _main_effort, _pass_main_effort, _enhance, _sigint, _jam, _control, _release,
     _board, _sprint, _carry, _fall, _hazard)
 
 
@@ -338,7 +370,7 @@ def actions_for(state: GameState, unit_id: int) -> tuple[ActionForm, ...]:
     out = []
     for form in _forms(state, unit):
         try:
-            _play(state, ActionRequest(form.key, unit_id, form.defaults()), HighestDice())
+            _play(state, ActionRequest(form.key, unit_id, form.defaults()), HighestDice(), form=form)
         except (RulesError, ValueError, KeyError) as exc:
             form = ActionForm(form.key, form.label, form.unit_id, form.fields, form.rolls, False, str(exc), form.notes,
                               form.help, form.kind)
@@ -380,9 +412,12 @@ def _point(state: GameState, value: Any) -> tuple[float, float]:
     return x, y
 
 
-def _play(state: GameState, request: ActionRequest, dice: DiceSource) -> tuple[GameState, tuple[str, ...], Any]:
-    """(the state after, the sentences, the rules' result) of a declared action."""
-    request = with_defaults(action_form(state, request), request)
+def _play(state: GameState, request: ActionRequest, dice: DiceSource, *,
+          form: ActionForm | None = None) -> tuple[GameState, tuple[str, ...], Any]:
+    """(the state after, the sentences, the rules' result) of a declared action; ``form``: the form it
+    fills in when the caller has just built it (:func:`actions_for` tries each of a unit's forms, and
+    building them all again for each try made the list cost the square of its length)."""
+    request = with_defaults(form if form is not None else action_form(state, request), request)
     uid, key = request.unit_id, request.action
     before = len(state.events)
 
@@ -430,6 +465,9 @@ def _play(state: GameState, request: ActionRequest, dice: DiceSource) -> tuple[G
         "sprint": lambda: A.Sprint(uid, bool(request.value("reaction"))),
         "carry": lambda: A.Carry(uid, None if request.value("carried") is None else state.unit(request.value("carried")).unit_id),
         "extinguish": lambda: A.Extinguish(uid),
+        "focus": lambda: A.Focus(uid, str(request.value("task"))),
+        "take action": lambda: A.TakeAction(uid, str(request.value("what"))),
+        "ready reaction": lambda: A.ReadyReaction(uid),
     }
     build = simple.get(key)
     if build is None:  # a form listed above without a way to play it: a bug here, not the players'
@@ -569,6 +607,12 @@ def request_for(action: Any) -> ActionRequest | None:
     >>> request_for(A.Board(33, 40))
     ActionRequest(action='board', unit_id=33, values={'vehicle': 40, 'standard': True, 'compartment': 'enclosed', 'overload': False})
     """
+    if isinstance(action, A.Focus):
+        return ActionRequest("focus", action.unit_id, {"task": action.task})
+    if isinstance(action, A.TakeAction):
+        return ActionRequest("take action", action.unit_id, {"what": action.what})
+    if isinstance(action, A.ReadyReaction):
+        return ActionRequest("ready reaction", action.unit_id)
     if isinstance(action, A.Signal):
         return ActionRequest("signal", action.unit_id, {"purpose": action.purpose})
     if isinstance(action, A.ObserveFires) and action.target_unit is not None:

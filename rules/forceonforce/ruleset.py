@@ -79,11 +79,12 @@ _ATTACK_KEYS = {d.key for d in DECLARATIONS if d.scope == "attack"}
 _FIRE_ODDS = {
     "opposed": OddsLegend("wins", None, "the firing unit wins the opposed test (4+ and higher than the target); "
                           "what a win does is fire combat, not in the excerpt", "", shots=False, max_targets=1,
-                          refused="may not fire"),
+                          refused="may not fire", whose="the firing unit"),
     "unopposed": OddsLegend("passes", None, "the firing unit passes its test (4+); what that does is fire combat, "
-                            "not in the excerpt", "", shots=False, max_targets=1, refused="may not fire"),
+                            "not in the excerpt", "", shots=False, max_targets=1, refused="may not fire",
+                            whose="the firing unit"),
     "none": OddsLegend("may fire", None, "no test: only line of sight and line of fire are checked", "", shots=False,
-                       max_targets=1, refused="may not fire"),
+                       max_targets=1, refused="may not fire", whose="the firing unit"),
 }
 _TARGET_KEYS = {d.key for d in DECLARATIONS if d.scope == "target"}
 

@@ -100,3 +100,12 @@ def test_an_action_needs_a_game_to_name_its_units(capsys: pytest.CaptureFixture[
     action, _ = _files(tmp_path, {"action": "treat", "unit": 14, "patient": 11})
     code, _, err = run(capsys, "resolve", action)
     assert code == 2 and "give --scenario or --state" in err
+
+
+def test_resolve_readies_a_reaction_and_saves_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    action, scenario = _files(tmp_path, {"action": "ready reaction", "unit": "Corpsman"})
+    saved = tmp_path / "after.json"
+    code, out, err = run(capsys, "resolve", action, "--scenario", scenario, "--save-state", str(saved))
+    assert code == 0, err
+    corpsman = next(u for u in json.loads(saved.read_text(encoding="utf-8"))["units"] if u["unit_id"] == 14)
+    assert corpsman["reaction_ready"] is True and "Corpsman" in out

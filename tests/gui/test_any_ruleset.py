@@ -61,11 +61,11 @@ def roster_cells(roster: Any, unit_id: int) -> dict[str, str]:
 def test_the_window_plays_a_ruleset_it_does_not_know(pebbles, app, qtbot, tmp_path) -> None:
     from PySide6.QtCore import Qt
 
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
 
     session = pebble_session()
     window = open_window(qtbot, tmp_path, session)
-    assert isinstance(window.attack, RulesetAttackPanel)
+    assert isinstance(window.attack, AttackPanel)
     turn, roster, attack = window.turn, window.roster, window.attack
     # the turn panel in the ruleset's words
     assert turn.roll_button.text() == "Begin round (Ctrl+I)"

@@ -49,7 +49,7 @@ def test_autocannon_against_the_utv_with_entered_dice_destroys_it(panel):
     session.select_unit(ZBL)
     assert panel.attacker.currentData() == ZBL
     panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
-    panel.crew.setValue(1)
+    panel.declared.set_value("crew_assistants", 1)
     panel.set_target(UTV, shots=2)
     panel.set_target(GUNNER, shots=2, cover="partial")
     # the odds shown are the engine's exact odds for this attack (the example's 6.5.1 odds)
@@ -98,7 +98,7 @@ def test_virtual_dice_resolve_and_spend_ammunition(qtbot):
     qtbot.addWidget(panel)
     session.select_unit(MAAWS)
     panel.set_target(ZBL)
-    panel.reaction.setChecked(True)
+    panel.declared.set_value("reaction", True)
     panel.resolve()
     assert "landing point" in panel.message.text()  # the seeded dice miss, as the text's rocket does
     session.choose_landing((44.0, 16.5))
@@ -175,3 +175,35 @@ def test_the_weapon_a_player_picked_stays_picked_when_the_game_changes(qtbot):
     session.edit_unit(someone_else, {"injured": True})  # any change to the game refreshes the panel
     QApplication.processEvents()
     assert panel.weapon.currentData() == "Underbarrel grenade launcher"
+
+
+def test_assisting_units_are_proposed_by_name_from_who_stands_within_reach(qtbot):
+    from gui.panels.attack_panel import AttackPanel
+
+    session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1)
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
+    session.select_unit(GUNNER)  # the mortar gunner, his assistant gunner on the same spot
+    assistants = panel.declared.widgets["assistants"]
+    names = {box.text(): uid for uid, box in assistants.boxes.items()}
+    assert "Assistant gunner" in names and all(not t.isdigit() for t in names)  # names, never tag ids
+    why = {c.label: c for c in session.ruleset.attack_form(session.state, GUNNER, panel.weapon.currentData())
+           if c.key == "assistants" for c in c.proposals}
+    assert why["Assistant gunner"].eligible and not why["Sergeant"].eligible
+    assert "reach 1\"" in why["Sergeant"].reason  # too far to help, and the distance the rules allow
+    panel.declared.set_value("assistants", (names["Assistant gunner"],))
+    assert session.draft.declarations["assistants"] == (names["Assistant gunner"],)
+
+
+def test_a_down_range_targets_other_declarations_are_in_the_box_of_the_target_picked(qtbot):
+    from gui.panels.attack_panel import AttackPanel
+
+    session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1)
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
+    session.select_unit(10)
+    panel.set_target(31, shots=1, cover="partial")  # columns of the targets table
+    assert panel.target_box.isVisibleTo(panel) and "Automatic rifleman" in panel.target_box.title()
+    assert {"concealment", "darkness", "unaware", "head_on"} <= set(panel.target_form.widgets)
+    panel.set_target(31, unaware=True)  # the box
+    assert session.draft.target_declarations[31] == {"cover": "partial", "unaware": True}

@@ -27,14 +27,14 @@ def ridge_between(a, b, height_in=4.0) -> Ground:
 
 def test_ticking_a_target_behind_a_ridge_proposes_no_line_of_sight_and_the_players_can_change_it(qtbot):
     from gui.app import create_application
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
 
     create_application()
     session = session_before(patrol, "force-on-force", "Alpha fires")
     state = session.state
     a, c = state.centre(state.team(ALPHA)), state.centre(state.team(CELL_1))
     session.set_ground(ridge_between(a.xy, c.xy))
-    (attack,) = show(qtbot, (RulesetAttackPanel(session),), width=900)
+    (attack,) = show(qtbot, (AttackPanel(session),), width=900)
     session.select_unit(12)
     attack.set_target(CELL_1)
     draft = attack.draft()

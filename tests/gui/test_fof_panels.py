@@ -41,10 +41,10 @@ def app(qtbot):
 def panels(qtbot, session: GameSession) -> tuple[Any, Any, Any, Any]:
     from gui.panels.log_panel import LogPanel
     from gui.panels.roster_panel import RosterPanel
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
     from gui.panels.turn_panel import TurnPanel
 
-    return show(qtbot, (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session)),
+    return show(qtbot, (AttackPanel(session), TurnPanel(session), RosterPanel(session), LogPanel(session)),
                 width=900)
 
 
@@ -83,7 +83,11 @@ def test_alpha_fires_at_cell_1_with_the_players_dice_as_the_script_does(app, qtb
     assert not form.enter("9")  # a D8 cannot show 9
     for typed in ("6", "3"):  # the script's dice: Alpha's D8, then Cell 1's D6
         assert form.enter(typed), form.status.text()
+    cards = []
+    attack.on_resolved.append(cards.append)
     qtbot.mouseClick(attack.resolve_button, Qt.MouseButton.LeftButton)
+    # The card says whose win the odds were, never a bare "Cell 1: wins 43.8%".
+    assert cards and cards[0].odds_before[0].startswith(f"The firing unit wins {float(shown.p_hit):.1%} against Cell 1")
     verdict = "Alpha fires at Cell 1: Alpha rolls D8 for Troop Quality: 6; Cell 1 rolls D6 for Troop Quality: 3. " \
               "Alpha wins (6 is 4+ and beats 3)."
     assert verdict in records["Alpha fires"].lines and verdict in log_text(session)

@@ -40,10 +40,10 @@ def app(qtbot):
 
 def panels(qtbot, session: GameSession) -> tuple[Any, Any, Any]:
     from gui.panels.roster_panel import RosterPanel
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
     from gui.panels.turn_panel import TurnPanel
 
-    return show(qtbot, (RulesetAttackPanel(session), TurnPanel(session), RosterPanel(session)), width=1000)
+    return show(qtbot, (AttackPanel(session), TurnPanel(session), RosterPanel(session)), width=1000)
 
 
 def roll(attack: Any, qtbot: Any, *typed: str) -> None:
@@ -184,7 +184,7 @@ def test_the_turn_panel_shows_what_the_tables_decided_for_red(app, qtbot, record
 
 def test_the_main_window_gives_the_generic_rules_their_panels_and_ctrl_return_resolves(app, qtbot, tmp_path) -> None:
     from gui.main_window import MainWindow
-    from gui.panels.ruleset_attack_panel import RulesetAttackPanel
+    from gui.panels.attack_panel import AttackPanel
     from gui.settings import load_settings, open_store
 
     session = session_before("Rifle fire")
@@ -193,7 +193,7 @@ def test_the_main_window_gives_the_generic_rules_their_panels_and_ctrl_return_re
     qtbot.addWidget(window)
     window.resize(1600, 960)
     window.show()
-    assert isinstance(window.attack, RulesetAttackPanel)
+    assert isinstance(window.attack, AttackPanel)
     assert window.roster.identify_button.isVisible() and window.turn.roll_button.text().startswith("Start round")
     session.select_unit(I1)
     window.attack.set_target(R1)

@@ -89,8 +89,25 @@ def test_a_missed_rocket_shows_its_card_once_it_has_landed(qtbot, tmp_path):
     window.attack.resolve()
     assert session.pending is not None and not window.result_card.showing  # no card before it lands
     assert window.view.tool == "landing"
+    # Resolve again while the round is in the air (the newcomer's reading of the prompt): no second attack,
+    # the words say what to do, the miss circle stays until the landing point is placed.
+    events_before = len(session.state.events)
+    qtbot.mouseClick(window.attack.resolve_button, Qt.MouseButton.LeftButton)
+    assert len(session.state.events) == events_before and session.pending is not None
+    said = window.attack.message.text()
+    assert "click that point on the map" in said and "landing_point" not in said
+    assert any(item.key[0] == "miss" for item in overlay_items(session))
     qtbot.mouseClick(window.view, Qt.MouseButton.LeftButton, pos=device_point(window, 44.0, 16.5))
-    assert session.pending is None
+    # With the players' dice the click places the round; the dice form asks for what its landing brings
+    # (nothing here: it lands where it hurts nobody), and Resolve lands it.
+    assert session.pending is not None and session.pending.placed_in == (pytest.approx(44.0, abs=0.2),
+                                                                        pytest.approx(16.5, abs=0.2))
+    assert not any(item.key[0] == "miss" for item in overlay_items(session))  # the red circle is gone
+    del window.attack._players_dice
+    assert window.attack.dice_form.needed is None
+    qtbot.mouseClick(window.attack.resolve_button, Qt.MouseButton.LeftButton)
+    assert session.pending is None, window.attack.message.text()
+    assert any(item.key[0] == "landed" for item in overlay_items(session))  # where it came down stays marked
     assert window.result_card.showing
     assert "MAAWS" in window.result_card.title.text() or "Carl Gustaf" in window.result_card.title.text()
     assert window.result_card.card.odds_before and window.result_card.card.odds_before[0].startswith("ZBL-09")
@@ -101,3 +118,9 @@ def device_point(window, x_in, y_in):
 
     x, y = window.view.transform().device_from_table(np.array([[x_in, y_in]]))[0]
     return QPoint(int(round(x)), int(round(y)))
+
+
+def overlay_items(session):
+    from appmodel.overlays.downrange import blast_items
+
+    return blast_items(session.snapshot())

@@ -159,7 +159,9 @@ def test_the_attack_panels_right_hand_fields_are_whole_on_a_1366x768_screen(make
     window = make_window(1366, 768)
     panel = window.attack
     window.grab().save(str(tmp_path / "attack-1366.png"))
-    assert_whole_in_attack_dock(window, (panel.payload, panel.assistants, panel.untrained, panel.from_ground, panel.show_all))
+    declared = panel.declared.widgets
+    assert "assistants" in declared and "untrained" in declared  # the attacker's form, from the ruleset
+    assert_whole_in_attack_dock(window, (*declared.values(), panel.from_ground, panel.show_all))
 
 
 def test_another_rulesets_attack_panel_is_whole_on_a_1366x768_screen(qtbot, tmp_path):

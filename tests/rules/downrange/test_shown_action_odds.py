@@ -39,6 +39,13 @@ def _fire() -> GameState:
     return state.update_unit(1, on_fire=True)  # set alight by a blast earlier in the game
 
 
+def _workshop() -> GameState:
+    """A mechanic with repair tools next to a destroyed truck."""
+    return game(unit(1, "Mechanic", "Blue", 0, 0, type_="specialist combatant", equipment=["repair tools"]),
+                unit(2, "Truck", "Blue", 2.5, 0, type_="Light tactical vehicle", weapons=[], status="down"),
+                unit(9, "Enemy", "Red", 30, 0))
+
+
 @dataclass(frozen=True)
 class Case:
     state: Callable[[], GameState]
@@ -52,6 +59,7 @@ CASES: dict[str, Case] = {
     "a treatment of an Injured patient (Injured is permanent)": Case(
         lambda: _ward(injured=True), ActionRequest("treat", 1, {"patient": 2})),
     "a treatment with a declared Disadvantage": Case(_ward, ActionRequest("treat", 1, {"patient": 2, "disadvantages": 1})),
+    "a repair of a destroyed vehicle": Case(_workshop, ActionRequest("treat", 1, {"patient": 2})),
     "a task roll against Difficulty 4": Case(_ward, ActionRequest("task", 3, {"difficulty": 4})),
     "a task roll with Advantage and an assistant": Case(
         _ward, ActionRequest("task", 3, {"difficulty": 6, "advantages": 1, "assistants": (1,)})),
@@ -105,3 +113,15 @@ def test_shown_action_odds_are_how_often_resolving_does_it(name: str) -> None:
 def test_an_injured_patient_can_never_be_restored_in_the_odds() -> None:
     odds = action_odds(_ward(injured=True), ActionRequest("treat", 1, {"patient": 2}))
     assert dict(odds[0].outcomes)["restored"] == 0 and dict(odds[0].outcomes)["injured"] > 0
+
+
+def test_every_action_with_dice_has_its_odds_checked_here() -> None:
+    """Each form that rolls, on the tables above and the in-depth example's at every step, is one of
+    the actions CASES samples: a new action with odds cannot slip past this property test."""
+    from rules.downrange.examples import in_depth
+    from rules.downrange.table_actions import actions_for
+
+    states = [_ward(), _ward(injured=True), _fire(), _workshop(), *(r.state for r in in_depth.play(in_depth.STEPS))]
+    rolling = {f.key for s in states for u in s.units for f in actions_for(s, u.unit_id) if f.rolls}
+    checked = {c.request.action for c in CASES.values()}
+    assert rolling and rolling <= checked, f"actions with odds not sampled: {sorted(rolling - checked)}"
