@@ -52,11 +52,9 @@ from PySide6.QtGui import QPainter
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
 from appmodel.overlays.registry import OverlayToggles
 
-#: A new camera frame is shown with the overlays of the poses tracked in it, when they are ready;
-#: after this long (milliseconds) it is shown with the last ones, unless the overlay worker is still
-#: busy making the new ones (then it waits on, up to FRAME_MAX_WAIT_MS: a stalled worker never
-#: freezes the picture).
-FRAME_WAIT_MS = 40
+#: A new camera frame is shown with the overlays of the poses tracked in it as soon as they are ready
+#: (painted when the worker finishes, not on a timer); should they take longer than this
+#: (milliseconds) it is shown with the last ones: a stalled worker never freezes the picture.
 FRAME_MAX_WAIT_MS = 250
 #: How long the overlay worker waits for the view to paint its result before the next job (seconds).
 PAINT_HOLD_S = 0.03
@@ -293,8 +291,9 @@ class ViewRenderer(QObject):
         #: Overlay images of an older game version than this are not shown (a user's own change).
         self._exact_from = session.version
         self.frame_bgr: np.ndarray | None = None
-        #: The frame the last paint showed.
+        #: The frame and the game version the last paint showed.
         self.shown_frame: np.ndarray | None = None
+        self.shown_version = -1
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -319,19 +318,13 @@ class ViewRenderer(QObject):
     def _frame_arrived(self) -> None:
         if not (self.overlays.busy or self.backgrounds.busy):
             self.widget.update()
-        else:  # shown once its background and overlays are ready (see FRAME_WAIT_MS)
-            frame = self.frame_bgr
-            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, FRAME_WAIT_MS))
+        else:  # painted when its background and overlays are ready (_worker_done), at the latest after
+            frame = self.frame_bgr  # FRAME_MAX_WAIT_MS: a stalled worker never freezes the picture
+            QTimer.singleShot(FRAME_MAX_WAIT_MS, self, lambda: self._frame_due(frame))
 
-    def _frame_due(self, frame: np.ndarray | None, waited_ms: int) -> None:
-        if frame is not self.frame_bgr or self.shown_frame is frame:
-            return  # shown, or a newer frame has its own wait
-        if self.overlays.busy and waited_ms < FRAME_MAX_WAIT_MS:
-            # Its overlays are being made: painting now would only slow them down (one Python thread
-            # at a time); the view repaints when they are ready.
-            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, waited_ms + FRAME_WAIT_MS))
-            return
-        self.widget.update()
+    def _frame_due(self, frame: np.ndarray | None) -> None:
+        if frame is self.frame_bgr and self.shown_frame is not frame:
+            self.widget.update()
 
     def _session_changed(self, kind: str) -> None:
         if kind == "poses" and self._live():
@@ -345,10 +338,17 @@ class ViewRenderer(QObject):
         self.widget.update()
 
     def _worker_done(self) -> None:
+        """A worker finished: paint as soon as there is something newer to show. A new overlay image
+        waits only for the background of the same frame (being made, a few milliseconds); a new
+        background waits for the overlays of its poses when they are being made."""
         snapshot = self.overlays.latest_snapshot()
         if snapshot is not None:
             self.session.adopt_snapshot(snapshot)  # the panels read it instead of building it again
-        if not (self.overlays.busy or self.backgrounds.busy):
+        overlay = self.overlays.latest_overlay()
+        new_overlay = overlay is not None and overlay.version > self.shown_version
+        background = self.backgrounds.latest()
+        new_background = background is not None and background.frame is not self.shown_frame
+        if (new_overlay and not self.backgrounds.busy) or (new_background and not self.overlays.busy):
             self.widget.update()
 
     # -- painting -----------------------------------------------------------------------------------
@@ -388,8 +388,9 @@ class ViewRenderer(QObject):
                                          background=background)
         self.compositor.paint_overlay_image(p, overlay)
         self.shown_frame = background.frame if background is not None else self.frame_bgr
+        self.shown_version = overlay.version
         self.overlays.shown()
         return spec
 
 
-__all__ = ["BackgroundWorker", "FRAME_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
+__all__ = ["BackgroundWorker", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
