@@ -425,6 +425,7 @@ def main() -> int:
     if args.seconds <= 0 or args.rounds < 1:
         print("overlay_latency: --seconds must be positive and --rounds at least 1", file=sys.stderr)
         return 2
+
     if args.child:
         code = Path(args.code)
         sys.path[:0] = [str(code), str(code / "bench")]
