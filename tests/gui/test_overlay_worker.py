@@ -232,3 +232,59 @@ def test_the_drawing_modules_examples_run(module):
     ensure_qt_app()
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_view_never_paints_an_older_game_or_frame_after_a_newer_one(feed, qtbot):
+    """Six tracked frames arrive while the worker is held up (a busy machine): the paints meanwhile
+    show what is ready, never anything older than a paint before them; the requests made while it
+    was held are replaced by the newest, and the view ends on the newest frame and game."""
+    from gui.table_view import TableView
+
+    app = ensure_qt_app()
+    s = game()
+    view = TableView(s, calibration=feed.calibration)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    base = feed.render(s.units())
+    view.set_frame(base)
+    settle(app, view, lambda: view.renderer.shown_frame is base and not view.overlays.busy)
+    renderer = view.renderer
+    frames = {id(base): 0}
+    painted: list[tuple[int, int]] = []
+    paint = renderer.paint
+
+    def recorded(p, spec=None):
+        out = paint(p, spec)
+        painted.append((renderer.shown_version, frames[id(renderer.shown_frame)]))
+        return out
+
+    renderer.paint = recorded
+    gate = threading.Event()
+    make = view.compositor.overlay_image
+
+    def held(*a, **k):
+        if threading.current_thread() is not threading.main_thread():
+            gate.wait(10)
+        return make(*a, **k)
+
+    view.compositor.overlay_image = held
+    jobs = view.overlays.jobs_done
+    kept = []
+    for step in range(1, 7):
+        frame = base.copy()
+        kept.append(frame)
+        frames[id(frame)] = step
+        view.set_frame(frame)
+        carry(s, step, AR, (50.0, 21.0))
+        app.processEvents()
+        view.repaint()
+    gate.set()
+    settle(app, view, lambda: not view.overlays.busy and renderer.shown_version == s.version
+           and renderer.shown_frame is kept[-1])
+    versions = [v for v, _ in painted]
+    shown_frames = [f for _, f in painted]
+    assert versions == sorted(versions), f"an older game was painted after a newer one: {versions}"
+    assert shown_frames == sorted(shown_frames), f"an older frame was painted after a newer one: {shown_frames}"
+    assert view.overlays.jobs_done - jobs <= 2, "requests made while the worker was held were replaced by the newest"
+    assert painted[-1] == (s.version, 6)
