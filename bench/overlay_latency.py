@@ -193,11 +193,15 @@ def child(seconds: float) -> dict[str, Any]:
     # Which tracked frame each game version comes from: the poses of frame k go into the session here.
     frame_of_version: dict[int, int] = {}
     applied_at: dict[int, float] = {}
+    apply_cpu_s: list[float] = []
     apply = session.apply_poses
 
     def applied(poses: Any, *, t_s: float | None = None) -> int:
-        n = apply(poses, t_s=t_s)
+        c0 = time.thread_time()
+        n = apply(poses, t_s=t_s)  # with every listener of the change: views, panels
         if t_s is not None and n:
+            if t_s >= WARM_UP_S:
+                apply_cpu_s.append(time.thread_time() - c0)
             k = int(round(t_s * FPS))
             applied_at.setdefault(k, time.perf_counter())
             frame_of_version.setdefault(session.version, k)
@@ -206,8 +210,9 @@ def child(seconds: float) -> dict[str, Any]:
     session.apply_poses = applied  # type: ignore[method-assign]
 
     # Per view: each overlay job (start, end, the version it made) and each paint (end, version shown).
-    jobs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in VIEWS}
-    paints: dict[str, list[tuple[float, int]]] = {name: [] for name in VIEWS}
+    # (With the processor time each took on its thread: what it costs whatever the machine's load.)
+    jobs: dict[str, list[tuple[float, float, int, float]]] = {name: [] for name in VIEWS}
+    paints: dict[str, list[tuple[float, int, float]]] = {name: [] for name in VIEWS}
 
     def watch(name: str, widget: Any) -> None:
         renderer = widget.renderer
@@ -225,9 +230,10 @@ def child(seconds: float) -> dict[str, Any]:
 
         def paint_event_timed(event: Any) -> None:
             painting.clear()
+            c0 = time.thread_time()
             paint_event(event)
             if painting:  # the paint ends when the widget's paintEvent does; Qt flushes after it
-                paints[name].append((time.perf_counter(), painting[-1]))
+                paints[name].append((time.perf_counter(), painting[-1], time.thread_time() - c0))
 
         widget.paintEvent = paint_event_timed
         worker = renderer.overlays
@@ -235,9 +241,9 @@ def child(seconds: float) -> dict[str, Any]:
 
         def timed_submit(job: Any) -> None:
             def timed_job() -> Any:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.thread_time()
                 out = job()
-                jobs[name].append((t0, time.perf_counter(), int(out[0].version)))
+                jobs[name].append((t0, time.perf_counter(), int(out[0].version), time.thread_time() - c0))
                 return out
             submit(timed_job)
 
@@ -273,10 +279,11 @@ def child(seconds: float) -> dict[str, Any]:
     window.close()
     beamer.close()
     return {"handed": {str(k): v for k, v in camera.handed.items()}, "due": camera.frames,
+            "camera_start": camera.start if camera.start is not None else wall0,
             "tracked": {str(k): v for k, v in tracked_at.items()},
             "applied": {str(k): v for k, v in applied_at.items()},
             "frame_of_version": {str(v): k for v, k in frame_of_version.items()},
-            "jobs": jobs, "paints": paints, "cpu_s": cpu_s, "wall_s": wall_s, "threads_cpu_s": groups,
+            "jobs": jobs, "paints": paints, "apply_cpu_s": apply_cpu_s, "cpu_s": cpu_s, "wall_s": wall_s, "threads_cpu_s": groups,
             "load_before": load_before, "load_after": load_after}
 
 
@@ -310,6 +317,8 @@ class Run:
         self.handed = self.tracked = self.versions = 0
         self.due = 0
         self.loads: list[tuple[float, float, float]] = []
+        #: processor time of each step on its own thread, ms
+        self.cpu_ms: dict[str, list[float]] = {}
 
     def stage(self, name: str, ms: float) -> None:
         self.stages.setdefault(name, []).append(ms)
@@ -328,13 +337,19 @@ class Run:
         for g, s in raw["threads_cpu_s"].items():
             self.threads[g] = self.threads.get(g, 0.0) + s
         self.loads += [tuple(raw["load_before"]), tuple(raw["load_after"])]
+        self.cpu_ms.setdefault("poses into the session (UI thread)", []).extend(1000 * c for c in raw["apply_cpu_s"])
+        since = raw["camera_start"] + WARM_UP_S
         for name in VIEWS:
-            paints = [(t, frame_of[v]) for t, v in raw["paints"][name] if v in frame_of]
+            self.cpu_ms.setdefault(f"{name}: overlay job (its worker)", []).extend(
+                1000 * j[3] for j in raw["jobs"][name] if j[0] >= since)
+            self.cpu_ms.setdefault(f"{name}: paint (UI thread)", []).extend(
+                1000 * q[2] for q in raw["paints"][name] if q[0] >= since)
+            paints = [(q[0], frame_of[q[1]]) for q in raw["paints"][name] if q[1] in frame_of]
             first: dict[int, float] = {}
             for t, k in paints:
                 first.setdefault(k, t)
             job_of: dict[int, tuple[float, float]] = {}
-            for t0, t1, v in raw["jobs"][name]:
+            for t0, t1, v, _ in raw["jobs"][name]:
                 if v in frame_of:
                     job_of.setdefault(frame_of[v], (t0, t1))
             for k, t in first.items():
@@ -400,6 +415,12 @@ def report(runs: dict[str, Run], seconds: float, rounds: int) -> None:
     for label, value in [("whole process", lambda r: r.cpu_s)] + [(g, lambda r, g=g: r.threads.get(g, 0.0)) for g in groups]:
         print(f" {label:40s} | " + " | ".join(
             f"{1000.0 * value(runs[t]) / max(1, runs[t].tracked):{width}.1f}" for t in titles))
+    views = ("UI thread", "overlay workers", "background workers")
+    print(f" {'the views per game version (UI + workers)':40s} | " + " | ".join(
+        f"{1000.0 * sum(runs[t].threads.get(g, 0.0) for g in views) / max(1, runs[t].versions):{width}.1f}" for t in titles))
+    print("\nprocessor time of each step on its own thread, ms: median / p95 (the steps of one frame's path)")
+    for step in next(iter(runs.values())).cpu_ms:
+        print(f" {step:40s} | " + " | ".join(f"{cell(runs[t].cpu_ms.get(step, []), worst=False):{width}s}" for t in titles))
     print(f" {'share of one core the process got':40s} | " + " | ".join(
         f"{runs[t].cpu_s / max(runs[t].wall_s, 1e-9):{width}.0%}" for t in titles))
     print(f" {'frames due / handed / tracked':40s} | " + " | ".join(

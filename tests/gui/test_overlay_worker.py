@@ -48,6 +48,17 @@ def feed():
     return SyntheticFeed((72.0, 48.0), width_px=W, height_px=H)
 
 
+def shown_view(qtbot, feed, s: GameSession):
+    """A table view of ``s`` on screen, the size of the camera picture."""
+    from gui.table_view import TableView
+
+    view = TableView(s, calibration=feed.calibration)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    return view
+
+
 def settle(app, view, until, timeout_s: float = 10.0) -> None:
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
@@ -59,14 +70,9 @@ def settle(app, view, until, timeout_s: float = 10.0) -> None:
 
 
 def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed, qtbot):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     shown = game()
-    view = TableView(shown, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, shown)
     reference = Compositor()
     reference.painter.label_top_px = view.compositor.painter.label_top_px
     camera = CameraTransform(feed.calibration)
@@ -92,14 +98,9 @@ def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed,
 
 
 def test_a_click_is_drawn_at_once_and_tracked_moves_go_to_the_worker(feed, qtbot, monkeypatch):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     s = game()
-    view = TableView(s, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, s)
     view.set_frame(feed.render(s.units()))
     settle(app, view, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
     made_here = []
@@ -149,14 +150,9 @@ def test_the_newest_request_wins_and_a_late_job_never_replaces_a_newer_picture()
 
 
 def test_a_failing_job_is_reported_and_the_view_draws_on_its_own_thread(feed, qtbot):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     s = game()
-    view = TableView(s, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, s)
     view.repaint()
 
     class Broken:
@@ -238,14 +234,9 @@ def test_a_view_never_paints_an_older_game_or_frame_after_a_newer_one(feed, qtbo
     """Six tracked frames arrive while the worker is held up (a busy machine): the paints meanwhile
     show what is ready, never anything older than a paint before them; the requests made while it
     was held are replaced by the newest, and the view ends on the newest frame and game."""
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     s = game()
-    view = TableView(s, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, s)
     base = feed.render(s.units())
     view.set_frame(base)
     settle(app, view, lambda: view.renderer.shown_frame is base and not view.overlays.busy)
