@@ -396,40 +396,44 @@ def old_tree(rev: str) -> Path:
     return folder
 
 
+def say(line: str) -> None:
+    print(line.rstrip())
+
+
 def report(runs: dict[str, Run], seconds: float, rounds: int) -> None:
     titles = list(runs)
     width = 36
-    print(f"\n{seconds:.0f} s of camera at {FPS:.0f} fps per run, {rounds} run(s) each, alternating; 1920x1080, "
+    say(f"\n{seconds:.0f} s of camera at {FPS:.0f} fps per run, {rounds} run(s) each, alternating; 1920x1080, "
           f"40 units, every overlay on, one unit carried {STEP_IN}\" a frame")
-    print("\nframe handed to the tracker -> paint showing the unit where that frame put it, ms: median / p95 / worst "
+    say("\nframe handed to the tracker -> paint showing the unit where that frame put it, ms: median / p95 / worst "
           "(samples); target p95 < 50 ms")
-    print(f" {'':40s} | " + " | ".join(f"{t:{width}s}" for t in titles))
+    say(f" {'':40s} | " + " | ".join(f"{t:{width}s}" for t in titles))
     for name in VIEWS:
-        print(f" {name + ', shown frames':40s} | " + " | ".join(f"{cell(runs[t].shown[name]):{width}s}" for t in titles))
-        print(f" {name + ', every tracked frame':40s} | " + " | ".join(f"{cell(runs[t].every[name]):{width}s}" for t in titles))
-    print("\nwhere the time goes, each shown window frame, ms: median / p95")
+        say(f" {name + ', shown frames':40s} | " + " | ".join(f"{cell(runs[t].shown[name]):{width}s}" for t in titles))
+        say(f" {name + ', every tracked frame':40s} | " + " | ".join(f"{cell(runs[t].every[name]):{width}s}" for t in titles))
+    say("\nwhere the time goes, each shown window frame, ms: median / p95")
     for stage in next(iter(runs.values())).stages or ():
-        print(f" {stage:40s} | " + " | ".join(f"{cell(runs[t].stages.get(stage, []), worst=False):{width}s}" for t in titles))
-    print("\nprocessor time per tracked frame, ms (compare within a run: it does not depend on the load as the delays do)")
+        say(f" {stage:40s} | " + " | ".join(f"{cell(runs[t].stages.get(stage, []), worst=False):{width}s}" for t in titles))
+    say("\nprocessor time per tracked frame, ms (compare within a run: it does not depend on the load as the delays do)")
     groups = ("UI thread", "overlay workers", "background workers", "tracking and the rest")
     for label, value in [("whole process", lambda r: r.cpu_s)] + [(g, lambda r, g=g: r.threads.get(g, 0.0)) for g in groups]:
-        print(f" {label:40s} | " + " | ".join(
+        say(f" {label:40s} | " + " | ".join(
             f"{1000.0 * value(runs[t]) / max(1, runs[t].tracked):{width}.1f}" for t in titles))
     views = ("UI thread", "overlay workers", "background workers")
-    print(f" {'the views per game version (UI + workers)':40s} | " + " | ".join(
+    say(f" {'the views per game version (UI + workers)':40s} | " + " | ".join(
         f"{1000.0 * sum(runs[t].threads.get(g, 0.0) for g in views) / max(1, runs[t].versions):{width}.1f}" for t in titles))
-    print("\nprocessor time of each step on its own thread, ms: median / p95 (the steps of one frame's path)")
+    say("\nprocessor time of each step on its own thread, ms: median / p95 (the steps of one frame's path)")
     for step in next(iter(runs.values())).cpu_ms:
-        print(f" {step:40s} | " + " | ".join(f"{cell(runs[t].cpu_ms.get(step, []), worst=False):{width}s}" for t in titles))
-    print(f" {'share of one core the process got':40s} | " + " | ".join(
+        say(f" {step:40s} | " + " | ".join(f"{cell(runs[t].cpu_ms.get(step, []), worst=False):{width}s}" for t in titles))
+    say(f" {'share of one core the process got':40s} | " + " | ".join(
         f"{runs[t].cpu_s / max(runs[t].wall_s, 1e-9):{width}.0%}" for t in titles))
-    print(f" {'frames due / handed / tracked':40s} | " + " | ".join(
+    say(f" {'frames due / handed / tracked':40s} | " + " | ".join(
         f"{f'{runs[t].due} / {runs[t].handed} / {runs[t].tracked}':{width}s}" for t in titles))
-    print(f" {'game versions / shown (window, projector)':40s} | " + " | ".join(
+    say(f" {'game versions / shown (window, projector)':40s} | " + " | ".join(
         f"{f'{runs[t].versions} / {len(runs[t].shown[VIEWS[0]])}, {len(runs[t].shown[VIEWS[1]])}':{width}s}"
         for t in titles))
     loads = [x for r in runs.values() for x in r.loads]
-    print(f"\nload average (1 min) before and after each run: {min(x[0] for x in loads):.1f}-{max(x[0] for x in loads):.1f}"
+    say(f"\nload average (1 min) before and after each run: {min(x[0] for x in loads):.1f}-{max(x[0] for x in loads):.1f}"
           f" (5 min {min(x[1] for x in loads):.1f}-{max(x[1] for x in loads):.1f}); {os.cpu_count()} cores")
 
 
