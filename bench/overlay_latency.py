@@ -441,7 +441,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="how long the camera runs per run (default 15)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each tree, alternating (default 2)")
-    parser.add_argument("--old", default=None, help="the git revision to compare with (default: where this branch left main)")
+    parser.add_argument("--old", default=None, help="the git revision to compare with (default: where this branch left "
+                        "main; on main itself give one: 87e3b74 is the code before the latency work)")
     parser.add_argument("--new-only", action="store_true", help="measure this tree only")
     parser.add_argument("--quick", action="store_true", help="one 8 s run of each")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
