@@ -102,6 +102,7 @@ class GameSession:
         self._poses = TrackedPoses(ruleset, partial(scenario_facts.base_height_in, self.scenario))
         self._version = 0
         self._snapshot: Snapshot | None = None
+        self._inputs: SnapshotInputs | None = None
         self._analysis: AttackAnalysis | None = None
         #: The card of the last action resolved through :meth:`resolve_action` (appmodel.result_card).
         self.last_card: Any = None
@@ -212,10 +213,17 @@ class GameSession:
         cached = self._units_of
         units = cached[1] if cached is not None and cached[0] is self._state else None
         sel = self._selection
-        return SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
-                              dict(self.side_colors), self.radio_units, sel.unit_id, sel.weapon, sel.blast_point,
-                              self._tape, self._draft, analysis, self._miss, self.now_s(),
-                              templates=self.templates, ground=self.ground, sand=self.sand)
+        inputs = SnapshotInputs(self._version, self._state, self.ruleset, units, self.table_size_in,
+                                dict(self.side_colors), self.radio_units, sel.unit_id, sel.weapon, sel.blast_point,
+                                self._tape, self._draft, analysis, self._miss, self.now_s(),
+                                templates=self.templates, ground=self.ground, sand=self.sand)
+        # The same inputs as last time (every view asks after one change; the clock is the frame's
+        # while tracking): hand out the same object, which builds its snapshot once for all of them.
+        last = self._inputs
+        if last is not None and last.version == inputs.version and last.t_s == inputs.t_s and last == inputs:
+            return last
+        self._inputs = inputs
+        return inputs
 
     def adopt_snapshot(self, snapshot: Snapshot) -> bool:
         """Keep a snapshot a worker built from :meth:`snapshot_inputs` if nothing changed since (the

@@ -1,5 +1,6 @@
 """The delay a player sees: from a camera frame handed to the tracker to the paint, in the window and
-on the projector, that shows the moved unit where that frame put it.
+on the projector, that shows the moved unit where that frame put it — this tree against the code as
+it was before (a git revision, by default where this branch left main), side by side in one run.
 
 The real live path, nothing stubbed past the camera: a 1080p camera (the synthetic table's pictures
 of the 40-unit game of ``bench/gui_draw.py``, rendered beforehand, handed out on a 30 fps clock,
@@ -7,44 +8,52 @@ newest only, as a USB camera does) -> the tracking loop on its thread (``LiveTra
 detection, poses, the ``tracker.pipeline.Tracker``) -> the window's poll (``LivePresenter``: the
 poses into the session) -> each view's overlay worker (snapshot, rules' shapes, overlay image) -> the
 paint of the real ``MainWindow``'s camera view (1920x1080) and of its ``ProjectorWindow`` (1920x1080,
-through a projector homography), offscreen, every overlay on, in Qt's own event loop.
+through a projector homography, the tags masked), offscreen, every overlay on, in Qt's own event loop.
 
 One unit (the Sergeant) is carried across the table, 0.15" a frame (a hand at 4.5"/s); the other
-39 stand. For every frame whose poses changed the game, the time from the moment the camera handed
-it to the tracker to the end of the first paint of each view showing that game version is one
-sample. Frames the tracker never took (the camera moved on while it was busy: newest only) and
-versions a later one overtook before a paint are not samples: what a player sees is the paints.
+39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
+of the paint event (the widget's whole ``paintEvent``) of the first paint of each view showing the
+game version that frame's poses made ("shown frames"). Frames a later one overtook before any paint
+showed them are not samples there; "every tracked frame" counts them too, each until the first paint
+showing it or a newer one (how old what a player sees is).
 
-    .venv/bin/python bench/overlay_latency.py [--seconds 20]
+Each case runs in a process of its own (``--child``), the old code from ``git archive REV`` in a
+temporary folder; with ``--rounds`` above 1 the two alternate, so both meet the same load. CPU time
+per tracked frame (the whole process and per thread: the UI thread, tracking, overlay and background
+workers) reads the same on a loaded machine as on a quiet one, where the delays do not.
 
-Prints median, 95th percentile and worst for each view, how many frames were handed, tracked and
-shown, and the machine's load average before and after (2 cores shared: compare within a run).
+    .venv/bin/python bench/overlay_latency.py [--seconds 15] [--rounds 2] [--old REV | --new-only] [--quick]
+
 Target: 95th percentile under 50 ms.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from bisect import bisect_left
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-import numpy as np  # noqa: E402
 
 FPS = 30.0
 MOVER = 10  # the Sergeant
 STEP_IN = 0.15
+#: The first second of each run is not sampled: the window's first paints, the detector's first
+#: whole-frame search.
+WARM_UP_S = 1.0
+VIEWS = ("window", "projector")
 
+
+# -- the child: one run of one tree's code -------------------------------------------------------------
 
 class CameraClock:
     """A live camera of pre-rendered pictures: frame k is due at k / FPS after the first request; the
@@ -55,7 +64,7 @@ class CameraClock:
     connected = True
     name = "bench camera"
 
-    def __init__(self, pictures: list[np.ndarray], *, seconds: float) -> None:
+    def __init__(self, pictures: list[Any], *, seconds: float) -> None:
         self.pictures = pictures
         self.frames = int(seconds * FPS)
         self.start: float | None = None
@@ -100,7 +109,7 @@ def carried(session: Any, k: int) -> tuple[float, float]:
     return u.x_in + offset, u.y_in + 0.3 * offset
 
 
-def pictures_of(session: Any, feed: Any, count: int) -> list[np.ndarray]:
+def pictures_of(session: Any, feed: Any, count: int) -> list[Any]:
     start = session.units()
     out = []
     for k in range(count):
@@ -110,22 +119,33 @@ def pictures_of(session: Any, feed: Any, count: int) -> list[np.ndarray]:
     return out
 
 
-def summary(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    v = sorted(values)
-    p95 = v[int(round(0.95 * (len(v) - 1)))]
-    return f"median {statistics.median(v):6.1f} ms · p95 {p95:6.1f} ms · worst {v[-1]:6.1f} ms · {len(v)} samples"
+def thread_cpu_s() -> dict[int, float]:
+    """Processor time of each of this process's threads so far (Linux /proc), by native thread id."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long the camera runs (default 20)")
-    args = parser.parse_args()
-    if args.seconds <= 0:
-        print("overlay_latency: --seconds must be positive", file=sys.stderr)
-        return 2
+def thread_group(name: str) -> str:
+    if name == "MainThread":
+        return "UI thread"
+    if "overlay" in name:
+        return "overlay workers"
+    if "background" in name:
+        return "background workers"
+    return ""
 
+
+def child(seconds: float) -> dict[str, Any]:
+    """One run of the code on sys.path; returns the raw figures."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import numpy as np
     from PySide6.QtCore import QTimer
 
     from appmodel.overlays.registry import OverlayToggles
@@ -139,18 +159,13 @@ def main() -> int:
     from tracker.pipeline import Tracker
     from tracker.roster import Roster
 
-    load_before = os.getloadavg()
     app = create_application()
     session = forty_units()
     feed = SyntheticFeed(session.table_size_in, width_px=1920, height_px=1080)
-    t0 = time.perf_counter()
     pictures = pictures_of(session, feed, 120)  # one trip there and back (9"); the camera loops over it
-    print(f"rendered {len(pictures)} 1080p pictures in {time.perf_counter() - t0:.1f} s")
 
-    camera = CameraClock(pictures, seconds=args.seconds)
+    camera = CameraClock(pictures, seconds=seconds)
     tracker = Tracker(roster=Roster(), calibration=feed.calibration)
-    # Where the time goes: when the tracker finished each frame (tracking thread), when its poses
-    # went into the session (UI thread's poll).
     tracked_at: dict[int, float] = {}
     process = tracker.process
 
@@ -178,11 +193,15 @@ def main() -> int:
     # Which tracked frame each game version comes from: the poses of frame k go into the session here.
     frame_of_version: dict[int, int] = {}
     applied_at: dict[int, float] = {}
+    apply_cpu_s: list[float] = []
     apply = session.apply_poses
 
     def applied(poses: Any, *, t_s: float | None = None) -> int:
-        n = apply(poses, t_s=t_s)
-        if t_s is not None:
+        c0 = time.thread_time()
+        n = apply(poses, t_s=t_s)  # with every listener of the change: views, panels
+        if t_s is not None and n:
+            if t_s >= WARM_UP_S:
+                apply_cpu_s.append(time.thread_time() - c0)
             k = int(round(t_s * FPS))
             applied_at.setdefault(k, time.perf_counter())
             frame_of_version.setdefault(session.version, k)
@@ -190,29 +209,51 @@ def main() -> int:
 
     session.apply_poses = applied  # type: ignore[method-assign]
 
-    samples: dict[str, list[float]] = {"window": [], "projector": []}
-    shown: dict[str, set[int]] = {"window": set(), "projector": set()}
+    # Per view: each overlay job (start, end, the version it made) and each paint (end, version shown).
+    # (With the processor time each took on its thread: what it costs whatever the machine's load.)
+    jobs: dict[str, list[tuple[float, float, int, float]]] = {name: [] for name in VIEWS}
+    paints: dict[str, list[tuple[float, int, float]]] = {name: [] for name in VIEWS}
 
-    def watch(name: str, renderer: Any) -> None:
+    def watch(name: str, widget: Any) -> None:
+        renderer = widget.renderer
         compositor = renderer.compositor
-        paint = compositor.paint_overlay_image
+        paint_image = compositor.paint_overlay_image
+        painting: list[int] = []
 
-        def painted(p: Any, overlay: Any, *a: Any, **kw: Any) -> Any:
-            out = paint(p, overlay, *a, **kw)
-            version = getattr(overlay, "version", None)
-            k = frame_of_version.get(version) if version is not None else None
-            if k is not None and version not in shown[name] and k in camera.handed:
-                shown[name].add(version)
-                # the paint ends when the painter's work is done: Qt flushes after paintEvent returns
-                samples[name].append((time.perf_counter() - camera.handed[k]) * 1000.0)
-            return out
+        def painted_image(p: Any, overlay: Any, *a: Any, **kw: Any) -> Any:
+            if overlay is not None:
+                painting.append(int(overlay.version))
+            return paint_image(p, overlay, *a, **kw)
 
-        compositor.paint_overlay_image = painted
+        compositor.paint_overlay_image = painted_image
+        paint_event = widget.paintEvent
 
-    watch("window", window.view.renderer)
-    watch("projector", beamer.renderer)
+        def paint_event_timed(event: Any) -> None:
+            painting.clear()
+            c0 = time.thread_time()
+            paint_event(event)
+            if painting:  # the paint ends when the widget's paintEvent does; Qt flushes after it
+                paints[name].append((time.perf_counter(), painting[-1], time.thread_time() - c0))
 
-    cpu0, wall0 = time.process_time(), time.perf_counter()
+        widget.paintEvent = paint_event_timed
+        worker = renderer.overlays
+        submit = worker.submit
+
+        def timed_submit(job: Any) -> None:
+            def timed_job() -> Any:
+                t0, c0 = time.perf_counter(), time.thread_time()
+                out = job()
+                jobs[name].append((t0, time.perf_counter(), int(out[0].version), time.thread_time() - c0))
+                return out
+            submit(timed_job)
+
+        worker.submit = timed_submit
+
+    watch("window", window.view)
+    watch("projector", beamer)
+
+    load_before = os.getloadavg()
+    cpu0, wall0, threads0 = time.process_time(), time.perf_counter(), thread_cpu_s()
     live.start()
 
     def check() -> None:
@@ -223,31 +264,229 @@ def main() -> int:
     timer.timeout.connect(check)
     timer.start(100)
     app.exec()
-    cpu_s, wall_s = time.process_time() - cpu0, time.perf_counter() - wall0
+    cpu_s, wall_s, threads1 = time.process_time() - cpu0, time.perf_counter() - wall0, thread_cpu_s()
+    names = {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
+    groups: dict[str, float] = {}
+    for tid, s in threads1.items():
+        group = thread_group(names.get(tid, ""))
+        if group:
+            groups[group] = groups.get(group, 0.0) + s - threads0.get(tid, 0.0)
+    # the tracker's threads, native ones and those that ended meanwhile: what the others leave
+    groups["tracking and the rest"] = cpu_s - sum(groups.values())
     live.stop()
     tracker.close()
     load_after = os.getloadavg()
-
-    versions = len(frame_of_version)
-    print(f"\n{args.seconds:.0f} s of camera at {FPS:.0f} fps, 1920x1080, 40 units, every overlay on, one unit carried "
-          f"{STEP_IN}\" a frame")
-    print(f"frames handed to the tracker: {len(camera.handed)} (of {camera.frames} due); game versions from tracked "
-          f"poses: {versions}")
-    print(f"load average before: {load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f} (1/5/15 min), "
-          f"after: {load_after[0]:.1f} / {load_after[1]:.1f} / {load_after[2]:.1f}; {os.cpu_count()} cores")
-    print(f"this process got {cpu_s / wall_s:.0%} of one core while the camera ran ({cpu_s:.1f} s of processor in "
-          f"{wall_s:.1f} s): with other jobs on the cores every stage waits its turn")
-    print("\nframe handed to the tracker -> paint showing the unit where that frame put it (target p95 < 50 ms)")
-    for name in ("window", "projector"):
-        print(f"  {name:9s} {summary(samples[name])}")
-    print("\nwhere the time goes (every tracked frame)")
-    track_ms = [(tracked_at[k] - camera.handed[k]) * 1000 for k in tracked_at if k in camera.handed]
-    poll_ms = [(applied_at[k] - tracked_at[k]) * 1000 for k in applied_at if k in tracked_at]
-    print(f"  handed -> tracked (detection, poses)  {summary(track_ms)}")
-    print(f"  tracked -> in the session (UI poll)  {summary(poll_ms)}")
-    print(f"  tracked frames the UI took: {len(applied_at)} of {len(tracked_at)} (it takes the newest only)")
     window.close()
     beamer.close()
+    return {"handed": {str(k): v for k, v in camera.handed.items()}, "due": camera.frames,
+            "camera_start": camera.start if camera.start is not None else wall0,
+            "tracked": {str(k): v for k, v in tracked_at.items()},
+            "applied": {str(k): v for k, v in applied_at.items()},
+            "frame_of_version": {str(v): k for v, k in frame_of_version.items()},
+            "jobs": jobs, "paints": paints, "apply_cpu_s": apply_cpu_s, "cpu_s": cpu_s, "wall_s": wall_s, "threads_cpu_s": groups,
+            "load_before": load_before, "load_after": load_after}
+
+
+# -- the figures ---------------------------------------------------------------------------------------
+
+def percentiles(values: list[float]) -> tuple[float, float, float] | None:
+    if not values:
+        return None
+    v = sorted(values)
+    return statistics.median(v), v[int(round(0.95 * (len(v) - 1)))], v[-1]
+
+
+def cell(values: list[float], *, worst: bool = True) -> str:
+    found = percentiles(values)
+    if found is None:
+        return "no samples"
+    med, p95, top = found
+    text = f"{med:6.1f} / {p95:6.1f}"
+    return text + (f" / {top:6.1f}" if worst else "") + f"  ({len(values)})"
+
+
+class Run:
+    """The figures of one or more child runs of one tree."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, list[float]] = {n: [] for n in VIEWS}
+        self.every: dict[str, list[float]] = {n: [] for n in VIEWS}
+        self.stages: dict[str, list[float]] = {}
+        self.cpu_s = self.wall_s = 0.0
+        self.threads: dict[str, float] = {}
+        self.handed = self.tracked = self.versions = 0
+        self.due = 0
+        self.loads: list[tuple[float, float, float]] = []
+        #: processor time of each step on its own thread, ms
+        self.cpu_ms: dict[str, list[float]] = {}
+
+    def stage(self, name: str, ms: float) -> None:
+        self.stages.setdefault(name, []).append(ms)
+
+    def add(self, raw: dict[str, Any]) -> None:
+        handed = {int(k): v for k, v in raw["handed"].items() if int(k) >= WARM_UP_S * FPS}
+        tracked = {int(k): v for k, v in raw["tracked"].items()}
+        applied = {int(k): v for k, v in raw["applied"].items()}
+        frame_of = {int(v): k for v, k in raw["frame_of_version"].items()}
+        self.handed += len(handed)
+        self.tracked += len(tracked)
+        self.versions += len(frame_of)
+        self.due += raw["due"]
+        self.cpu_s += raw["cpu_s"]
+        self.wall_s += raw["wall_s"]
+        for g, s in raw["threads_cpu_s"].items():
+            self.threads[g] = self.threads.get(g, 0.0) + s
+        self.loads += [tuple(raw["load_before"]), tuple(raw["load_after"])]
+        self.cpu_ms.setdefault("poses into the session (UI thread)", []).extend(1000 * c for c in raw["apply_cpu_s"])
+        since = raw["camera_start"] + WARM_UP_S
+        for name in VIEWS:
+            self.cpu_ms.setdefault(f"{name}: overlay job (its worker)", []).extend(
+                1000 * j[3] for j in raw["jobs"][name] if j[0] >= since)
+            self.cpu_ms.setdefault(f"{name}: paint (UI thread)", []).extend(
+                1000 * q[2] for q in raw["paints"][name] if q[0] >= since)
+            paints = [(q[0], frame_of[q[1]]) for q in raw["paints"][name] if q[1] in frame_of]
+            first: dict[int, float] = {}
+            for t, k in paints:
+                first.setdefault(k, t)
+            job_of: dict[int, tuple[float, float]] = {}
+            for t0, t1, v, _ in raw["jobs"][name]:
+                if v in frame_of:
+                    job_of.setdefault(frame_of[v], (t0, t1))
+            for k, t in first.items():
+                if k not in handed:
+                    continue
+                self.shown[name].append((t - handed[k]) * 1000.0)
+                if name == "window" and k in tracked and k in applied and k in job_of:
+                    j0, j1 = job_of[k]
+                    self.stage("handed -> tracked (detection, poses)", (tracked[k] - handed[k]) * 1000)
+                    self.stage("tracked -> in the session (UI poll)", (applied[k] - tracked[k]) * 1000)
+                    self.stage("in the session -> overlay job starts", (j0 - applied[k]) * 1000)
+                    self.stage("overlay job (snapshot, shapes, image)", (j1 - j0) * 1000)
+                    self.stage("job done -> painted", (t - j1) * 1000)
+            # Every tracked frame: until the first paint showing it or a newer one.
+            times = [t for t, _ in paints]
+            newest: list[int] = []
+            for _, k in paints:
+                newest.append(max(k, newest[-1]) if newest else k)
+            for k in tracked:
+                if k not in handed:
+                    continue
+                i = bisect_left(newest, k)
+                if i < len(times):
+                    self.every[name].append((times[i] - handed[k]) * 1000.0)
+
+
+def run_child(code: Path, seconds: float) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", "--code", str(code),
+                          "--seconds", str(seconds)], capture_output=True, text=True, timeout=seconds * 10 + 300)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"the run of {code} failed: {tail}")
+    return json.loads(lines[-1])
+
+
+def old_tree(rev: str) -> Path:
+    """The code at ``rev`` in a temporary folder (git archive)."""
+    folder = Path(tempfile.mkdtemp(prefix="overlay-latency-old-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True)
+    if archive.returncode != 0:
+        raise RuntimeError(f"git archive {rev} failed: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def say(line: str) -> None:
+    print(line.rstrip())
+
+
+def report(runs: dict[str, Run], seconds: float, rounds: int) -> None:
+    titles = list(runs)
+    width = 36
+    say(f"\n{seconds:.0f} s of camera at {FPS:.0f} fps per run, {rounds} run(s) each, alternating; 1920x1080, "
+          f"40 units, every overlay on, one unit carried {STEP_IN}\" a frame")
+    say("\nframe handed to the tracker -> paint showing the unit where that frame put it, ms: median / p95 / worst "
+          "(samples); target p95 < 50 ms")
+    say(f" {'':40s} | " + " | ".join(f"{t:{width}s}" for t in titles))
+    for name in VIEWS:
+        say(f" {name + ', shown frames':40s} | " + " | ".join(f"{cell(runs[t].shown[name]):{width}s}" for t in titles))
+        say(f" {name + ', every tracked frame':40s} | " + " | ".join(f"{cell(runs[t].every[name]):{width}s}" for t in titles))
+    say("\nwhere the time goes, each shown window frame, ms: median / p95")
+    for stage in next(iter(runs.values())).stages or ():
+        say(f" {stage:40s} | " + " | ".join(f"{cell(runs[t].stages.get(stage, []), worst=False):{width}s}" for t in titles))
+    say("\nprocessor time per tracked frame, ms (compare within a run: it does not depend on the load as the delays do)")
+    groups = ("UI thread", "overlay workers", "background workers", "tracking and the rest")
+    for label, value in [("whole process", lambda r: r.cpu_s)] + [(g, lambda r, g=g: r.threads.get(g, 0.0)) for g in groups]:
+        say(f" {label:40s} | " + " | ".join(
+            f"{1000.0 * value(runs[t]) / max(1, runs[t].tracked):{width}.1f}" for t in titles))
+    views = ("UI thread", "overlay workers", "background workers")
+    say(f" {'the views per game version (UI + workers)':40s} | " + " | ".join(
+        f"{1000.0 * sum(runs[t].threads.get(g, 0.0) for g in views) / max(1, runs[t].versions):{width}.1f}" for t in titles))
+    say("\nprocessor time of each step on its own thread, ms: median / p95 (the steps of one frame's path)")
+    for step in next(iter(runs.values())).cpu_ms:
+        say(f" {step:40s} | " + " | ".join(f"{cell(runs[t].cpu_ms.get(step, []), worst=False):{width}s}" for t in titles))
+    say(f" {'share of one core the process got':40s} | " + " | ".join(
+        f"{runs[t].cpu_s / max(runs[t].wall_s, 1e-9):{width}.0%}" for t in titles))
+    say(f" {'frames due / handed / tracked':40s} | " + " | ".join(
+        f"{f'{runs[t].due} / {runs[t].handed} / {runs[t].tracked}':{width}s}" for t in titles))
+    say(f" {'game versions / shown (window, projector)':40s} | " + " | ".join(
+        f"{f'{runs[t].versions} / {len(runs[t].shown[VIEWS[0]])}, {len(runs[t].shown[VIEWS[1]])}':{width}s}"
+        for t in titles))
+    loads = [x for r in runs.values() for x in r.loads]
+    say(f"\nload average (1 min) before and after each run: {min(x[0] for x in loads):.1f}-{max(x[0] for x in loads):.1f}"
+          f" (5 min {min(x[1] for x in loads):.1f}-{max(x[1] for x in loads):.1f}); {os.cpu_count()} cores")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=15.0, help="how long the camera runs per run (default 15)")
+    parser.add_argument("--rounds", type=int, default=2, help="runs of each tree, alternating (default 2)")
+    parser.add_argument("--old", default=None, help="the git revision to compare with (default: where this branch left "
+                        "main; on main itself give one: 87e3b74 is the code before the latency work)")
+    parser.add_argument("--new-only", action="store_true", help="measure this tree only")
+    parser.add_argument("--quick", action="store_true", help="one 8 s run of each")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--code", default=str(ROOT), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.rounds < 1:
+        print("overlay_latency: --seconds must be positive and --rounds at least 1", file=sys.stderr)
+        return 2
+
+    if args.child:
+        code = Path(args.code)
+        sys.path[:0] = [str(code), str(code / "bench")]
+        print(json.dumps(child(args.seconds)))
+        return 0
+    if args.quick:
+        args.seconds, args.rounds = 8.0, 1
+    trees: dict[str, Path] = {}
+    if not args.new_only:
+        rev = args.old
+        if rev is None:
+            found = subprocess.run(["git", "-C", str(ROOT), "merge-base", "HEAD", "main"], capture_output=True, text=True)
+            rev = found.stdout.strip() if found.returncode == 0 else ""
+        if not rev:
+            print("overlay_latency: no revision to compare with (no 'main' branch here): give --old REV or --new-only",
+                  file=sys.stderr)
+            return 2
+        short = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True)
+        try:
+            trees[f"old ({short.stdout.strip() or rev})"] = old_tree(rev)
+        except (RuntimeError, subprocess.CalledProcessError) as exc:
+            print(f"overlay_latency: {exc}: give --old REV or --new-only", file=sys.stderr)
+            return 2
+    trees["new (this tree)"] = ROOT
+    runs = {title: Run() for title in trees}
+    for r in range(args.rounds):
+        order = list(trees.items()) if r % 2 == 0 else list(reversed(trees.items()))
+        for title, code in order:
+            print(f"round {r + 1} of {args.rounds}: {title} ...", flush=True)
+            try:
+                runs[title].add(run_child(code, args.seconds))
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                print(f"overlay_latency: {exc}", file=sys.stderr)
+                return 1
+    report(runs, args.seconds, args.rounds)
     return 0
 
 

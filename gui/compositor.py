@@ -66,16 +66,18 @@ def bgr_from_qimage(image: QImage) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class OverlayImage:
-    """A view's overlays for one game version as a picture of their own (transparent where nothing
+    """A view's overlays for one game version as pictures of their own (transparent where nothing
     is drawn), never changed once made: what an overlay worker hands the UI thread, which only blends
-    it over the camera frame (:meth:`Compositor.paint_overlay_image`).
+    them over the camera frame (:meth:`Compositor.paint_overlay_image`).
 
-    ``image``: ARGB32 premultiplied, the view's size; ``content_px``: the rectangle holding
-    something (x0, y0, x1, y1; None: nothing); ``version``: the snapshot's; ``view_key``: the view it
-    was made for (:func:`view_key`); ``made_ms``: how long making it took, the snapshot included when
-    a worker built that too."""
+    ``parts``: ARGB32 premultiplied images in drawing order, each with the view rectangle it covers
+    (x0, y0, x1, y1) and where that rectangle starts in the image (the cached layer is the view's
+    size; what moves is drawn on small ones of its own); ``content_px``: the rectangle holding
+    something (None: nothing); ``version``: the snapshot's; ``view_key``: the view it was made for
+    (:func:`view_key`); ``made_ms``: how long making it took, the snapshot included when a worker
+    built that too."""
 
-    image: QImage
+    parts: tuple[tuple[QImage, tuple[int, int, int, int], tuple[int, int]], ...]
     content_px: tuple[int, int, int, int] | None
     version: int
     view_key: Hashable
@@ -100,26 +102,6 @@ def background_key(transform: Any, size: tuple[int, int], calibration: Any | Non
     return (transform.cache_key, (int(size[0]), int(size[1])), id(calibration))
 
 
-class _ImagePool:
-    """Reused buffers for overlay images: a few per size, handed out in turn. An image handed to
-    another thread is a shallow copy; should it still be held when its buffer comes round again,
-    painting on the buffer makes Qt copy it first (copy-on-write), so nothing handed out changes."""
-
-    def __init__(self, depth: int = 3) -> None:
-        self.depth = depth
-        self._images: list[QImage] = []
-        self._next = 0
-
-    def take(self, w: int, h: int) -> QImage:
-        if self._images and (self._images[0].width(), self._images[0].height()) != (w, h):
-            self._images = []
-        if len(self._images) < self.depth:
-            self._images.append(QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied))
-            return self._images[-1]
-        self._next = (self._next + 1) % self.depth
-        return self._images[self._next]
-
-
 def view_key(transform: Any, size: tuple[int, int], toggles: OverlayToggles) -> Hashable:
     """What an overlay image depends on besides the game: the transform, the view's size, the toggles."""
     return (transform.cache_key, (int(size[0]), int(size[1])), toggles)
@@ -138,7 +120,6 @@ class Compositor:
         self.memo = Memo()
         self.layers = LayerStack(self.painter)
         self.lock = threading.RLock()
-        self._images = _ImagePool()
         self._items_key: Hashable = None
         self._items: list[DrawItem] = []
         self._rectify: tuple[Hashable, RectifyMaps] | None = None
@@ -279,18 +260,19 @@ class Compositor:
         """The overlays onto ``p``: the cached layers, brought up to date where the game changed, and
         the units being moved drawn between them (:mod:`gui.overlay_layers`)."""
         with self.lock:
-            items = self.items(snapshot, toggles)
             if not self.cache_layer:
-                self.painter.paint(p, items, transform, size=size)
+                self.painter.paint(p, self.items(snapshot, toggles), transform, size=size)
                 return
-            self.layers.update(items, transform, size)
-            self.layers.paint(p)
+            overlay = self.overlay_image(snapshot, transform, toggles, size)
+        # as a view shows a worker's picture, so that both give the same pixels
+        self.paint_overlay_image(p, overlay)
 
     def overlay_image(self, snapshot: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int], *,
                       started_s: float | None = None) -> OverlayImage:
         """The overlays as an :class:`OverlayImage` of their own, made on the calling thread (a view's
         worker): the same drawing as :meth:`paint_overlays` — the units being moved, the cached layer
-        over them, their labels on top — into a new transparent image that nobody changes afterwards.
+        over them, their labels on top — as pictures nobody changes afterwards (the moving parts on
+        small ones of their own, the cached layer shared: :meth:`LayerStack.parts`).
         ``started_s``: ``time.perf_counter()`` when the job began (for ``made_ms``)."""
         t0 = time.perf_counter() if started_s is None else started_s
         w, h = int(size[0]), int(size[1])
@@ -299,35 +281,17 @@ class Compositor:
             layers = self.layers
             layers.update(items, transform, (w, h))
             content = layers.content_px()
-            tier = layers.tier.image
-            draw: Any = None
-            if layers.has_hot_shapes or tier is None or (tier.width(), tier.height()) != (w, h):
-                image = self._images.take(w, h)
-                image.fill(Qt.GlobalColor.transparent)
-                if content is not None:
-                    draw = layers.paint
-            else:
-                # Nothing goes under the cached layer: start from it (Qt copies its pixels only when
-                # one of the two is painted on again) and add the labels of what moves.
-                image = QImage(tier)
-                if layers.hot_item_count:
-                    draw = layers.paint_labels_only
-            if draw is not None:
-                p = QPainter(image)
-                try:
-                    draw(p)
-                finally:
-                    p.end()
-        return OverlayImage(QImage(image), content, snapshot.version, view_key(transform, (w, h), toggles),
+            parts = tuple(layers.parts()) if content is not None else ()
+        return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
                             (time.perf_counter() - t0) * 1000.0)
 
     @staticmethod
     def paint_overlay_image(p: QPainter, overlay: OverlayImage | None) -> None:
-        """Blend a finished overlay image over what ``p`` holds (only the part that holds something)."""
+        """Blend a finished overlay image over what ``p`` holds (each part only where it holds something)."""
         if overlay is None or overlay.content_px is None:
             return
-        x0, y0, x1, y1 = overlay.content_px
-        p.drawImage(x0, y0, overlay.image, x0, y0, x1 - x0, y1 - y0)
+        for image, (x0, y0, x1, y1), (sx, sy) in overlay.parts:
+            p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
 
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
                 frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False,

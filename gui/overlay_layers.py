@@ -51,6 +51,9 @@ PRUNE_FACTOR = 4
 CUT_MARGIN_PX = 12.0
 #: A hot outline of which less than this share of its bounds is in view is cut to the view first.
 HOT_CUT_SHARE = 0.6
+#: Hot shapes covering more than this share of the view are drawn with the cached image into one
+#: picture on the worker (else on a small picture of their own, the cached image shared as it is).
+FLATTEN_SHARE = 0.15
 
 Entry = tuple[Box, DrawItem]
 LabelEntry = tuple[PlacedLabel, DrawItem]
@@ -299,6 +302,12 @@ class LayerStack:
 
     def paint(self, p: QPainter) -> None:
         """The hot shapes, the cached image over them, then the hot labels, onto ``p``."""
+        self.paint_hot_shapes(p)
+        _blit(p, self.tier)
+        self.paint_labels_only(p)
+
+    def paint_hot_shapes(self, p: QPainter) -> None:
+        """The hot shapes (what goes under the cached image), onto ``p``."""
         if self._hot_shapes:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             batch: list[Any] = []
@@ -323,14 +332,58 @@ class LayerStack:
                     self.painter.paint_shape(p, item, poly)
             if batch:
                 self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]  # style is a tuple of the painter's extra arguments
-        _blit(p, self.tier)
+
+    def paint_labels_only(self, p: QPainter) -> None:
+        """The hot labels alone (what goes over the cached image)."""
         if self._hot_labels:
             self.painter.paint_labels(p, self._hot_labels)
 
-    def paint_labels_only(self, p: QPainter) -> None:
-        """The hot labels alone (onto a copy of the cached image, when no hot shape goes under it)."""
+    def parts(self) -> list[tuple[QImage, tuple[int, int, int, int], tuple[int, int]]]:
+        """What :meth:`paint` draws, as pictures nobody changes afterwards, in drawing order: the hot
+        shapes, the cached image (shared: Qt copies it only when the next update paints on it, and
+        while units are carried nothing does), the hot labels. Each is (image, the view rectangle it
+        covers, where that rectangle starts in the image). The hot parts are only as big as what is
+        on them: no picture the size of the view is filled or blended per frame."""
+        out: list[tuple[QImage, tuple[int, int, int, int], tuple[int, int]]] = []
+        size = self._size
+
+        def small(box: tuple[int, int, int, int] | None, draw: Any) -> None:
+            if box is None:
+                return
+            x0, y0, x1, y1 = box
+            image = QImage(x1 - x0, y1 - y0, QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            lp = QPainter(image)
+            try:
+                lp.translate(-x0, -y0)
+                draw(lp)
+            finally:
+                lp.end()
+            out.append((image, box, (0, 0)))
+
+        under = _union([self._geo[item][0] for item, _ in self._hot_shapes], size) if self._hot_shapes else None
+        if under is not None and (under[2] - under[0]) * (under[3] - under[1]) > FLATTEN_SHARE * size[0] * size[1]:
+            # What moves covers much of the view (the selected unit's rings): one picture, made here,
+            # costs the UI thread one blend instead of two big ones.
+            content = self.content_px()
+            if content is not None:
+                x0, y0, x1, y1 = content
+                image = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
+                image.fill(Qt.GlobalColor.transparent)
+                lp = QPainter(image)
+                try:
+                    self.paint(lp)
+                finally:
+                    lp.end()
+                out.append((image, content, (x0, y0)))
+            return out
+        small(under, self.paint_hot_shapes)
+        tier = self.tier
+        if tier.image is not None and not tier.empty and tier.content is not None:
+            out.append((QImage(tier.image), tier.content, (tier.content[0], tier.content[1])))
         if self._hot_labels:
-            self.painter.paint_labels(p, self._hot_labels)
+            small(_union([self.painter.label_bounds(p) for p, _ in self._hot_labels], size), self.paint_labels_only)
+        return out
 
     @property
     def has_hot_shapes(self) -> bool:

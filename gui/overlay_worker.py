@@ -52,11 +52,9 @@ from PySide6.QtGui import QPainter
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
 from appmodel.overlays.registry import OverlayToggles
 
-#: A new camera frame is shown with the overlays of the poses tracked in it, when they are ready;
-#: after this long (milliseconds) it is shown with the last ones, unless the overlay worker is still
-#: busy making the new ones (then it waits on, up to FRAME_MAX_WAIT_MS: a stalled worker never
-#: freezes the picture).
-FRAME_WAIT_MS = 40
+#: A new camera frame is shown with the overlays of the poses tracked in it as soon as they are ready
+#: (painted when the worker finishes, not on a timer); should they take longer than this
+#: (milliseconds) it is shown with the last ones: a stalled worker never freezes the picture.
 FRAME_MAX_WAIT_MS = 250
 #: How long the overlay worker waits for the view to paint its result before the next job (seconds).
 PAINT_HOLD_S = 0.03
@@ -189,35 +187,44 @@ class JobThread(Generic[R]):
                     pass
 
 
-class OverlayWorker(JobThread[tuple[OverlayImage, Any]]):
+class OverlayWorker(JobThread[tuple[OverlayImage, Any, Any]]):
     """Makes :class:`~gui.compositor.OverlayImage` values for one view with ``compositor``, which it
-    owns from now on (other threads use it only through :meth:`render_now`)."""
+    owns from now on (other threads use it only through :meth:`render_now`). ``prepare(snapshot)``,
+    when given, is made with each image from the same snapshot (the projector's tag mask), on the
+    same thread: :meth:`latest` is (image, snapshot, prepared)."""
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
-                 name: str = "sandtable-overlays", hold_s: float = 0.0) -> None:
+                 name: str = "sandtable-overlays", hold_s: float = 0.0,
+                 prepare: Callable[[Any], Any] | None = None) -> None:
         super().__init__(name, on_ready, hold_s=hold_s)
         self.compositor = compositor
+        self.prepare = prepare
         #: The last job's split: building the snapshot (the rules) and making the image, milliseconds.
         self.snapshot_ms = 0.0
         self.overlay_ms = 0.0
+
+    def _made(self, snapshot: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int],
+              started_s: float | None = None) -> tuple[OverlayImage, Any, Any]:
+        overlay = self.compositor.overlay_image(snapshot, transform, toggles, size, started_s=started_s)
+        return overlay, snapshot, self.prepare(snapshot) if self.prepare is not None else None
 
     def request(self, inputs: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int]) -> None:
         """Make the overlays of ``inputs`` (``session.snapshot_inputs()``) for this view, in the background."""
         size = (int(size[0]), int(size[1]))
 
-        def job() -> tuple[OverlayImage, Any]:
+        def job() -> tuple[OverlayImage, Any, Any]:
             t0 = time.perf_counter()
             snapshot = inputs.build()
             t1 = time.perf_counter()
-            overlay = self.compositor.overlay_image(snapshot, transform, toggles, size, started_s=t0)
+            made = self._made(snapshot, transform, toggles, size, started_s=t0)
             self.snapshot_ms, self.overlay_ms = (t1 - t0) * 1000.0, (time.perf_counter() - t1) * 1000.0
-            return overlay, snapshot
+            return made
         self.submit(job)
 
     def render_now(self, snapshot: Any, transform: Any, toggles: OverlayToggles, size: tuple[int, int]) -> OverlayImage:
         """Make the overlays on the calling thread (a view whose zoom changed, a user's click that must
         show at once); waits for a running job to finish with the compositor first."""
-        return self.run_here(lambda: (self.compositor.overlay_image(snapshot, transform, toggles, size), snapshot))[0]
+        return self.run_here(lambda: self._made(snapshot, transform, toggles, size))[0]
 
     def latest_overlay(self) -> OverlayImage | None:
         found = self.latest()
@@ -280,21 +287,26 @@ class ViewRenderer(QObject):
     _done = Signal()
 
     def __init__(self, session: Any, compositor: Compositor, widget: Any, spec: Callable[[], ViewSpec], *,
-                 calibration: Any | None = None) -> None:
+                 calibration: Any | None = None, prepare: Callable[[Any], Any] | None = None) -> None:
         super().__init__(widget)
         self.session = session
         self.compositor = compositor
         self.widget = widget
         self.spec = spec
         self.calibration = calibration
-        self.overlays = OverlayWorker(compositor, on_ready=self._done.emit, hold_s=PAINT_HOLD_S)
+        self.overlays = OverlayWorker(compositor, on_ready=self._done.emit, hold_s=PAINT_HOLD_S, prepare=prepare)
         self.backgrounds = BackgroundWorker(compositor, on_ready=self._done.emit)
         self._done.connect(self._worker_done, Qt.ConnectionType.QueuedConnection)
         #: Overlay images of an older game version than this are not shown (a user's own change).
         self._exact_from = session.version
         self.frame_bgr: np.ndarray | None = None
-        #: The frame the last paint showed.
+        #: The frame and the game version the last paint showed.
         self.shown_frame: np.ndarray | None = None
+        self.shown_version = -1
+        #: The snapshot the last paint's overlays were made from, and what ``prepare`` (made on the
+        #: worker with them) made of it: a widget draws what goes with the overlays from these.
+        self.shown_snapshot: Any = None
+        self.shown_prepared: Any = None
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -319,19 +331,13 @@ class ViewRenderer(QObject):
     def _frame_arrived(self) -> None:
         if not (self.overlays.busy or self.backgrounds.busy):
             self.widget.update()
-        else:  # shown once its background and overlays are ready (see FRAME_WAIT_MS)
-            frame = self.frame_bgr
-            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, FRAME_WAIT_MS))
+        else:  # painted when its background and overlays are ready (_worker_done), at the latest after
+            frame = self.frame_bgr  # FRAME_MAX_WAIT_MS: a stalled worker never freezes the picture
+            QTimer.singleShot(FRAME_MAX_WAIT_MS, self, lambda: self._frame_due(frame))
 
-    def _frame_due(self, frame: np.ndarray | None, waited_ms: int) -> None:
-        if frame is not self.frame_bgr or self.shown_frame is frame:
-            return  # shown, or a newer frame has its own wait
-        if self.overlays.busy and waited_ms < FRAME_MAX_WAIT_MS:
-            # Its overlays are being made: painting now would only slow them down (one Python thread
-            # at a time); the view repaints when they are ready.
-            QTimer.singleShot(FRAME_WAIT_MS, self, lambda: self._frame_due(frame, waited_ms + FRAME_WAIT_MS))
-            return
-        self.widget.update()
+    def _frame_due(self, frame: np.ndarray | None) -> None:
+        if frame is self.frame_bgr and self.shown_frame is not frame:
+            self.widget.update()
 
     def _session_changed(self, kind: str) -> None:
         if kind == "poses" and self._live():
@@ -345,23 +351,38 @@ class ViewRenderer(QObject):
         self.widget.update()
 
     def _worker_done(self) -> None:
+        """A worker finished: paint as soon as there is something newer to show. A new overlay image
+        waits only for the background of the same frame (being made, a few milliseconds); a new
+        background waits for the overlays of its poses when they are being made."""
         snapshot = self.overlays.latest_snapshot()
         if snapshot is not None:
             self.session.adopt_snapshot(snapshot)  # the panels read it instead of building it again
-        if not (self.overlays.busy or self.backgrounds.busy):
+        overlay = self.overlays.latest_overlay()
+        new_overlay = overlay is not None and overlay.version > self.shown_version
+        background = self.backgrounds.latest()
+        new_background = background is not None and background.frame is not self.shown_frame
+        if (new_overlay and not self.backgrounds.busy) or (new_background and not self.overlays.busy):
             self.widget.update()
 
     # -- painting -----------------------------------------------------------------------------------
     def current_overlays(self, spec: ViewSpec) -> OverlayImage:
         """The overlay image to show now: the worker's newest if it was made for this view and only
         tracked moves came since (asking for the next one if none is on its way), else one made now."""
-        latest = self.overlays.latest_overlay()
-        if latest is not None and self.overlays.fits(latest, spec.transform, spec.toggles, spec.size) \
+        return self._current(spec)[0]
+
+    def _current(self, spec: ViewSpec) -> tuple[OverlayImage, Any, Any]:
+        """:meth:`current_overlays` with the snapshot it shows and what ``prepare`` made of it."""
+        found = self.overlays.latest()
+        latest = found[0] if found is not None else None
+        if found is not None and latest is not None and self.overlays.fits(latest, spec.transform, spec.toggles, spec.size) \
                 and latest.version >= self._exact_from and not self.overlays.error:
             if latest.version != self.session.version and not self.overlays.busy:
                 self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
-            return latest
-        return self.overlays.render_now(self.session.snapshot(), spec.transform, spec.toggles, spec.size)
+            return found
+        snapshot = self.session.snapshot()
+        overlay = self.overlays.render_now(snapshot, spec.transform, spec.toggles, spec.size)
+        found = self.overlays.latest()  # what render_now made (only this thread asks for newer ones)
+        return found if found is not None and found[0] is overlay else (overlay, snapshot, None)
 
     def current_background(self, spec: ViewSpec) -> BackgroundImage | None:
         """The frame as this view shows it: the worker's if it is of this frame (or an older one while
@@ -381,15 +402,17 @@ class ViewRenderer(QObject):
     def paint(self, p: QPainter, spec: ViewSpec | None = None) -> ViewSpec:
         """The background and the overlays onto ``p`` (the widget's painter); returns the spec used."""
         spec = spec or self.spec()
-        overlay = self.current_overlays(spec)
+        overlay, snapshot, prepared = self._current(spec)
         background = self.current_background(spec)
         self.compositor.paint_background(p, spec.size, spec.transform, frame_bgr=None, calibration=self.calibration,
                                          table_size_in=self.session.table_size_in, black=spec.background == "black",
                                          background=background)
         self.compositor.paint_overlay_image(p, overlay)
         self.shown_frame = background.frame if background is not None else self.frame_bgr
+        self.shown_version = overlay.version
+        self.shown_snapshot, self.shown_prepared = snapshot, prepared
         self.overlays.shown()
         return spec
 
 
-__all__ = ["BackgroundWorker", "FRAME_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
+__all__ = ["BackgroundWorker", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]

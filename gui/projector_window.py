@@ -58,7 +58,10 @@ class ProjectorWindow(QWidget):
             self.resize(projector_calibration.width_px, projector_calibration.height_px)
         # Drawn like the table view: tracked moves get their overlays on a worker thread, so the
         # projector never holds up the UI thread the live loop and the main window share.
-        self.renderer = ViewRenderer(session, self.compositor, self, self.view_spec, calibration=calibration)
+        # The tag mask is made on the worker with the overlays, from the same snapshot (it follows the
+        # units exactly where the overlays show them, and costs the UI thread only the black patches).
+        self.renderer = ViewRenderer(session, self.compositor, self, self.view_spec, calibration=calibration,
+                                     prepare=self._mask_of)
 
     def closeEvent(self, event: Any) -> None:
         self.renderer.close()
@@ -193,16 +196,22 @@ class ProjectorWindow(QWidget):
         """Projector-pixel polygons over every unit's tag on the table (its card plus a margin, at the
         ground under it plus its base, at the size and turn the roster gives its tag, else the
         layout's unit tag size), where the picture is kept black."""
-        if self.mode != "projector" or not self.mask_tags:
-            return []
+        return self._mask_of(self.session.snapshot())[1]
+
+    def _mask_of(self, snapshot: Any) -> tuple[tuple[str, bool], list[np.ndarray]]:
+        """:meth:`tag_mask_polygons` of ``snapshot``, with what they depend on besides it (the mode
+        and whether tags are masked); any thread."""
+        mode, mask = self.mode, self.mask_tags
+        if mode != "projector" or not mask:
+            return (mode, mask), []
         from calibration.projector_mask import tag_mask_polygons
         from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
 
         default_size = getattr(getattr(self.calibration, "layout", None), "unit_tag_size_in", DEFAULT_UNIT_TAG_SIZE_IN)
-        spots = tag_spots(self.session.snapshot(), self.session.scenario, default_tag_size_in=default_size)
-        return tag_mask_polygons(self.projector_calibration, spots)
+        spots = tag_spots(snapshot, self.session.scenario, default_tag_size_in=default_size)
+        return (mode, mask), tag_mask_polygons(self.projector_calibration, spots)
 
-    def _paint_tag_mask(self, p: QPainter) -> None:
+    def _paint_tag_mask(self, p: QPainter, polygons: list[np.ndarray] | None = None) -> None:
         from PySide6.QtCore import QPointF
         from PySide6.QtGui import QPolygonF
 
@@ -210,9 +219,19 @@ class ProjectorWindow(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # the same pixels on screen and in render_image
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(Qt.GlobalColor.black)
-        for poly in self.tag_mask_polygons():
+        for poly in self.tag_mask_polygons() if polygons is None else polygons:
             p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
         p.restore()
+
+    def _shown_mask(self) -> list[np.ndarray]:
+        """The tag mask of the snapshot the renderer's last paint showed (made on its worker)."""
+        r = self.renderer
+        prepared = r.shown_prepared
+        if prepared is None or prepared[0] != (self.mode, self.mask_tags):
+            prepared = self._mask_of(r.shown_snapshot if r.shown_snapshot is not None else self.session.snapshot())
+            r.shown_prepared = prepared
+        polygons: list[np.ndarray] = prepared[1]
+        return polygons
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
@@ -221,7 +240,7 @@ class ProjectorWindow(QWidget):
                 self._paint(p, (self.width(), self.height()))
             else:
                 self.renderer.paint(p)
-                self._paint_tag_mask(p)
+                self._paint_tag_mask(p, self._shown_mask())
                 if self.hint_visible:
                     self._paint_hint(p)
         finally:

@@ -126,7 +126,9 @@ def _chain_items(side: str, graph: CommsGraph, where: dict[int, XY], color: str,
             continue
         done.add(pair)
         both = (b, a) in edges
-        out.append(memo.get(("edge", where[a], where[b], both, edge_color), lambda: DrawItem(
+        # The ids belong in the key: two units on one spot (a gun team's crew) make the same line
+        # between different units, and the item names the units it is drawn from.
+        out.append(memo.get(("edge", a, b, where[a], where[b], both, edge_color), lambda: DrawItem(
             "voice", ("edge", where[a], where[b], both), _pts([where[a], where[b]]), edge_color, width_px=2.0,
             dashed=not both, units=(a, b))))
     return out

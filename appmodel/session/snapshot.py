@@ -6,8 +6,9 @@ snapshot is the one object the compositor, the overlays, the panels and the clas
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from appmodel.session.attack_analysis import AttackAnalysis
@@ -110,10 +111,17 @@ class SnapshotInputs:
     templates: Any = None
     ground: Any = None
     sand: Any = None
+    #: The snapshot, once built: every view's worker is handed the same inputs for a game change
+    #: (``GameSession.snapshot_inputs``), so the rules are asked once, not once per view.
+    _built: _Once = field(init=False, compare=False, repr=False, default_factory=lambda: _Once())
 
     def build(self) -> Snapshot:
         """The snapshot: the units as the rules show them, the selected unit's shapes and every side's
-        table-wide ones, who a blast point catches."""
+        table-wide ones, who a blast point catches. Built once; a second caller (another view's
+        worker) waits for the first one's."""
+        return self._built.get(self._build)
+
+    def _build(self) -> Snapshot:
         ruleset, state = self.ruleset, self.state
         units = self.units if self.units is not None else ruleset.units(state)
         weapons: tuple[WeaponView, ...] = ()
@@ -161,6 +169,22 @@ class SnapshotInputs:
             self.version, state, ruleset, units, self.table_size_in, dict(self.side_colors), self.radio_units, sel,
             self.selected_weapon, weapons, tuple(overlays), self.blast_point, radius, caught, self.tape, self.draft,
             self.analysis, self.miss, self.t_s, templates=self.templates, ground=self.ground, sand=self.sand)
+
+
+class _Once:
+    """A value computed by the first caller; callers meanwhile wait for it (mutable, thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._value: Any = None
+        self._done = False
+
+    def get(self, compute: Callable[[], Snapshot]) -> Snapshot:
+        with self._lock:  # a failed build is not kept: the next caller tries again
+            if not self._done:
+                self._value, self._done = compute(), True
+            value: Snapshot = self._value
+            return value
 
 
 def _dedupe_table_overlays(overlays: Sequence[Overlay]) -> list[Overlay]:

@@ -84,6 +84,9 @@ class LiveTracking(LoopSubscriber):
         self._timing: tuple[float | None, float | None] = (None, None)
         self._error: str | None = None
         self._finished = False
+        #: Called on the tracking thread whenever a new result is there to poll (the window wakes its
+        #: poll with it instead of waiting for its timer's next tick); it must only hand over, fast.
+        self.on_ready: Callable[[], None] | None = None
         self._unsubscribe = self.loop.subscribe(self)
         self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
 
@@ -147,6 +150,9 @@ class LiveTracking(LoopSubscriber):
             self._latest = (image, tracked_round.tracked)
             done = time.monotonic()
             self._timing = (done, tracked_round.tracked_in_s)
+        ready = self.on_ready
+        if ready is not None:
+            ready()
 
     # -- the UI's poll --------------------------------------------------------------------------
     def poll(self) -> LiveUpdate:

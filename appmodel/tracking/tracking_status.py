@@ -134,8 +134,10 @@ class TrackingStatus:
         return " · ".join(parts)
 
 
-def _edge_px(corners: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+def _edge_px(corners: np.ndarray) -> np.ndarray:
+    """The mean edge length of each tag of ``corners`` ((N, 4, 2) pixels): one array operation for
+    every tag of a frame (per tag it cost the UI thread a millisecond and a half a frame at 40 units)."""
+    return np.asarray(np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2).mean(axis=1))
 
 
 class TrackingMonitor:
@@ -204,8 +206,7 @@ class TrackingMonitor:
         detections = getattr(tracked, "detections", None)
         if detections is not None and len(detections):
             ids = [int(t) for t in detections.tag_ids]
-            for tag, corners in zip(ids, detections.corners_px):
-                self._tag_px[tag] = _edge_px(np.asarray(corners, float))
+            self._tag_px.update(zip(ids, _edge_px(np.asarray(detections.corners_px, float).reshape(len(ids), 4, 2)).tolist()))
             self._anchors_seen = frozenset(ids) & {a[0] for a in self._anchors}
         else:
             self._anchors_seen = frozenset()
@@ -260,8 +261,9 @@ class TrackingMonitor:
             self._camera_arrivals.setdefault(name, deque(maxlen=FPS_WINDOW)).append(now)
             ids = [int(t) for t in batch.tag_ids]
             self._camera_anchors[name] = frozenset(ids) & anchor_ids
-            for tag, corners in zip(ids, batch.corners_px):
-                biggest[tag] = max(biggest.get(tag, 0.0), _edge_px(np.asarray(corners, float)))
+            edges = _edge_px(np.asarray(batch.corners_px, float).reshape(len(ids), 4, 2)).tolist()
+            for tag, edge in zip(ids, edges):
+                biggest[tag] = max(biggest.get(tag, 0.0), edge)
         self._tag_px.update(biggest)
         for camera in tracked.cameras:
             self._camera_status[camera.name] = camera

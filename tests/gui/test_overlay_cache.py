@@ -193,3 +193,32 @@ def test_top_down_zoom_repaints_whole_and_stays_right():
     assert comp.last_update == "full"
     ref = bgr_from_qimage(Compositor().compose(s.snapshot(), zoomed, OverlayToggles(), black=True))
     assert np.abs(img.astype(int) - ref.astype(int)).max() <= 2
+
+
+def test_what_a_view_keeps_draws_what_a_full_rebuild_draws_through_selections_and_toggles(camera):
+    """The view's picture after moves, a new selection, overlays switched off and on again: drawn from
+    what the compositor kept (remembered shapes, the cached layer brought up to date) it is what the
+    same compositor draws having forgotten both (labels keep their spots either way: placement is
+    stable by design)."""
+    s = game()
+    comp = Compositor()
+    every = OverlayToggles()
+    fewer = every.with_("fan", False).with_("voice", False).with_("range", False)
+    picture(comp, s, camera, every)
+    steps = [
+        (lambda: move(s, 1.0, maaws=(15.4, 29.1, 10.0)), every),
+        (lambda: move(s, 2.0, maaws=(15.8, 29.2, 20.0), ar=(49.5, 21.0, 180.0)), every),
+        (lambda: s.select_unit(MAAWS), every),
+        (lambda: move(s, 3.0, maaws=(16.2, 29.0, 30.0)), fewer),
+        (lambda: s.select_unit(None), fewer),
+        (lambda: move(s, 4.0, zbl=(52.5, 25.0, 180.0)), every),
+        (lambda: s.select_unit(ZBL), every),
+    ]
+    for k, (change, toggles) in enumerate(steps, start=1):
+        change()
+        kept = picture(comp, s, camera, toggles)
+        comp.memo.clear()
+        comp.invalidate()
+        fresh = picture(comp, s, camera, toggles)
+        diff = np.abs(kept.astype(int) - fresh.astype(int))
+        assert diff.max() <= 2 and (diff > 0).mean() < 1e-4, f"step {k}: {(diff > 0).sum()} pixels differ"

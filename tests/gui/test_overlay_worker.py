@@ -48,6 +48,17 @@ def feed():
     return SyntheticFeed((72.0, 48.0), width_px=W, height_px=H)
 
 
+def shown_view(qtbot, feed, s: GameSession):
+    """A table view of ``s`` on screen, the size of the camera picture."""
+    from gui.table_view import TableView
+
+    view = TableView(s, calibration=feed.calibration)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    return view
+
+
 def settle(app, view, until, timeout_s: float = 10.0) -> None:
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
@@ -59,14 +70,9 @@ def settle(app, view, until, timeout_s: float = 10.0) -> None:
 
 
 def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed, qtbot):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     shown = game()
-    view = TableView(shown, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, shown)
     reference = Compositor()
     reference.painter.label_top_px = view.compositor.painter.label_top_px
     camera = CameraTransform(feed.calibration)
@@ -92,14 +98,9 @@ def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed,
 
 
 def test_a_click_is_drawn_at_once_and_tracked_moves_go_to_the_worker(feed, qtbot, monkeypatch):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     s = game()
-    view = TableView(s, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, s)
     view.set_frame(feed.render(s.units()))
     settle(app, view, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
     made_here = []
@@ -149,14 +150,9 @@ def test_the_newest_request_wins_and_a_late_job_never_replaces_a_newer_picture()
 
 
 def test_a_failing_job_is_reported_and_the_view_draws_on_its_own_thread(feed, qtbot):
-    from gui.table_view import TableView
-
     app = ensure_qt_app()
     s = game()
-    view = TableView(s, calibration=feed.calibration)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
+    view = shown_view(qtbot, feed, s)
     view.repaint()
 
     class Broken:
@@ -232,3 +228,54 @@ def test_the_drawing_modules_examples_run(module):
     ensure_qt_app()
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_view_never_paints_an_older_game_or_frame_after_a_newer_one(feed, qtbot):
+    """Six tracked frames arrive while the worker is held up (a busy machine): the paints meanwhile
+    show what is ready, never anything older than a paint before them; the requests made while it
+    was held are replaced by the newest, and the view ends on the newest frame and game."""
+    app = ensure_qt_app()
+    s = game()
+    view = shown_view(qtbot, feed, s)
+    base = feed.render(s.units())
+    view.set_frame(base)
+    settle(app, view, lambda: view.renderer.shown_frame is base and not view.overlays.busy)
+    renderer = view.renderer
+    frames = {id(base): 0}
+    painted: list[tuple[int, int]] = []
+    paint = renderer.paint
+
+    def recorded(p, spec=None):
+        out = paint(p, spec)
+        painted.append((renderer.shown_version, frames[id(renderer.shown_frame)]))
+        return out
+
+    renderer.paint = recorded
+    gate = threading.Event()
+    make = view.compositor.overlay_image
+
+    def held(*a, **k):
+        if threading.current_thread() is not threading.main_thread():
+            gate.wait(10)
+        return make(*a, **k)
+
+    view.compositor.overlay_image = held
+    jobs = view.overlays.jobs_done
+    kept = []
+    for step in range(1, 7):
+        frame = base.copy()
+        kept.append(frame)
+        frames[id(frame)] = step
+        view.set_frame(frame)
+        carry(s, step, AR, (50.0, 21.0))
+        app.processEvents()
+        view.repaint()
+    gate.set()
+    settle(app, view, lambda: not view.overlays.busy and renderer.shown_version == s.version
+           and renderer.shown_frame is kept[-1])
+    versions = [v for v, _ in painted]
+    shown_frames = [f for _, f in painted]
+    assert versions == sorted(versions), f"an older game was painted after a newer one: {versions}"
+    assert shown_frames == sorted(shown_frames), f"an older frame was painted after a newer one: {shown_frames}"
+    assert view.overlays.jobs_done - jobs <= 2, "requests made while the worker was held were replaced by the newest"
+    assert painted[-1] == (s.version, 6)
