@@ -406,6 +406,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:
         self.timer.stop()
+        self.live_presenter.rescans.close()
         if self.projector is not None:
             self.projector.close()
         self.settings = replace(self.settings, view_mode=self.view.mode,

@@ -1,0 +1,105 @@
+"""The window follows the sculptor, offscreen: with the sculpting guidance on and the projector
+lighting the synthetic table, the still sand is rescanned on a worker (the window keeps ticking), the
+guidance then shows the scanned heights; hands over the sand get no patterns, and once they leave
+the reshaped sand is rescanned and the guidance shows the new height. Units hold their poses while
+the patterns are up."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from appmodel.game_session import GameSession  # noqa: E402
+from appmodel.tracking.live_tracking import LiveUpdate  # noqa: E402
+from calibration.ground_projection import GroundProjection  # noqa: E402
+from calibration.sculpting import guidance_strength  # noqa: E402
+from relief_helpers import calibrated_projector, table_calibration  # noqa: E402
+from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
+from rules.terrain_sight import Ground  # noqa: E402
+from sculptor_helpers import HILL_TOP_IN, LOWERED, SculptedTable, filmed  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Tracked:
+    poses: tuple
+    t_s: float
+
+
+class CameraOverTheSculptedTable:
+    """The live feed: the synthetic table filmed with whatever the projector window shows (a rescan's
+    pattern, else the overlays), a hand over it when the test puts one there."""
+
+    def __init__(self) -> None:
+        self.table = SculptedTable("hills")
+        self.window = None
+        self.patterns_under_hands = 0
+        self.polls_while_computing = 0
+        self.lit = False
+
+    def poll(self) -> LiveUpdate:
+        pattern = None if self.window is None or self.window.projector is None else self.window.projector.pattern
+        shown = None if pattern is None else bytes(pattern.constBits())[: pattern.sizeInBytes()]
+        if shown is not None and self.table.hand_x is not None:
+            self.patterns_under_hands += 1
+        if self.table.hand_x is not None:
+            self.table.hand_x = 300 + (self.table.hand_x + 37) % 200  # hands moving about
+        rescans = self.window.live_presenter.rescans if self.window is not None else None
+        if rescans is not None and rescans._future is not None:
+            self.polls_while_computing += 1  # the live tick goes on while the worker computes
+        self.lit = shown is not None
+        # the tracker's poses of this very frame (none found: what matters is whether they reach the session)
+        return LiveUpdate(self.table.frame(shown), Tracked(poses=(), t_s=self.table.count / 30.0), ())
+
+    def stop(self) -> None:
+        pass
+
+
+def hill_top(session: GameSession) -> float:
+    g = session.ground
+    return float(g.heights_in[int(round(HILL_TOP_IN[1] / g.cell_in)), int(round(HILL_TOP_IN[0] / g.cell_in))])
+
+
+@pytest.mark.slow
+def test_the_guidance_follows_the_sculptor_in_the_window(qtbot) -> None:
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+
+    create_application()
+    filmed("hills"), filmed("lowered")  # rendered before the window ticks
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    yy, xx = np.mgrid[0:193, 0:289] * 0.25
+    session.set_sand_map(session.sand.with_(target_ground=Ground(LOWERED.height_at(xx, yy), 0.25)))
+    feed = CameraOverTheSculptedTable()
+    w = MainWindow(session, settings=AppSettings(projector_screen=0), store=None, calibration=table_calibration(),
+                   projector_calibration=GroundProjection(calibrated_projector()), live=feed)
+    feed.window = w
+    applied = []  # for each pose update the session took: whether its frame was under a pattern
+    real_apply = session.apply_poses
+    session.apply_poses = lambda poses, t_s=None: applied.append(feed.lit) or real_apply(poses, t_s=t_s)
+    qtbot.addWidget(w)
+    w.show()
+    w.show_projector("projector")
+    w.set_projector_overlay("sculpting", True)
+    rescans = w.live_presenter.rescans
+    qtbot.waitUntil(lambda: rescans.rescans == 1, timeout=120000)
+    assert abs(hill_top(session) - 4.0) < 0.1                      # the scan's heights reach the guidance
+    assert float(guidance_strength(np.array([2.5 - hill_top(session)]))[0]) == pytest.approx(-1.0)  # remove sand
+    assert feed.polls_while_computing > 3 and w.projector.pattern is None
+    assert applied and not any(applied)                          # the tracker's view of the patterns was held back
+
+    feed.table.hand_x = 300
+    feed.table.which = "lowered"                                  # the sculptor lowers the hill
+    start = feed.table.count
+    qtbot.waitUntil(lambda: feed.table.count > start + 60, timeout=60000)
+    assert feed.patterns_under_hands == 0 and rescans.rescans == 1
+    feed.table.hand_x = None
+    qtbot.waitUntil(lambda: rescans.rescans == 2, timeout=120000)
+    assert abs(hill_top(session) - 2.5) < 0.1
+    assert float(guidance_strength(np.array([2.5 - hill_top(session)]))[0]) == 0.0  # white: it matches
+    assert "rescanned" in rescans.last_words
+    w.close()

@@ -1,0 +1,66 @@
+"""The synthetic table filmed while someone sculpts it: the relief helpers' rig, a quick rescan's
+patterns, the sand before and after the 4" hill was lowered to 2.5", and a hand over the sand; each
+rendered once per test process (the rescan tests, in calibration/ and in the window)."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from calibration.relief_scan import quick_scan_axis
+from calibration.structured_light import ScanPatterns
+from calibration.synthetic import SyntheticTable
+from calibration.synthetic.projected_light import render_lit_sequence
+from calibration.terrain import Hill, Terrain
+from relief_helpers import CAMERA, CAMERA_POSE, FAULTS, HILLS, LAYOUT, PROJECTOR_MODEL, calibrated_projector, dark_projector, table_calibration
+
+# The sculptor lowers the 4" hill to 2.5" (the target wants it at 2.5").
+LOWERED = Terrain(hills=(Hill(24.0, 30.0, 10.0, 2.5), Hill(50.0, 18.0, 8.0, 3.0)))
+HILL_TOP_IN = (24.0, 30.0)
+STILL_COPIES = 6  # distinct noise draws of the overlay frame
+
+
+@functools.lru_cache(maxsize=1)
+def patterns() -> ScanPatterns:
+    axis = quick_scan_axis(table_calibration(), calibrated_projector())
+    return ScanPatterns(PROJECTOR_MODEL.width_px, PROJECTOR_MODEL.height_px, axes=(axis,))
+
+
+@functools.lru_cache(maxsize=2)
+def filmed(which: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """(frames while the projector shows the overlays, frames of each quick-scan pattern) of one sand."""
+    terrain = {"hills": HILLS, "lowered": LOWERED}[which]
+    images = patterns().images()
+    overlay = np.full_like(images[0], 40)  # the guidance's dim light
+    frames = render_lit_sequence(SyntheticTable(LAYOUT, CAMERA, CAMERA_POSE, terrain), dark_projector(),
+                                 [overlay] * STILL_COPIES + images, faults=FAULTS, rng=np.random.default_rng(len(which)))
+    return frames[:STILL_COPIES], frames[STILL_COPIES:]
+
+
+def with_hand(frame: np.ndarray, x_px: int) -> np.ndarray:
+    """A hand and forearm over the sand, in the camera's picture."""
+    out = frame.copy()
+    out[200:330, x_px:x_px + 90] = (90, 120, 170)
+    out[300:540, x_px + 20:x_px + 70] = (80, 110, 160)
+    return out
+
+
+class SculptedTable:
+    """The camera over the synthetic table while it is sculpted: ``which`` sand, lit by ``shown``
+    (a quick-scan pattern, or None: the overlays), with a hand at ``hand_x`` (None: no hands)."""
+
+    def __init__(self, which: str = "hills") -> None:
+        self.which = which
+        self.hand_x: int | None = None
+        self.count = 0
+        self.images = patterns().images()
+        self._by_bytes = {img.tobytes(): k for k, img in enumerate(self.images)}
+
+    def frame(self, shown: np.ndarray | bytes | None) -> np.ndarray:
+        still, lit = filmed(self.which)
+        self.count += 1
+        if shown is None:
+            f = still[self.count % STILL_COPIES]
+        else:
+            f = lit[self._by_bytes[shown if isinstance(shown, bytes) else np.ascontiguousarray(shown).tobytes()]]
+        return f if self.hand_x is None else with_hand(f, self.hand_x)
