@@ -438,7 +438,7 @@ def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, t
     map that moved since is a problem line, not a failed report)."""
     if not scenario.get("target_terrain") or not path:
         return {}
-    from appmodel.sand_map import sand_map_from_scenario
+    from appmodel.overlays.sand_map_model import sand_map_from_scenario
     from calibration.errors import CalibrationError
 
     try:

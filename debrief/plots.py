@@ -138,7 +138,7 @@ def _contours(ax: Any, facts: DebriefFacts) -> None:
     if facts.relief is None:
         return
     from appmodel.overlays.sandmap import contour_lines_for
-    from appmodel.sand_map import SandMap
+    from appmodel.overlays.sand_map_model import SandMap
 
     # a CSV target is a height grid in table inches already (no map scale): label it in inches
     in_metres = facts.target is not None and not str(facts.target.model.source).lower().endswith(".csv")
