@@ -111,6 +111,9 @@ class TargetTerrain:
     exaggeration: float = 1.0
     placement: Placement | None = None
     base_m: float | None = None
+    #: the map has a real horizontal scale (an elevation model, or a CSV given metres_per_in): its
+    #: contours are labelled in metres; a bare CSV of inches has none
+    has_scale: bool = True
 
     def __post_init__(self) -> None:
         if not self.metres_per_in > 0:
@@ -218,4 +221,5 @@ def read_target_terrain(top: Fields, path: Path) -> TargetTerrain | None:
                                             offset_in=(float(offset[0]) - lands[0], float(offset[1]) - lands[1]))
     # a CSV's heights are already inches over the table plane: its base is 0, not its lowest node
     base = t.number("base_m") if t.has("base_m") else (0.0 if default_scale is not None else None)
-    return TargetTerrain(model, scale, t.number("exaggeration", 1.0, positive=True), placement, base)
+    return TargetTerrain(model, scale, t.number("exaggeration", 1.0, positive=True), placement, base,
+                         has_scale=default_scale is None or t.has("metres_per_in"))

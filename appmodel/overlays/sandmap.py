@@ -91,9 +91,10 @@ def _target_label(target: Any, interval_m: float) -> tuple[float, float, Callabl
 
 
 def contour_lines_for(ground: Ground, sand: SandMap, *, of_target: bool) -> tuple[Any, ...]:
-    """The contour lines of ``ground`` at the map's interval: in the target's metres when it is the
-    target and the settings give ``contour_interval_m``, else every ``contour_interval_in``."""
-    if of_target and sand.target is not None and sand.contour_interval_m:
+    """The contour lines of ``ground`` at the map's interval: in the target's metres when the target
+    has a scale and the settings give ``contour_interval_m`` (the scanned sand too: shaped to the map,
+    its heights are the map's elevations at the same scales), else every ``contour_interval_in``."""
+    if sand.target is not None and sand.contour_interval_m and (of_target or sand.in_map_units):
         interval, base, label = _target_label(sand.target, float(sand.contour_interval_m))
         return _contour_lines(ground, interval, base, label)
     return _contour_lines(ground, float(sand.contour_interval_in), 0.0, None)
