@@ -151,13 +151,15 @@ def sand_map_from_scenario(scenario: Mapping[str, Any], scenario_path: str | Pat
         if target is not None:
             heights, covered = target.sample(*table_size_in, cell_in=TARGET_CELL_IN)
             ground = Ground(heights, TARGET_CELL_IN)
-    sand = SandMap(target, ground, covered, _symbols(ruleset_name, scenario))
+    sand = SandMap(target, ground, covered, symbol_table(ruleset_name, scenario))
     if sand.in_map_units:  # a real map: its contours at a round interval of its own metres, labelled so
         sand = sand.with_(contour_interval_m=default_interval_m(map_relief_m(target)))
     return sand
 
 
-def _symbols(ruleset_name: str, scenario: Mapping[str, Any]) -> Any:
+def symbol_table(ruleset_name: str, scenario: Mapping[str, Any]) -> Any:
+    """The rule system's :class:`rules.military_symbols.SymbolTable` with the scenario's ``[symbols]``
+    (None for a rule system without a symbols file: its units are drawn as dots)."""
     from rules.errors import RulesError
     from rules.military_symbols import load_symbol_table
 
