@@ -67,7 +67,7 @@ class RescanFollower:
     may still show the previous pattern while the projector and the camera catch up)."""
 
     def __init__(self, patterns: ScanPatterns, *, watch: StillnessWatch | None = None, frames_per_pattern: int = 2,
-                 scale: float = 0.25) -> None:
+                 scale: float = 0.25, grace_frames: int = 10) -> None:
         if frames_per_pattern < 1:
             raise CalibrationError(f"frames_per_pattern={frames_per_pattern}: give 1 or more camera frames per pattern")
         self.patterns = patterns
@@ -84,6 +84,9 @@ class RescanFollower:
         self._frames: list[np.ndarray] = []
         self._small: list[np.ndarray] = []
         self.last_abort = ""
+        #: frames after a scan (or a stop) whose changes are the projector's new picture, not hands
+        self.grace_frames = int(grace_frames)
+        self._grace = 0
 
     @property
     def scanning(self) -> bool:
@@ -105,7 +108,9 @@ class RescanFollower:
             return RescanStep("computing")
         if self.state == "watching":
             verdict = self.watch.update(frame_bgr, ignore)
-            if verdict.moving_share > SCULPTING_SHARE:
+            if self._grace > 0:
+                self._grace -= 1
+            elif verdict.moving_share > SCULPTING_SHARE:
                 self.wanted = True
             if verdict.still and self.wanted:
                 return self._begin()
@@ -117,6 +122,7 @@ class RescanFollower:
         guidance on the sand is the projector's change, not a sculptor's)."""
         self.state = "watching"
         self.watch.reset()
+        self._grace = self.grace_frames
 
     def cancel(self, reason: str = "") -> RescanStep:
         """Stop a scan in progress (the guidance was switched off, the window closes)."""
@@ -124,6 +130,7 @@ class RescanFollower:
         self.state = "watching"
         self._frames, self._small = [], []
         self.watch.reset()
+        self._grace = self.grace_frames
         return RescanStep("aborted", reason=reason)
 
     def _begin(self) -> RescanStep:

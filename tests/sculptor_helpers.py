@@ -40,8 +40,8 @@ def filmed(which: str) -> tuple[list[np.ndarray], list[np.ndarray]]:
 def with_hand(frame: np.ndarray, x_px: int) -> np.ndarray:
     """A hand and forearm over the sand, in the camera's picture."""
     out = frame.copy()
-    out[200:330, x_px:x_px + 90] = (90, 120, 170)
-    out[300:540, x_px + 20:x_px + 70] = (80, 110, 160)
+    out[200:330, x_px:x_px + 90] = (190, 205, 235)  # lit by the projector: nearer it than the sand
+    out[300:540, x_px + 20:x_px + 70] = (180, 195, 225)
     return out
 
 
@@ -53,6 +53,8 @@ class SculptedTable:
         self.which = which
         self.hand_x: int | None = None
         self.count = 0
+        #: the projector's overlay picture changes (brighter light on the sand)
+        self.overlay_level = 0
         self.images = patterns().images()
         self._by_bytes = {img.tobytes(): k for k, img in enumerate(self.images)}
 
@@ -61,6 +63,8 @@ class SculptedTable:
         self.count += 1
         if shown is None:
             f = still[self.count % STILL_COPIES]
+            if self.overlay_level:
+                f = np.clip(f.astype(np.int16) + self.overlay_level, 0, 255).astype(np.uint8)
         else:
             f = lit[self._by_bytes[shown if isinstance(shown, bytes) else np.ascontiguousarray(shown).tobytes()]]
         return f if self.hand_x is None else with_hand(f, self.hand_x)
