@@ -62,6 +62,11 @@ class SculptorRescans:
         """Patterns are on the projector: the camera's frames are not for the tracker."""
         return self.follower is not None and self.follower.scanning
 
+    @property
+    def computing(self) -> bool:
+        """A captured rescan is being computed on the worker."""
+        return self._future is not None
+
     def wanted(self) -> bool:
         """The sculpting guidance is on (window or projector) and the projector lights the sand."""
         w = self.window

@@ -4,6 +4,8 @@ rendered once per test process (the rescan tests, in calibration/ and in the win
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -68,3 +70,40 @@ class SculptedTable:
         else:
             f = lit[self._by_bytes[shown if isinstance(shown, bytes) else np.ascontiguousarray(shown).tobytes()]]
         return f if self.hand_x is None else with_hand(f, self.hand_x)
+
+
+@dataclass(frozen=True)
+class Tracked:
+    poses: tuple
+    t_s: float
+
+
+class CameraOverTheSculptedTable:
+    """The window's live feed: the synthetic table filmed with whatever the projector window shows (a
+    rescan's pattern, else the overlays), a hand over it when the test puts one there."""
+
+    def __init__(self) -> None:
+        self.table = SculptedTable("hills")
+        self.window: Any = None
+        self.patterns_under_hands = 0
+        self.polls_while_computing = 0
+        self.lit = False
+
+    def poll(self) -> Any:
+        from appmodel.tracking.live_tracking import LiveUpdate
+
+        pattern = None if self.window is None or self.window.projector is None else self.window.projector.pattern
+        shown = None if pattern is None else bytes(pattern.constBits())[: pattern.sizeInBytes()]
+        if shown is not None and self.table.hand_x is not None:
+            self.patterns_under_hands += 1
+        if self.table.hand_x is not None:
+            self.table.hand_x = 300 + (self.table.hand_x + 37) % 200  # hands moving about
+        rescans = self.window.live_presenter.rescans if self.window is not None else None
+        if rescans is not None and rescans.computing:
+            self.polls_while_computing += 1  # the live tick goes on while the worker computes
+        self.lit = shown is not None
+        # the tracker's poses of this very frame (none found: what matters is whether they reach the session)
+        return LiveUpdate(self.table.frame(shown), Tracked(poses=(), t_s=self.table.count / 30.0), ())
+
+    def stop(self) -> None:
+        pass

@@ -6,7 +6,6 @@ the patterns are up."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -14,48 +13,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession  # noqa: E402
-from appmodel.tracking.live_tracking import LiveUpdate  # noqa: E402
 from calibration.ground_projection import GroundProjection  # noqa: E402
 from calibration.sculpting import guidance_strength  # noqa: E402
 from relief_helpers import calibrated_projector, table_calibration  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
 from rules.terrain_sight import Ground  # noqa: E402
-from sculptor_helpers import HILL_TOP_IN, LOWERED, SculptedTable, filmed  # noqa: E402
-
-
-@dataclass(frozen=True)
-class Tracked:
-    poses: tuple
-    t_s: float
-
-
-class CameraOverTheSculptedTable:
-    """The live feed: the synthetic table filmed with whatever the projector window shows (a rescan's
-    pattern, else the overlays), a hand over it when the test puts one there."""
-
-    def __init__(self) -> None:
-        self.table = SculptedTable("hills")
-        self.window = None
-        self.patterns_under_hands = 0
-        self.polls_while_computing = 0
-        self.lit = False
-
-    def poll(self) -> LiveUpdate:
-        pattern = None if self.window is None or self.window.projector is None else self.window.projector.pattern
-        shown = None if pattern is None else bytes(pattern.constBits())[: pattern.sizeInBytes()]
-        if shown is not None and self.table.hand_x is not None:
-            self.patterns_under_hands += 1
-        if self.table.hand_x is not None:
-            self.table.hand_x = 300 + (self.table.hand_x + 37) % 200  # hands moving about
-        rescans = self.window.live_presenter.rescans if self.window is not None else None
-        if rescans is not None and rescans._future is not None:
-            self.polls_while_computing += 1  # the live tick goes on while the worker computes
-        self.lit = shown is not None
-        # the tracker's poses of this very frame (none found: what matters is whether they reach the session)
-        return LiveUpdate(self.table.frame(shown), Tracked(poses=(), t_s=self.table.count / 30.0), ())
-
-    def stop(self) -> None:
-        pass
+from sculptor_helpers import HILL_TOP_IN, LOWERED, CameraOverTheSculptedTable, filmed  # noqa: E402
 
 
 def hill_top(session: GameSession) -> float:
