@@ -124,6 +124,11 @@ class RescanFollower:
         self.watch.reset()
         self._grace = self.grace_frames
 
+    def hold_off(self) -> None:
+        """The projector's picture is about to change by the caller's doing (a unit selected, an
+        overlay turned on): the next few frames' changes are not hands."""
+        self._grace = max(self._grace, self.grace_frames)
+
     def cancel(self, reason: str = "") -> RescanStep:
         """Stop a scan in progress (the guidance was switched off, the window closes)."""
         self.last_abort = reason

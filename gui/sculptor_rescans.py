@@ -56,6 +56,12 @@ class SculptorRescans:
         self.last_compute_s: float | None = None
         self.last_words = ""
         self.rescans = 0
+        # whatever changes the session changes what the projector throws on the sand: not hands
+        self._disconnect = window.session.changed.connect(self._session_changed)
+
+    def _session_changed(self, kind: str) -> None:
+        if self.follower is not None:
+            self.follower.hold_off()
 
     @property
     def scanning(self) -> bool:
@@ -165,6 +171,7 @@ class SculptorRescans:
         self.window.statusBar().showMessage(text, 15000)
 
     def close(self) -> None:
+        self._disconnect()
         if self.scanning and self.window.projector is not None:
             self.window.projector.show_pattern(None)
         if self._executor is not None:

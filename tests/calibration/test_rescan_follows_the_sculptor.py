@@ -60,6 +60,11 @@ def test_a_still_table_after_sculpting_is_rescanned_and_the_guidance_shows_the_n
     camera.overlay_level = 90          # the projector draws the new guidance a frame or two later
     assert set(calm + table.run(30)) == {"watching"}
 
+    # the caller changes the projector's picture (a unit selected): held off, that is no sculptor either
+    follower.hold_off()
+    camera.overlay_level = 60
+    assert set(table.run(30)) == {"watching"}
+
     # hands reshape the sand: no scan while they move, however long
     camera.which = "lowered"
     assert set(table.run(40, hands_from=0)) == {"watching"}
