@@ -60,6 +60,10 @@ class SculptorRescans:
         self._disconnect = window.session.changed.connect(self._session_changed)
 
     def _session_changed(self, kind: str) -> None:
+        self.hold_off()
+
+    def hold_off(self) -> None:
+        """The projector's picture changes by the window's doing (an overlay toggled): not hands."""
         if self.follower is not None:
             self.follower.hold_off()
 
