@@ -107,3 +107,26 @@ class CameraOverTheSculptedTable:
 
     def stop(self) -> None:
         pass
+
+
+def sculpting_window() -> tuple[Any, CameraOverTheSculptedTable]:
+    """The companion window on the sculpted synthetic table (not yet shown): the target is the
+    lowered hill, the live feed films the projector window's picture, the projector is calibrated in
+    3-D (the relief helpers' rig)."""
+    from appmodel.game_session import GameSession
+    from calibration.ground_projection import GroundProjection
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+    from gui.settings import AppSettings
+    from rules.downrange.examples.in_depth import SCENARIO_PATH
+    from rules.terrain_sight import Ground
+
+    create_application()
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    yy, xx = np.mgrid[0:193, 0:289] * 0.25
+    session.set_sand_map(session.sand.with_(target_ground=Ground(LOWERED.height_at(xx, yy), 0.25)))
+    feed = CameraOverTheSculptedTable()
+    w = MainWindow(session, settings=AppSettings(projector_screen=0), store=None, calibration=table_calibration(),
+                   projector_calibration=GroundProjection(calibrated_projector()), live=feed)
+    feed.window = w
+    return w, feed

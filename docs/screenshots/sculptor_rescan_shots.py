@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "tests"))  # the rescan tests' synthetic table
 
-import numpy as np  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
 
@@ -28,27 +27,12 @@ OUT = Path(__file__).resolve().parent
 def main() -> int:
     from PySide6.QtWidgets import QApplication
 
-    from appmodel.game_session import GameSession
-    from calibration.ground_projection import GroundProjection
-    from gui.app import create_application
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
-    from relief_helpers import calibrated_projector, table_calibration
-    from rules.downrange.examples.in_depth import SCENARIO_PATH
-    from rules.terrain_sight import Ground
-    from sculptor_helpers import LOWERED, CameraOverTheSculptedTable, filmed
+    from sculptor_helpers import filmed, sculpting_window
 
-    create_application()
-    app = QApplication.instance()
     filmed("hills")
     for size in ((1366, 768), (1920, 1080)):
-        session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
-        yy, xx = np.mgrid[0:193, 0:289] * 0.25
-        session.set_sand_map(session.sand.with_(target_ground=Ground(LOWERED.height_at(xx, yy), 0.25)))
-        feed = CameraOverTheSculptedTable()
-        w = MainWindow(session, settings=AppSettings(projector_screen=0), store=None, calibration=table_calibration(),
-                       projector_calibration=GroundProjection(calibrated_projector()), live=feed)
-        feed.window = w
+        w, _feed = sculpting_window()
+        app = QApplication.instance()
         for name in ("voice", "range", "bands", "movement"):
             w.set_overlay(name, False)
         w.set_overlay("sculpting", True)

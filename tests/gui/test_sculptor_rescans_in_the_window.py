@@ -13,12 +13,8 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession  # noqa: E402
-from calibration.ground_projection import GroundProjection  # noqa: E402
 from calibration.sculpting import guidance_strength  # noqa: E402
-from relief_helpers import calibrated_projector, table_calibration  # noqa: E402
-from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from rules.terrain_sight import Ground  # noqa: E402
-from sculptor_helpers import HILL_TOP_IN, LOWERED, CameraOverTheSculptedTable, filmed  # noqa: E402
+from sculptor_helpers import HILL_TOP_IN, filmed, sculpting_window  # noqa: E402
 
 
 def hill_top(session: GameSession) -> float:
@@ -28,19 +24,9 @@ def hill_top(session: GameSession) -> float:
 
 @pytest.mark.slow
 def test_the_guidance_follows_the_sculptor_in_the_window(qtbot) -> None:
-    from gui.app import create_application
-    from gui.main_window import MainWindow
-    from gui.settings import AppSettings
-
-    create_application()
     filmed("hills"), filmed("lowered")  # rendered before the window ticks
-    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
-    yy, xx = np.mgrid[0:193, 0:289] * 0.25
-    session.set_sand_map(session.sand.with_(target_ground=Ground(LOWERED.height_at(xx, yy), 0.25)))
-    feed = CameraOverTheSculptedTable()
-    w = MainWindow(session, settings=AppSettings(projector_screen=0), store=None, calibration=table_calibration(),
-                   projector_calibration=GroundProjection(calibrated_projector()), live=feed)
-    feed.window = w
+    w, feed = sculpting_window()
+    session = w.session
     applied = []  # for each pose update the session took: whether its frame was under a pattern
     real_apply = session.apply_poses
     session.apply_poses = lambda poses, t_s=None: applied.append(feed.lit) or real_apply(poses, t_s=t_s)
