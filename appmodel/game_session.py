@@ -40,7 +40,7 @@ from appmodel.recording.rows import RecordingRows, recording_metadata
 from appmodel.session.scenario_facts import DEFAULT_SIDE_COLORS
 from appmodel.session.selection import Selection
 from appmodel.session.snapshot import Snapshot, SnapshotInputs
-from appmodel.sand_map import NO_SAND_MAP, SandMap, sand_map_from_scenario
+from appmodel.overlays.sand_map_model import NO_SAND_MAP, SandMap, sand_map_from_scenario
 from appmodel.session.tape import TapeMeasure, measure_tape, unit_at
 from appmodel.session.tracked_poses import HEADING_EPS_DEG, POSE_EPS_IN, TrackedPoses, pose_state, set_tracked_pose, \
     sharing_spot
@@ -85,7 +85,7 @@ class GameSession:
         self.dice: DiceSource = dice or SeededDice()
         #: the ground's heights (rules.terrain_sight.Ground) for line of sight over the relief, or None
         self.ground: Any = None
-        #: the sand as a map (appmodel.sand_map.SandMap: target terrain, symbols, contour settings)
+        #: the sand as a map (appmodel.overlays.sand_map_model.SandMap: target terrain, symbols, contour settings)
         self.sand: Any = NO_SAND_MAP
         #: Templates players placed and keep (appmodel.overlays.placed_templates.TemplateBoard); see set_templates.
         self.templates: Any = None
@@ -246,7 +246,7 @@ class GameSession:
         self._touch("ground")
 
     def set_sand_map(self, sand: SandMap) -> None:
-        """The target terrain, symbols and contour/sculpting settings the views draw (appmodel.sand_map)."""
+        """The target terrain, symbols and contour/sculpting settings the views draw (appmodel.overlays.sand_map_model)."""
         self.sand = sand
         self._touch("ground")
 

@@ -36,6 +36,8 @@ import numpy as np
 from calibration.contours import contour_lines, elevation_tints
 from calibration.relief_scan import quick_scan_axis, scan_relief
 from calibration.sculpting import difference_from_colours, guidance_colours, guidance_strength, match_score
+from calibration.sculptor_rescan import RescanFollower, compute_rescan
+from calibration.stillness import StillnessWatch
 from calibration.structured_light import ScanPatterns
 from calibration.synthetic import Projector, SyntheticTable
 from calibration.synthetic.projected_light import render_lit_sequence
@@ -88,6 +90,43 @@ def camera_view(terrain: Terrain, projector_img: np.ndarray) -> np.ndarray:
                                faults=FAULTS, rng=np.random.default_rng(5))[0]
 
 
+def follow_the_sculptor(sand_scene, lamp, patterns: ScanPatterns, table, model) -> None:
+    """The window's path (gui/sculptor_rescans.py): the follower on the camera's frames, from the
+    hands leaving the sand to the new guidance; its own cost per frame, and the worker's computing."""
+    from gui.sculptor_rescans import STILL_FRAMES
+
+    black = np.zeros((PROJECTOR_MODEL.height_px, PROJECTOR_MODEL.width_px), np.uint8)
+    still = render_lit_sequence(sand_scene, lamp, [black] * 4, faults=FAULTS, rng=np.random.default_rng(21))
+    lit = render_lit_sequence(sand_scene, lamp, patterns.images(), faults=FAULTS, rng=np.random.default_rng(22))
+    by_bytes = {img.tobytes(): k for k, img in enumerate(patterns.images())}
+    follower = RescanFollower(patterns, watch=StillnessWatch(still_frames=STILL_FRAMES))
+    shown, frames, watch_s, pattern_s, n_watch, n_pattern = None, (), 0.0, 0.0, 0, 0
+    for k in range(10 * STILL_FRAMES + 4 * patterns.frame_count):
+        frame = still[k % len(still)] if shown is None else lit[by_bytes[shown.tobytes()]]
+        t0 = time.perf_counter()
+        step = follower.offer(frame)
+        dt = time.perf_counter() - t0
+        if shown is None:
+            watch_s, n_watch = watch_s + dt, n_watch + 1
+        else:
+            pattern_s, n_pattern = pattern_s + dt, n_pattern + 1
+        shown = step.pattern if step.kind == "show" else None
+        if step.kind == "captured":
+            frames = step.frames
+            break
+    assert frames, "the follower never captured a rescan"
+    t0, c0 = time.perf_counter(), time.process_time()
+    relief = compute_rescan(patterns, frames, table, model)
+    compute_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    still_s = STILL_FRAMES / CAMERA_FPS
+    capture_s = follower.pattern_count * follower.frames_per_pattern / CAMERA_FPS
+    print(f"  follow the sculptor (the window's path): still {STILL_FRAMES} frames {still_s:.1f} s + {follower.pattern_count} "
+          f"patterns x {follower.frames_per_pattern} frames {capture_s:.1f} s at {CAMERA_FPS:.0f} fps + computing "
+          f"{compute_s:.1f} s on a worker ({cpu_s:.1f} s CPU) = {still_s + capture_s + compute_s:.1f} s from hands off to new guidance "
+          f"({100 * (1 - relief.unseen_fraction):.0f}% seen); the follower costs {1000 * watch_s / max(n_watch, 1):.1f} ms "
+          f"a watched frame, {1000 * pattern_s / max(n_pattern, 1):.1f} ms a pattern frame")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the pictures")
@@ -132,6 +171,8 @@ def main() -> None:
         print(f"  {name:<13} | {patterns.frame_count:>8} | {capture:>15.1f} s | {compute_s:>7.1f} s | {int(use.sum()):>5} | "
               f"{100 * same.mean():>8.1f}% | {colour_rms:>17.3f}\" | {100 * s_scan.within_share:>4.0f}%, {s_scan.rms_in:.2f}\" | "
               f"{100 * s_true.within_share:>4.0f}%, {s_true.rms_in:.2f}\"")
+
+    follow_the_sculptor(sand_scene, lamp, quick, table, model)
 
     # pictures: the projector's light on the sand, seen by the camera
     args.out.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from appmodel.unit_symbols import unit_symbol
+from appmodel.overlays.unit_symbols import unit_symbol
 from rules.military_symbols import Affiliation, load_symbol_table, symbol_files
 
 CELL_W, CELL_H, SIZE = 210, 120, 44

@@ -111,6 +111,9 @@ class TargetTerrain:
     exaggeration: float = 1.0
     placement: Placement | None = None
     base_m: float | None = None
+    #: the map has a real horizontal scale (an elevation model, or a CSV given metres_per_in): its
+    #: contours are labelled in metres; a bare CSV of inches has none
+    has_scale: bool = True
 
     def __post_init__(self) -> None:
         if not self.metres_per_in > 0:
@@ -166,8 +169,10 @@ class TargetTerrain:
 
 def read_target_terrain(top: Fields, path: Path) -> TargetTerrain | None:
     """The scenario's ``[target_terrain]`` (None when it has none); file paths are relative to the
-    scenario's folder. A CSV file is a height grid in inches (as ``[terrain] height_map``), placed with
-    its ``cell_in`` as metres_per_in = 1 (one 'metre' per inch) unless told otherwise."""
+    scenario's folder. A CSV file is a height grid in inches (as ``[terrain] height_map``: its values
+    on the nodes x = col * cell_in, y = row * cell_in, over the table plane), placed with its
+    ``cell_in`` as metres_per_in = 1 (one 'metre' per inch) unless told otherwise; its ``offset_in``
+    and ``corners_in`` name where its first and last nodes land."""
     t = top.table("target_terrain")
     if t is None:
         return None
@@ -189,14 +194,18 @@ def read_target_terrain(top: Fields, path: Path) -> TargetTerrain | None:
     if default_scale is None and not t.has("metres_per_in") and not t.has("corners_in"):
         raise ScenarioFileError(f"{t.where}: give metres_per_in (1\" on the table = how many metres) or corners_in")
     scale = t.number("metres_per_in", default_scale or 1.0, positive=True)
+    # A CSV holds nodes (row r, column c is the height at x = c * cell_in, y = r * cell_in, as
+    # `[terrain] height_map` reads it); the elevation model holds cells with the value at their
+    # centre: the node (0, 0) is the centre of the model's lower-left cell, half a cell in.
+    first = (model.cell_x_m / 2, model.cell_y_m / 2) if default_scale is not None else (0.0, 0.0)
     if t.has("corners_in"):
         if t.has("rotation_deg") or t.has("offset_in"):
             raise t.fail("corners_in", "comes with rotation_deg or offset_in; place the map one way, by corners or by rotation and offset")
         corners = np.asarray(t.data["corners_in"], dtype=np.float64)
         if corners.ndim != 2 or corners.shape[1] != 2 or not 3 <= len(corners) <= 4:
             raise t.fail("corners_in", "must list three or four [x, y] table points: lower-left, lower-right, upper-right(, upper-left)")
-        w, d = model.width_m, model.depth_m
-        map_corners = np.array([[0, 0], [w, 0], [w, d], [0, d]], dtype=np.float64)[: len(corners)]
+        (x0, y0), w, d = first, model.width_m - first[0], model.depth_m - first[1]
+        map_corners = np.array([[x0, y0], [w, y0], [w, d], [x0, d]], dtype=np.float64)[: len(corners)]
         placement = Placement.from_corners(map_corners, corners)
         if t.has("metres_per_in") and abs(placement.metres_per_in / scale - 1) > 0.02:
             raise t.fail("metres_per_in", f"disagrees with the corners ({placement.metres_per_in:.3g} m per inch); "
@@ -206,7 +215,11 @@ def read_target_terrain(top: Fields, path: Path) -> TargetTerrain | None:
         offset = t.data.get("offset_in", [0.0, 0.0])
         if not (isinstance(offset, list) and len(offset) == 2):
             raise t.fail("offset_in", "must be [x, y] in table inches")
-        placement = Placement.from_rotation(scale, rotation_deg=t.number("rotation_deg", 0.0),
-                                            offset_in=(float(offset[0]), float(offset[1])))
-    base = t.number("base_m") if t.has("base_m") else None
-    return TargetTerrain(model, scale, t.number("exaggeration", 1.0, positive=True), placement, base)
+        turn = t.number("rotation_deg", 0.0)
+        lands = Placement.from_rotation(scale, rotation_deg=turn).table_from_map_points(np.array([first]))[0]
+        placement = Placement.from_rotation(scale, rotation_deg=turn,
+                                            offset_in=(float(offset[0]) - lands[0], float(offset[1]) - lands[1]))
+    # a CSV's heights are already inches over the table plane: its base is 0, not its lowest node
+    base = t.number("base_m") if t.has("base_m") else (0.0 if default_scale is not None else None)
+    return TargetTerrain(model, scale, t.number("exaggeration", 1.0, positive=True), placement, base,
+                         has_scale=default_scale is None or t.has("metres_per_in"))

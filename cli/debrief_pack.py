@@ -15,9 +15,9 @@ from pathlib import Path
 
 from debrief.compare import deciding_engagements, first_contact
 from debrief.facts import DebriefFacts, Engagement, Progress, read_debrief_facts
-from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
+from debrief.plots import OUTCOME_STYLE, casualties_png, table_map
 from debrief.report import clock
-from printing.document import Block, DocumentSummary, Heading, Paragraph, Picture, Table, write_document
+from printing.document import Block, DocumentSummary, Heading, Paragraph, Picture, SvgMark, Table, write_document
 
 
 def write_debrief_pack(recording: str | Path, out: str | Path, *, paper: str = "letter",
@@ -37,7 +37,8 @@ def pack_blocks(facts: DebriefFacts) -> list[Block]:
     blocks: list[Block] = [Heading(f"Debrief: {facts.title}"), Paragraph(_glance(facts), size_pt=9)]
     if facts.problems:
         blocks.append(Paragraph("Note: " + "; ".join(facts.problems), size_pt=8, grey=110))
-    blocks += [Picture(table_map_png(facts))]
+    table = table_map(facts)  # the map, and each unit's military symbol drawn over it as vectors
+    blocks += [Picture(table.png, marks=tuple(SvgMark(s.svg, s.box) for s in table.symbols))]
 
     # chapters start on a page of their own when they have tables to show; a quiet game fits on fewer sheets
     busy = bool(facts.engagements)

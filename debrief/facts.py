@@ -244,6 +244,9 @@ class DebriefFacts:
     #: comes from (calibration.target_terrain.TargetTerrain), for the map's contour lines; None without one.
     relief: Any = None
     target: Any = None
+    #: The rule system's MIL-STD-2525 symbols with the scenario's overrides
+    #: (rules.military_symbols.SymbolTable) for the map's unit symbols; None for a system without them.
+    symbols: Any = None
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -384,6 +387,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
         **_target_terrain(scenario, meta.get("scenario_path", ""), ruleset_name, table_size, problems),
+        symbols=_symbols(ruleset_name, scenario, problems),
         problems=tuple(problems),
         tracks=tracks,
         topics=topics,
@@ -438,7 +442,7 @@ def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, t
     map that moved since is a problem line, not a failed report)."""
     if not scenario.get("target_terrain") or not path:
         return {}
-    from appmodel.sand_map import sand_map_from_scenario
+    from appmodel.overlays.sand_map_model import sand_map_from_scenario
     from calibration.errors import CalibrationError
 
     try:
@@ -447,6 +451,19 @@ def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, t
         problems.append(f"the scenario's target terrain could not be read ({exc}); the map has no contours")
         return {}
     return {"relief": sand.target_ground, "target": sand.target}
+
+
+def _symbols(ruleset_name: str, scenario: Mapping[str, Any], problems: list[str]) -> Any:
+    """The symbols the map draws the units with (None, and a problem line, when the scenario's
+    [symbols] cannot be read: the map then shows dots only)."""
+    from appmodel.overlays.sand_map_model import symbol_table
+    from rules.errors import RulesError
+
+    try:
+        return symbol_table(ruleset_name, scenario)
+    except RulesError as exc:
+        problems.append(f"the scenario's military symbols could not be read ({exc}); the map shows dots")
+        return None
 
 
 def _game(ruleset_name: str, scenario: Mapping[str, Any], meta: Mapping[str, str], problems: list[str]) -> Any:

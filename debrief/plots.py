@@ -1,8 +1,9 @@
 """The debrief's pictures, drawn with matplotlib (Agg backend: no display needed) as PNG bytes.
 
-* :func:`table_map_png` — the table seen from above like a map: every unit's movement trail in its
+* :func:`table_map` — the table seen from above like a map: every unit's movement trail in its
   side's colour (lifts dashed), engagements as lines from shooter to target coloured by outcome,
-  blast circles where explosives landed, casualties crossed out where they fell.
+  blast circles where explosives landed, casualties crossed out where they fell; with each unit's
+  MIL-STD-2525 symbol where it ended, as SVG placed over the picture (:class:`TableMap`).
 * :func:`casualties_png` — units out of the fight per side over the session, with the instructor's
   bookmarks marked.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -51,8 +53,39 @@ def _png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
+#: A unit's symbol on the debrief's map: its height, inches of the 11"-wide figure.
+SYMBOL_HEIGHT_IN = 0.27
+
+
+@dataclass(frozen=True)
+class PlacedSymbol:
+    """A unit's MIL-STD-2525 symbol over the map picture, standing where the unit ended: its SVG
+    (milsymbol's) and its box as fractions of the picture's width and height (left, top, width,
+    height), so a page of any size (the HTML report, the PDF) lays it over the picture."""
+
+    tag_id: int
+    name: str
+    svg: str
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TableMap:
+    """The map picture and the unit symbols to lay over it (an SVG is drawn by the page itself:
+    matplotlib cannot draw one, and the debrief has no SVG rasteriser)."""
+
+    png: bytes
+    symbols: tuple[PlacedSymbol, ...] = ()
+
+
 def table_map_png(facts: DebriefFacts) -> bytes:
-    """The table from above with trails, engagements, blasts and casualties."""
+    """The table from above with trails, engagements, blasts and casualties (no symbols)."""
+    return table_map(facts).png
+
+
+def table_map(facts: DebriefFacts) -> TableMap:
+    """The table from above with trails, engagements, blasts and casualties, and each unit's symbol
+    where it ended."""
     plt = _pyplot()
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
@@ -86,7 +119,9 @@ def table_map_png(facts: DebriefFacts) -> bytes:
         ax.plot(first[1], first[2], marker="o", markersize=5, markerfacecolor="white", markeredgecolor=color, zorder=4)
         ax.plot(last[1], last[2], marker="o", markersize=7, color=color, markeredgecolor="white", zorder=5)
         if unit:
-            ax.annotate(unit.name, (last[1], last[2]), xytext=(5, 4), textcoords="offset points", fontsize=7.5,
+            # beside the symbol when there is one (it covers the end dot)
+            nudge = (13, 8) if facts.symbols is not None else (5, 4)
+            ax.annotate(unit.name, (last[1], last[2]), xytext=nudge, textcoords="offset points", fontsize=7.5,
                         color="#222222", zorder=7,
                         bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
 
@@ -125,11 +160,61 @@ def table_map_png(facts: DebriefFacts) -> bytes:
     ax.set_ylabel("y (inches)")
     where = f" (the part of the {width:g}\" x {depth:g}\" table where units were)" if zoomed else ""
     ax.set_title(f"{facts.title}: movement and engagements{where}", fontsize=11)
-    return _png(fig)
+    symbols = _placed_symbols(fig, ax, facts)
+    return TableMap(_png(fig), symbols)
 
 
-#: Contour lines on the debrief's map: every this many metres of the target map (when it has a scale).
-CONTOUR_INTERVAL_M = 50.0
+def crossed_out(svg: str) -> str:
+    """The symbol with the map's 'out of the fight' cross over it (as 2525 crosses out a destroyed
+    unit): the cross under it on the picture would be hidden.
+
+    >>> crossed_out('<svg viewBox="0 0 10 20"><path d=""/></svg>').count("<path")
+    3
+    """
+    import re
+
+    box = re.search(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"', svg)
+    if box is None:
+        return svg
+    x, y, w, h = (float(v) for v in box.groups())
+    d = f"M{x + 0.15 * w:.1f},{y + 0.1 * h:.1f} L{x + 0.85 * w:.1f},{y + 0.9 * h:.1f} M{x + 0.15 * w:.1f},{y + 0.9 * h:.1f} L{x + 0.85 * w:.1f},{y + 0.1 * h:.1f}"
+    width = 0.09 * min(w, h)
+    cross = (f'<path d="{d}" stroke="white" stroke-width="{1.8 * width:.1f}" fill="none"/>'
+             f'<path d="{d}" stroke="#111111" stroke-width="{width:.1f}" fill="none"/>')
+    return svg.replace("</svg>", cross + "</svg>")
+
+
+def _placed_symbols(fig: Any, ax: Any, facts: DebriefFacts) -> tuple[PlacedSymbol, ...]:
+    """Each unit's symbol box where its trail ends, in fractions of the picture ``_png`` saves (the
+    figure cropped to its tight box, as ``bbox_inches="tight"`` crops it)."""
+    if facts.symbols is None:
+        return ()
+    import matplotlib
+
+    from appmodel.overlays.unit_symbols import unit_symbol
+
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(float(matplotlib.rcParams["savefig.pad_inches"]))
+    sides = tuple(facts.side_colors)
+    last_change: dict[int, str] = {}
+    for c in sorted(facts.casualties, key=lambda c: c.t_s):
+        last_change[c.tag_id] = c.change
+    out = []
+    for tag_id, trail in sorted(facts.trails.items()):
+        unit = facts.unit(tag_id)
+        if unit is None or not trail.runs:
+            continue
+        last = trail.runs[-1][-1]
+        sym = unit_symbol(facts.symbols.sidc_for_unit(unit.type_name, unit.side, sides, tag_id=tag_id),
+                          size_px=40.0, outline_px=2.0)
+        svg = sym.svg if last_change.get(tag_id, "back in play") == "back in play" else crossed_out(sym.svg)
+        x_in, y_in = (ax.transData.transform((last[1], last[2])) / fig.dpi)
+        k = SYMBOL_HEIGHT_IN / sym.height_px  # figure inches per symbol pixel
+        left, top = x_in - sym.anchor_xy_px[0] * k, y_in + sym.anchor_xy_px[1] * k
+        out.append(PlacedSymbol(tag_id, unit.name, svg,
+                                ((left - box.x0) / box.width, (box.y1 - top) / box.height,
+                                 sym.width_px * k / box.width, SYMBOL_HEIGHT_IN / box.height)))
+    return tuple(out)
 
 
 def _contours(ax: Any, facts: DebriefFacts) -> None:
@@ -138,11 +223,13 @@ def _contours(ax: Any, facts: DebriefFacts) -> None:
     if facts.relief is None:
         return
     from appmodel.overlays.sandmap import contour_lines_for
-    from appmodel.sand_map import SandMap
+    from appmodel.overlays.sand_map_model import SandMap, default_interval_m, map_relief_m
 
-    # a CSV target is a height grid in table inches already (no map scale): label it in inches
-    in_metres = facts.target is not None and not str(facts.target.model.source).lower().endswith(".csv")
-    sand = SandMap(target=facts.target, contour_interval_m=CONTOUR_INTERVAL_M if in_metres else None)
+    # a bare CSV target is a height grid in table inches (no map scale): labelled in inches; a map at
+    # the window's default interval (about ten lines over its relief), labelled in its metres
+    sand = SandMap(target=facts.target)
+    if sand.in_map_units:
+        sand = sand.with_(contour_interval_m=default_interval_m(map_relief_m(facts.target)))
     for line in contour_lines_for(facts.relief, sand, of_target=True):
         xs, ys = line.points_in[:, 0], line.points_in[:, 1]
         ax.plot(xs, ys, color="#a0825a", linewidth=1.1 if line.index else 0.6, alpha=0.9, zorder=1)

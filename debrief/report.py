@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from debrief.facts import DebriefFacts, Engagement, EngagementOutcome, Progress, read_debrief_facts, ruleset_front_end
-from debrief.plots import OUTCOME_STYLE, casualties_png, table_map_png
+from debrief.plots import OUTCOME_STYLE, TableMap, casualties_png, table_map
 
 SECTIONS = ("summary", "notes", "topics", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
@@ -69,7 +69,7 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
     ``exposure``: a :class:`debrief.exposure.Exposure`, None to leave the section out)."""
     report = progress or (lambda stage, done, total: None)
     report("plots", 0, 2)
-    table_png = table_map_png(facts)
+    table = table_map(facts)
     report("plots", 1, 2)
     casualties_image = casualties_png(facts)
     report("plots", 2, 2)
@@ -80,7 +80,8 @@ def render_report(facts: DebriefFacts, *, progress: Progress | None = None, time
         _topics(facts),
         _section("table", "The table", f'<p>Each unit\'s movement trail in its side\'s colour (hollow dot: where it started, '
                  f'filled dot: where it ended, dashed: lifted and put down elsewhere); engagements as arrows from shooter '
-                 f'to target, coloured by outcome.</p>{_img(table_png, "Map of the table with movement trails and engagements")}'),
+                 f'to target, coloured by outcome{_symbols_said(table)}.</p>'
+                 f'{_map_picture(table, "Map of the table with movement trails and engagements")}'),
         _section("timeline", "The game on the table, moment by moment",
                  timeline + _review(facts) if timeline else NO_TIMELINE),
         _exposure(facts, exposure),
@@ -127,6 +128,21 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{_e(alt)}">'
 
 
+def _symbols_said(table: TableMap) -> str:
+    return "; each unit's military symbol (MIL-STD-2525) where it ended" if table.symbols else ""
+
+
+def _map_picture(table: TableMap, alt: str) -> str:
+    """The map picture with each unit's symbol laid over it as inline SVG, placed in percentages of
+    the picture so it stays on its unit at any width (phone or laptop)."""
+    if not table.symbols:
+        return _img(table.png, alt)
+    marks = "".join(
+        f'<div class="sym" title="{_e(s.name)}" style="left:{100 * s.box[0]:.3f}%;top:{100 * s.box[1]:.3f}%;'
+        f'width:{100 * s.box[2]:.3f}%;height:{100 * s.box[3]:.3f}%">{s.svg}</div>' for s in table.symbols)
+    return f'<div class="map">{_img(table.png, alt)}{marks}</div>'
+
+
 def _section(name: str, title: str, body: str) -> str:
     return f'<section id="{name}"><h2>{_e(title)}</h2>\n{body}\n</section>'
 
@@ -152,6 +168,8 @@ body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; color: 
 main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 60px; background: #fff; }
 h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 19px; border-bottom: 2px solid #e4dccb; padding-bottom: 4px; margin-top: 34px; }
 .meta { color: #555; margin: 0 0 12px; } img { max-width: 100%; height: auto; display: block; margin: 8px 0; }
+.map { position: relative; margin: 8px 0; } .map img { margin: 0; width: 100%; }
+.map .sym { position: absolute; pointer-events: none; } .map .sym svg { width: 100%; height: 100%; display: block; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 13px; }
 table.topic th:nth-child(1) { width: 5em; } table.topic th:nth-child(2) { width: 7em; }  /* topics' tables line up */
 th, td { border-bottom: 1px solid #e8e3d8; padding: 4px 6px; text-align: left; vertical-align: top; }

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel
 
 from appmodel.tracking.height_check import HeightCheck, heights_summary
 from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
+from gui.sculptor_rescans import SculptorRescans
 from gui.theme import TEXT_COLORS
 from gui.window_parts import WindowParts
 
@@ -75,6 +76,8 @@ class LivePresenter:
         self.sand_watch: Any | None = None
         self.sand_notice = ""
         self._sand_frames = 0
+        #: quick rescans following the sculptor while the sculpting guidance is on (gui/sculptor_rescans.py)
+        self.rescans = SculptorRescans(window, on_rescanned=self.rescanned)
         self.tracking_shown_at = 0.0
         #: the status bar's tracking strip (the window places it, after the recording indicator)
         self.strip = QLabel("")
@@ -101,14 +104,20 @@ class LivePresenter:
         update = w.live.poll()
         if w.calibration_run is not None:
             w.calibration_run.offer(update)
+        self.rescans.poll()
+        # while a rescan's patterns are up, the tracker's view of them is no news of the units
+        holding = self.rescans.scanning
         if update.frame_bgr is not None:
             w.view.set_frame(update.frame_bgr)
             if w.projector is not None:
                 w.projector.set_frame(update.frame_bgr)
             self._sand_frames += 1
-            if self.sand_watch is not None and self._sand_frames % SAND_EVERY_FRAMES == 0:
+            if self.rescans.wanted() or holding:
+                self.rescans.offer(update.frame_bgr, self.units_mask(update.frame_bgr.shape[:2]))
+            holding = holding or self.rescans.scanning
+            if self.sand_watch is not None and not holding and self._sand_frames % SAND_EVERY_FRAMES == 0:
                 self.check_sand(update.frame_bgr)
-        if update.tracked is not None:
+        if update.tracked is not None and not holding:
             w.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
             if self.height_check is not None:
                 self.height_check.add(update.tracked)
@@ -150,6 +159,30 @@ class LivePresenter:
         w.view.tracking = status
         w.view.update()
 
+    def units_mask(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """True on the camera pixels within 2" of a unit on the table: its moves are the tracker's
+        business, not a change of the sand nor a sculptor's hands."""
+        calibration = self.window.calibration
+        if calibration is None:
+            return None
+        ignore = np.zeros(shape[:2], np.uint8)
+        for u in self.window.session.snapshot().units:
+            if u.on_table:
+                ring = np.array([[u.x_in + 2.0 * np.cos(a), u.y_in + 2.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
+                px = calibration.camera_from_table(ring, z_in=u.z_in)
+                if np.all(np.isfinite(px)):
+                    cv2.fillPoly(ignore, [np.rint(px).astype(np.int32)], 1)
+        return ignore.astype(bool)
+
+    def rescanned(self, reference_bgr: np.ndarray) -> None:
+        """A rescan measured the sand: the sand watch compares with its view from now on."""
+        calibration = self.window.calibration
+        if self.sand_watch is not None and calibration is not None:
+            from calibration.sand_change import SandChangeWatch, sand_mask
+
+            self.sand_watch = SandChangeWatch(reference_bgr, sand=sand_mask(calibration, reference_bgr.shape[:2]))
+        self.sand_notice = ""
+
     def check_sand(self, frame_bgr: Any) -> bool:
         """Compare a camera frame with the scan's view of the sand (units left out); once the sand has
         changed, say so in the status bar until it is rescanned. Returns whether it changed."""
@@ -157,14 +190,7 @@ class LivePresenter:
         calibration = w.calibration
         if self.sand_watch is None or calibration is None:
             return False
-        ignore = np.zeros(frame_bgr.shape[:2], np.uint8)
-        for u in w.session.snapshot().units:
-            if u.on_table:
-                ring = np.array([[u.x_in + 2.0 * np.cos(a), u.y_in + 2.0 * np.sin(a)] for a in np.linspace(0, 2 * np.pi, 12)])
-                px = calibration.camera_from_table(ring, z_in=u.z_in)
-                if np.all(np.isfinite(px)):
-                    cv2.fillPoly(ignore, [np.rint(px).astype(np.int32)], 1)
-        verdict = self.sand_watch.check(frame_bgr, ignore=ignore.astype(bool))
+        verdict = self.sand_watch.check(frame_bgr, ignore=self.units_mask(frame_bgr.shape[:2]))
         if verdict.changed and not self.sand_notice:
             where = ""
             if verdict.centre_px is not None:

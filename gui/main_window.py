@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
 
     def set_projector_overlay(self, name: str, on: bool) -> None:
         self.settings = self.settings.with_projector_overlay(name, on)
+        self.live_presenter.rescans.hold_off()  # the sand's new light is no sculptor's hands
         if self.projector is not None and self.projector.mode == "projector":
             self.projector.set_toggles(self.settings.projector_overlays)
         if self.class_view is not None:  # the class sees what the players see
@@ -409,6 +410,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:
         self.timer.stop()
+        self.live_presenter.rescans.close()
         if self.projector is not None:
             self.projector.close()
         self.settings = replace(self.settings, view_mode=self.view.mode,

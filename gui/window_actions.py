@@ -17,6 +17,7 @@ from appmodel.game_session import GameSession
 from appmodel.overlays.registry import overlays_for
 from rules.ruleset import front_end
 from gui.bookmark_dialog import ask_bookmark
+from gui.sand_map_menu import build_sand_map_menu
 from gui.window_parts import WindowParts
 
 
@@ -105,6 +106,7 @@ def build_actions(window: WindowParts) -> None:
     for spec in offered:
         a(f"overlay_{spec.name}", spec.title, spec.shortcut, lambda on, n=spec.name: w.set_overlay(n, on),
           menu=overlays, checkable=True, checked=w.settings.overlays.is_on(spec.name))
+    build_sand_map_menu(w, overlays)
     a("projector", "Projector window", "Ctrl+P", lambda: w.show_projector("projector"), menu=projector)
     a("presenter", "Presenter window (top-down, for a TV)", "Ctrl+Shift+P", lambda: w.show_projector("presenter"),
       menu=projector)

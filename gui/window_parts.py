@@ -22,6 +22,7 @@ class WindowParts(Protocol):
     live: Any
     calibration: Any
     calibration_run: Any
+    projector_calibration: Any
     actions_by_name: dict[str, QAction]
     view: Any
     projector: Any

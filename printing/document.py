@@ -36,12 +36,22 @@ class Paragraph:
 
 
 @dataclass(frozen=True)
+class SvgMark:
+    """An SVG drawn over a picture (a unit's military symbol on the map): ``box`` is its left, top,
+    width and height as fractions of the picture's."""
+
+    svg: str
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
 class Picture:
     """A PNG, as wide as the text (or ``max_width_in``), as high as its proportions make it, never
-    higher than a page."""
+    higher than a page; ``marks`` drawn over it as vectors."""
 
     png: bytes
     max_width_in: float | None = None
+    marks: tuple[SvgMark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,7 +170,11 @@ class _Flow:
     def _picture(self, p: Picture) -> None:
         width, height = self._picture_size(p)
         self._room(height)
-        self.canvas.image(self.left + (self.width - width) / 2, self.y, width, height, p.png)
+        left = self.left + (self.width - width) / 2
+        self.canvas.image(left, self.y, width, height, p.png)
+        for mark in p.marks:
+            x, y, w, h = mark.box
+            self.canvas.svg(left + x * width, self.y + y * height, w * width, h * height, mark.svg)
         self.y += height + 0.12
 
     def _table(self, t: Table) -> None:

@@ -217,6 +217,16 @@ class PdfCanvas:
         self._painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         self._painter.drawImage(QRectF(self.d(left_in), self.d(top_in), self.d(width_in), self.d(height_in)), picture)
 
+    def svg(self, left_in: float, top_in: float, width_in: float, height_in: float, svg: str) -> None:
+        """An SVG picture (a unit's military symbol) drawn as vectors into the box."""
+        from PySide6.QtCore import QByteArray, QRectF
+        from PySide6.QtSvg import QSvgRenderer
+
+        renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
+        if not renderer.isValid():
+            raise UsageError("an SVG for the PDF could not be read; this is a bug, please report it")
+        renderer.render(self._painter, QRectF(self.d(left_in), self.d(top_in), self.d(width_in), self.d(height_in)))
+
     def swatch(self, left_in: float, top_in: float, width_in: float, height_in: float, color: str) -> None:
         """A filled box in a named or #rrggbb colour (a side's or an outcome's key)."""
         from PySide6.QtCore import QRectF

@@ -11,7 +11,7 @@ identification code written as a friendly symbol. A scenario may override them::
 
 A side's affiliation (friend, hostile, neutral, unknown) replaces the code's standard identity (its
 4th digit) when a unit is drawn; by default the first side is the friend and every other side hostile.
-Drawing the code is the front ends' business (appmodel/unit_symbols.py renders SVG).
+Drawing the code is the front ends' business (appmodel/overlays/unit_symbols.py renders SVG).
 
 >>> table = load_symbol_table("generic")
 >>> table.sidc("Rifle section")

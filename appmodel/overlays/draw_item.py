@@ -89,7 +89,7 @@ class DrawItem:
     #: label goes at their mean. A nonzero height is appended to ``key`` (the painter caches projected
     #: outlines by key, and one outline at two heights projects to two places).
     z_in: float | tuple[float, ...] = 0.0
-    #: A marker="symbol" item's SVG text (appmodel.unit_symbols): the painter caches its picture by it.
+    #: A marker="symbol" item's SVG text (appmodel.overlays.unit_symbols): the painter caches its picture by it.
     symbol_svg: str = ""
     #: A marker="raster" item's pixels: (rows, cols, 4) uint8 RGBA, row 0 at points_in[0]'s edge (one
     #: pixel per grid cell: a viewshed, sculpting guidance, elevation tints). ``key`` names its content.

@@ -4,7 +4,7 @@ of :class:`~appmodel.overlays.draw_item.DrawItem` values, drawn by the same pain
 overlay in the window's views and on the projector.
 
 The reliefs come from the snapshot: ``snap.ground`` (the scanned sand, a
-:class:`rules.terrain_sight.Ground`) and ``snap.sand`` (:class:`appmodel.sand_map.SandMap`: the
+:class:`rules.terrain_sight.Ground`) and ``snap.sand`` (:class:`appmodel.overlays.sand_map_model.SandMap`: the
 scenario's target terrain and the settings). Per-cell pictures (a viewshed, the guidance, the tints)
 are ``marker="raster"`` items: one RGBA pixel per grid node, stretched over the cells' rectangle.
 
@@ -24,7 +24,7 @@ import numpy as np
 
 from appmodel.overlays.draw_item import NO_MEMO, DrawItem, pts
 from appmodel.overlays.draw_memo import DrawMemo
-from appmodel.sand_map import NO_SAND_MAP, SandMap
+from appmodel.overlays.sand_map_model import NO_SAND_MAP, SandMap
 from appmodel.session.snapshot import Snapshot
 from rules.terrain_sight import Ground
 from rules.viewshed import Sight, Viewshed, viewshed
@@ -91,9 +91,10 @@ def _target_label(target: Any, interval_m: float) -> tuple[float, float, Callabl
 
 
 def contour_lines_for(ground: Ground, sand: SandMap, *, of_target: bool) -> tuple[Any, ...]:
-    """The contour lines of ``ground`` at the map's interval: in the target's metres when it is the
-    target and the settings give ``contour_interval_m``, else every ``contour_interval_in``."""
-    if of_target and sand.target is not None and sand.contour_interval_m:
+    """The contour lines of ``ground`` at the map's interval: in the target's metres when the target
+    has a scale and the settings give ``contour_interval_m`` (the scanned sand too: shaped to the map,
+    its heights are the map's elevations at the same scales), else every ``contour_interval_in``."""
+    if sand.target is not None and sand.contour_interval_m and (of_target or sand.in_map_units):
         interval, base, label = _target_label(sand.target, float(sand.contour_interval_m))
         return _contour_lines(ground, interval, base, label)
     return _contour_lines(ground, float(sand.contour_interval_in), 0.0, None)
@@ -256,7 +257,7 @@ def symbol_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     table = sand.symbols
     if table is None:
         return []
-    from appmodel.unit_symbols import unit_symbol
+    from appmodel.overlays.unit_symbols import unit_symbol
 
     sides = tuple(snap.side_colors)
     size = float(sand.symbol_size_px)

@@ -49,7 +49,7 @@ class Snapshot:
     templates: Any = None
     #: The ground's heights (rules.terrain_sight.Ground: the scanned relief) when known, else None.
     ground: Any = None
-    #: The sand as a map (appmodel.sand_map.SandMap: target terrain, symbols, contour settings), or None.
+    #: The sand as a map (appmodel.overlays.sand_map_model.SandMap: target terrain, symbols, contour settings), or None.
     sand: Any = None
 
     @property

@@ -4,7 +4,10 @@
   projector calibration, on black) with the target's sculpting guidance and contour lines over the
   synthetic relief of bench/viewshed.py, the target being the same table with its hills moved and raised;
 * ``sand-map-window-1366.png``, ``sand-map-window-1920.png`` — the window's top-down view with the
-  contours, the selected Carl Gustaf gunner's viewshed and military symbols on.
+  contours, the selected Carl Gustaf gunner's viewshed and military symbols on;
+* ``sand-map-contour-menu-1366.png``, ``-1920.png`` — a real map (25 m per inch, 3x exaggerated) as the
+  target: its contours every 5 m labelled in metres over elevation tints, with the Overlays menu's
+  Contour interval list beside the window (a menu pops up in a window of its own).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/sand_map_shots.py
 """
@@ -90,7 +93,65 @@ def main() -> int:
             w.grab().save(str(path))
             print(f"saved {path}")
             w.close()
+    contour_menu_shots(session)
     return 0
+
+
+def contour_menu_shots(session) -> None:  # type: ignore[no-untyped-def]
+    """The target as a real map in metres, its contours every 5 m over tints, and the interval menu."""
+    import time
+
+    from PySide6.QtGui import QPainter, QPixmap
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    from calibration.elevation_files import ElevationModel
+    from calibration.target_terrain import TargetTerrain
+    from gui.main_window import MainWindow
+    from gui.settings import load_settings, open_store
+    from rules.terrain_sight import Ground
+
+    per_in, exaggeration = 25.0, 3.0
+    g = target_relief()
+    dem = ElevationModel(180.0 + g.heights_in[::-1] * per_in / exaggeration, g.cell_in * per_in, g.cell_in * per_in)
+    target = TargetTerrain(dem, per_in, exaggeration)
+    heights, covered = target.sample(*session.table_size_in, cell_in=0.25)
+    session.set_ground(None)
+    session.select_unit(None)
+    session.set_sand_map(session.sand.with_(target=target, target_ground=Ground(heights, 0.25), target_covered=covered,
+                                            contour_interval_m=5.0, tints=True))
+    app = QApplication.instance()
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in ((1366, 768), (1920, 1080)):
+            store = open_store(Path(tmp) / f"m{size[0]}.ini")
+            w = MainWindow(session, settings=load_settings(store), store=store)
+            for name in ("viewshed", "voice", "range", "bands", "movement"):
+                w.set_overlay(name, False)
+            for name in ("contours", "symbols"):
+                w.set_overlay(name, True)
+            w.view.set_mode("table")
+            w.resize(*size)
+            w.show()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                app.processEvents()
+                time.sleep(0.05)
+            menu = w.findChild(QMenu, "contour-interval-menu")
+            menu.aboutToShow.emit()
+            menu.popup(w.mapToGlobal(w.rect().center()))
+            for _ in range(20):
+                app.processEvents()
+            window, listed = w.grab(), menu.grab()
+            menu.hide()
+            out = QPixmap(window.width() + listed.width() + 16, window.height())
+            out.fill()
+            p = QPainter(out)
+            p.drawPixmap(0, 0, window)
+            p.drawPixmap(window.width() + 8, 60, listed)
+            p.end()
+            path = OUT / f"sand-map-contour-menu-{size[0]}.png"
+            out.save(str(path))
+            print(f"saved {path}")
+            w.close()
 
 
 if __name__ == "__main__":

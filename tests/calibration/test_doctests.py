@@ -12,6 +12,8 @@ MODULES = [
     "calibration.layout_file",
     "calibration.lens_calibration",
     "calibration.projector",
+    "calibration.sculptor_rescan",
+    "calibration.stillness",
     "calibration.synthetic",
     "calibration.synthetic.renderer",
     "calibration.table_layout",

@@ -170,3 +170,41 @@ def test_the_rules_line_of_sight_reads_the_target_and_the_viewshed_agrees() -> N
     assert not propose_sight(ground, before, behind).line_of_sight    # 12" of hill between them
     v = viewshed(ground, before, range_in=45.0)
     assert v.at(*behind) is Sight.HIDDEN and v.at(top[0] - 10.0, top[1]) is Sight.SEEN
+
+
+def test_a_csv_target_puts_each_height_on_its_node_as_the_terrain_height_map_does(tmp_path: Path) -> None:
+    """A CSV of heights (as `sandtable scan` writes and `[terrain] height_map` reads) holds nodes:
+    row r, column c is the height at x = c * cell_in, y = r * cell_in, not half a cell further on."""
+    from calibration.table_setup import read_terrain
+
+    heights = np.full((9, 13), 0.25)  # a quarter inch of sand everywhere
+    heights[4, 6] = 2.0          # a 2" spike on the node at (3", 2")
+    heights[0, 0] = 0.5          # the near-left corner raised: the CSV's heights are over the table plane
+    (tmp_path / "ground.csv").write_text("\n".join(",".join(f"{v:g}" for v in row) for row in heights) + "\n")
+    p = tmp_path / "game.toml"
+    p.write_text('format = "sandtable-scenario"\nversion = 1\nruleset = "generic"\n\n'
+                 '[terrain]\nheight_map = "ground.csv"\ncell_in = 0.5\n\n'
+                 '[target_terrain]\nfile = "ground.csv"\ncell_in = 0.5\n')
+    top = read_scenario_top(p)
+    t = read_target_terrain(top, p)
+    assert t is not None
+    grid, covered = t.sample(6.0, 4.0, cell_in=0.5)
+    assert grid.shape == heights.shape and covered.all()
+    np.testing.assert_allclose(grid, heights, atol=1e-9)   # every node where the CSV puts it, at its height
+    played = read_terrain(top, p)
+    at = np.array([3.0, 2.6, 0.0, 5.9]), np.array([2.0, 2.0, 0.0, 3.8])
+    np.testing.assert_allclose(t.height_grid(6.0, 4.0, cell_in=0.5).height_at(*at), played.height_at(*at), atol=1e-9)
+
+
+def test_an_ascii_grid_cell_lands_at_its_centre_on_the_table_with_either_corner_header(tmp_path: Path) -> None:
+    """ESRI's xllcorner is the grid's outer corner, xllcenter the lower-left cell's centre: both files
+    describe the same raster, and a cell's height lands at its centre's table inches."""
+    grid = np.zeros((8, 12))
+    grid[2, 9] = 120.0            # row 2 from the north, column 9
+    for centre in (False, True):
+        dem = read_elevation_file(write_asc(tmp_path / f"spike-{centre}.asc", grid, centre=centre))
+        assert dem.origin_m == pytest.approx((500000.0, 4100000.0))
+        t = TargetTerrain(dem, CELL_M / 2, 1.0)                   # one cell = 2"
+        x_in, y_in = (9 + 0.5) * 2.0, (8 - 2 - 0.5) * 2.0           # the cell's centre: (19", 11")
+        h = t.height_grid(24.0, 16.0, cell_in=0.5).height_at(np.array([x_in]), np.array([y_in]))[0]
+        assert h == pytest.approx(120.0 / (CELL_M / 2))

@@ -17,6 +17,8 @@ MODULES = [
     "appmodel.overlays.clip_geometry",
     "appmodel.overlays.label_placement",
     "appmodel.overlays.view_region",
+    "appmodel.overlays.sand_map_model",
+    "appmodel.overlays.unit_symbols",
 ]
 
 

@@ -9,7 +9,7 @@ import pytest
 from appmodel.game_session import GameSession
 from appmodel.overlays.registry import DEFAULT_OFF, OVERLAYS, OverlayToggles, build_items
 from appmodel.overlays.sandmap import HIDDEN_RGBA, SEEN_RGBA, COVER_RGBA, sculpting_score, unit_viewshed
-from appmodel.sand_map import SandMap
+from appmodel.overlays.sand_map_model import SandMap
 from calibration.sculpting import guidance_colours, match_score
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from rules.terrain_sight import Ground

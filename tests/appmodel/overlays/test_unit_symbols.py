@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from appmodel.errors import UsageError
-from appmodel.unit_symbols import unit_symbol
+from appmodel.overlays.unit_symbols import unit_symbol
 from rules.military_symbols import Affiliation, load_symbol_table, symbol_files, with_affiliation
 
 
