@@ -10,6 +10,20 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from appmodel.result_card import ResultCard
 
 
+def card_body_html(card: ResultCard) -> str:
+    """The card's dice, result and odds before the roll as the label's rich text (the replay's event
+    list shows a recorded card the same way)."""
+    parts = []
+    if card.dice:
+        parts.append("<b>Dice</b><br>" + "<br>".join(html.escape(d) for d in card.dice))
+    if card.outcome:
+        parts.append("<b>Result</b><br>" + "<br>".join(f"<span style='color:#ffe14d'>{html.escape(s)}</span>"
+                                                     for s in card.outcome))
+    if card.odds_before:
+        parts.append("<b>Odds before the roll</b><br>" + "<br>".join(html.escape(o) for o in card.odds_before))
+    return "<br><br>".join(parts)
+
+
 class ResultCardView(QFrame):
     """Shown by :meth:`show_card`; hidden by its close button or :meth:`dismiss`."""
 
@@ -43,15 +57,7 @@ class ResultCardView(QFrame):
     def show_card(self, card: ResultCard) -> None:
         self.card = card
         self.title.setText(card.title)
-        parts = []
-        if card.dice:
-            parts.append("<b>Dice</b><br>" + "<br>".join(html.escape(d) for d in card.dice))
-        if card.outcome:
-            parts.append("<b>Result</b><br>" + "<br>".join(f"<span style='color:#ffe14d'>{html.escape(s)}</span>"
-                                                         for s in card.outcome))
-        if card.odds_before:
-            parts.append("<b>Odds before the roll</b><br>" + "<br>".join(html.escape(o) for o in card.odds_before))
-        self.body.setText("<br><br>".join(parts))
+        self.body.setText(card_body_html(card))
         self.place()
         self.show()
         self.raise_()
@@ -76,4 +82,4 @@ class ResultCardView(QFrame):
         return self.isVisible() and self.card is not None
 
 
-__all__ = ["ResultCardView"]
+__all__ = ["ResultCardView", "card_body_html"]
