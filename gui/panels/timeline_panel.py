@@ -256,7 +256,9 @@ class TimelinePanel(QWidget):
         self._jump(self.replay.next_review_after(self.replay.t_s, **self._filters()))
 
     def previous_event(self) -> None:
-        self._jump(self.replay.previous_review_before(self.replay.t_s, **self._filters()))
+        """To the previous event the list shows; to the start when there is none before."""
+        event = self.replay.previous_review_before(self.replay.t_s, **self._filters())
+        self.seek(event.t_s if event is not None else 0.0)
 
     def next_engagement(self) -> None:
         """To the next attack the rules resolved, past the tracker's events in between."""
