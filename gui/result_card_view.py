@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from appmodel.result_card import ResultCard
 
@@ -50,7 +50,16 @@ class ResultCardView(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 14)
         layout.addLayout(head)
-        layout.addWidget(self.body)
+        # A blast's card (a die and a result per unit caught) can be taller than a laptop's view: its
+        # body scrolls inside the card rather than running off its bottom edge.
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setStyleSheet("QScrollArea { background: transparent; }")
+        self.scroll.viewport().setAutoFillBackground(False)
+        self.scroll.setWidget(self.body)
+        layout.addWidget(self.scroll, 1)
         self.card: ResultCard | None = None
         self.hide()
 
@@ -69,8 +78,13 @@ class ResultCardView(QFrame):
         self.setFixedWidth(width)
         layout = self.layout()
         layout.activate()
-        wrapped = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
-        height = min(max(wrapped, self.sizeHint().height()), parent.height() - 24)
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        head = max(self.title.heightForWidth(inner - self.close_button.sizeHint().width() - layout.spacing()),
+                   self.close_button.sizeHint().height())
+        body = self.body.heightForWidth(inner - self.scroll.verticalScrollBar().sizeHint().width())
+        wrapped = margins.top() + head + layout.spacing() + body + margins.bottom() + 4
+        height = min(wrapped, parent.height() - 24)
         self.setGeometry(parent.width() - width - 12, 12, width, height)
 
     def dismiss(self) -> None:

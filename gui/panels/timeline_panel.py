@@ -119,6 +119,7 @@ class TimelinePanel(QWidget):
             action.toggled.connect(lambda on, k=kind.name: self.set_pause_kind(k, on))
             self.pause_actions[kind.name] = action
         self.pause_button.setMenu(self.pause_menu)
+        self.pause_button.setStyleSheet("QToolButton { padding-right: 16px; }")  # the menu's arrow clipped the text
         self.pause_button.setToolTip("Playback stops by itself at each event of these kinds and shows its card")
         self.next_paused_button = QPushButton("Next stop ▶ (Ctrl+.)")
         self.next_paused_button.setToolTip("The next event of the kinds playback pauses at")
