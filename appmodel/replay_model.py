@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +94,7 @@ class ReplayModel:
                 self._state_times.append(r.t_s)
                 self._state_data.append(r.payload["state"])
                 if waiting_comms:
-                    self._reach_comms(waiting_comms, len(self._state_data) - 1)
+                    self._reach_comms(waiting_comms, lambda: self._state(len(self._state_data) - 1))
                     waiting_comms = []
             elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
@@ -110,6 +111,8 @@ class ReplayModel:
                     if entry.comms is not None:
                         waiting_comms.append((len(self.review), record))
                     self.review.append(entry)
+        for waiting in waiting_comms:  # no state row after them (a recording not written by a session)
+            self._reach_comms([waiting], lambda t=waiting[1].t_s: self.state_at(t))
         self.engagement_times.sort()
         self._log_times = [e.t_s for e in self._log]
         self.bookmarks = self.reader.bookmarks()
@@ -165,7 +168,8 @@ class ReplayModel:
         ids.update(dict.fromkeys(c.unit_id for c in casualties))
         ids.update(dict.fromkeys(e.unit_id for e in emissions))
         unit_ids = tuple(i for i in ids if i in self._known)
-        side = event.side or self._actor_side(engagements, emissions, event)
+        # the acting unit's side: a Reaction is the other side's act in this side's turn
+        side = self._actor_side(engagements, emissions, event) or event.side
         card = recorded_card(record, sentences, summaries) if (event.rolls or summaries or engagements or casualties) else None
         comms = None
         if kind in ("signal", "jamming"):
@@ -187,12 +191,12 @@ class ReplayModel:
         unit = self._known.get(actor) if actor is not None else None
         return unit.side if unit is not None else None
 
-    def _reach_comms(self, waiting: list[tuple[int, RecordedRules]], state_index: int) -> None:
+    def _reach_comms(self, waiting: list[tuple[int, RecordedRules]], state_after: Callable[[], Any]) -> None:
         """Who each waiting signal reached, or whose radios the jamming cut: the ruleset's own "signal" and
         "jamming" overlays (what the window draws) in the game state the signal left."""
         ruleset = self.session.ruleset
         try:
-            state = self._state(state_index)
+            state = state_after()
         except (KeyError, TypeError, ValueError):
             return
         for i, _ in waiting:

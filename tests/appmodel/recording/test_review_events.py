@@ -1,0 +1,66 @@
+"""The replay's after-action review events, read from the in-depth example's recording: every attack a
+kill, hit or miss as the ruleset says, the actions without dice (boardings, treatments, Main Effort) in
+the ruleset's words with their cards, signals with who they reached, the acting side of a Reaction,
+bookmarks, and the filters the window's list uses."""
+from __future__ import annotations
+
+import pytest
+
+from appmodel.recording.review import passes
+from appmodel.replay_model import ReplayModel
+from demo.example_recording import record_in_depth_example
+
+
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory):
+    path = record_in_depth_example(tmp_path_factory.mktemp("review") / "example.sqlite")
+    model = ReplayModel(path)
+    yield model
+    model.close()
+
+
+def test_every_attack_is_an_engagement_of_the_kind_its_outcome_says(replay):
+    attacks = [e for e in replay.review if e.kind in ("kill", "hit", "attack")]
+    assert [e.t_s for e in attacks] == replay.engagement_times
+    kills = [e for e in attacks if e.kind == "kill"]
+    assert len(kills) == 5 and all("killed" in " ".join(e.card.outcome) for e in kills)
+    miss = next(e for e in attacks if e.kind == "attack")
+    assert "MAAWS" in miss.text and "killed" not in miss.text
+
+
+def test_actions_without_dice_are_listed_in_the_rulesets_words_with_a_card(replay):
+    actions = [e for e in replay.review if e.kind == "action"]
+    texts = [e.text for e in actions]
+    assert "Corpsman treats Mortar gunner: saved (injured)" in texts
+    assert any("boards ZBL-09" in t for t in texts)
+    assert any("designates ZBL-09 as the Main Effort" in t for t in texts)
+    board = next(e for e in actions if "Officer boards" in e.text)
+    assert board.card is not None and board.card.title == board.text and not board.card.dice
+
+
+def test_a_reaction_is_the_reacting_units_side_and_names_its_units(replay):
+    reaction = next(e for e in replay.review if e.kind == "kill" and "Sergeant fires the M4/M16 as a Reaction" in e.text)
+    assert reaction.side == "Marines"
+    assert {10, 31} <= set(reaction.unit_ids)  # the sergeant and the automatic rifleman
+
+
+def test_signals_say_who_sent_them_and_who_they_reached(replay):
+    signals = [e for e in replay.review if e.kind == "signal"]
+    assert len(signals) == 3
+    last = signals[-1]
+    assert last.comms is not None and replay.unit_name(last.comms.from_id) == "Sergeant"
+    reached = {replay.unit_name(u) for u in last.comms.to_ids}
+    assert "Corpsman" in reached and "Sergeant" not in reached
+    assert all(replay.unit_name(u) != "Officer" for u in last.comms.to_ids)  # the enemy hears nothing
+    assert replay.comms == [e.comms for e in signals]
+
+
+def test_filters_choose_by_kind_side_and_unit(replay):
+    marines = [e for e in replay.review if passes(e, side="Marines")]
+    assert marines and all(e.side in ("Marines", None) for e in marines)
+    assert any(e.kind == "bookmark" for e in marines)  # nobody's: shown under every side
+    sergeant = [e for e in replay.review if passes(e, unit_id=10, kinds={"kill"})]
+    assert sergeant and all(10 in e.unit_ids and e.kind == "kill" for e in sergeant)
+    first_kill = replay.next_review_after(0.0, kinds={"kill"}, side="PLA Marine Corps")
+    assert first_kill is not None and first_kill.kind == "kill" and first_kill.side == "PLA Marine Corps"
+    assert replay.review_between(0.0, first_kill.t_s, kinds={"kill"}, side="PLA Marine Corps") == [first_kill]
