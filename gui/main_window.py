@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
             # would be overwritten by the next moment of the recording anyway).
             for panel in (self.attack, self.turn):
                 panel.setEnabled(False)
+            self.attack.stop_following()  # the Attack dock holds the recorded attack instead
             self.roster.edit_button.setEnabled(False)
             self.roster.identify_button.setEnabled(False)
             self.roster.read_only = True

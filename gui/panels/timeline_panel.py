@@ -231,6 +231,8 @@ class TimelinePanel(QWidget):
         self._last_tick = now
         t0 = self.replay.t_s
         t1 = min(self.replay.duration_s, t0 + step_s)
+        if t1 <= t0 and t0 < self.replay.duration_s:
+            return  # no time passed (the timer came round early): nothing to redraw
         stops = self.replay.review_between(t0, t1, **self._filters(self.pause_kinds)) if self.pause_kinds else []
         if stops:
             first = stops[0].t_s
