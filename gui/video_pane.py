@@ -74,6 +74,8 @@ class VideoPane(QWidget):
         self.picture.setStyleSheet("background: #000000;")
         self.caption = QLabel()
         self.caption.setStyleSheet("color: #c8c8c8;")
+        self.caption.setWordWrap(True)  # a narrow dock wraps it rather than scrolling sideways
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.picture, 1)
@@ -91,7 +93,7 @@ class VideoPane(QWidget):
     def _show(self, t_s: float, number: int, image: Any) -> None:
         self.shown, self.image = (t_s, number), image
         self._draw()
-        self.caption.setText(f"Camera video · frame {number} · shown for {clock_text(t_s)}")
+        self.caption.setText(f"Camera · frame {number} · {clock_text(t_s)}")
         for callback in self.on_image:
             callback(image)
 
