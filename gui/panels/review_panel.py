@@ -23,6 +23,7 @@ KIND_COLORS = {"kill": "#ff6e6e", "hit": "#ffb74d", "attack": "#e0e0e0", "signal
                "action": "#a5d6a7", "bookmark": "#ffe14d", "rules": "#b0b0b0", "tracker": "#9fc9ff"}
 #: The kinds the list hides until asked (every unit appearing or lifted is the tracker's news, not the game's).
 HIDDEN_AT_FIRST = frozenset({"tracker"})
+KIND_ORDER = [k.name for k in REVIEW_KINDS]
 #: How long after an event the map keeps ringing its units.
 HIGHLIGHT_S = 8.0
 
@@ -144,6 +145,9 @@ class ReviewPanel(QWidget):
             self.list.setCurrentRow(-1)
             self.show_event(None)
             return
+        # of the events at that same moment (a kill and the bookmark made of it), the weightiest
+        first = bisect.bisect_left(self._times, self._times[i])
+        i = min(range(first, i + 1), key=lambda k: KIND_ORDER.index(self.shown[k].kind))
         if self.list.currentRow() != i:
             self.list.blockSignals(True)
             self.list.setCurrentRow(i)

@@ -252,3 +252,33 @@ def test_a_recording_without_video_has_no_video_pane(qtbot, tmp_path):
         assert not w.timeline.lane.isVisibleTo(w)  # no signal: no comms lane either
     finally:
         replay.close()
+
+
+def test_dot_visits_every_attack_of_the_in_depth_example_with_its_result(qtbot, tmp_path):
+    from appmodel.replay_model import ReplayModel
+    from demo.example_recording import record_in_depth_example
+    from gui.app import create_application
+    from gui.main_window import MainWindow
+
+    create_application()
+    replay = ReplayModel(record_in_depth_example(tmp_path / "example.sqlite"))
+    try:
+        w = MainWindow(replay.session, replay=replay)
+        qtbot.addWidget(w)
+        t = w.timeline
+        t.seek(0.0)
+        visited = []
+        while True:
+            before = t.replay.t_s
+            t.next_event()
+            if t.replay.t_s == before:
+                break
+            visited.append(t.replay.t_s)
+            if t.replay.t_s in replay.engagement_times:
+                shown = w.review.selected  # the attack's card, before a bookmark made at the same moment
+                assert shown is not None and shown.kind in ("kill", "hit", "attack")
+                assert shown.card is not None and shown.card.outcome  # the result, not only the shot
+        assert set(replay.engagement_times) <= set(visited)
+        assert len(replay.engagement_times) == 6
+    finally:
+        replay.close()

@@ -64,3 +64,59 @@ def test_filters_choose_by_kind_side_and_unit(replay):
     first_kill = replay.next_review_after(0.0, kinds={"kill"}, side="PLA Marine Corps")
     assert first_kill is not None and first_kill.kind == "kill" and first_kill.side == "PLA Marine Corps"
     assert replay.review_between(0.0, first_kill.t_s, kinds={"kill"}, side="PLA Marine Corps") == [first_kill]
+
+
+JAMMING_SCENARIO = """format = "sandtable-scenario"
+version = 1
+ruleset = "down-range"
+[[sides]]
+name = "Blue"
+[[sides]]
+name = "Red"
+[[units]]
+tag_id = 1
+name = "Sergeant"
+side = "Blue"
+type = "average combatant"
+x_in = 10.0
+y_in = 10.0
+equipment = ["radio"]
+[[units]]
+tag_id = 4
+name = "Sparks"
+side = "Blue"
+type = "average combatant"
+x_in = 8.0
+y_in = 10.0
+equipment = ["EW equipment"]
+[[units]]
+tag_id = 9
+name = "Enemy radioman"
+side = "Red"
+type = "average combatant"
+x_in = 28.0
+y_in = 10.0
+equipment = ["radio"]
+"""
+
+
+def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
+    from appmodel.game_session import GameSession
+    from rules.action_forms import ActionRequest
+
+    scenario = tmp_path / "jamming.toml"
+    scenario.write_text(JAMMING_SCENARIO, encoding="utf-8")
+    session = GameSession.from_scenario_file(scenario, seed=1)
+    session.start_recording(tmp_path / "jam.sqlite")
+    session.resolve_action(ActionRequest("jam", 4))
+    session.stop_recording()
+    model = ReplayModel(tmp_path / "jam.sqlite")
+    try:
+        jams = [e for e in model.review if e.kind == "jamming"]
+        assert len(jams) == 1 and jams[0].side == "Blue"
+        link = jams[0].comms
+        assert link is not None and link.kind == "jamming" and model.unit_name(link.from_id) == "Sparks"
+        assert [model.unit_name(u) for u in link.to_ids] == ["Enemy radioman"]  # its own side's radios are not cut
+        assert "Enemy radioman cannot use their radios" in jams[0].text
+    finally:
+        model.close()
