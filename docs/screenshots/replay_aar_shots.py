@@ -9,7 +9,6 @@ each size (the window is shown, as a user sees it):
 """
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 import time
