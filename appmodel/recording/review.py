@@ -47,7 +47,11 @@ REVIEW_KINDS = (
     ReviewKind("rules", "Turns, rounds, notes"),
     ReviewKind("tracker", "Tracker events"),
 )
-KIND_LABELS = {k.name: k.label for k in REVIEW_KINDS}
+#: Not a kind of its own: every moment of a review topic the scenario planned (its bookmarks and the
+#: events it matches), whatever their kind -- what playback can pause at, as PowerSTRIPES's "High
+#: Interest Events".
+TOPIC_MOMENTS = ReviewKind("topic", "Review topics' moments")
+KIND_LABELS = {k.name: k.label for k in (*REVIEW_KINDS, TOPIC_MOMENTS)}
 #: The kinds a replay pauses at until the user chooses others (VBS's "pause at events": hits and kills).
 DEFAULT_PAUSE_KINDS = frozenset({"kill", "hit"})
 #: The tracker's events a review lists (a unit moving is every frame's news, not an event to stop at).
@@ -172,9 +176,10 @@ def bookmark_event(t_s: float, note: str) -> ReviewEvent:
 
 def passes(event: ReviewEvent, *, kinds: frozenset[str] | set[str] | None = None, side: str | None = None,
            unit_id: int | None = None) -> bool:
-    """Whether ``event`` passes the review's filters: one of ``kinds`` (None: any), acted by ``side``
+    """Whether ``event`` passes the review's filters: one of ``kinds`` (None: any; "topic" takes any
+    moment of a review topic), acted by ``side``
     (None: any; an event of no side, a bookmark, always passes), concerning ``unit_id`` (None: any)."""
-    if kinds is not None and event.kind not in kinds:
+    if kinds is not None and event.kind not in kinds and not (TOPIC_MOMENTS.name in kinds and event.topics):
         return False
     if side is not None and event.side is not None and event.side != side:
         return False
@@ -184,4 +189,4 @@ def passes(event: ReviewEvent, *, kinds: frozenset[str] | set[str] | None = None
 
 
 __all__ = ["CommsLink", "DEFAULT_PAUSE_KINDS", "KIND_LABELS", "LISTED_TRACKER_KINDS", "REVIEW_KINDS", "ReviewEvent",
-           "ReviewKind", "bookmark_event", "passes", "recorded_card", "review_kind_of", "topics_of", "unit_ids_of"]
+           "ReviewKind", "TOPIC_MOMENTS", "bookmark_event", "passes", "recorded_card", "review_kind_of", "topics_of", "unit_ids_of"]

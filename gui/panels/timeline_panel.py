@@ -19,7 +19,7 @@ from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QMenu, QPushButton, QSlider, QToolButton,
                                QVBoxLayout, QWidget)
 
-from appmodel.recording.review import DEFAULT_PAUSE_KINDS, REVIEW_KINDS, ReviewEvent
+from appmodel.recording.review import DEFAULT_PAUSE_KINDS, REVIEW_KINDS, TOPIC_MOMENTS, ReviewEvent
 from appmodel.session.game_log import clock_text
 from gui.panels.comms_lane import CommsLane
 
@@ -110,7 +110,9 @@ class TimelinePanel(QWidget):
         self.pause_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.pause_menu = QMenu(self.pause_button)
         self.pause_actions: dict[str, QAction] = {}
-        for kind in REVIEW_KINDS:
+        if any(e.topics for e in replay.review):
+            present.add(TOPIC_MOMENTS.name)
+        for kind in (*REVIEW_KINDS, TOPIC_MOMENTS):
             if kind.name not in present or kind.name == "tracker":
                 continue
             action = self.pause_menu.addAction(kind.label)
@@ -238,7 +240,7 @@ class TimelinePanel(QWidget):
             first = stops[0].t_s
             # of the events at that moment, the weightiest (a kill before a hit)
             order = [k.name for k in REVIEW_KINDS]
-            event = min((e for e in stops if e.t_s == first), key=lambda e: order.index(e.kind))
+            event = min((e for e in stops if e.t_s == first), key=lambda e: order.index(e.kind) if e.kind in order else len(order))
             self.seek(event.t_s)
             self.toggle_play()
             self.paused_at = event

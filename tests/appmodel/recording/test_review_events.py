@@ -120,3 +120,36 @@ def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
         assert "Enemy radioman cannot use their radios" in jams[0].text
     finally:
         model.close()
+
+
+def test_review_topics_moments_are_one_choice_to_stop_at(tmp_path):
+    from appmodel.game_session import GameSession
+    from rules.action_forms import ActionRequest
+
+    class Clock:
+        t_s = 0.0
+
+        def __call__(self) -> float:
+            return self.t_s
+
+    clock = Clock()
+    scenario = tmp_path / "topics.toml"
+    scenario.write_text(JAMMING_SCENARIO + '[[review_topics]]\nname = "The jammer"\nunits = ["Sparks"]\nkinds = ["jam"]\n'
+                        '[[review_topics]]\nname = "First contact"\n', encoding="utf-8")
+    session = GameSession.from_scenario_file(scenario, seed=1, clock=clock)
+    session.start_recording(tmp_path / "topics.sqlite")
+    clock.t_s = 2.0
+    session.bookmark("the radioman is spotted", topic="First contact")
+    clock.t_s = 4.0
+    session.resolve_action(ActionRequest("signal", 1, {"purpose": "other"}))
+    clock.t_s = 6.0
+    session.resolve_action(ActionRequest("jam", 4))
+    session.stop_recording()
+    model = ReplayModel(tmp_path / "topics.sqlite")
+    try:
+        moments = [e for e in model.review if passes(e, kinds={"topic"})]
+        assert [(e.t_s, e.kind, e.topics) for e in moments] == [(2.0, "bookmark", ("First contact",)),
+                                                                (6.0, "jamming", ("The jammer",))]
+        assert model.next_review_after(2.0, kinds={"topic"}).kind == "jamming"  # past the signal
+    finally:
+        model.close()
