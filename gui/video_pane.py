@@ -49,7 +49,10 @@ class VideoWorker:
             except Exception:  # a damaged stretch of video: the pane keeps its last frame, the replay goes on
                 found = None
             if found is not None:
-                self.deliver(t_s, found[0], found[1])
+                try:
+                    self.deliver(t_s, found[0], found[1])
+                except RuntimeError:  # the pane was destroyed while this frame was decoded
+                    return
 
     def stop(self) -> None:
         with self._wake:
