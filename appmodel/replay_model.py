@@ -118,12 +118,12 @@ class ReplayModel:
         self.bookmarks = self.reader.bookmarks()
         # Bookmarks are listed from the recording's own table (with their star), not again from the log.
         moments = [Moment(e.t_s, e.kind, e.text) for e in self._log if e.kind != "bookmark"]
-        moments += [Moment(e.t_s, e.kind.value, f"{e.name or ''} {e.kind.value}".strip()) for e in self.reader.events_between()
-                    if e.kind.value not in ("moved",)]
+        tracker_events = [e for e in self.reader.events_between() if e.kind.value != "moved"]  # read once
+        moments += [Moment(e.t_s, e.kind.value, f"{e.name or ''} {e.kind.value}".strip()) for e in tracker_events]
         self.moments = sorted(moments, key=lambda m: m.t_s)
         self._moment_times = [m.t_s for m in self.moments]
         self.review += [bookmark_event(b.t_s, b.note) for b in self.bookmarks]
-        self.review += [self._tracker_entry(e) for e in self.reader.events_between() if e.kind.value in LISTED_TRACKER_KINDS]
+        self.review += [self._tracker_entry(e) for e in tracker_events if e.kind.value in LISTED_TRACKER_KINDS]
         self.review.sort(key=lambda e: e.t_s)
         self._review_times = [e.t_s for e in self.review]
         self.duration_s = self.reader.duration_s
