@@ -73,7 +73,10 @@ class ReplayModel:
         self._initial = self.session.state
         records = self.reader.iter_rules_events()  # streamed: only what the replay keeps stays in memory
         self._state_times: list[float] = []
-        self._state_data: list[Any] = []
+        #: Which state row at its time each state is (several can share a time): a state's JSON is read
+        #: again from the recording when needed, never all held (three hours of 40 units: ~700 states
+        #: of 420 KB, 2 GB as objects).
+        self._state_nth: list[int] = []
         self._states: OrderedDict[int, Any] = OrderedDict()
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
@@ -91,10 +94,12 @@ class ReplayModel:
             if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
                 self._starts_with_state = True
             if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
+                same_time = len(self._state_times) - bisect.bisect_left(self._state_times, r.t_s)
                 self._state_times.append(r.t_s)
-                self._state_data.append(r.payload["state"])
+                self._state_nth.append(same_time)
                 if waiting_comms:
-                    self._reach_comms(waiting_comms, lambda: self._state(len(self._state_data) - 1))
+                    data = r.payload["state"]
+                    self._reach_comms(waiting_comms, lambda: self.session.ruleset.load_state(data))
                     waiting_comms = []
             elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
@@ -291,13 +296,24 @@ class ReplayModel:
         """The i-th recorded state, decoded (the last STATE_CACHE used are kept)."""
         state = self._states.get(i)
         if state is None:
-            state = self.session.ruleset.load_state(self._state_data[i])
+            state = self.session.ruleset.load_state(self._state_json(i))
             self._states[i] = state
             if len(self._states) > STATE_CACHE:
                 self._states.popitem(last=False)
         else:
             self._states.move_to_end(i)
         return state
+
+    def _state_json(self, i: int) -> Any:
+        """The i-th state row's game state, read again from the recording (one indexed time, its rows)."""
+        t, nth = self._state_times[i], self._state_nth[i]
+        seen = 0
+        for r in self.reader.iter_rules_events(t, math.nextafter(t, math.inf)):
+            if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
+                if seen == nth:
+                    return r.payload["state"]
+                seen += 1
+        raise KeyError(f"the recorded state at {t:.2f} s could not be read again")
 
     def log_at(self, t_s: float) -> list[LogEntry]:
         return self._log[: bisect.bisect_right(self._log_times, t_s)]
