@@ -153,3 +153,37 @@ def test_review_topics_moments_are_one_choice_to_stop_at(tmp_path):
         assert model.next_review_after(2.0, kinds={"topic"}).kind == "jamming"  # past the signal
     finally:
         model.close()
+
+
+def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path):
+    from appmodel.game_session import GameSession
+    from appmodel.replay_model import STATE_CACHE
+    from rules.downrange.examples.in_depth import SCENARIO_PATH
+    from rules.downrange.pieces import Status
+
+    class Clock:
+        t_s = 0.0
+
+        def __call__(self) -> float:
+            return self.t_s
+
+    clock = Clock()
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1, clock=clock)
+    session.start_recording(tmp_path / "many.sqlite")
+    changes = 3 * STATE_CACHE
+    for i in range(changes):
+        clock.t_s = 1.0 + i
+        status = Status.DOWN if i % 2 == 0 else Status.ACTIVE
+        session.apply_rules(lambda s, status=status: s.update_unit(31, status=status), kind="edit")
+        if i == 5:  # two changes at one moment: each is found again in its place
+            session.apply_rules(lambda s: s.update_unit(31, status=Status.REMOVED), kind="edit")
+    session.stop_recording()
+    model = ReplayModel(tmp_path / "many.sqlite")
+    try:
+        for i in list(range(changes)) + [3, 0, 40]:
+            model.seek(1.5 + i)
+            want = "removed" if i == 5 else ("down" if i % 2 == 0 else "active")
+            assert model.session.unit(31).status == want, f"at {1.5 + i} s"
+        assert len(model._states) <= STATE_CACHE
+    finally:
+        model.close()
