@@ -93,6 +93,21 @@ class VideoPane(QWidget):
     def request(self, t_s: float) -> None:
         self.worker.request(t_s)
 
+    def settle(self, t_s: float, *, timeout_s: float = 10.0) -> bool:
+        """Let Qt run until the frame for ``t_s`` is on show (a screenshot waits for it); False if it
+        did not come within ``timeout_s``."""
+        import time
+
+        from PySide6.QtCore import QCoreApplication
+
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.shown is not None and abs(self.shown[0] - t_s) < 1e-6:
+                return True
+            QCoreApplication.processEvents()
+            time.sleep(0.01)
+        return False
+
     def _show(self, t_s: float, number: int, image: Any) -> None:
         self.shown, self.image = (t_s, number), image
         self._draw()

@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         if args.at:
             window.timeline.seek(args.at)
         if args.screenshot:
+            if window.video is not None:  # the camera's frame for that moment, decoded on its own thread
+                window.video.settle(window.timeline.replay.t_s)
             path = take_screenshot(window, args.screenshot, size=size)
             print(f"saved {path}")
             return 0
