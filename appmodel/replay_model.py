@@ -23,6 +23,7 @@ import numpy as np
 
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
+from appmodel.recording.attacks import RecordedAttack, attack_of
 from appmodel.recording.reader import START_STATE_KIND, RecordedRules, recorded_setup, rules_record
 from appmodel.recording.review import (LISTED_TRACKER_KINDS, CommsLink, ReviewEvent, bookmark_event, passes,
                                        recorded_card, review_kind_of, topics_of, unit_ids_of)
@@ -87,6 +88,8 @@ class ReplayModel:
         self.engagement_times: list[float] = []
         #: The after-action review's events (kills, hits, signals, jamming, actions, bookmarks...) in time order.
         self.review: list[ReviewEvent] = []
+        #: The attacks recorded with the odds shown before their roll (the replay's Attack dock), in time order.
+        self.attacks: list[RecordedAttack] = []
         self._topics = self._planned_topics(setup.scenario)
         self._known = {u.unit_id: u for u in self.session.ruleset.units(self._initial)}
         waiting_comms: list[tuple[int, RecordedRules]] = []  # reached/cut once the state after them is read
@@ -109,6 +112,9 @@ class ReplayModel:
                 self._views.append(dict(r.payload))
             elif not is_bookkeeping(r.kind):
                 record = rules_record(r.t_s, r.kind, r.payload)
+                attack = attack_of(record)
+                if attack is not None:
+                    self.attacks.append(attack)
                 entry = self._review_entry(record)
                 if entry is not None:
                     if entry.kind in ("kill", "hit", "attack"):
@@ -119,6 +125,7 @@ class ReplayModel:
         for waiting in waiting_comms:  # no state row after them (a recording not written by a session)
             self._reach_comms([waiting], lambda t=waiting[1].t_s: self.state_at(t))
         self.engagement_times.sort()
+        self.attacks.sort(key=lambda a: a.t_s)
         self._log_times = [e.t_s for e in self._log]
         self.bookmarks = self.reader.bookmarks()
         # Bookmarks are listed from the recording's own table (with their star), not again from the log.
