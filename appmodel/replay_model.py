@@ -50,7 +50,8 @@ class Moment:
 class ReplayModel:
     """A recording opened for replay (``close()`` it)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, progress: Callable[[int, int], None] | None = None) -> None:
+        """``progress(seconds read, seconds in all)`` follows the one pass over a long recording's rows."""
         from tracker.recording import open_recording
 
         self.path = Path(path)
@@ -93,7 +94,10 @@ class ReplayModel:
         self._topics = self._planned_topics(setup.scenario)
         self._known = {u.unit_id: u for u in self.session.ruleset.units(self._initial)}
         waiting_comms: list[tuple[int, RecordedRules]] = []  # reached/cut once the state after them is read
-        for r in records:
+        total_s = max(1, int(self.reader.duration_s))
+        for n, r in enumerate(records):
+            if progress is not None and n % 100 == 0:
+                progress(min(total_s, int(r.t_s)), total_s)
             if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
                 self._starts_with_state = True
             if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
@@ -122,6 +126,8 @@ class ReplayModel:
                     if entry.comms is not None:
                         waiting_comms.append((len(self.review), record))
                     self.review.append(entry)
+        if progress is not None:
+            progress(total_s, total_s)
         for waiting in waiting_comms:  # no state row after them (a recording not written by a session)
             self._reach_comms([waiting], lambda t=waiting[1].t_s: self.state_at(t))
         self.engagement_times.sort()
