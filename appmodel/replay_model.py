@@ -189,8 +189,8 @@ class ReplayModel:
         # the acting unit's side: a Reaction is the other side's act in this side's turn
         side = self._actor_side(engagements, emissions, event) or event.side
         card = recorded_card(record, sentences, summaries) if (event.rolls or summaries or engagements or casualties) else None
-        comms = None
-        if kind in ("signal", "jamming"):
+        comms = self._said_comms(record.t_s, ask("comms"), summaries[0] if summaries else event.summary)
+        if comms is None and kind in ("signal", "jamming"):
             sender = next((e.by_unit if e.change == "located" else e.unit_id for e in emissions
                            if e.change in ("emits", "located")), None)
             located = tuple(e.unit_id for e in emissions if e.change == "located")
@@ -198,6 +198,18 @@ class ReplayModel:
         text = summaries[0] if summaries else event.summary
         return ReviewEvent(record.t_s, kind, text, side, unit_ids, card,
                            topics_of(self._topics, record.t_s, event.kind, unit_ids), comms)
+
+    def _said_comms(self, t_s: float, views: tuple[Any, ...], text: str) -> CommsLink | None:
+        """The comms link a ruleset that says what an event sent over the radio (``Ruleset.comms``: who a
+        Signal reached, whose radios jamming cut) gives; None when it says nothing (then the ruleset's
+        overlays in the state the event left tell it)."""
+        view = next((v for v in views if getattr(v, "to_ids", ()) or getattr(v, "cut_names", ())), None)
+        if view is None:
+            return None
+        by_name = {u.name: uid for uid, u in self._known.items()}
+        cut = tuple(by_name[n] for n in getattr(view, "cut_names", ()) if n in by_name)
+        jamming = view.kind == "jamming"
+        return CommsLink(t_s, "jamming" if jamming else "signal", view.unit_id, cut if jamming else tuple(view.to_ids), text)
 
     def _actor_side(self, engagements: tuple[Any, ...], emissions: tuple[Any, ...], event: Any) -> str | None:
         """The side of the unit that acted, for an event logged outside any side's turn: the attacker, the

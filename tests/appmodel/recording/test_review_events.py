@@ -187,3 +187,41 @@ def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path
         assert len(model._states) <= STATE_CACHE
     finally:
         model.close()
+
+
+def test_a_ruleset_that_says_who_a_signal_reached_is_taken_at_its_word(tmp_path, monkeypatch):
+    """A ruleset's own comms views (who it reached, whose radios it cut, by name) go on the lane as they
+    are; the overlays only fill in for a ruleset that says nothing."""
+    from dataclasses import dataclass
+
+    from appmodel.game_session import GameSession
+    from rules.action_forms import ActionRequest
+    from rules.ruleset import get_ruleset
+
+    @dataclass(frozen=True)
+    class Said:
+        unit_id: int
+        kind: str
+        to_ids: tuple[int, ...] = ()
+        cut_names: tuple[str, ...] = ()
+
+    def comms(self, event):
+        if event.kind == "jamming":
+            return (Said(4, "jamming", cut_names=("Sergeant",)),)  # what no overlay would say: its word is taken
+        if event.kind == "signal":
+            return (Said(1, "signal", to_ids=(9,)),)
+        return ()
+
+    monkeypatch.setattr(type(get_ruleset("down-range")), "comms", comms, raising=False)
+    scenario = tmp_path / "said.toml"
+    scenario.write_text(JAMMING_SCENARIO, encoding="utf-8")
+    session = GameSession.from_scenario_file(scenario, seed=1)
+    session.start_recording(tmp_path / "said.sqlite")
+    session.resolve_action(ActionRequest("signal", 1, {"purpose": "other"}))
+    session.resolve_action(ActionRequest("jam", 4))
+    session.stop_recording()
+    model = ReplayModel(tmp_path / "said.sqlite")
+    try:
+        assert [(c.kind, c.from_id, c.to_ids) for c in model.comms] == [("signal", 1, (9,)), ("jamming", 4, (1,))]
+    finally:
+        model.close()
