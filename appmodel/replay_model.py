@@ -196,6 +196,8 @@ class ReplayModel:
             located = tuple(e.unit_id for e in emissions if e.change == "located")
             comms = CommsLink(record.t_s, kind, sender, located, summaries[0] if summaries else event.summary)
         text = summaries[0] if summaries else event.summary
+        if comms is not None:
+            unit_ids += tuple(u for u in comms.to_ids if u not in unit_ids and u in self._known)
         return ReviewEvent(record.t_s, kind, text, side, unit_ids, card,
                            topics_of(self._topics, record.t_s, event.kind, unit_ids), comms)
 
