@@ -15,6 +15,8 @@ or the synthetic table, :class:`SyntheticLive`), ``replay`` a recording, or neit
 """
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from gui.panels.action_panel import ActionPanel
 from gui.panels.attack_panel import AttackPanel
 from gui.panels.log_panel import LogPanel
 from gui.panels.recorded_attack_panel import RecordedAttackPanel
+from gui.panels.review_panel import ReviewPanel
 from gui.panels.roster_panel import RosterPanel
 from gui.panels.timeline_panel import TimelinePanel
 from gui.panels.tracking_panel import TrackingPanel
@@ -44,6 +47,7 @@ from gui.recording_controls import RecordingControls
 from gui.result_card_view import ResultCardView
 from gui.settings import AppSettings, save_settings
 from gui.table_view import TableView
+from gui.video_pane import VideoPane
 
 __all__ = ["MainWindow", "default_projector_path", "first_window_size"]
 
@@ -62,7 +66,7 @@ class MainWindow(QMainWindow):
                  calibration: TableCalibration | None = None,
                  projector_calibration: ProjectorCalibration | None = None,
                  live: LiveTracking | SyntheticLive | None = None, replay: Any | None = None,
-                 parent: QWidget | None = None) -> None:
+                 replay_clock: Callable[[], float] = time.monotonic, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.class_view: Any | None = None
@@ -115,12 +119,10 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(self.docks["Attack"], self.docks["Actions"])
         self.docks["Attack"].raise_()
         self.timeline: TimelinePanel | None = None
-        if self.recorded_attack is not None:
-            self.timeline = TimelinePanel(replay, on_frame=self.view.set_frame)
-            self.timeline.on_seek.append(self.recorded_attack.show_at)
-            self._dock("Timeline", self.timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
-            self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
-            self.docks["Timeline"].raise_()
+        self.review: ReviewPanel | None = None
+        self.video: VideoPane | None = None
+        if replay is not None:
+            self._build_replay(replay, replay_clock)
         # A feed that tracks a camera hands its tracker over (LiveTracking; the tests' scripted feeds too).
         self.live_presenter = LivePresenter(self, getattr(live, "tracker", None))
         self.tracking_panel: TrackingPanel | None = None
@@ -139,6 +141,7 @@ class MainWindow(QMainWindow):
             # would be overwritten by the next moment of the recording anyway).
             for panel in (self.attack, self.turn):
                 panel.setEnabled(False)
+            self.attack.stop_following()  # the Attack dock holds the recorded attack instead
             self.roster.edit_button.setEnabled(False)
             self.roster.identify_button.setEnabled(False)
             self.roster.read_only = True
@@ -169,6 +172,54 @@ class MainWindow(QMainWindow):
         self.rec_label = self.recording.label
         self.tracking_strip = self.live_presenter.strip
 
+    def _build_replay(self, replay: Any, clock: Callable[[], float]) -> None:
+        """The replay's after-action review: the timeline (speeds, pause at events, comms lane) under the
+        view, the filtered event list with its result cards beside it, and the recording's own camera
+        video when it has one."""
+        assert self.recorded_attack is not None
+        self.timeline = TimelinePanel(replay, clock=clock)
+        self.review = ReviewPanel(replay)
+        timeline, review = self.timeline, self.review
+        timeline.set_filters(kinds=review.kinds, side=review.side, unit_id=review.unit_id)
+        review.on_filters.append(lambda kinds, side, unit_id: (timeline.set_filters(kinds=kinds, side=side, unit_id=unit_id),
+                                                               self._highlight(timeline.replay.t_s)))
+        review.on_jump.append(timeline.seek)
+        timeline.on_seek.append(self.recorded_attack.show_at)
+        timeline.on_seek.append(review.follow)
+        timeline.on_seek.append(self._highlight)
+        timeline.on_paused_at.append(self._paused_at)
+        self._dock("Timeline", timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
+        self.docks["Timeline"].raise_()
+        self._dock("Events", review, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["Attack"], self.docks["Events"])
+        self.docks["Events"].raise_()
+        if replay.video_path is not None:
+            from appmodel.recording.video_frames import RecordedVideo
+
+            try:
+                video = RecordedVideo(replay.video_path, replay.reader.frame_times())
+            except ValueError as exc:
+                self.statusBar().showMessage(f"{exc}: the replay goes on without it", 15000)
+            else:
+                self.video = VideoPane(video)
+                self.video.on_image.append(self.view.set_frame)
+                timeline.on_seek.append(self.video.request)
+                self._dock("Camera video", self.video, Qt.DockWidgetArea.LeftDockWidgetArea)
+        timeline.seek(replay.t_s)
+
+    def _highlight(self, t_s: float) -> None:
+        if self.review is not None:
+            self.view.set_highlights(self.review.highlighted_units(t_s))
+
+    def _paused_at(self, event: Any) -> None:
+        """Playback stopped by itself at ``event``: its card over the table, as after a live roll."""
+        if self.review is not None:
+            self.review.show_event(event)
+        if event.card is not None:
+            self.result_card.show_card(event.card)
+        self.statusBar().showMessage(f"Paused at: {event.text[:160]} (Space plays on)", 8000)
+
     def fit_docks(self) -> None:
         """Share the window as a table-side screen needs it: the attack/turn column about a third of the
         width and most of its height, the log below it, the roster a strip under the view."""
@@ -180,6 +231,8 @@ class MainWindow(QMainWindow):
         bottom = self.docks.get("Timeline") or self.docks["Roster"]
         self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
                          Qt.Orientation.Vertical)
+        if "Camera video" in self.docks:  # beside the table, a quarter of the width
+            self.resizeDocks([self.docks["Camera video"]], [int(min(520, max(240, w * 0.24)))], Qt.Orientation.Horizontal)
 
     def resizeEvent(self, event: Any) -> None:  # Qt's name
         super().resizeEvent(event)
@@ -420,6 +473,10 @@ class MainWindow(QMainWindow):
             save_settings(self.settings, self.store)
         if self.replay is None:
             self.session.close()  # a recording in progress is closed cleanly
+        if self.video is not None:
+            self.video.close_video()
+        if self.timeline is not None:
+            self.timeline.timer.stop()
         if self.live is not None:
             self.live.stop()
         self._disconnect()

@@ -5,9 +5,23 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from appmodel.result_card import ResultCard
+
+
+def card_body_html(card: ResultCard) -> str:
+    """The card's dice, result and odds before the roll as the label's rich text (the replay's event
+    list shows a recorded card the same way)."""
+    parts = []
+    if card.dice:
+        parts.append("<b>Dice</b><br>" + "<br>".join(html.escape(d) for d in card.dice))
+    if card.outcome:
+        parts.append("<b>Result</b><br>" + "<br>".join(f"<span style='color:#ffe14d'>{html.escape(s)}</span>"
+                                                     for s in card.outcome))
+    if card.odds_before:
+        parts.append("<b>Odds before the roll</b><br>" + "<br>".join(html.escape(o) for o in card.odds_before))
+    return "<br><br>".join(parts)
 
 
 class ResultCardView(QFrame):
@@ -36,22 +50,23 @@ class ResultCardView(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 12, 16, 14)
         layout.addLayout(head)
-        layout.addWidget(self.body)
+        # A blast's card (a die and a result per unit caught) can be taller than a laptop's view: its
+        # body scrolls inside the card rather than running off its bottom edge.
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setStyleSheet("QScrollArea { background: transparent; }")
+        self.scroll.viewport().setAutoFillBackground(False)
+        self.scroll.setWidget(self.body)
+        layout.addWidget(self.scroll, 1)
         self.card: ResultCard | None = None
         self.hide()
 
     def show_card(self, card: ResultCard) -> None:
         self.card = card
         self.title.setText(card.title)
-        parts = []
-        if card.dice:
-            parts.append("<b>Dice</b><br>" + "<br>".join(html.escape(d) for d in card.dice))
-        if card.outcome:
-            parts.append("<b>Result</b><br>" + "<br>".join(f"<span style='color:#ffe14d'>{html.escape(s)}</span>"
-                                                         for s in card.outcome))
-        if card.odds_before:
-            parts.append("<b>Odds before the roll</b><br>" + "<br>".join(html.escape(o) for o in card.odds_before))
-        self.body.setText("<br><br>".join(parts))
+        self.body.setText(card_body_html(card))
         self.place()
         self.show()
         self.raise_()
@@ -63,8 +78,13 @@ class ResultCardView(QFrame):
         self.setFixedWidth(width)
         layout = self.layout()
         layout.activate()
-        wrapped = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else self.sizeHint().height()
-        height = min(max(wrapped, self.sizeHint().height()), parent.height() - 24)
+        margins = layout.contentsMargins()
+        inner = width - margins.left() - margins.right()
+        head = max(self.title.heightForWidth(inner - self.close_button.sizeHint().width() - layout.spacing()),
+                   self.close_button.sizeHint().height())
+        body = self.body.heightForWidth(inner - self.scroll.verticalScrollBar().sizeHint().width())
+        wrapped = margins.top() + head + layout.spacing() + body + margins.bottom() + 4
+        height = min(wrapped, parent.height() - 24)
         self.setGeometry(parent.width() - width - 12, 12, width, height)
 
     def dismiss(self) -> None:
@@ -76,4 +96,4 @@ class ResultCardView(QFrame):
         return self.isVisible() and self.card is not None
 
 
-__all__ = ["ResultCardView"]
+__all__ = ["ResultCardView", "card_body_html"]

@@ -77,6 +77,8 @@ class TableView(QWidget):
         self.help_lines_shown: list[str] = []
         #: The tracking status (appmodel.tracking.tracking_status.TrackingStatus) the window last computed, or None.
         self.tracking: Any | None = None
+        #: Units the replay's event list points at (its filters' recent events): ringed on the map.
+        self.highlighted: tuple[int, ...] = ()
         self.setMouseTracking(True)
         self.setMinimumSize(480, 320)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -247,11 +249,36 @@ class TableView(QWidget):
                 p.setPen(QPen(QColor("#ffe14d"), 2, Qt.PenStyle.DashLine))
                 p.drawLine(QPointF(*a), QPointF(*b))
             self._paint_badge(p)
+            self._paint_highlights(p, transform)
             self._paint_tracking(p, transform)
             if self.help_text:
                 self._paint_help(p)
         finally:
             p.end()
+
+    def set_highlights(self, unit_ids: tuple[int, ...]) -> None:
+        if tuple(unit_ids) != self.highlighted:
+            self.highlighted = tuple(unit_ids)
+            self.update()
+
+    def _paint_highlights(self, p: QPainter, transform: Any) -> None:
+        """A bright dashed ring around each unit the replay's event list points at."""
+        if not self.highlighted:
+            return
+        units = {u.unit_id: u for u in self.session.units()}
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for uid in self.highlighted:
+            u = units.get(uid)
+            if u is None or not u.on_table:
+                continue
+            fp = u.footprint
+            reach = getattr(fp, "radius_in", None) or 0.5 * float(np.hypot(getattr(fp, "length_in", 1.0), getattr(fp, "width_in", 1.0)))
+            centre, edge = transform.device_from_table(np.array([[u.x_in, u.y_in], [u.x_in + reach + 0.6, u.y_in]]))
+            r = max(10.0, float(np.hypot(*(edge - centre))))
+            p.setPen(QPen(QColor(0, 0, 0, 200), 5))
+            p.drawEllipse(QPointF(*centre), r, r)
+            p.setPen(QPen(QColor("#ffe14d"), 3, Qt.PenStyle.DashLine))
+            p.drawEllipse(QPointF(*centre), r, r)
 
     def _paint_tracking(self, p: QPainter, transform: Any) -> None:
         """Where a missing anchor belongs (a red dashed ring and its id), and a notice when the feed stopped."""

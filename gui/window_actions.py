@@ -131,6 +131,9 @@ def build_actions(window: WindowParts) -> None:
         a("prev_event", "Jump to the previous event", ",", w.timeline.previous_event, menu=record)
         a("next_engagement", "Jump to the next engagement (attack)", "Shift+.", w.timeline.next_engagement, menu=record)
         a("prev_engagement", "Jump to the previous engagement", "Shift+,", w.timeline.previous_engagement, menu=record)
+        a("next_stop", "Jump to the next event of the kinds playback pauses at", "Ctrl+.", w.timeline.next_stop, menu=record)
+        a("faster", "Replay faster (up to 64x)", "Ctrl+]", w.timeline.faster, menu=record)
+        a("slower", "Replay slower", "Ctrl+[", w.timeline.slower, menu=record)
 
 
 def fill_screens(window: WindowParts, menu: QMenu, kind: str) -> None:

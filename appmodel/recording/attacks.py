@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from appmodel.recording.reader import RecordedOdds, rules_record
+from appmodel.recording.reader import RecordedOdds, RecordedRules, rules_record
 
 
 @dataclass(frozen=True)
@@ -23,16 +23,17 @@ class RecordedAttack:
     kill_word: str | None = "kill"
 
 
+def attack_of(rec: RecordedRules) -> RecordedAttack | None:
+    """The attack a rules record holds, when it carries the odds shown (``payload["odds"]``)."""
+    if not rec.odds:
+        return None
+    return RecordedAttack(rec.t_s, rec.body.get("round"), str(rec.body.get("summary", rec.kind)), rec.odds, *rec.odds_words)
+
+
 def recorded_attacks(records: Iterable[Any]) -> tuple[RecordedAttack, ...]:
     """Every rules record carrying the odds shown (``payload["odds"]``), in time order."""
-    out = []
-    for r in records:
-        rec = rules_record(r.t_s, r.kind, r.payload)
-        if not rec.odds:
-            continue
-        out.append(RecordedAttack(rec.t_s, rec.body.get("round"), str(rec.body.get("summary", r.kind)), rec.odds,
-                                  *rec.odds_words))
-    return tuple(sorted(out, key=lambda a: a.t_s))
+    attacks = (attack_of(rules_record(r.t_s, r.kind, r.payload)) for r in records)
+    return tuple(sorted((a for a in attacks if a is not None), key=lambda a: a.t_s))
 
 
 def attack_at(attacks: Sequence[RecordedAttack], t_s: float) -> RecordedAttack | None:
@@ -41,4 +42,4 @@ def attack_at(attacks: Sequence[RecordedAttack], t_s: float) -> RecordedAttack |
     return attacks[i] if i >= 0 else None
 
 
-__all__ = ["RecordedAttack", "RecordedOdds", "attack_at", "recorded_attacks"]
+__all__ = ["RecordedAttack", "RecordedOdds", "attack_at", "attack_of", "recorded_attacks"]

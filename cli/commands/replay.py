@@ -38,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     app = create_application()
     store = open_store(args.settings)
     settings = load_settings(store)
-    replay = ReplayModel(args.recording)
+    from cli.commands.debrief import _Bar
+
+    bar = _Bar(enabled=True)  # a three-hour game takes some seconds to read
+    replay = ReplayModel(args.recording, progress=lambda done, total: bar("reading the recording", done, total))
+    bar.done()
     for problem in replay.problems:
         print(f"sandtable replay: note: {problem}")
     calibration = recording_calibration(replay, args.calibration)
@@ -48,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         if args.at:
             window.timeline.seek(args.at)
         if args.screenshot:
+            if window.video is not None:  # the camera's frame for that moment, decoded on its own thread
+                window.video.settle(window.timeline.replay.t_s)
             path = take_screenshot(window, args.screenshot, size=size)
             print(f"saved {path}")
             return 0

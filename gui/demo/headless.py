@@ -29,6 +29,7 @@ from demo.story import BeatKind, DemoStory, DemoTiming, build_story
 from appmodel.errors import UsageError
 
 VIDEO_NAME = "demo.mp4"
+STORY_VIDEO_NAME = "demo-story.mp4"
 RECORDING_NAME = "demo.sqlite"
 REPORT_NAME = "report.html"
 #: The video's camera picture (the camera films in 1080p; the video is drawn at 720p).
@@ -169,10 +170,13 @@ def _written_by_demo(path: Path) -> bool:
 def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None = None, timing: DemoTiming | None = None,
                       until: str | None = None, camera_size_px: tuple[int, int] = DEMO_SIZE_PX,
                       video_size_px: tuple[int, int] = VIDEO_SIZE_PX, progress: Progress | None = None,
-                      command: str = COMMAND, on_session: Callable[[Any], Any] | None = None) -> DemoRun:
+                      command: str = COMMAND, on_session: Callable[[Any], Any] | None = None,
+                      camera_video: bool = False) -> DemoRun:
     """Play ``example`` (by default the in-depth example) offscreen into ``out_dir``;
     ``progress(stage, done, total)`` follows it; ``on_session(session)`` is called once the game's
-    session exists (the class view follows it)."""
+    session exists (the class view follows it). ``camera_video``: the recording keeps the synthetic
+    camera's picture too (then ``demo.mp4`` is the recording's camera video, and the overlaid story is ``demo-story.mp4``), as a
+    recording made with ``--video`` does: what the replay's video pane shows."""
     import cv2
     import numpy as np
 
@@ -210,7 +214,7 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     if on_session is not None:
         on_session(session)
     recording = folder / RECORDING_NAME
-    recorder = session.start_recording(recording, roster=roster)
+    recorder = session.start_recording(recording, roster=roster, video=camera_video)
     for key, value in (("command", command), ("source", f"synthetic table, {camera_size_px[0]}x{camera_size_px[1]} webcam "
                                                         f"(the {ex.name} example, tracked)"),
                        ("calibration_json", json.dumps(table_calibration_to_dict(calibration)))):
@@ -219,7 +223,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
     director = DemoDirector(story, session)  # the session records the odds shown with each attack
 
     writer = None
-    video = folder / VIDEO_NAME
+    # the recording's own camera video takes <recording>.mp4: the story's overlaid one steps aside
+    video = folder / (STORY_VIDEO_NAME if camera_video else VIDEO_NAME)
     band = CaptionBand(video_size_px[0], BAND_HEIGHT_PX)
     compositor = Compositor(font_px=14.0)
     transform = CameraTransform(video_cal)
@@ -251,7 +256,8 @@ def run_headless_demo(out_dir: str | Path, *, example: DemoExample | str | None 
             session.apply_poses(poses_for_session(tracked.poses), t_s=frame.t_s)
             for event in tracked.events:
                 session.on_tracker_event(event)
-            recorder.record_frame(tracked.frame_index, tracked.t_s, tracked.poses)
+            recorder.record_frame(tracked.frame_index, tracked.t_s, tracked.poses,
+                                  image_bgr=frame.image_bgr if camera_video else None)
             d = time.perf_counter()
             if frames % every == 0:
                 small = cv2.resize(frame.image_bgr, video_size_px, interpolation=cv2.INTER_LINEAR)

@@ -24,6 +24,11 @@ class SessionPanel(QWidget):
     def on_session_changed(self, kind: str) -> None:
         pass
 
+    def stop_following(self) -> None:
+        """Stop following the session: a panel kept but never shown (a replay's live attack panel,
+        which rebuilt its target rows at every tick of playback) costs nothing more."""
+        self._disconnect()
+
     def later(self, what: Any, *, ms: int = 150) -> None:
         """Run ``what`` once, ``ms`` from the first request: tracked moves arrive every frame, and a
         table refreshed a few times a second reads the same while the view stays smooth."""

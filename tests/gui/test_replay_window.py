@@ -75,19 +75,18 @@ def test_replay_shows_the_recorded_attack_and_its_odds_not_the_live_panel(replay
 
 
 def test_the_timeline_list_follows_playback(replay_window):
-    from PySide6.QtCore import Qt
-
     t = replay_window.timeline
+    events = replay_window.review
     t.seek(0.0)
     rows = []
     for when in (2.6, 3.5, 7.9):
         t.seek(when)
-        item = t.moments.currentItem()
+        item = events.list.currentItem()
         assert item is not None
-        rows.append(t.moments.currentRow())
-        times = [float(t.moments.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(t.moments.count())]
-        assert times[t.moments.currentRow()] <= when + 1e-9
-        assert all(x > when for x in times[t.moments.currentRow() + 1:])
+        rows.append(events.list.currentRow())
+        times = [e.t_s for e in events.shown]
+        assert times[events.list.currentRow()] <= when + 1e-9
+        assert all(x > when for x in times[events.list.currentRow() + 1:])
     assert rows[0] < rows[1]  # playback moved the list on
 
 
