@@ -211,7 +211,8 @@ class ReplayModel:
         by_name = {u.name: uid for uid, u in self._known.items()}
         cut = tuple(by_name[n] for n in getattr(view, "cut_names", ()) if n in by_name)
         jamming = view.kind == "jamming"
-        return CommsLink(t_s, "jamming" if jamming else "signal", view.unit_id, cut if jamming else tuple(view.to_ids), text)
+        # a Main Effort order ("command") or a SIGINT fix is comms too: the lane keeps the ruleset's kind
+        return CommsLink(t_s, view.kind, view.unit_id, cut if jamming else tuple(view.to_ids), text)
 
     def _actor_side(self, engagements: tuple[Any, ...], emissions: tuple[Any, ...], event: Any) -> str | None:
         """The side of the unit that acted, for an event logged outside any side's turn: the attacker, the
@@ -259,7 +260,7 @@ class ReplayModel:
 
     @property
     def comms(self) -> list[CommsLink]:
-        """The comms lane: every signal and jamming, in time order."""
+        """The comms lane: every signal, order, SIGINT fix and jamming, in time order."""
         return [e.comms for e in self.review if e.comms is not None]
 
     def sides(self) -> tuple[str, ...]:

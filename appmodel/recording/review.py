@@ -24,9 +24,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from appmodel.recording.reader import RecordedOdds, RecordedRules
+from appmodel.recording.reader import RecordedRules
 from appmodel.result_card import ResultCard, result_card
 from appmodel.session.review_topics import ReviewTopic, split_topic
+from rules.ruleset import OddsLegend
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,8 @@ LISTED_TRACKER_KINDS = frozenset({"appeared", "lifted", "lost", "reappeared", "r
 @dataclass(frozen=True)
 class CommsLink:
     """A signal or jamming on the comms lane: who sent it (``from_id``) and who it reached, or, for
-    jamming, whose radios it cut (``to_ids``); ``kind`` is "signal" or "jamming"."""
+    jamming, whose radios it cut (``to_ids``); ``kind`` is the ruleset's (``CommsView.kind``: "signal",
+    "command", "sigint" or "jamming")."""
 
     t_s: float
     kind: str
@@ -110,16 +112,6 @@ def review_kind_of(outcomes: Sequence[str], casualty_changes: Sequence[str],
     return None
 
 
-class _Legend:
-    """The recorded odds' words, shaped as the result card reads a legend (``values``)."""
-
-    def __init__(self, hit: str, kill: str | None) -> None:
-        self.hit, self.kill = hit, kill
-
-    def values(self, o: RecordedOdds) -> tuple[tuple[str, float], ...]:
-        return ((self.hit, o.p_hit),) + (((self.kill, o.p_kill_any),) if self.kill is not None else ())
-
-
 def recorded_card(record: RecordedRules, sentences: Sequence[str], summaries: Sequence[str]) -> ResultCard:
     """The result card of a recorded resolution, as the window showed it live: what was done (the
     ruleset's summary of an action, else its first sentence), every die, what came of it, and the odds
@@ -127,7 +119,7 @@ def recorded_card(record: RecordedRules, sentences: Sequence[str], summaries: Se
     event = record.event
     assert event is not None
     words = list(summaries) + [s for s in sentences if s not in summaries]
-    legend = _Legend(*record.odds_words) if record.odds else None
+    legend = OddsLegend(*record.odds_words) if record.odds else None
     return result_card((event,), words or [event.summary], record.odds, legend)
 
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider, QToolTip, QWi
 from appmodel.recording.review import CommsLink
 from appmodel.session.game_log import clock_text
 
-COLORS = {"signal": "#64b5f6", "jamming": "#ff6e6e"}
+COLORS = {"signal": "#64b5f6", "command": "#81c784", "sigint": "#ffb74d", "jamming": "#ff6e6e"}
 #: Pixels of the marks' strip; the words go beside it.
 STRIP_PX = 14
 

@@ -52,7 +52,8 @@ def test_signals_say_who_sent_them_and_who_they_reached(replay):
     reached = {replay.unit_name(u) for u in last.comms.to_ids}
     assert "Corpsman" in reached and "Sergeant" not in reached
     assert all(replay.unit_name(u) != "Officer" for u in last.comms.to_ids)  # the enemy hears nothing
-    assert replay.comms == [e.comms for e in signals]
+    assert [c for c in replay.comms if c.kind == "signal"] == [e.comms for e in signals]
+    assert any(c.kind == "command" and "Main Effort" in c.text for c in replay.comms)  # orders are comms too
 
 
 def test_filters_choose_by_kind_side_and_unit(replay):
