@@ -68,6 +68,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.session = session
         self.class_view: Any | None = None
+        #: The window that took this one's place when another scenario was opened (gui/scenario_opening.py).
+        self.replaced_by: MainWindow | None = None
         self.settings = settings or AppSettings()
         self.store = store
         self.calibration = calibration
@@ -288,7 +290,7 @@ class MainWindow(QMainWindow):
         """Show the pattern full screen on the projector's screen, wait for it to settle, take the
         next camera frame, fit the mapping and report its error in inches (never blocks the UI)."""
         if self.calibration is None or self.live is None:
-            self._notify("Projector calibration", "Calibrate the table and start the camera first: the camera must "
+            self.notify("Projector calibration", "Calibrate the table and start the camera first: the camera must "
                          "see the pattern the projector throws onto the table.")
             return
         run = ProjectorCalibrationRun(self.session, self.calibration, screen_index=self.settings.projector_screen,
@@ -300,7 +302,7 @@ class MainWindow(QMainWindow):
 
     def _projector_calibration_failed(self, reason: str) -> None:
         self.calibration_run = None
-        self._notify("Projector calibration", reason, warning=True)
+        self.notify("Projector calibration", reason, warning=True)
 
     def _projector_calibrated(self, result: ProjectorCalibration) -> None:
         self.calibration_run = None
@@ -309,7 +311,7 @@ class MainWindow(QMainWindow):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             save_projector_calibration(result, path)
         except OSError as exc:
-            self._notify("Projector calibration", f"{result.summary()}\nbut it could not be saved to {path} ({exc}); "
+            self.notify("Projector calibration", f"{result.summary()}\nbut it could not be saved to {path} ({exc}); "
                          "choose another file with --projector", warning=True)
         else:
             self.settings = replace(self.settings, projector_calibration_path=str(path))
@@ -317,9 +319,9 @@ class MainWindow(QMainWindow):
         if self.projector is not None and self.projector.mode == "projector":
             self.projector.projector_calibration = result
             self.projector.update()
-        self._notify("Projector calibration", f"{result.summary()}\nSaved to {path}.")
+        self.notify("Projector calibration", f"{result.summary()}\nSaved to {path}.")
 
-    def _notify(self, title: str, text: str, *, warning: bool = False) -> None:
+    def notify(self, title: str, text: str, *, warning: bool = False) -> None:
         """Tell the user in the status bar and a message box that does not stop the live loop."""
         self.last_message = text
         self.statusBar().showMessage(text.replace("\n", " "), 15000)
@@ -328,6 +330,12 @@ class MainWindow(QMainWindow):
         box.setModal(False)
         box.show()
         self._message_box = box
+
+    def open_scenario(self) -> None:
+        """Game > Open a scenario… (gui/scenario_opening.py)."""
+        from gui.scenario_opening import ask_and_open_scenario
+
+        ask_and_open_scenario(self)
 
     # -- replay ---------------------------------------------------------------------------------
     def open_replay(self) -> None:
@@ -339,7 +347,7 @@ class MainWindow(QMainWindow):
         try:
             replay = ReplayModel(path)
         except (UsageError, ValueError) as exc:
-            self._notify("Open a recording", str(exc), warning=True)
+            self.notify("Open a recording", str(exc), warning=True)
             return
         window = MainWindow(replay.session, settings=self.settings, store=None, calibration=self.calibration, replay=replay)
         window.show()
