@@ -51,7 +51,7 @@ def test_the_in_depth_example_comes_out_as_the_rulebook_tells_it(example):
     curve = facts.casualties_over_time()["Marines"]
     assert max(n for _, n in curve) == 3 and curve[-1][1] == 1
     # emissions: the sergeant's and the officer's RPV control, the final radio call; nobody had EW
-    assert [(m.name, m.purpose) for m in facts.emissions] == [("Sergeant", "RPV control"), ("Officer", "RPV control"), ("Sergeant", "other")]
+    assert [(m.name, m.purpose) for m in facts.emissions] == [("Sergeant", "RPV control"), ("Officer", "RPV control"), ("Sergeant", "radio call")]
     assert all(m.could_locate == () and "no enemy EW unit" in m.note for m in facts.emissions)
     assert facts.emissions[0].until_t_s is not None and facts.emissions[0].until_t_s > facts.emissions[0].t_s
     assert len(facts.bookmarks) == 2 and facts.problems == ()
