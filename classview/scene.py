@@ -254,8 +254,9 @@ def units_json(snapshot: Any) -> list[dict[str, Any]]:
     """Every unit as the roster shows it: name, side (and its colour), status, tokens, where it stands."""
     out = []
     for u in snapshot.units:
+        tokens = [t for t in u.tokens if t != u.status]  # the page shows the status first: never "down · down"
         out.append({"id": int(u.unit_id), "name": u.name, "side": u.side, "color": snapshot.color_of(u.side),
-                    "status": u.status, "on_table": bool(u.on_table), "tokens": list(u.tokens),
+                    "status": u.status, "on_table": bool(u.on_table), "tokens": tokens,
                     "x_in": round(float(u.x_in), DECIMALS), "y_in": round(float(u.y_in), DECIMALS),
                     "heading_deg": round(float(u.heading_deg), 1), "group": u.group,
                     "selected": u.unit_id == snapshot.selected_unit})

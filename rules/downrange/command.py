@@ -22,6 +22,7 @@ from rules.downrange.results import SigintResult
 from rules.downrange.unmanned import apply_jamming_to_rpvs
 from rules.geometry import CommsGraph, CommsNode, Reach, comms_graph
 from rules.serialize import to_jsonable
+from rules.side_words import side_does
 
 if TYPE_CHECKING:
     from rules.downrange.state import GameState
@@ -200,7 +201,7 @@ def apply_enhance_initiative(state: GameState, action: EnhanceInitiative) -> Gam
         raise state.illegal(f"only the most senior Commander in the fight ({who}) can give Enhanced Initiative")
     unit = spend_action(state, commander, "Enhanced Initiative")
     state = state.with_unit(unit).with_side(replace(state.side(commander.side), enhanced_initiative=True))
-    return state.log("command", f"{commander.name} uses Enhanced Initiative: {commander.side} rolls 1d10 + 1d4 "
+    return state.log("command", f"{commander.name} uses Enhanced Initiative: {side_does(commander.side, 'rolls')} 1d10 + 1d4 "
                      "for initiative next round.", inputs=to_jsonable(action))
 
 
