@@ -143,3 +143,26 @@ def test_hand_edits_of_focus_and_movement_reach_the_rules(window):
     assert unit.move_left_in == 1.0  # injured: Move 8" halved to 4", 3" of it used
     row = [u.unit_id for u in window.session.units()].index(13)
     assert "focused" in window.roster.table.item(row, 7).text()
+
+
+def test_nothing_on_the_table_shows_through_the_f1_list(window, qtbot):
+    from gui.compositor import bgr_from_qimage
+
+    window.resize(1900, 1060)  # room for names left and right of the list
+    window.view.set_mode("table")
+    window.session.select_unit(10)
+    window.actions_by_name["help"].trigger()
+
+    def picture():
+        return bgr_from_qimage(window.view.grab().toImage()).astype(int)
+
+    window.set_overlay("labels", False)
+    qtbot.waitUntil(lambda: window.view.help_box_px is not None and window.view.overlays.wait_idle(0.0))
+    without = picture()
+    box = window.view.help_box_px.toRect().adjusted(4, 4, -4, -4)
+    inside = (slice(box.top(), box.bottom()), slice(box.left(), box.right()))
+    window.set_overlay("labels", True)
+    qtbot.waitUntil(lambda: np.abs(picture() - without).max() > 60)  # white names drawn (around the list)
+    qtbot.waitUntil(lambda: window.view.overlays.wait_idle(0.0))
+    with_names = picture()
+    assert np.array_equal(with_names[inside], without[inside])  # and none of them inside the list
