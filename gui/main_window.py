@@ -49,6 +49,10 @@ from rules.ruleset import front_end
 
 __all__ = ["MainWindow", "default_projector_path", "first_window_size"]
 
+#: How long the first window waits for the window manager's frame before it fits it to the screen:
+#: FRAME_TRIES looks, FRAME_RETRY_MS apart (a frameless session, e.g. a kiosk, just waits this out).
+FRAME_TRIES, FRAME_RETRY_MS = 50, 100
+
 
 def first_window_size(available: Any, *, frame_px: tuple[int, int] = (0, 0)) -> tuple[int, int]:
     """The window's first size (its inside, without the window manager's frame): 1600x960 where the
@@ -391,18 +395,28 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if getattr(self, "_first_size", None) and not getattr(self, "_frame_fitted", False):
             self._frame_fitted = True
-            # The frame (title bar, borders) is known only once the window manager has placed the
+            # The frame (title bar, borders) is known only once the window manager has framed the
             # window: then the window is shrunk so that frame and all fit the work area.
+            self._frame_tries = 0
             QTimer.singleShot(0, self.fit_frame_to_screen)
 
     def fit_frame_to_screen(self) -> None:
         """Shrink and move the window so that its frame lies inside the screen's work area."""
+        from PySide6.QtGui import QGuiApplication
+
         screen = self.screen()
         if screen is None or (self.width(), self.height()) != getattr(self, "_first_size", None):
             return  # sized by someone else since (a screenshot's --size, a test): theirs stands
         area = screen.availableGeometry()
         frame, inside = self.frameGeometry(), self.geometry()
         margins = (frame.width() - inside.width(), frame.height() - inside.height())
+        if margins == (0, 0) and QGuiApplication.platformName() not in ("offscreen", "minimal") \
+                and self._frame_tries < FRAME_TRIES:
+            # A window manager (openbox, X11) frames the window some time after it is shown: until it
+            # has, Qt knows no frame, and the title bar then pushed the bottom 20 px off the screen.
+            self._frame_tries += 1
+            QTimer.singleShot(FRAME_RETRY_MS, self.fit_frame_to_screen)
+            return
         w, h = first_window_size(area.size(), frame_px=margins)
         w, h = min(w, inside.width()), min(h, inside.height())
         if (w, h) != (inside.width(), inside.height()):
