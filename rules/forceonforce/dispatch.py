@@ -122,7 +122,7 @@ def _start_turn(state: FofState, a: StartTurn) -> FofState:
     if state.round == 0:
         raise IllegalActionError("the game has not started: start a round (the initiative) first")
     if state.in_turn:
-        raise IllegalActionError(f"{side_does(state.active_side, 'is')} still acting: end its turn first")
+        raise IllegalActionError(f"{side_does(str(state.active_side), 'is')} still acting: end its turn first")
     if state.turn_index + 1 >= len(state.order):
         raise IllegalActionError(f"every force has acted in turn {state.round}: start the next round")
     after = replace(state, turn_index=state.turn_index + 1, in_turn=True)

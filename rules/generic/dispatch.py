@@ -66,7 +66,7 @@ def _start_turn(state: GenericState, a: StartTurn) -> GenericState:
     if state.round == 0:
         raise IllegalActionError("the game has not started: start a round first")
     if state.in_turn:
-        raise IllegalActionError(f"{side_does(state.active_side, 'is')} still acting: end its turn first")
+        raise IllegalActionError(f"{side_does(str(state.active_side), 'is')} still acting: end its turn first")
     if state.turn_index + 1 >= len(state.order):
         raise IllegalActionError(f"every side has acted in turn {state.round}: start the next round")
     side = state.order[state.turn_index + 1]
