@@ -47,7 +47,6 @@ def open_scenario(window: Any, path: str | Path) -> Any | None:
     from appmodel.game_session import GameSession
     from appmodel.scenarios.check import check_scenario
     from gui.app import open_live_source
-    from gui.main_window import MainWindow
     from gui.settings import save_settings
 
     why = refusal(window)
@@ -66,9 +65,10 @@ def open_scenario(window: Any, path: str | Path) -> Any | None:
     live = calibration = None
     if window.live is not None:  # the synthetic table, drawn at the new table's size
         live, calibration = open_live_source(session, source=None, calibration_path=None, scenario_path=str(path))
+    # The same kind of window (gui.main_window.MainWindow), built for the new game's rule system.
     settings = replace(window.settings, scenario_path=str(Path(path).resolve()),
                        window_geometry=bytes(window.saveGeometry().data()), view_mode=window.view.mode)
-    new = MainWindow(session, settings=settings, store=window.store, calibration=calibration or window.calibration,
+    new = type(window)(session, settings=settings, store=window.store, calibration=calibration or window.calibration,
                      projector_calibration=window.projector_calibration, live=live)
     class_view = window.class_view
     if class_view is not None:  # the class keeps its address and key, and sees the new game

@@ -3,6 +3,7 @@ the HTML report parsed for its sections, its pictures and every roll of the reco
 from __future__ import annotations
 
 import base64
+import re
 import shutil
 
 import pytest
@@ -109,6 +110,10 @@ def test_sandtable_debrief_writes_the_report_with_progress_on_stderr(example, tm
     assert main(["debrief", str(recording), "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "wrote" in captured.out and "6 attacks" in captured.out
+    assert not re.search(r"\b1 (unit|attack|roll|emission|bookmark)s\b", captured.out), captured.out
+    from cli.commands.debrief import _counted
+
+    assert (_counted(1, "attack"), _counted(0, "bookmark"), _counted(6, "attack")) == ("1 attack", "0 bookmarks", "6 attacks")
     assert "rules events" in captured.err and "[##############################]" in captured.err
     assert set(SECTIONS) <= set(parse(out).sections)
 
