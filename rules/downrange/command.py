@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rules.downrange.acting import spend_action
 from rules.downrange.actions import (DesignateMainEffort, EnhanceInitiative, Jam, ObserveFires, PassMainEffort,
                                      Sigint, Signal)
-from rules.downrange.pieces import Emission, Observation, Status, Unit
+from rules.downrange.pieces import PURPOSE_WORDS, Emission, Observation, Status, Unit
 from rules.downrange.radio import (active_jammers, can_use_radio, has_radio, is_ew, is_jammed,  # noqa: F401 - re-exported
                                    jamming_zones, position_footprint, require_radio)
 from rules.downrange.results import SigintResult
@@ -118,9 +118,9 @@ def apply_signal(state: GameState, action: Signal) -> GameState:
         raise state.illegal(f"Signal purpose {action.purpose!r}: use 'situational awareness' or 'other' "
                             "(fires observation, Main Effort, RPV control, SIGINT and jamming have their own actions)")
     require_radio(state, unit, "Signal")
-    unit = spend_action(state, unit, f"Signal ({purpose})")
+    unit = spend_action(state, unit, f"Signal ({PURPOSE_WORDS[purpose]})")
     state = state.with_unit(_emit(state, unit, purpose))
-    return state.log("signal", f"{unit.name} Signals ({purpose}) and takes an emission token.",
+    return state.log("signal", f"{unit.name} Signals ({PURPOSE_WORDS[purpose]}) and takes an emission token.",
                      inputs=to_jsonable(action), outcome={"emission": purpose})
 
 
