@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
                 live.show(session.units())
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
+            # Kept as it was saved, but brought inside the work area once framed (fit_frame_to_screen):
+            # a window saved with its frame past the screen's edge came back at a size Qt chose.
+            self._first_size, self._restored = (self.width(), self.height()), True
         else:
             self._first_size = first_window_size(self.screen().availableGeometry().size())
             self.resize(*self._first_size)
@@ -417,8 +420,13 @@ class MainWindow(QMainWindow):
             self._frame_tries += 1
             QTimer.singleShot(FRAME_RETRY_MS, self.fit_frame_to_screen)
             return
-        w, h = first_window_size(area.size(), frame_px=margins)
-        w, h = min(w, inside.width()), min(h, inside.height())
+        if getattr(self, "_restored", False):  # the user's size, only what lies off the work area taken in
+            if QGuiApplication.platformName() in ("offscreen", "minimal"):
+                return  # no screen edge to keep inside (a screenshot, a test)
+            w, h = min(inside.width(), area.width() - margins[0]), min(inside.height(), area.height() - margins[1])
+        else:
+            w, h = first_window_size(area.size(), frame_px=margins)
+            w, h = min(w, inside.width()), min(h, inside.height())
         if (w, h) != (inside.width(), inside.height()):
             self.resize(w, h)
         x = min(max(frame.x(), area.x()), area.x() + area.width() - (w + margins[0]))

@@ -86,6 +86,16 @@ def test_the_first_window_and_its_frame_fit_a_1366x768_screen(tmp_path) -> None:
 
         left, top, right, bottom = _until("the window and its frame to fit the screen", fitted, lambda: seen[-1:])
         assert right - left >= 1300 and bottom - top >= 720  # and it still uses the screen
+        # Closed (it saves its size) and opened again: the same size, still inside the screen.
+        gui.terminate()
+        assert gui.wait(timeout=PATIENCE_S) == 0
+        seen.clear()
+        again = subprocess.Popen([sys.executable, "-m", "cli.main", "gui", "--settings", str(tmp_path / "s.ini")],
+                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path)
+        started.append(again)
+        assert again.stdout is not None and "the window is open" in again.stdout.readline()
+        box = _until("the window opened again to fit the screen", fitted, lambda: seen[-1:])
+        assert box[2] - box[0] >= 1300 and box[3] - box[1] >= 720, box
     finally:
         for process in reversed(started):
             process.terminate()
