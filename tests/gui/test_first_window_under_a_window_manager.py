@@ -8,17 +8,18 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from classview_helpers import wait_for
 
 from cli.display_check import x_display_reachable
 
 TOOLS = ("Xvfb", "openbox", "xdotool", "xprop", "xwininfo")
 pytestmark = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
                                 reason=f"needs {', '.join(TOOLS)} (apt-get install xvfb openbox xdotool x11-utils)")
-PATIENCE_S = 120.0
+PATIENCE_S = 120.0  # a deadline that only ends a broken test
 
 
 def _free_display() -> int:
@@ -26,16 +27,6 @@ def _free_display() -> int:
         if not Path(f"/tmp/.X11-unix/X{number}").exists() and not x_display_reachable(f":{number}", timeout_s=0.2):
             return number
     raise RuntimeError("no free X display number")
-
-
-def _until(what: str, probe, last=lambda: ""):
-    end = time.monotonic() + PATIENCE_S
-    while time.monotonic() < end:
-        got = probe()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what} {last()}")
 
 
 def _x(env: dict[str, str], *argv: str) -> str:
@@ -64,11 +55,11 @@ def test_the_first_window_and_its_frame_fit_a_1366x768_screen(tmp_path) -> None:
     try:
         started.append(subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        _until("the X server", lambda: x_display_reachable(f":{number}", timeout_s=0.2)
-               and "_NET" not in _x(env, "xprop", "-root") and subprocess.run(
-                   ["xprop", "-root"], env=env, capture_output=True, timeout=30).returncode == 0)
+        wait_for(lambda: x_display_reachable(f":{number}", timeout_s=0.2)
+                 and "_NET" not in _x(env, "xprop", "-root") and subprocess.run(
+                     ["xprop", "-root"], env=env, capture_output=True, timeout=30).returncode == 0, what="the X server")
         started.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        _until("openbox", lambda: "window id" in _x(env, "xprop", "-root", "_NET_SUPPORTING_WM_CHECK"))
+        wait_for(lambda: "window id" in _x(env, "xprop", "-root", "_NET_SUPPORTING_WM_CHECK"), what="openbox")
         gui = subprocess.Popen([sys.executable, "-m", "cli.main", "gui", "--settings", str(tmp_path / "s.ini")], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path)
         started.append(gui)
@@ -79,22 +70,19 @@ def test_the_first_window_and_its_frame_fit_a_1366x768_screen(tmp_path) -> None:
             boxes = [b for w in _x(env, "xdotool", "search", "--name", "Sandtable Companion").split()
                      if (b := _frame_box(env, w))]
             box = max(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), default=None)
-            seen.append(box)
             return box if box and box[0] >= 0 and box[1] >= 0 and box[2] <= 1366 and box[3] <= 768 else None
 
-        seen: list = []
 
-        left, top, right, bottom = _until("the window and its frame to fit the screen", fitted, lambda: seen[-1:])
+        left, top, right, bottom = wait_for(fitted, what="the window and its frame to fit the screen")
         assert right - left >= 1300 and bottom - top >= 720  # and it still uses the screen
         # Closed (it saves its size) and opened again: the same size, still inside the screen.
         gui.terminate()
         assert gui.wait(timeout=PATIENCE_S) == 0
-        seen.clear()
         again = subprocess.Popen([sys.executable, "-m", "cli.main", "gui", "--settings", str(tmp_path / "s.ini")],
                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=tmp_path)
         started.append(again)
         assert again.stdout is not None and "the window is open" in again.stdout.readline()
-        box = _until("the window opened again to fit the screen", fitted, lambda: seen[-1:])
+        box = wait_for(fitted, what="the window opened again to fit the screen")
         assert box[2] - box[0] >= 1300 and box[3] - box[1] >= 720, box
     finally:
         for process in reversed(started):
