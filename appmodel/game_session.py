@@ -159,6 +159,11 @@ class GameSession:
         """The open recording's ``Recorder`` (None when not recording)."""
         return self._rows.recorder if self._rows is not None else None
 
+    @property
+    def recording_path(self) -> Any | None:
+        """The file being recorded to (None when not recording)."""
+        return self._rows.path if self._rows is not None else None
+
     def now_s(self) -> float:
         """Session time: the tracker's frame time when tracking, else the wall clock since the start."""
         return self._clock.now_s()

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from classview.scene import SceneBuilder, class_layers, scene_bytes
+from classview.scene import LABEL_SCALES, SceneBuilder, class_layers, scene_bytes
 
 #: The builder makes at most one scene per this many seconds (a unit carried at 30 fps still reaches
 #: the page every 50 ms, well inside the 200 ms the class notices).
@@ -30,7 +30,7 @@ class ClassViewFeed:
                  wanted: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.publish = publish
-        self.builder = SceneBuilder(class_layers(toggles))
+        self.builder = SceneBuilder(class_layers(toggles), scales=LABEL_SCALES)  # phones too
         self.wanted = wanted or (lambda: True)
         self._cond = threading.Condition()
         self._pending: tuple[Any, tuple[Any, ...]] | None = None

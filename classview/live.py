@@ -87,6 +87,13 @@ class LiveClassView:
     def set_toggles(self, projector_toggles: Any) -> None:
         self.feed.set_toggles(projector_toggles)
 
+    def follow(self, session: Any, *, toggles: Any = None) -> None:
+        """Show another session from now on, at the same address (the window opened another scenario:
+        the class keeps its page and its key)."""
+        self.feed.close()
+        self.feed = ClassViewFeed(session, self.server.publish, toggles=toggles, wanted=lambda: self.server.viewers > 0)
+        self.server.on_viewer = self.feed.wake
+
     def announce(self) -> str:
         """The line printed at start (and the instructor's link, when it adds bookmarks)."""
         who = "this computer only" if self.server.token is None else "anyone on the network with this address"

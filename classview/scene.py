@@ -21,6 +21,7 @@ import json
 import struct
 import zlib
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,24 @@ from rules.ruleset import RulesState, ruleset_of
 #: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
 PX_PER_IN = 20.0
 FONT_PX = 14.0
+
+
+@dataclass(frozen=True)
+class LabelScale:
+    """A screen size the labels are placed for: ``px_per_in`` screen pixels per table inch, ``font_px``
+    the labels' font there. A page picks the placement made for its own scale, so a label is as many
+    pixels high on a phone as on a laptop; on a small screen fewer fit, and the placement keeps the
+    ones that matter most (the selected unit, the odds), then short names, then drops the rest."""
+
+    px_per_in: float
+    font_px: float
+
+
+#: The nominal placement first (the page's ``labels``), then smaller screens down to a phone's (a 72"
+#: table across a 390-pixel phone is about 5 px per inch: a 0.7" label there was 4 px high). A page
+#: takes the largest not above its own scale: a font at most 1.4 times its ``font_px`` high.
+LAPTOP = LabelScale(PX_PER_IN, FONT_PX)
+LABEL_SCALES = (LAPTOP, LabelScale(14.0, 14.0), LabelScale(10.0, 13.0), LabelScale(7.0, 12.0), LabelScale(5.0, 12.0))
 #: How wide a bold sans-serif character is, in font sizes (an estimate: the browser shrinks a label
 #: whose text turns out wider than its box, so the placed box is never overflowed).
 CHAR_EM = 0.6
@@ -68,10 +87,13 @@ class SceneBuilder:
     builders' memo (a moved unit re-computes only its own shapes) and the last label placement (labels
     do not hop while a unit is carried)."""
 
-    def __init__(self, layers: frozenset[str]) -> None:
+    def __init__(self, layers: frozenset[str], *, scales: Sequence[LabelScale] = (LAPTOP,)) -> None:
         self.layers = frozenset(layers)
         self.memo = Memo()
-        self._placed: dict[Hashable, PlacedLabel] | None = None
+        #: The screen sizes labels are placed for: the first is the scene's ``labels``; with more, the
+        #: scene's ``label_sets`` holds one placement per scale (the live class view's phones).
+        self.scales = tuple(scales)
+        self._placed: dict[LabelScale, dict[Hashable, PlacedLabel]] = {}
         self._item_json: dict[int, tuple[DrawItem, dict[str, Any]]] = {}
 
     def set_layers(self, layers: frozenset[str]) -> None:
@@ -84,18 +106,23 @@ class SceneBuilder:
         """The scene of ``snapshot`` (a :class:`Snapshot`) and the session's ``log`` entries."""
         items = self.items(snapshot)
         w, d = (float(v) for v in snapshot.table_size_in)
-        return {
+        sets = [{"px_per_in": sc.px_per_in, "font_in": round(sc.font_px / sc.px_per_in, 3),
+                 "labels": self._labels(items, (w, d), sc)} for sc in self.scales]
+        scene = {
             "version": int(snapshot.version),
             "t_s": round(float(snapshot.t_s if t_s is None else t_s), 3),
             "table_in": [w, d],
-            "font_in": round(FONT_PX / PX_PER_IN, 3),
+            "font_in": sets[0]["font_in"],
             "items": [self._item(i) for i in items if len(i.points_in)],
-            "labels": self._labels(items, (w, d)),
+            "labels": sets[0]["labels"],
             "units": units_json(snapshot),
             "turn": turn_json(snapshot.state),
             "roll": last_roll_json(snapshot.state.events, ruleset_of(snapshot.state)),
             "log": log_json(log),
         }
+        if len(sets) > 1:
+            scene["label_sets"] = sets
+        return scene
 
     def _item(self, item: DrawItem) -> dict[str, Any]:
         # Items come back as the same objects while they do not change (the memo): their JSON too.
@@ -108,51 +135,55 @@ class SceneBuilder:
         self._item_json[id(item)] = (item, data)
         return data
 
-    def _labels(self, items: Sequence[DrawItem], table_in: tuple[float, float]) -> list[dict[str, Any]]:
+    def _labels(self, items: Sequence[DrawItem], table_in: tuple[float, float],
+                scale: LabelScale = LAPTOP) -> list[dict[str, Any]]:
         w, d = table_in
+        ppi = scale.px_per_in
         labelled = [i for i in items if i.label and i.text_in is not None]
         requests: list[LabelRequest] = []
         for item in labelled:
-            at = _px(item.text_in, d)
-            anchor = _px(item.anchor_in or item.text_in, d)
+            at = _px(item.text_in, d, ppi)
+            anchor = _px(item.anchor_in or item.text_in, d, ppi)
+            size = text_size(item.label, scale.font_px)
             if item.label_on_outline:
-                at = anchor = _visible_spot(item, at, text_size(item.label), table_in)
+                at = anchor = _visible_spot(item, at, size, table_in, ppi)
             prio = item.label_priority
-            requests.append(LabelRequest((item.layer, item.key), item.label, text_size(item.label), at, anchor, prio,
+            requests.append(LabelRequest((item.layer, item.key), item.label, size, at, anchor, prio,
                                          required=prio >= REQUIRED_PRIORITY, short_text=item.short_label,
-                                         short_size_px=text_size(item.short_label) if item.short_label else None))
-        bases = [_bounds_px(i.points_in, d) for i in items
+                                         short_size_px=text_size(item.short_label, scale.font_px) if item.short_label
+                                         else None))
+        bases = [_bounds_px(i.points_in, d, ppi) for i in items
                  if i.layer == "units" and isinstance(i.key, tuple) and i.key and i.key[0] == "base" and len(i.points_in)]
-        placed = place_labels(requests, bounds_px=(0.0, 0.0, w * PX_PER_IN, d * PX_PER_IN), previous=self._placed,
+        placed = place_labels(requests, bounds_px=(0.0, 0.0, w * ppi, d * ppi), previous=self._placed.get(scale),
                               obstacles_px=bases)
-        self._placed = {p.key: p for p in placed}
+        self._placed[scale] = {p.key: p for p in placed}
         by_key = {(i.layer, i.key): i for i in labelled}
-        return [label_json(p, by_key[p.key], d) for p in placed]
+        return [label_json(p, by_key[p.key], d, ppi) for p in placed]
 
 
-def text_size(text: str) -> tuple[float, float]:
+def text_size(text: str, font_px: float = FONT_PX) -> tuple[float, float]:
     """The estimated box of a label in the nominal view, pixels (text plus the Qt painter's padding)."""
-    return (len(text) * CHAR_EM * FONT_PX + 8.0, FONT_PX * 1.3 + 2.0)
+    return (len(text) * CHAR_EM * font_px + 8.0, font_px * 1.3 + 2.0)
 
 
-def _px(xy: tuple[float, float], depth_in: float) -> tuple[float, float]:
-    return (float(xy[0]) * PX_PER_IN, (depth_in - float(xy[1])) * PX_PER_IN)
+def _px(xy: tuple[float, float], depth_in: float, ppi: float = PX_PER_IN) -> tuple[float, float]:
+    return (float(xy[0]) * ppi, (depth_in - float(xy[1])) * ppi)
 
 
-def _bounds_px(points_in: np.ndarray, depth_in: float) -> tuple[float, float, float, float]:
-    x, y = points_in[:, 0] * PX_PER_IN, (depth_in - points_in[:, 1]) * PX_PER_IN
+def _bounds_px(points_in: np.ndarray, depth_in: float, ppi: float = PX_PER_IN) -> tuple[float, float, float, float]:
+    x, y = points_in[:, 0] * ppi, (depth_in - points_in[:, 1]) * ppi
     return (float(x.min()), float(y.min()), float(x.max()), float(y.max()))
 
 
 def _visible_spot(item: DrawItem, at: tuple[float, float], size: tuple[float, float],
-                  table_in: tuple[float, float]) -> tuple[float, float]:
+                  table_in: tuple[float, float], ppi: float = PX_PER_IN) -> tuple[float, float]:
     """A ring's label spot, slid along the ring to the nearest point on the table when it is off it."""
     w, d = table_in
     mx, my = size[0] / 2 + 2, size[1] / 2 + 2
-    W, H = w * PX_PER_IN, d * PX_PER_IN
+    W, H = w * ppi, d * ppi
     if mx <= at[0] <= W - mx and my <= at[1] <= H - my:
         return at
-    p = np.column_stack([item.points_in[:, 0] * PX_PER_IN, (d - item.points_in[:, 1]) * PX_PER_IN])
+    p = np.column_stack([item.points_in[:, 0] * ppi, (d - item.points_in[:, 1]) * ppi])
     ok = (p[:, 0] >= mx) & (p[:, 0] <= W - mx) & (p[:, 1] >= my) & (p[:, 1] <= H - my)
     if not ok.any():
         return at
@@ -201,13 +232,13 @@ def png_bytes(rgba: np.ndarray) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
 
 
-def label_json(placed: PlacedLabel, item: DrawItem, depth_in: float) -> dict[str, Any]:
+def label_json(placed: PlacedLabel, item: DrawItem, depth_in: float, ppi: float = PX_PER_IN) -> dict[str, Any]:
     """A placed label: its text and box in inches (x0, y0 at the bottom left), its colour, and the
     leader line to what it names when it was pushed aside."""
     x0, y0, x1, y1 = placed.box_px
 
     def inch(px: float, py: float) -> list[float]:
-        return [round(px / PX_PER_IN, DECIMALS), round(depth_in - py / PX_PER_IN, DECIMALS)]
+        return [round(px / ppi, DECIMALS), round(depth_in - py / ppi, DECIMALS)]
 
     data: dict[str, Any] = {"text": placed.text, "box": inch(x0, y1) + inch(x1, y0), "color": item.text_color,
                             "layer": item.layer}
@@ -223,8 +254,9 @@ def units_json(snapshot: Any) -> list[dict[str, Any]]:
     """Every unit as the roster shows it: name, side (and its colour), status, tokens, where it stands."""
     out = []
     for u in snapshot.units:
+        tokens = [t for t in u.tokens if t != u.status]  # the page shows the status first: never "down · down"
         out.append({"id": int(u.unit_id), "name": u.name, "side": u.side, "color": snapshot.color_of(u.side),
-                    "status": u.status, "on_table": bool(u.on_table), "tokens": list(u.tokens),
+                    "status": u.status, "on_table": bool(u.on_table), "tokens": tokens,
                     "x_in": round(float(u.x_in), DECIMALS), "y_in": round(float(u.y_in), DECIMALS),
                     "heading_deg": round(float(u.heading_deg), 1), "group": u.group,
                     "selected": u.unit_id == snapshot.selected_unit})

@@ -447,14 +447,14 @@ def _tracker(facts: DebriefFacts) -> str:
         return _section("tracker", "Tracker events", "<p>No tracker events were recorded.</p>")
     kinds: dict[str, int] = {}
     for e in events:
-        kinds[e.kind.value] = kinds.get(e.kind.value, 0) + 1
-    summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+        kinds[e.kind.words] = kinds.get(e.kind.words, 0) + 1
+    summary = ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
     rows = []
     for e in events:
         p = e.payload
         where = f"({p['x_in']:.1f}, {p['y_in']:.1f})" if "x_in" in p and "y_in" in p else ""
         extra = f"{p['distance']:.1f}\"" if isinstance(p.get("distance"), (int, float)) else _e(p.get("message") or p.get("hint") or "")
-        rows.append([clock(e.t_s), _e(e.kind.value), _e(e.name or (e.tag_id if e.tag_id is not None else "")), where, extra])
+        rows.append([clock(e.t_s), _e(e.kind.words), _e(e.name or (e.tag_id if e.tag_id is not None else "")), where, extra])
     return _section("tracker", "Tracker events",
                     f"<p>{_e(summary)}.</p><details><summary>All {len(events)} events</summary>"
                     + _table(["time", "event", "unit", "where (in)", "detail"], rows) + "</details>")

@@ -51,6 +51,10 @@ from gui.video_pane import VideoPane
 
 __all__ = ["MainWindow", "default_projector_path", "first_window_size"]
 
+#: How long the first window waits for the window manager's frame before it fits it to the screen:
+#: FRAME_TRIES looks, FRAME_RETRY_MS apart (a frameless session, e.g. a kiosk, just waits this out).
+FRAME_TRIES, FRAME_RETRY_MS = 50, 100
+
 
 def first_window_size(available: Any, *, frame_px: tuple[int, int] = (0, 0)) -> tuple[int, int]:
     """The window's first size (its inside, without the window manager's frame): 1600x960 where the
@@ -70,6 +74,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.session = session
         self.class_view: Any | None = None
+        #: The window that took this one's place when another scenario was opened (gui/scenario_opening.py).
+        self.replaced_by: MainWindow | None = None
         self.settings = settings or AppSettings()
         self.store = store
         self.calibration = calibration
@@ -159,6 +165,9 @@ class MainWindow(QMainWindow):
                 live.show(session.units())
         if self.settings.window_geometry:
             self.restoreGeometry(QByteArray(self.settings.window_geometry))
+            # Kept as it was saved, but brought inside the work area once framed (fit_frame_to_screen):
+            # a window saved with its frame past the screen's edge came back at a size Qt chose.
+            self._first_size, self._restored = (self.width(), self.height()), True
         else:
             self._first_size = first_window_size(self.screen().availableGeometry().size())
             self.resize(*self._first_size)
@@ -345,7 +354,7 @@ class MainWindow(QMainWindow):
         """Show the pattern full screen on the projector's screen, wait for it to settle, take the
         next camera frame, fit the mapping and report its error in inches (never blocks the UI)."""
         if self.calibration is None or self.live is None:
-            self._notify("Projector calibration", "Calibrate the table and start the camera first: the camera must "
+            self.notify("Projector calibration", "Calibrate the table and start the camera first: the camera must "
                          "see the pattern the projector throws onto the table.")
             return
         run = ProjectorCalibrationRun(self.session, self.calibration, screen_index=self.settings.projector_screen,
@@ -357,7 +366,7 @@ class MainWindow(QMainWindow):
 
     def _projector_calibration_failed(self, reason: str) -> None:
         self.calibration_run = None
-        self._notify("Projector calibration", reason, warning=True)
+        self.notify("Projector calibration", reason, warning=True)
 
     def _projector_calibrated(self, result: ProjectorCalibration) -> None:
         self.calibration_run = None
@@ -366,7 +375,7 @@ class MainWindow(QMainWindow):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             save_projector_calibration(result, path)
         except OSError as exc:
-            self._notify("Projector calibration", f"{result.summary()}\nbut it could not be saved to {path} ({exc}); "
+            self.notify("Projector calibration", f"{result.summary()}\nbut it could not be saved to {path} ({exc}); "
                          "choose another file with --projector", warning=True)
         else:
             self.settings = replace(self.settings, projector_calibration_path=str(path))
@@ -374,9 +383,9 @@ class MainWindow(QMainWindow):
         if self.projector is not None and self.projector.mode == "projector":
             self.projector.projector_calibration = result
             self.projector.update()
-        self._notify("Projector calibration", f"{result.summary()}\nSaved to {path}.")
+        self.notify("Projector calibration", f"{result.summary()}\nSaved to {path}.")
 
-    def _notify(self, title: str, text: str, *, warning: bool = False) -> None:
+    def notify(self, title: str, text: str, *, warning: bool = False) -> None:
         """Tell the user in the status bar and a message box that does not stop the live loop."""
         self.last_message = text
         self.statusBar().showMessage(text.replace("\n", " "), 15000)
@@ -385,6 +394,12 @@ class MainWindow(QMainWindow):
         box.setModal(False)
         box.show()
         self._message_box = box
+
+    def open_scenario(self) -> None:
+        """Game > Open a scenario… (gui/scenario_opening.py)."""
+        from gui.scenario_opening import ask_and_open_scenario
+
+        ask_and_open_scenario(self)
 
     # -- replay ---------------------------------------------------------------------------------
     def open_replay(self) -> None:
@@ -396,7 +411,7 @@ class MainWindow(QMainWindow):
         try:
             replay = ReplayModel(path)
         except (UsageError, ValueError) as exc:
-            self._notify("Open a recording", str(exc), warning=True)
+            self.notify("Open a recording", str(exc), warning=True)
             return
         window = MainWindow(replay.session, settings=self.settings, store=None, calibration=self.calibration, replay=replay)
         window.show()
@@ -440,20 +455,35 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if getattr(self, "_first_size", None) and not getattr(self, "_frame_fitted", False):
             self._frame_fitted = True
-            # The frame (title bar, borders) is known only once the window manager has placed the
+            # The frame (title bar, borders) is known only once the window manager has framed the
             # window: then the window is shrunk so that frame and all fit the work area.
+            self._frame_tries = 0
             QTimer.singleShot(0, self.fit_frame_to_screen)
 
     def fit_frame_to_screen(self) -> None:
         """Shrink and move the window so that its frame lies inside the screen's work area."""
+        from PySide6.QtGui import QGuiApplication
+
         screen = self.screen()
         if screen is None or (self.width(), self.height()) != getattr(self, "_first_size", None):
             return  # sized by someone else since (a screenshot's --size, a test): theirs stands
         area = screen.availableGeometry()
         frame, inside = self.frameGeometry(), self.geometry()
         margins = (frame.width() - inside.width(), frame.height() - inside.height())
-        w, h = first_window_size(area.size(), frame_px=margins)
-        w, h = min(w, inside.width()), min(h, inside.height())
+        if margins == (0, 0) and QGuiApplication.platformName() not in ("offscreen", "minimal") \
+                and self._frame_tries < FRAME_TRIES:
+            # A window manager (openbox, X11) frames the window some time after it is shown: until it
+            # has, Qt knows no frame, and the title bar then pushed the bottom 20 px off the screen.
+            self._frame_tries += 1
+            QTimer.singleShot(FRAME_RETRY_MS, self.fit_frame_to_screen)
+            return
+        if getattr(self, "_restored", False):  # the user's size, only what lies off the work area taken in
+            if QGuiApplication.platformName() in ("offscreen", "minimal"):
+                return  # no screen edge to keep inside (a screenshot, a test)
+            w, h = min(inside.width(), area.width() - margins[0]), min(inside.height(), area.height() - margins[1])
+        else:
+            w, h = first_window_size(area.size(), frame_px=margins)
+            w, h = min(w, inside.width()), min(h, inside.height())
         if (w, h) != (inside.width(), inside.height()):
             self.resize(w, h)
         x = min(max(frame.x(), area.x()), area.x() + area.width() - (w + margins[0]))

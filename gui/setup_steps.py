@@ -259,7 +259,8 @@ def register_frame(image_bgr: Any, layout: Any, camera_model: Any | None = None)
              f"Anchors used: {', '.join(map(str, cal.anchors_used))}"
              + (f"; set aside: {', '.join(map(str, cal.anchors_rejected))} (moved or doubled: check them)"
                 if cal.anchors_rejected else "") + ".")
-    notes = " ".join(cal.notes)
+    # the registration's notes are clauses ("uncalibrated camera: ..."): sentences here, after the verdict's
+    notes = " ".join(n[:1].upper() + n[1:] + ("" if n.endswith(".") else ".") for n in cal.notes)
     residual = f"Registration error {cal.residual_in:.3f} in RMS ({cal.max_residual_in:.3f} in at worst)."
     if cal.residual_in <= GOOD_RESIDUAL_IN and len(cal.anchors_used) >= 3 and camera_model is not None:
         verdict, advice = "good", "Ranges will be measured to a few hundredths of an inch."

@@ -70,6 +70,8 @@ class TableView(QWidget):
         self._drag_now: tuple[float, float] | None = None
         self._pan_from: QPointF | None = None
         self._help_text: str | None = None
+        #: Where the F1 list was last drawn (a QRectF in the view's pixels).
+        self.help_box_px: Any = None
         #: The first row of the F1 list shown, when it needs scrolling (wheel, arrows, Page Up/Down).
         self.help_scroll = 0
         self._help_rows = (0, 0)  # (rows shown at once, rows in all) at the last paint
@@ -392,8 +394,11 @@ class TableView(QWidget):
         h = fm.height() * (rows + 2 + (1 if scrolls else 0)) + 40
         box = QRectF((self.width() - w) / 2, max(10, (self.height() - h) / 2), w, h)
         p.setPen(QPen(QColor("#ffe14d"), 2))
-        p.setBrush(QColor(10, 12, 16, 235))
+        # Opaque: the unit names and ring labels beneath showed through between the rows and read as
+        # part of the list.
+        p.setBrush(QColor(10, 12, 16))
         p.drawRoundedRect(box, 8, 8)
+        self.help_box_px = box
         p.setPen(QColor("#ffffff"))
         top = box.top() + 20 + fm.ascent()
         p.drawText(QPointF(box.left() + margin, top), title)

@@ -15,9 +15,11 @@ from PySide6.QtWidgets import QMenu
 
 from appmodel.game_session import GameSession
 from appmodel.overlays.registry import overlays_for
+from appmodel.scenarios import shipped_scenarios
 from rules.ruleset import front_end
 from gui.bookmark_dialog import ask_bookmark
 from gui.sand_map_menu import build_sand_map_menu
+from gui.scenario_opening import open_scenario
 from gui.window_parts import WindowParts
 
 
@@ -64,6 +66,15 @@ def build_actions(window: WindowParts) -> None:
     a("next_weapon", "Next weapon of the selected unit", "]", lambda: cycle_weapon(w.session, 1), menu=game)
     a("prev_weapon", "Previous weapon", "[", lambda: cycle_weapon(w.session, -1), menu=game)
     a("edit_unit", "Edit the selected unit's tokens", "Ctrl+U", w.roster.edit_selected, menu=game)
+    # Another game of any rule system without the command line: the shipped ones by name, or a file.
+    scenarios = game.addMenu("Open a scenario")
+    for shipped in shipped_scenarios():
+        action = QAction(f"{shipped.title} ({shipped.ruleset} rules)", scenarios)
+        action.triggered.connect(lambda _=False, p=shipped.path: open_scenario(w, p))
+        scenarios.addAction(action)
+    scenarios.addSeparator()
+    a("open_scenario", "Open a scenario file…", "Ctrl+Shift+O", w.open_scenario, menu=scenarios)
+    game.addSeparator()
     a("export_log", "Export the log…", "Ctrl+L", w.log_panel._export, menu=game)
     a("quit", "Quit", "Ctrl+Q", w.close, menu=game)
     a("switch_view", "Camera / top-down view", "Tab", w.view.toggle_mode, menu=view)

@@ -32,6 +32,24 @@ class EventKind(str, enum.Enum):
     SOURCE_BACK = "source_back"  # the camera delivers frames again
     TURN_STARTED = "turn_started"  # movement accounting was reset (a player's turn began)
 
+    @property
+    def words(self) -> str:
+        """What happened, as a table or a report says it to a player (the values are for files).
+
+        >>> EventKind.TURN_STARTED.words, EventKind.UNKNOWN_TAG.words
+        ('turn started (moves counted from here)', 'tag not in the roster')
+        """
+        return _WORDS[self]
+
+
+_WORDS = {EventKind.APPEARED: "first seen", EventKind.MOVED: "started moving", EventKind.STOPPED: "stopped",
+          EventKind.HIDDEN: "hidden (covered)", EventKind.REAPPEARED: "seen again", EventKind.LOST: "lost (unseen too long)",
+          EventKind.LIFTED: "lifted off the table", EventKind.RETURNED: "put back on the table",
+          EventKind.CONFLICT: "two tags with one id", EventKind.UNKNOWN_TAG: "tag not in the roster",
+          EventKind.DRIFT: "camera or table moved", EventKind.REREGISTERED: "table registered again",
+          EventKind.SOURCE_LOST: "camera stopped", EventKind.SOURCE_BACK: "camera back",
+          EventKind.TURN_STARTED: "turn started (moves counted from here)"}
+
 
 @dataclass(frozen=True)
 class TrackerEvent:

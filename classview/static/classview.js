@@ -95,6 +95,20 @@
     return t;
   }
 
+  /* The label placement made for this screen (scene.label_sets, largest scale first): the first not
+   * above the pixels per inch the screen shows, so a label is about its font's height in pixels on a
+   * phone as on a laptop (a phone gets fewer, the ones that matter most). A scene without sets (the
+   * debrief's timeline) has one placement. */
+  function labelSet(svg, scene) {
+    var sets = scene.label_sets;
+    if (!sets || !sets.length) { return { labels: scene.labels, font_in: scene.font_in, px_per_in: null }; }
+    var box = svg.getBoundingClientRect(), view = svg.zoomBox || svg.fullBox;
+    if (!box.width || !box.height || !view) { return sets[0]; }
+    var ppi = Math.min(box.width / view[2], box.height / view[3]);
+    for (var k = 0; k < sets.length; k++) { if (sets[k].px_per_in <= ppi * 1.05) { return sets[k]; } }
+    return sets[sets.length - 1];
+  }
+
   /* Draw ``scene``'s table into ``svg`` (an <svg> element), replacing what it showed. */
   function renderTable(svg, scene) {
     var w = scene.table_in[0], d = scene.table_in[1], m = MARGIN_IN;
@@ -110,13 +124,14 @@
     var shapes = el("g", { "class": "shapes" });
     scene.items.forEach(function (item) { drawItem(shapes, item, d, inPerPx); });
     svg.appendChild(shapes);
-    var labels = el("g", { "class": "labels" });
-    var texts = scene.labels.map(function (label) { return drawLabel(labels, label, d, scene.font_in, inPerPx); });
+    var labels = el("g", { "class": "labels" }), chosen = labelSet(svg, scene);
+    if (chosen.px_per_in) { labels.setAttribute("data-px-per-in", chosen.px_per_in); }
+    var texts = chosen.labels.map(function (label) { return drawLabel(labels, label, d, chosen.font_in, inPerPx); });
     svg.appendChild(labels);
     // The server placed each label in a box sized by an estimate of its text: a text that turns out
     // wider in this browser's font is squeezed into its box rather than spilling over a neighbour.
     texts.forEach(function (t, k) {
-      var b = scene.labels[k].box, room = (b[2] - b[0]) - 6 * inPerPx;
+      var b = chosen.labels[k].box, room = (b[2] - b[0]) - 6 * inPerPx;
       try {
         if (t.getComputedTextLength() > room && room > 0) {
           t.setAttribute("textLength", room);

@@ -73,8 +73,10 @@ def run(args: argparse.Namespace) -> int:
     for problem in facts.problems:
         print(f"note: {problem}", file=sys.stderr)
     attacks = len({(e.t_s, e.attacker_id) for e in facts.engagements})
-    print(f"wrote {out}: {facts.title}, {facts.duration_s:.0f} s, {len(facts.units)} units, {attacks} attacks, "
-          f"{len(facts.rolls())} rolls, {len(facts.emissions)} emissions, {len(facts.bookmarks)} bookmarks")
+    counts = ", ".join(_counted(n, word) for n, word in ((len(facts.units), "unit"), (attacks, "attack"),
+                                                         (len(facts.rolls()), "roll"), (len(facts.emissions), "emission"),
+                                                         (len(facts.bookmarks), "bookmark")))
+    print(f"wrote {out}: {facts.title}, {facts.duration_s:.0f} s, {counts}")
     if args.pdf:
         return _pack(recording, Path(args.pdf), args.paper, bar)
     return 0
@@ -159,3 +161,8 @@ class _Bar:
         if self.enabled and self.drawn:
             sys.stderr.write("\n")
             sys.stderr.flush()
+
+
+def _counted(n: int, word: str) -> str:
+    """``1 attack``, ``2 attacks``, ``0 bookmarks``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -473,5 +473,9 @@ def _play_live(app, args, live, firsts, scenario, calibration, calibration_path,
             if tuio.send_errors:
                 print(f"TUIO: {tuio.send_errors} bundles could not be sent ({tuio.last_error})", file=sys.stderr)
     if args.record:
-        print(f"recorded to {args.record}: `sandtable debrief {args.record} --out report.html` writes its report")
+        from tracker.recording import video_path_for
+
+        video = video_path_for(args.record)
+        kept = f", the camera's video to {video}" if video.is_file() else ""
+        print(f"recorded to {args.record}{kept}: `sandtable debrief {args.record} --out report.html` writes its report")
     return code

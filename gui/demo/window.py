@@ -14,7 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from demo.story import DemoStory
 
@@ -66,9 +66,9 @@ class StoryPanel(QWidget):
         first = self.story.captions[0].t_start_s if self.story.captions else 0.0
         steps = len(self.story.captions)
         index = next((i for i, c in enumerate(self.story.captions) if c is caption), 0)
-        if self.live.finished and t >= self.story.beats[-1].t_s:
-            state = ("The end of the example. Look around: click units, switch views (Tab), open the log; "
-                     "Ctrl+Q closes the window.")
+        ended = self.live.finished and t >= self.story.beats[-1].t_s
+        if ended:
+            state = "The end of the example."
         elif self.live.paused:
             state = "Paused — Space plays on."
         else:
@@ -90,9 +90,15 @@ class StoryPanel(QWidget):
             self.text.setText(caption.text)
             self.expect.setText(f"{example.expect_words}: {caption.expect}")
             self.note.setText(f"Reading taken: {step.note}" if step is not None and step.note else "")
+        if ended:  # in the wide column: the narrow one beside it cut this off at 1366x768
+            self.note.setText(END_WORDS)
         done = f"{int(t) // 60}:{int(t) % 60:02d} of {int(self.story.duration_s) // 60}:{int(self.story.duration_s) % 60:02d}"
         self.progress.setText(f"Step {min(index + 1, steps)} of {steps} · {done}\n{state}")
         self.pause_button.setText("Play (Space)" if self.live.paused else "Pause (Space)")
+
+
+#: What the Story panel says once the example has ended.
+END_WORDS = "Look around: click units, switch views (Tab), open the log; Ctrl+Q closes the window."
 
 
 def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
@@ -100,7 +106,11 @@ def add_story_panel(window: Any, story: DemoStory, live: Any) -> StoryPanel:
     panel = StoryPanel(story, live)
     dock = QDockWidget("Story", window)
     dock.setObjectName("dock-story")
-    dock.setWidget(panel)
+    # Scrollable like the window's other docks: a long step's words stay readable under a 768-pixel screen.
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(panel)
+    dock.setWidget(scroll)
     # Under the view, in front of the roster (a tab away): the table keeps the window's width.
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
     roster = getattr(window, "docks", {}).get("Roster")

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING
 from rules.downrange.acting import spend_action
 from rules.downrange.actions import (DesignateMainEffort, EnhanceInitiative, Jam, ObserveFires, PassMainEffort,
                                      Sigint, Signal)
-from rules.downrange.pieces import Emission, Observation, Status, Unit
+from rules.downrange.pieces import PURPOSE_WORDS, Emission, Observation, Status, Unit
 from rules.downrange.radio import (active_jammers, can_use_radio, has_radio, is_ew, is_jammed,  # noqa: F401 - re-exported
                                    jamming_zones, position_footprint, require_radio)
 from rules.downrange.results import SigintResult
 from rules.downrange.unmanned import apply_jamming_to_rpvs
 from rules.geometry import CommsGraph, CommsNode, Reach, comms_graph
 from rules.serialize import to_jsonable
+from rules.side_words import side_does
 
 if TYPE_CHECKING:
     from rules.downrange.state import GameState
@@ -117,13 +118,13 @@ def apply_signal(state: GameState, action: Signal) -> GameState:
         raise state.illegal(f"Signal purpose {action.purpose!r}: use 'situational awareness' or 'other' "
                             "(fires observation, Main Effort, RPV control, SIGINT and jamming have their own actions)")
     require_radio(state, unit, "Signal")
-    unit = spend_action(state, unit, f"Signal ({purpose})")
+    unit = spend_action(state, unit, f"Signal ({PURPOSE_WORDS[purpose]})")
     state = state.with_unit(_emit(state, unit, purpose))
     # Who it reached, as the rules had them at that moment: the debrief's comms lane says so.
     sender = state.unit(unit.unit_id)
     heard = [u.unit_id for u in state.units_of(unit.side)
              if u.unit_id != unit.unit_id and u.is_active and information_reaches(state, sender, u)[0]]
-    return state.log("signal", f"{unit.name} Signals ({purpose}) and takes an emission token.",
+    return state.log("signal", f"{unit.name} Signals ({PURPOSE_WORDS[purpose]}) and takes an emission token.",
                      inputs=to_jsonable(action), outcome={"emission": purpose, "heard": heard})
 
 
@@ -204,7 +205,7 @@ def apply_enhance_initiative(state: GameState, action: EnhanceInitiative) -> Gam
         raise state.illegal(f"only the most senior Commander in the fight ({who}) can give Enhanced Initiative")
     unit = spend_action(state, commander, "Enhanced Initiative")
     state = state.with_unit(unit).with_side(replace(state.side(commander.side), enhanced_initiative=True))
-    return state.log("command", f"{commander.name} uses Enhanced Initiative: {commander.side} rolls 1d10 + 1d4 "
+    return state.log("command", f"{commander.name} uses Enhanced Initiative: {side_does(commander.side, 'rolls')} 1d10 + 1d4 "
                      "for initiative next round.", inputs=to_jsonable(action))
 
 

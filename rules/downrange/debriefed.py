@@ -19,6 +19,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.downrange.odds import p_damage, p_skill
+from rules.downrange.pieces import PURPOSE_WORDS
 from rules.downrange.radio import is_ew
 from rules.events import RulesEvent
 from rules.recorded_events import hand_set_status, mapping, number, went_down
@@ -114,6 +115,7 @@ def emissions(event: RulesEvent) -> tuple[EmissionView, ...]:
         if not isinstance(token, Mapping):
             return (EmissionView(int(inputs["unit_id"]), "cleared", by_hand=True),)
         purpose = str(token.get("purpose") or "emission")
+        purpose = PURPOSE_WORDS.get(purpose, purpose)
         if token.get("jamming"):
             purpose += ", jamming"
         purpose = purpose if "by hand" in purpose else f"{purpose} (set by hand)"
@@ -121,7 +123,7 @@ def emissions(event: RulesEvent) -> tuple[EmissionView, ...]:
         return (EmissionView(int(inputs["unit_id"]), "emits", purpose, str(until) if until else None, by_hand=True),)
     if event.kind == "signal" and "unit_id" in inputs:
         purpose = "fires observation" if "observation" in outcome else str(outcome.get("emission") or inputs.get("purpose", "signal"))
-        out.append(EmissionView(int(inputs["unit_id"]), "emits", purpose))
+        out.append(EmissionView(int(inputs["unit_id"]), "emits", PURPOSE_WORDS.get(purpose, purpose)))
     elif event.kind == "rpv" and inputs.get("type") == "ControlRpv":
         out.append(EmissionView(int(inputs["operator_id"]), "emits", "RPV control"))
     elif event.kind == "main effort" and outcome.get("by_radio") and "commander_id" in inputs:

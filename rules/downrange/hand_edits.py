@@ -206,8 +206,8 @@ def suppressed_words(state: GameState, tokens: tuple[Suppression, ...]) -> str:
 
 
 def emission_words(token: Emission | None) -> str:
-    """``emission token (other) until the start of Marines' next turn``; ``no emission token``."""
+    """``emission token (radio call) until the start of Marines' next turn``; ``no emission token``."""
     if token is None:
         return "no emission token"
-    what = "jamming token" if token.jamming else f"emission token ({token.purpose})"
+    what = "jamming token" if token.jamming else f"emission token ({token.purpose_words})"
     return f"{what} until the start of {possessive(token.until_start_of)} next turn"

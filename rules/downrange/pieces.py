@@ -76,6 +76,21 @@ class Emission:
     until_start_of: str
     jamming: bool = False
 
+    @property
+    def purpose_words(self) -> str:
+        """Why the unit emits, in words a player reads (the rules' tokens "other", "rpv control" are not).
+
+        >>> Emission("rpv control", "Marines").purpose_words, Emission("radio check", "Marines").purpose_words
+        ('flying a drone', 'radio check')
+        """
+        return PURPOSE_WORDS.get(self.purpose, self.purpose)
+
+
+#: The rules' emission purposes (rules.downrange.hand_edits.EMISSION_PURPOSES) as a player says them.
+PURPOSE_WORDS = {"situational awareness": "situational awareness", "other": "radio call",
+                 "fires observation": "calling for fire", "main effort": "main effort",
+                 "sigint share": "sharing SIGINT", "rpv control": "flying a drone", "jamming": "jamming"}
+
 
 @dataclass(frozen=True)
 class Unit:

@@ -163,7 +163,7 @@ class DownRange(Ruleset):
             if token == "suppressed" and unit.suppressed:
                 token += " by " + ", ".join(names.get(s.by_unit, str(s.by_unit)) for s in unit.suppressed)
             elif token == "signalling" and unit.emission is not None:
-                token += f" ({unit.emission.purpose})"
+                token += f" ({unit.emission.purpose_words})"
             out.append(token)
         details = [suppressed_words(state, unit.suppressed)] if unit.suppressed else []
         if unit.emission is not None:
@@ -424,7 +424,8 @@ class DownRange(Ruleset):
             out.append(Overlay("fires observation", shape, "observed", obs.side, (obs.observer,)))
         for u in state.on_table():
             if u.emission is not None:
-                out.append(Overlay("emission", Circle(u.x_in, u.y_in, u.radius_in + 0.3), u.emission.purpose, u.side, (u.unit_id,)))
+                out.append(Overlay("emission", Circle(u.x_in, u.y_in, u.radius_in + 0.3),
+                                   f"Emitting: {u.emission.purpose_words}", u.side, (u.unit_id,)))
         return tuple(out)
 
     def blast(self, state: GameState, weapon: str, x_in: float, y_in: float) -> tuple[Overlay, tuple[int, ...]]:

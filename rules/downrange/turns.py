@@ -33,6 +33,7 @@ from rules.downrange.unmanned import apply_jamming_to_rpvs, release_uncontrolled
 from rules.errors import IllegalActionError
 from rules.geometry import EPS
 from rules.serialize import to_jsonable
+from rules.side_words import side_does
 
 if TYPE_CHECKING:
     from rules.downrange.state import GameState
@@ -284,7 +285,7 @@ def apply_start_round(state: GameState, action: StartRound) -> GameState:
         if r.rerolls:
             text += f" (tie, re-rolled {', '.join(map(str, r.rerolls))})"
         parts.append(text)
-    return state.log("initiative", f"Round {result.round} initiative: {'; '.join(parts)}. {order[0]} goes first.",
+    return state.log("initiative", f"Round {result.round} initiative: {'; '.join(parts)}. {side_does(order[0], 'goes')} first.",
                      inputs={}, outcome=to_jsonable(result), rolls=initiative_rolls(result))
 
 

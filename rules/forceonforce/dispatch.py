@@ -22,6 +22,7 @@ from rules.forceonforce.narration import (check_rolls, initiative_rolls, narrate
                                           narrate_initiative, narrate_reinforcement, narrate_test)
 from rules.forceonforce.pieces import FigureStatus, Team, TroopType
 from rules.serialize import to_jsonable
+from rules.side_words import side_does
 
 if TYPE_CHECKING:
     from rules.forceonforce.state import FofState
@@ -121,7 +122,7 @@ def _start_turn(state: FofState, a: StartTurn) -> FofState:
     if state.round == 0:
         raise IllegalActionError("the game has not started: start a round (the initiative) first")
     if state.in_turn:
-        raise IllegalActionError(f"{state.active_side} is still acting: end its turn first")
+        raise IllegalActionError(f"{side_does(str(state.active_side), 'is')} still acting: end its turn first")
     if state.turn_index + 1 >= len(state.order):
         raise IllegalActionError(f"every force has acted in turn {state.round}: start the next round")
     after = replace(state, turn_index=state.turn_index + 1, in_turn=True)

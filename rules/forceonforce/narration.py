@@ -11,6 +11,7 @@ from rules.forceonforce.checks import CheckResult, OpposedResult, TestRoll
 from rules.forceonforce.hotspots import ReinforcementResult
 from rules.forceonforce.initiative import InitiativeResult, InitiativeRoll
 from rules.forceonforce.results import ActivationResult, FireResult, TestRecord
+from rules.side_words import side_does
 
 GAP_FIRE = ("The excerpt stops before fire combat (Firepower dice, cover, casualties): apply the effect of this "
             "fire from the rulebook.")
@@ -40,7 +41,7 @@ def describe_opposed(r: OpposedResult) -> str:
     head = (f"{r.label}: {a.name} rolls {_die(a)} for {a.what}: {_value(a)}; "
             f"{b.name} rolls {_die(b)} for {b.what}: {_value(b)}")
     if r.winner is not None:
-        return f"{head}. {r.winner} wins ({r.reason})."
+        return f"{head}. {side_does(r.winner, 'wins')} ({r.reason})."
     return f"{head}. Nobody wins ({r.reason})."
 
 
@@ -62,22 +63,22 @@ def _pool_line(roll: InitiativeRoll) -> str:
 
 def narrate_initiative(r: InitiativeResult) -> list[str]:
     if r.method == "scenario":
-        return [f"Turn {r.turn}: {r.holder} has initiative, as the scenario says for the first turn."]
+        return [f"Turn {r.turn}: {side_does(r.holder, 'has')} initiative, as the scenario says for the first turn."]
     if r.method == "fixed":
-        return [f"Turn {r.turn}: {r.holder} has initiative throughout the game (scenario); no Initiative Check."]
+        return [f"Turn {r.turn}: {side_does(r.holder, 'has')} initiative throughout the game (scenario); no Initiative Check."]
     if r.method == "declared":
-        return [f"Turn {r.turn}: {r.holder} has initiative: {r.reason}."]
+        return [f"Turn {r.turn}: {side_does(r.holder, 'has')} initiative: {r.reason}."]
     if r.method == "regulars":
-        return [f"Turn {r.turn}: {r.holder} has initiative: Regulars against an entirely Irregular force always do."]
+        return [f"Turn {r.turn}: {side_does(r.holder, 'has')} initiative: Regulars against an entirely Irregular force always do."]
     lines = [f"Turn {r.turn} initiative test."]
     for earlier in r.rerolls:
         lines += [_pool_line(x) for x in earlier]
         lines.append("A tie with nobody holding initiative before: roll again.")
     lines += [_pool_line(x) for x in r.rolls]
     if r.kept:
-        lines.append(f"A tie (or no 4+): {r.holder} keeps the initiative it had last turn.")
+        lines.append(f"A tie (or no 4+): {side_does(r.holder, 'keeps')} the initiative it had last turn.")
     else:
-        lines.append(f"{r.holder} has initiative for this turn and becomes the initiative force.")
+        lines.append(f"{side_does(r.holder, 'has')} initiative for this turn and becomes the initiative force.")
     return lines
 
 
@@ -115,7 +116,7 @@ def narrate_activation(r: ActivationResult) -> list[str]:
 def narrate_reinforcement(r: ReinforcementResult) -> list[str]:
     head = f"{r.team} arrives: Hot Spot roll {r.face}"
     if r.player_chooses:
-        return [f"{head}: {r.side} chooses the Hot Spot; place the unit within {r.placement_in:g}\" of it."]
+        return [f"{head}: {side_does(r.side, 'chooses')} the Hot Spot; place the unit within {r.placement_in:g}\" of it."]
     if r.lost:
         return [f"{head}: Hot Spot {r.hot_spot} has been neutralised; the reinforcements are lost."]
     return [f"{head}: Hot Spot {r.hot_spot}; place the unit within {r.placement_in:g}\" of it (it may be Hidden)."]

@@ -18,6 +18,7 @@ from rules.generic.narration import (automation_rolls, close_combat_rolls, narra
                                      narrate_shot, shot_rolls)
 from rules.generic.pieces import Impact, Presence, Unit
 from rules.serialize import to_jsonable
+from rules.side_words import side_does
 
 if TYPE_CHECKING:
     from rules.generic.state import GenericState
@@ -65,14 +66,14 @@ def _start_turn(state: GenericState, a: StartTurn) -> GenericState:
     if state.round == 0:
         raise IllegalActionError("the game has not started: start a round first")
     if state.in_turn:
-        raise IllegalActionError(f"{state.active_side} is still acting: end its turn first")
+        raise IllegalActionError(f"{side_does(str(state.active_side), 'is')} still acting: end its turn first")
     if state.turn_index + 1 >= len(state.order):
         raise IllegalActionError(f"every side has acted in turn {state.round}: start the next round")
     side = state.order[state.turn_index + 1]
     units = tuple(replace(u, moved_in=0.0) if u.side == side else u for u in state.units)
     after = replace(state, turn_index=state.turn_index + 1, in_turn=True, impacts=(), units=units)
     who = " (played by the automation tables)" if state.side(side).automated else ""
-    return after.log("turn", f"Turn {state.round}: {side} acts{who}.")
+    return after.log("turn", f"Turn {state.round}: {side_does(side, 'acts')}{who}.")
 
 
 def _end_turn(state: GenericState, a: EndTurn) -> GenericState:

@@ -51,9 +51,12 @@ DECLARATIONS: tuple[Declaration, ...] = (
 )
 
 
-#: What the odds of a shot and of a close combat mean.
+#: What the odds of a shot and of a close combat mean: a weapon with an area of effect "catches" a unit
+#: (hit directly or inside where the shot comes down); a rifle's shot hits it or not.
 SHOT_ODDS = OddsLegend("caught", "destroyed", "hit directly, or inside the area of effect where the shot comes down "
                        "(scatter included)", "destroyed by the damage points", shots=False, max_targets=1)
+DIRECT_SHOT_ODDS = OddsLegend("hit", "destroyed", "the to-hit roll succeeds", "destroyed by the damage points",
+                              shots=False, max_targets=1)
 CLOSE_COMBAT_ODDS = OddsLegend("wins round 1", "destroyed", "the defender loses the attacker's round",
                                "the defender is destroyed (both rounds)", shots=False, max_targets=1,
                                refused="no close combat")
@@ -272,15 +275,17 @@ class GenericMiniatures(Ruleset):
                                   damaged / caught if caught else Fraction(0), destroyed, destroyed, plan.damage > 0,
                                   roll=plan.band or "", distance_in=round(gap_in(state.unit(plan.attacker).footprint,
                                                                                   u.footprint), 6),
-                                  outcomes=(("caught", caught), ("loses a status level", damaged),
+                                  outcomes=(("caught" if plan.aoe_in > 0 else "hit", caught), ("loses a status level", damaged),
                                             ("destroyed", destroyed))))
         return tuple(out)
 
     def odds_legend(self, state: GenericState, request: AttackRequest) -> OddsLegend:
-        """A shot's ``p_hit`` is "caught", its ``p_kill`` "destroyed"; close combat's ``p_hit`` is the
+        """A shot's ``p_hit`` is "caught" (an area of effect) or "hit", its ``p_kill`` "destroyed"; close combat's ``p_hit`` is the
         defender losing the attacker's round. One target unit (or an aim point) per attack."""
-        close = self._is_close_combat(state, state.unit(request.attacker_id), request.weapon)
-        return CLOSE_COMBAT_ODDS if close else SHOT_ODDS
+        attacker = state.unit(request.attacker_id)
+        if self._is_close_combat(state, attacker, request.weapon):
+            return CLOSE_COMBAT_ODDS
+        return SHOT_ODDS if attacker.record.aoe_in > 0 else DIRECT_SHOT_ODDS
 
     def resolve_attack(self, state: GenericState, request: AttackRequest, dice: DiceSource, *,
                        landing_point: tuple[float, float] | None = None) -> Resolution:

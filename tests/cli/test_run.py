@@ -174,10 +174,12 @@ def test_run_with_video_keeps_the_camera_picture_as_h264_beside_the_recording(tm
     code = main(["run", "--camera", str(STARTER), "--scenario", str(STARTER), "--calibration", str(exact_calibration),
                  "--record", str(record), "--video", "--settings", str(tmp_path / "s.ini"),
                  "--screenshot", str(tmp_path / "window.png"), "--settle", "2"])
-    assert code == 0 and f"recorded to {record}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert code == 0 and f"recorded to {record}" in said
     with RecordingReader(record) as reader:
         video = reader.video_path
         assert video is not None and video.suffix == ".mp4"
+        assert f"the camera's video to {video}" in said  # where the video went, said with the recording
         recorded = reader.frame_count
     with av.open(str(video)) as container:
         stream = container.streams.video[0]

@@ -3,6 +3,7 @@ the HTML report parsed for its sections, its pictures and every roll of the reco
 from __future__ import annotations
 
 import base64
+import re
 import shutil
 
 import pytest
@@ -51,7 +52,7 @@ def test_the_in_depth_example_comes_out_as_the_rulebook_tells_it(example):
     curve = facts.casualties_over_time()["Marines"]
     assert max(n for _, n in curve) == 3 and curve[-1][1] == 1
     # emissions: the sergeant's and the officer's RPV control, the final radio call; nobody had EW
-    assert [(m.name, m.purpose) for m in facts.emissions] == [("Sergeant", "RPV control"), ("Officer", "RPV control"), ("Sergeant", "other")]
+    assert [(m.name, m.purpose) for m in facts.emissions] == [("Sergeant", "RPV control"), ("Officer", "RPV control"), ("Sergeant", "radio call")]
     assert all(m.could_locate == () and "no enemy EW unit" in m.note for m in facts.emissions)
     assert facts.emissions[0].until_t_s is not None and facts.emissions[0].until_t_s > facts.emissions[0].t_s
     assert len(facts.bookmarks) == 2 and facts.problems == ()
@@ -109,6 +110,10 @@ def test_sandtable_debrief_writes_the_report_with_progress_on_stderr(example, tm
     assert main(["debrief", str(recording), "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "wrote" in captured.out and "6 attacks" in captured.out
+    assert not re.search(r"\b1 (unit|attack|roll|emission|bookmark)s\b", captured.out), captured.out
+    from cli.commands.debrief import _counted
+
+    assert (_counted(1, "attack"), _counted(0, "bookmark"), _counted(6, "attack")) == ("1 attack", "0 bookmarks", "6 attacks")
     assert "rules events" in captured.err and "[##############################]" in captured.err
     assert set(SECTIONS) <= set(parse(out).sections)
 

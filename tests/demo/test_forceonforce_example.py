@@ -155,7 +155,7 @@ def test_the_report_names_the_initiative_tests_the_fires_and_the_bookmarks(patro
     assert set(SECTIONS) - {"emissions"} <= set(page.sections) and page.external == []
     assert "emissions" not in page.sections and "Signals and emissions" not in Path(out, "report.html").read_text()
     log = page.sections["log"]
-    assert "Insurgents has initiative for this turn" in log and "US Army has initiative for this turn" in log
+    assert "Insurgents have initiative for this turn" in log and "US Army has initiative for this turn" in log
     assert "RPG team fires at Bravo" in log and "Cell 2 hesitates" in log and "Cell 3 arrives" in log
     rolls = page.sections["rolls"]
     assert "initiative test of US Army" in rolls and "(2, 3, 7)" in rolls and "(4, 6)" in rolls
@@ -176,7 +176,7 @@ def test_the_patrol_as_text_walks_through_every_step(capsys):
     assert main(["demo", "--example", "patrol", "--text"]) == 0
     text = capsys.readouterr().out
     assert text.count("\n== ") == 15 and "== 10. Turn 2 initiative" in text
-    assert "Insurgents has initiative for this turn and becomes the initiative force." in text
+    assert "Insurgents have initiative for this turn and becomes the initiative force." in text
     assert text.rstrip().endswith('Out of the fight (3): Bravo 1, Bravo 2 and "Cell 1 e".')  # not a cut-off "e."
 
 

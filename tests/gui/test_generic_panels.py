@@ -75,8 +75,9 @@ def test_blue_shoots_identifies_and_fights_as_the_script_does(app, qtbot, record
     attack.set_target(R1)
     shown = records["Rifle fire"].odds[0][0]
     cells = attack.target_cells(R1)
-    assert (cells["Caught"], cells["Destroyed"]) == (f"{float(shown.p_hit):.1%}", f"{float(shown.p_kill):.1%}")
-    assert [item.label for item in odds_items(session.snapshot())] == ["caught 50%  destroyed 0%"]
+    assert (cells["Hit"], cells["Destroyed"]) == (f"{float(shown.p_hit):.1%}", f"{float(shown.p_kill):.1%}")
+    # a rifle's shot hits or misses: "caught" is for an area of effect (the mortar's)
+    assert [item.label for item in odds_items(session.snapshot())] == ["hit 50%  destroyed 0%"]
     roll(attack, qtbot, "5", "3")
     assert session.state.units == records["Rifle fire"].state.units  # R1 identified, Superficial Damage
     assert "Undamaged -> Superficial Damage" in attack.message.text()

@@ -77,7 +77,7 @@ def test_the_emission_token_is_set_and_cleared_in_the_dialog(roster, qtbot) -> N
 
     _edit(roster, qtbot, CORPSMAN, emit)
     assert roster.session.state.unit(CORPSMAN).emission == Emission("other", "Marines", False)
-    assert "signalling (other)" in _cell(roster, CORPSMAN, TOKENS).text()
+    assert "signalling (radio call)" in _cell(roster, CORPSMAN, TOKENS).text()
     assert "until the start of Marines' next turn" in _cell(roster, CORPSMAN, TOKENS).toolTip()
 
     _edit(roster, qtbot, CORPSMAN, lambda dialog: dialog.widgets["emitting"].setChecked(False))

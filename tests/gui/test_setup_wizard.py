@@ -149,6 +149,7 @@ def test_registration_reports_its_error_in_inches_and_a_verdict(table) -> None:
     guessed = setup_steps.register_frame(picture(table), LAYOUT, None)
     assert guessed.calibration is not None and guessed.verdict == "usable"  # the lens between the anchors is a guess
     assert "lens" in guessed.message  # the notes say the lens was assumed
+    assert "Uncalibrated camera:" in guessed.message and guessed.message.endswith(".")  # in sentences
     failed = setup_steps.register_frame(picture(table, hands=cover(1, 2, 3)), LAYOUT, table.model)
     assert failed.verdict == "retry" and failed.calibration is None and "could not be registered" in failed.message
     other_shape = webcam_model(1000, 1000)

@@ -143,3 +143,21 @@ def test_hand_edits_of_focus_and_movement_reach_the_rules(window):
     assert unit.move_left_in == 1.0  # injured: Move 8" halved to 4", 3" of it used
     row = [u.unit_id for u in window.session.units()].index(13)
     assert "focused" in window.roster.table.item(row, 7).text()
+
+
+def test_nothing_on_the_table_shows_through_the_f1_list(window):
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from gui.compositor import bgr_from_qimage
+
+    window.actions_by_name["help"].trigger()
+    # The list painted over white (names and ring labels are white): its background stays its own colour.
+    image = QImage(window.view.width(), window.view.height(), QImage.Format.Format_RGB32)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    window.view._paint_help(painter)
+    painter.end()
+    box = window.view.help_box_px.toRect().adjusted(6, 6, -6, -6)
+    inside = bgr_from_qimage(image)[box.top():box.bottom(), box.left():box.right()].reshape(-1, 3)
+    background = np.all(inside == (16, 12, 10), axis=1)  # BGR of the list's #0a0c10
+    assert background.mean() > 0.5  # most of the list is its background, not a blend with what is beneath

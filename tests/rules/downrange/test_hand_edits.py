@@ -78,8 +78,8 @@ def test_an_emission_token_set_by_hand_shows_and_lifts_at_the_units_next_turn() 
     assert s.unit(CORPSMAN).emission == Emission("other", MARINES, False)
     assert "signalling" in s.unit(CORPSMAN).tokens()
     overlays = get_ruleset("down-range").overlays(s, CORPSMAN)
-    assert any(o.kind == "emission" and o.label == "other" for o in overlays)
-    assert _last(s) == ("edit", "Corpsman: set by hand emission token (other) until the start of Marines' next turn.")
+    assert any(o.kind == "emission" and o.label == "Emitting: radio call" for o in overlays)
+    assert _last(s) == ("edit", "Corpsman: set by hand emission token (radio call) until the start of Marines' next turn.")
     s = s.apply(A.EndTurn()).apply(A.StartTurn())  # the PLA's turn: the Marines' token stays
     assert s.unit(CORPSMAN).emission is not None
     s = s.apply(A.EndTurn()).apply(A.StartRound(roll_initiative(s, EnteredDice([5, 3])))).apply(A.StartTurn())

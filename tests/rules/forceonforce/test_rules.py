@@ -268,7 +268,7 @@ def test_a_scenario_event_or_fog_of_war_card_may_give_initiative_for_the_next_tu
     state = fof.start_round(initial_state(), EnteredDice([])).state
     res = fof.declare_initiative(state, "Insurgents", "Fog of War card: Ambush")
     assert res.state.initiative == "Insurgents" and res.state.round == 2 and res.state.order[0] == "Insurgents"
-    assert res.sentences == ("Turn 2: Insurgents has initiative: Fog of War card: Ambush.",)
+    assert res.sentences == ("Turn 2: Insurgents have initiative: Fog of War card: Ambush.",)
     with pytest.raises(RulesError, match="the forces are US Army, Insurgents"):
         fof.declare_initiative(state, "Civilians", "a riot")
 
