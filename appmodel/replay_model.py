@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import OrderedDict
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,11 @@ from appmodel.recording.reader import START_STATE_KIND, recorded_setup, rules_re
 from appmodel.session.game_log import LogEntry
 from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
+
+
+#: Game states kept read (a replay moves mostly forwards and back a little; each state of a long game
+#: holds all its events so far: megabytes, not kilobytes).
+STATES_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -61,10 +67,12 @@ class ReplayModel:
             raise
         self.session.scenario_path = None
         self._initial = self.session.state
-        records = self.reader.iter_rules_events()  # streamed: only what the replay keeps stays in memory
+        # Streamed, the full game states left unread (each holds the game's events so far: in a three-hour
+        # game they are most of the file): a state is read when a moment needs it, a few kept at a time.
+        records = self.reader.iter_rules_events(states_later=True)
         self._state_times: list[float] = []
-        self._state_data: list[Any] = []
-        self._states: dict[int, Any] = {}
+        self._state_rows: list[int] = []
+        self._states: OrderedDict[int, Any] = OrderedDict()
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
@@ -73,11 +81,12 @@ class ReplayModel:
         #: past the tracker's many small events, as the HTML report's timeline does.
         self.engagement_times: list[float] = []
         for r in records:
-            if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
+            if r.kind == START_STATE_KIND and not self._state_times \
+                    and self.reader.rules_payload(r.row_id).get("state") is not None:
                 self._starts_with_state = True
-            if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
+            if r.kind.startswith(STATE_KIND_PREFIX):
                 self._state_times.append(r.t_s)
-                self._state_data.append(r.payload["state"])
+                self._state_rows.append(r.row_id)
             elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
                                           r.payload.get("round")))
@@ -126,13 +135,7 @@ class ReplayModel:
             # The recording opens with the game as it stood when recording began (``state:start``,
             # written before any other row): time 0 shows that game, not the scenario's first turn.
             i = 0
-        if i < 0:
-            state = self._initial
-        else:
-            state = self._states.get(i)
-            if state is None:
-                state = self.session.ruleset.load_state(self._state_data[i])
-                self._states[i] = state
+        state = self._recorded_state(i)
         ruleset = self.session.ruleset
         known = {u.unit_id: u for u in ruleset.units(state)}
         poses = self.reader.poses_at(t_s)
@@ -149,6 +152,24 @@ class ReplayModel:
                 state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
                                          base_height_in=self.session.base_height_in(pose.tag_id))
         return state
+
+    def _recorded_state(self, i: int) -> Any:
+        """The ``i``-th recorded game state (the scenario's start before the first), read when first
+        needed; a row without a state (damaged) gives the one before it."""
+        while i >= 0:
+            state = self._states.get(i)
+            if state is not None:
+                self._states.move_to_end(i)
+                return state
+            data = self.reader.rules_payload(self._state_rows[i]).get("state")
+            if data is not None:
+                state = self.session.ruleset.load_state(data)
+                self._states[i] = state
+                while len(self._states) > STATES_KEPT:
+                    self._states.popitem(last=False)
+                return state
+            i -= 1
+        return self._initial
 
     def log_at(self, t_s: float) -> list[LogEntry]:
         return self._log[: bisect.bisect_right(self._log_times, t_s)]

@@ -266,7 +266,7 @@ def _recorded_events(replay: Any) -> list[tuple[float, Any]]:
 
     names = {f.name for f in fields(RulesEvent)}
     out = []
-    for r in replay.reader.rules_events():
+    for r in replay.reader.iter_rules_events(states_later=True):  # the full game states are not events
         payload = r.payload if isinstance(r.payload, dict) else {}
         # The session records {"event": ...}; the tracker-side recorders the event itself (with odds).
         data = payload.get("event") if isinstance(payload.get("event"), dict) else payload

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,12 +49,16 @@ UNKNOWN_SIDE_COLOR = "#666666"
 START_STATE_KIND = "state:start"
 
 
-def start_state_json(rows: Iterable[Any]) -> Mapping[str, Any] | None:
+def start_state_json(rows: Iterable[Any], payload_of: Callable[[int], Mapping[str, Any]] | None = None) -> Mapping[str, Any] | None:
     """The game state the recording started from (the first ``state:start`` row's), or None for a
-    recording written before the session wrote one (then the scenario's own start is all there is)."""
+    recording written before the session wrote one (then the scenario's own start is all there is).
+    ``payload_of(row_id)``: reads the payload of a row read without it (``states_later``)."""
     for row in rows:
-        if row.kind == START_STATE_KIND and isinstance(row.payload.get("state"), Mapping):
-            return row.payload["state"]
+        if row.kind != START_STATE_KIND:
+            continue
+        payload = row.payload if getattr(row, "read", True) or payload_of is None else payload_of(row.row_id)
+        if isinstance(payload.get("state"), Mapping):
+            return payload["state"]
     return None
 
 

@@ -16,7 +16,7 @@ class RecordedAttackPanel(QWidget):
 
     def __init__(self, replay: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.attacks = recorded_attacks(replay.reader.rules_events())
+        self.attacks = recorded_attacks(replay.reader.iter_rules_events(states_later=True))
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.summary = QLabel()
