@@ -177,7 +177,7 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
             shown.append([shapes.add({**item, "pin": pin}, offsets), *owners])
             continue
         pose = poses.get(owners[0]) if len(owners) == 1 else None
-        if pose is None or item.get("marker"):
+        if pose is None:  # a marker of one unit (its centre dot) rides on it too: stored once, not per moment
             shown.append(items.add(item))
             continue
         pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
