@@ -283,8 +283,8 @@ def trail_of(tag_id: int, track: Any, lift_times: Iterable[float], *, bound_in: 
     stretch = np.searchsorted(np.sort(np.asarray(list(lift_times), dtype=np.float64)), rows[:, 0], side="left")
     starts = np.flatnonzero(np.r_[True, stretch[1:] != stretch[:-1]])
     ends = np.r_[starts[1:], len(rows)]
-    runs = []
-    jumps = []
+    runs: list[tuple[tuple[float, float, float], ...]] = []
+    jumps: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for a, b in zip(starts.tolist(), ends.tolist()):
         part = rows[a:b]
         if runs:
@@ -293,7 +293,7 @@ def trail_of(tag_id: int, track: Any, lift_times: Iterable[float], *, bound_in: 
                 jumps.append(((last[1], last[2]), (float(part[0, 1]), float(part[0, 2]))))
         if bound_in > 0:
             part = part[thin(part, bound_in=bound_in, bound_deg=math.inf)]
-        runs.append(tuple((t, x, y) for t, x, y in part[:, :3].tolist()))
+        runs.append(tuple((float(t), float(x), float(y)) for t, x, y in part[:, :3].tolist()))
     return Trail(tag_id, tuple(runs), tuple(jumps))
 
 
