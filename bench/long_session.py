@@ -306,6 +306,10 @@ def main() -> int:
     print(f"{'game':>7} {'code':>12} {'debrief peak':>13} {'time':>9} {'report':>9} {'opens in':>9} {'replay open':>12} "
           f"{'peak':>8} {'worst jump':>11}")
     for minutes, label, d, r in rows:
+        if d.get("error") == "not run":
+            print(f"{minutes:>5g} m {label:>12} not run (longer than --old-up-to {args.old_up_to:g} min: the old code takes "
+                  "minutes per minute of game)")
+            continue
         print(f"{minutes:>5g} m {label:>12} {cell(d, 'peak_mb', '.0f'):>10} MB {cell(d, 'total_s', '.1f'):>7} s "
               f"{cell(d, 'size_mb', '.1f'):>6} MB {cell(d, 'open_s', '.1f'):>7} s {cell(r, 'open_s', '.1f'):>10} s "
               f"{cell(r, 'peak_mb', '.0f'):>5} MB {cell(r, 'worst_seek_s', '.2f'):>9} s")
