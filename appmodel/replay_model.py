@@ -33,9 +33,10 @@ from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
 
 
-#: How many game states a replay keeps decoded: a jump back and forth is instant, and a long game's
-#: hundreds of states are not all held as objects (each is rebuilt from its row when needed again).
-STATE_CACHE = 16
+#: Game states kept read (a replay moves mostly forwards and back a little; each state of a long game
+#: holds all its events so far: megabytes, not kilobytes; three hours of 40 units: ~700 states, 2 GB
+#: as objects were they all held).
+STATES_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,12 @@ class ReplayModel:
             raise
         self.session.scenario_path = None
         self._initial = self.session.state
-        records = self.reader.iter_rules_events()  # streamed: only what the replay keeps stays in memory
+        # Streamed, the full game states left unread (each holds the game's events so far: in a three-hour
+        # game they are most of the file): a state is read when a moment needs it, a few kept at a time.
+        records = self.reader.iter_rules_events(states_later=True)
         self._state_times: list[float] = []
-        #: Which state row at its time each state is (several can share a time): a state's JSON is read
-        #: again from the recording when needed, never all held (three hours of 40 units: ~700 states
-        #: of 420 KB, 2 GB as objects).
-        self._state_nth: list[int] = []
+        #: The recording's row of each game state: read again when a moment needs it.
+        self._state_rows: list[int] = []
         self._states: OrderedDict[int, Any] = OrderedDict()
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
@@ -98,15 +99,15 @@ class ReplayModel:
         for n, r in enumerate(records):
             if progress is not None and n % 100 == 0:
                 progress(min(total_s, int(r.t_s)), total_s)
-            if r.kind == START_STATE_KIND and not self._state_times and r.payload.get("state") is not None:
+            if r.kind == START_STATE_KIND and not self._state_times \
+                    and self.reader.rules_payload(r.row_id).get("state") is not None:
                 self._starts_with_state = True
-            if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
-                same_time = len(self._state_times) - bisect.bisect_left(self._state_times, r.t_s)
+            if r.kind.startswith(STATE_KIND_PREFIX):
                 self._state_times.append(r.t_s)
-                self._state_nth.append(same_time)
+                self._state_rows.append(r.row_id)
                 if waiting_comms:
-                    data = r.payload["state"]
-                    self._reach_comms(waiting_comms, lambda: self.session.ruleset.load_state(data))
+                    latest = len(self._state_rows) - 1
+                    self._reach_comms(waiting_comms, lambda: self._recorded_state(latest))
                     waiting_comms = []
             elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
@@ -302,7 +303,7 @@ class ReplayModel:
             # The recording opens with the game as it stood when recording began (``state:start``,
             # written before any other row): time 0 shows that game, not the scenario's first turn.
             i = 0
-        state = self._initial if i < 0 else self._state(i)
+        state = self._recorded_state(i)
         ruleset = self.session.ruleset
         known = {u.unit_id: u for u in ruleset.units(state)}
         poses = self.reader.poses_at(t_s)
@@ -320,28 +321,23 @@ class ReplayModel:
                                          base_height_in=self.session.base_height_in(pose.tag_id))
         return state
 
-    def _state(self, i: int) -> Any:
-        """The i-th recorded state, decoded (the last STATE_CACHE used are kept)."""
-        state = self._states.get(i)
-        if state is None:
-            state = self.session.ruleset.load_state(self._state_json(i))
-            self._states[i] = state
-            if len(self._states) > STATE_CACHE:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(i)
-        return state
-
-    def _state_json(self, i: int) -> Any:
-        """The i-th state row's game state, read again from the recording (one indexed time, its rows)."""
-        t, nth = self._state_times[i], self._state_nth[i]
-        seen = 0
-        for r in self.reader.iter_rules_events(t, math.nextafter(t, math.inf)):
-            if r.kind.startswith(STATE_KIND_PREFIX) and r.payload.get("state") is not None:
-                if seen == nth:
-                    return r.payload["state"]
-                seen += 1
-        raise KeyError(f"the recorded state at {t:.2f} s could not be read again")
+    def _recorded_state(self, i: int) -> Any:
+        """The ``i``-th recorded game state (the scenario's start before the first), read when first
+        needed; a row without a state (damaged) gives the one before it."""
+        while i >= 0:
+            state = self._states.get(i)
+            if state is not None:
+                self._states.move_to_end(i)
+                return state
+            data = self.reader.rules_payload(self._state_rows[i]).get("state")
+            if data is not None:
+                state = self.session.ruleset.load_state(data)
+                self._states[i] = state
+                while len(self._states) > STATES_KEPT:
+                    self._states.popitem(last=False)
+                return state
+            i -= 1
+        return self._initial
 
     def log_at(self, t_s: float) -> list[LogEntry]:
         return self._log[: bisect.bisect_right(self._log_times, t_s)]

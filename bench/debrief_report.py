@@ -8,7 +8,7 @@ Each report is written as ``sandtable debrief RECORDING --out report.html`` writ
 timeline) in a child process whose peak resident memory is measured (``ru_maxrss``); then the report
 is opened in headless Chromium (1366x768) and timed until the timeline has drawn its first moment.
 Recordings are the ones of ``bench/long_session.py`` (40 units, 30 frames a second, every unit moving
-every frame), cached under ``--cache``.
+every frame, the game's decisions played through the session), cached under ``--cache``.
 
 Targets (issue 30): three hours in at most 300 MB and 60 s, the report at most 10 MB, opening in under 3 s.
 """
@@ -88,9 +88,7 @@ def main() -> int:
         work = Path(tmp)
         old_root = long_session.old_code(args.old_rev, work)
         for minutes in args.minutes:
-            recording = args.cache / f"long-{minutes:g}min.sqlite"
-            if not recording.exists():
-                long_session.write_recording(recording, minutes / 60)
+            recording = long_session.recording_for(args.cache, minutes)
             for label, root in (("today", ROOT), (f"old {args.old_rev}", old_root)):
                 out = work / f"{label.split()[0]}-{minutes:g}.html"
                 result = write_report(root, recording, out)

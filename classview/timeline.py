@@ -228,7 +228,7 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
             shown.append([shapes.add({**item, "pin": pin}, offsets), *owners])
             continue
         pose = poses.get(owners[0]) if len(owners) == 1 else None
-        if pose is None or item.get("marker"):
+        if pose is None:  # a marker of one unit (its centre dot) rides on it too: stored once, not per moment
             shown.append(items.add(item))
             continue
         pts = np.asarray(item["pts"], dtype=np.float64).reshape(-1, 2)
@@ -317,7 +317,7 @@ def _recorded_events(replay: Any) -> list[tuple[float, Any]]:
 
     names = {f.name for f in fields(RulesEvent)}
     out = []
-    for r in replay.reader.rules_events():
+    for r in replay.reader.iter_rules_events(states_later=True):  # the full game states are not events
         payload = r.payload if isinstance(r.payload, dict) else {}
         # The session records {"event": ...}; the tracker-side recorders the event itself (with odds).
         data = payload.get("event") if isinstance(payload.get("event"), dict) else payload

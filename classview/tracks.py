@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from appmodel.recording.thinning import thin
+
 #: How far (inches) a rebuilt unit may stand from where the recording had it, at any recorded moment.
 POSITION_BOUND_IN = 0.05
 #: How far (degrees) its rebuilt facing may be from the recorded one.
@@ -36,35 +38,6 @@ T_STEP_S, XY_STEP_IN, H_STEP_DEG = 0.001, 0.01, 0.1
 #: until the next pose: the replay shows the newest pose at or before a moment), not a slide. Longer
 #: than the debrief's reading step (``TRAIL_STEP_S``, 0.5 s: it keeps the last pose before each pause).
 HOLD_GAP_S = 1.0
-
-
-def thin(rows: np.ndarray, *, bound_in: float, bound_deg: float) -> np.ndarray:
-    """Indexes of the rows of ``rows`` (t_s, x_in, y_in, heading_deg; heading unwrapped) to keep so
-    that every row is within ``bound_in`` (and ``bound_deg``) of the line through the kept rows."""
-    n = len(rows)
-    if n <= 2:
-        return np.arange(n)
-    t, x, y, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
-    keep = np.zeros(n, dtype=bool)
-    keep[0] = keep[-1] = True
-    stack = [(0, n - 1)]
-    while stack:
-        a, b = stack.pop()
-        if b - a < 2:
-            continue
-        span = t[b] - t[a]
-        f = (t[a + 1:b] - t[a]) / span if span > 0 else np.zeros(b - a - 1)
-        ex = x[a] + f * (x[b] - x[a]) - x[a + 1:b]
-        ey = y[a] + f * (y[b] - y[a]) - y[a + 1:b]
-        eh = h[a] + f * (h[b] - h[a]) - h[a + 1:b]
-        err = np.maximum(np.hypot(ex, ey) / bound_in, np.abs(eh) / bound_deg)
-        k = int(np.argmax(err))
-        if err[k] > 1.0:
-            m = a + 1 + k
-            keep[m] = True
-            stack.append((a, m))
-            stack.append((m, b))
-    return np.flatnonzero(keep)
 
 
 def with_holds(rows: np.ndarray, *, gap_s: float = HOLD_GAP_S) -> np.ndarray:

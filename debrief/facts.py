@@ -325,21 +325,26 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     trails: dict[int, Trail] = {}
     tracks: dict[int, Any] = {}
     unit_ids = sorted(recorded_units)
-    for i, tag_id in enumerate(unit_ids):
-        track = safely(f"poses of unit {tag_id}", lambda tag=tag_id: reader.track_of(tag, step_s=TRAIL_STEP_S), None)
+    # Every unit's track in one pass through the index, a stretch of the game at a time (the progress bar
+    # follows the game's clock): a three-hour game is not read unit by unit, 40 times over.
+    read = safely("poses", lambda: reader.tracks(step_s=TRAIL_STEP_S, tag_ids=unit_ids,
+                                                 progress=lambda done, total: report("poses", int(done), int(total))), {})
+    for tag_id in unit_ids:
+        track = read.get(tag_id)
         if track is not None and len(track):
             tracks[tag_id] = track
             lifts = [e.t_s for e in tracker_events if e.tag_id == tag_id and e.kind.value == "lifted"]
             trail = trail_of(tag_id, track, lifts)
             if trail.runs:
                 trails[tag_id] = trail
-        report("poses", i + 1, len(unit_ids))
 
-    every_row = safely("rules events", reader.rules_events, [])
+    # The session's full game states are left unread (in a long game they are most of the file): only
+    # the first one, the game as it stood when the recording started, is read.
+    every_row = safely("rules events", lambda: list(reader.iter_rules_events(states_later=True)), [])
     records = [r for r in every_row if not is_bookkeeping(r.kind)]
     ruleset = _ruleset(ruleset_name)
     # A recording started mid-game opens with the game as it stood: who was already out of the fight.
-    already_out = out_at_start(ruleset, start_state_json(every_row))
+    already_out = out_at_start(ruleset, start_state_json(every_row, reader.rules_payload))
     rules: list[RulesFact] = []
     logged: list[tuple[RulesFact, RulesEvent | None]] = []
     for i, record in enumerate(records):

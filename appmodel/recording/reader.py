@@ -23,13 +23,16 @@ RecordedOdds(name='Cell 1', allowed=True, reason='', p_hit=0.4375, p_kill_any=0.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from appmodel.recording.payload import read_rules_payload
 from appmodel.session import scenario_facts
@@ -49,12 +52,16 @@ UNKNOWN_SIDE_COLOR = "#666666"
 START_STATE_KIND = "state:start"
 
 
-def start_state_json(rows: Iterable[Any]) -> Mapping[str, Any] | None:
+def start_state_json(rows: Iterable[Any], payload_of: Callable[[int], Mapping[str, Any]] | None = None) -> Mapping[str, Any] | None:
     """The game state the recording started from (the first ``state:start`` row's), or None for a
-    recording written before the session wrote one (then the scenario's own start is all there is)."""
+    recording written before the session wrote one (then the scenario's own start is all there is).
+    ``payload_of(row_id)``: reads the payload of a row read without it (``states_later``)."""
     for row in rows:
-        if row.kind == START_STATE_KIND and isinstance(row.payload.get("state"), Mapping):
-            return row.payload["state"]
+        if row.kind != START_STATE_KIND:
+            continue
+        payload = row.payload if getattr(row, "read", True) or payload_of is None else payload_of(row.row_id)
+        if isinstance(payload.get("state"), Mapping):
+            return payload["state"]
     return None
 
 
@@ -258,36 +265,53 @@ def units_of(recorded: Mapping[int, Mapping[str, Any]], scenario: Mapping[str, A
     return tuple(out[k] for k in sorted(out))
 
 
-def trail_of(tag_id: int, track: Any, lift_times: Iterable[float]) -> Trail:
-    """A unit's trail from its recorded track (rows of t_s, x_in, y_in, heading), split where it was lifted."""
-    lifts = sorted(lift_times)
-    runs: list[list[tuple[float, float, float]]] = [[]]
-    jumps = []
-    li = 0
-    for t, x, y, _ in track.tolist():
-        if math.isnan(x) or math.isnan(y):
-            continue
-        if li < len(lifts) and t > lifts[li]:
-            while li < len(lifts) and t > lifts[li]:
-                li += 1
-            if runs[-1]:
-                last = runs[-1][-1]
-                if math.hypot(x - last[1], y - last[2]) > 1e-6:
-                    jumps.append(((last[1], last[2]), (x, y)))
-                runs.append([])
-        runs[-1].append((t, x, y))
-    return Trail(tag_id, tuple(tuple(r) for r in runs if r), tuple(jumps))
+#: A trail keeps its unit's path within this (inches) of every pose read (the timeline's bound).
+TRAIL_BOUND_IN = 0.05
+
+
+def trail_of(tag_id: int, track: Any, lift_times: Iterable[float], *, bound_in: float = TRAIL_BOUND_IN) -> Trail:
+    """A unit's trail from its recorded track (rows of t_s, x_in, y_in, heading), split where it was
+    lifted, each stretch thinned within ``bound_in`` (:func:`appmodel.recording.thinning.thin`): a
+    three-hour walk is a few thousand points, not tens of thousands (0 keeps every pose)."""
+    from appmodel.recording.thinning import thin
+
+    rows = np.asarray(track, dtype=np.float64).reshape(-1, 4)
+    rows = rows[~(np.isnan(rows[:, 1]) | np.isnan(rows[:, 2]))]
+    if not len(rows):
+        return Trail(tag_id, ())
+    # A stretch begins at the first pose after a lift (a pose at the lift's own moment is before it).
+    stretch = np.searchsorted(np.sort(np.asarray(list(lift_times), dtype=np.float64)), rows[:, 0], side="left")
+    starts = np.flatnonzero(np.r_[True, stretch[1:] != stretch[:-1]])
+    ends = np.r_[starts[1:], len(rows)]
+    runs: list[tuple[tuple[float, float, float], ...]] = []
+    jumps: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for a, b in zip(starts.tolist(), ends.tolist()):
+        part = rows[a:b]
+        if runs:
+            last = runs[-1][-1]
+            if math.hypot(part[0, 1] - last[1], part[0, 2] - last[2]) > 1e-6:
+                jumps.append(((last[1], last[2]), (float(part[0, 1]), float(part[0, 2]))))
+        if bound_in > 0:
+            part = part[thin(part, bound_in=bound_in, bound_deg=math.inf)]
+        runs.append(tuple((float(t), float(x), float(y)) for t, x, y in part[:, :3].tolist()))
+    return Trail(tag_id, tuple(runs), tuple(jumps))
 
 
 def position_at(trail: Trail, t_s: float) -> tuple[float, float] | None:
-    """Where the trail's unit was at ``t_s`` (its last recorded position), or None before it appeared."""
+    """Where the trail's unit was at ``t_s``: on a stretch on the table, between its kept points (within
+    the trail's bound of the recorded pose); after a stretch, where it ended; None before it appeared."""
     best = None
     for run in trail.runs:
-        for t, x, y in run:
-            if t <= t_s + 1e-9:
-                best = (x, y)
-            else:
-                break
+        if run[0][0] > t_s + 1e-9:
+            break
+        if run[-1][0] <= t_s + 1e-9:
+            best = (run[-1][1], run[-1][2])
+            continue
+        times = [p[0] for p in run]
+        k = bisect.bisect_right(times, t_s + 1e-9)
+        (t0, x0, y0), (t1, x1, y1) = run[k - 1], run[k]
+        f = (t_s - t0) / (t1 - t0) if t1 > t0 else 0.0
+        return (x0 + f * (x1 - x0), y0 + f * (y1 - y0))
     return best
 
 

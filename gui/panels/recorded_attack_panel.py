@@ -17,9 +17,10 @@ class RecordedAttackPanel(QWidget):
     def __init__(self, replay: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # read in the replay's one pass over the recording (its rules rows as a list held a 3-hour
-        # game's every state: 1 GB), else from the rows
+        # game's every state: 1 GB), else from the rows, their states left unread
         attacks = getattr(replay, "attacks", None)
-        self.attacks = tuple(attacks) if attacks is not None else recorded_attacks(replay.reader.iter_rules_events())
+        self.attacks = tuple(attacks) if attacks is not None \
+            else recorded_attacks(replay.reader.iter_rules_events(states_later=True))
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.summary = QLabel()

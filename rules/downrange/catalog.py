@@ -626,8 +626,25 @@ def _load_cached(paths: tuple[Path, ...]) -> Catalog:
 def load_catalog(extra_files: Sequence[str | Path] = (), *, variants: Sequence[str] = ()) -> Catalog:
     """The built-in data plus ``extra_files`` (later entries replace earlier ones with the same name),
     with the named data ``variants`` (see :data:`rules.downrange.options.VARIANTS`) applied."""
-    paths = tuple(DATA_DIR / f for f in BUILTIN_FILES) + tuple(Path(p).expanduser().resolve() for p in extra_files)
-    catalog = _load_cached(paths) if not extra_files else _load(paths)
+    if not extra_files:
+        # The game asks for its catalog at every lookup (a replay of three hours: hundreds of thousands
+        # of times): the built-in data with its variants is made once.
+        return _builtin_catalog(tuple(variants))
+    paths = _builtin_paths() + tuple(Path(p).expanduser().resolve() for p in extra_files)
+    return _with_variants(_load(paths), variants)
+
+
+@lru_cache(maxsize=1)
+def _builtin_paths() -> tuple[Path, ...]:
+    return tuple(DATA_DIR / f for f in BUILTIN_FILES)
+
+
+@lru_cache(maxsize=16)
+def _builtin_catalog(variants: tuple[str, ...]) -> Catalog:
+    return _with_variants(_load_cached(_builtin_paths()), variants)
+
+
+def _with_variants(catalog: Catalog, variants: Sequence[str]) -> Catalog:
     for name in variants:
         if name not in VARIANTS:
             raise DataFileError(f"unknown data variant {name!r}: use one of {', '.join(sorted(VARIANTS))}")

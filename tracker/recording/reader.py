@@ -16,7 +16,7 @@ import json
 import math
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,10 +26,12 @@ import numpy as np
 
 from tracker.errors import RecordingError
 from tracker.events import EventKind, TrackerEvent
-from tracker.recording.schema import MAX_SESSION_S, POSE_COLUMNS, RECORDING_FORMAT, RECORDING_VERSION, TABLES
+from tracker.recording.schema import MAX_SESSION_S, POSE_COLUMNS, RECORDING_FORMAT, RECORDING_VERSION, STATE_KIND_PREFIX, TABLES
 from tracker.unit_pose import UnitPose, UnitState
 
 _VALID_T = f"t_s >= 0 AND t_s <= {MAX_SESSION_S!r}"  # a NaN, negative or absurd time is a damaged row
+#: The thinned tracks are looked up this many seconds of the game at a time (the progress shown after each).
+TRACK_CHUNK_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,10 @@ class RulesRecord:
     t_s: float
     kind: str
     payload: dict[str, Any]
+    #: The row's id in ``rules_events`` (:meth:`RecordingReader.rules_payload` reads its payload later).
+    row_id: int = -1
+    #: False when the payload was left unread (``iter_rules_events(later=...)``): ``payload`` is then {}.
+    read: bool = True
 
 
 @dataclass(frozen=True)
@@ -194,8 +200,26 @@ class RecordingReader:
         if "poses" not in self._tables or not math.isfinite(t_s):
             return ()
         columns = ", ".join(POSE_COLUMNS)
+        ids = self.unit_ids
+        # One statement for every unit (each its own look-up in the index): a replay or a debrief samples
+        # thousands of moments, and 40 statements a moment cost more than the look-ups themselves.
+        newest = (f"SELECT {columns} FROM poses WHERE id IN (SELECT (SELECT id FROM poses WHERE tag_id = tags.value AND t_s <= ? "  # SQL built from fixed table and column names only
+                  f"AND {_VALID_T} ORDER BY t_s DESC, id DESC LIMIT 1) FROM json_each(?) AS tags) ORDER BY tag_id")
+        fast: dict[int, UnitPose] = {}
+        damaged = False
+        for row in self._stream(newest, (float(t_s), json.dumps(list(ids)))):
+            pose = _quiet_pose(row, t_s)
+            if pose is None:
+                damaged = True
+            else:
+                fast[pose.tag_id] = pose
+        if not damaged:  # a unit left out was not seen yet
+            return tuple(fast[tag_id] for tag_id in ids if tag_id in fast)
         out = []
-        for tag_id in self.unit_ids:
+        for tag_id in ids:
+            if tag_id in fast:
+                out.append(fast[tag_id])
+                continue
             # Newest valid row at or before t: the index answers it in a few page reads; a damaged row
             # is skipped and the one before it taken.
             for row in self._stream(
@@ -217,29 +241,78 @@ class RecordingReader:
 
     def track_of(self, tag_id: int, *, step_s: float = 0.0) -> np.ndarray:
         """(N, 4) rows of t_s, x_in, y_in, heading_deg: one unit's recorded poses, streamed from the
-        index. ``step_s`` > 0 keeps the first pose of each step, the last pose before a pause of a step
-        or more (where the unit stopped), every change of state (a lift) and the last pose: a
-        three-hour trail stays tens of thousands of points, thinned inside SQLite."""
+        index; ``step_s`` > 0 thins them as :meth:`tracks` does."""
         if step_s > 0:
-            sql = (
-                "SELECT t_s, x_in, y_in, heading_deg FROM ("
-                " SELECT t_s, x_in, y_in, heading_deg, state, CAST(t_s / :step AS INTEGER) AS bucket,"
-                "  LAG(CAST(t_s / :step AS INTEGER)) OVER w AS previous_bucket, LEAD(t_s) OVER w AS next_t,"
-                "  LAG(state) OVER w AS previous_state"
-                f" FROM poses WHERE tag_id = :tag AND {_VALID_T} WINDOW w AS (ORDER BY t_s, id))"
-                " WHERE previous_bucket IS NULL OR bucket != previous_bucket OR next_t IS NULL OR next_t - t_s >= :step"
-                " OR state != previous_state ORDER BY t_s"
-            )
-            rows = self._stream(sql, {"step": float(step_s), "tag": int(tag_id)})
-        else:
-            rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
-                                (int(tag_id),))
+            return self.tracks(step_s=step_s, tag_ids=(int(tag_id),)).get(int(tag_id), np.zeros((0, 4)))
+        rows = self._stream(f"SELECT t_s, x_in, y_in, heading_deg FROM poses WHERE tag_id = ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
+                            (int(tag_id),))
+        return self._track_rows(int(tag_id), rows)
+
+    def tracks(self, *, step_s: float, tag_ids: Iterable[int] | None = None, chunk_s: float = TRACK_CHUNK_S,
+               progress: Callable[[float, float], None] | None = None) -> dict[int, np.ndarray]:
+        """Every unit's track thinned to ``step_s``: (N, 4) rows of t_s, x_in, y_in, heading_deg per tag.
+
+        Kept: at every step, each unit's newest pose at or before it; at each of the unit's tracker
+        events (it moved, stopped, was lifted, came back), its newest pose at or before the event and
+        its first one after; its first and last pose. So a stop keeps the moment the unit stopped and the
+        moment it moved on, a lift both ends of the jump, and between them a pose per step. They are
+        looked up in the ``poses_by_tag_time`` index, a stretch of ``chunk_s`` at a time for every unit
+        at once (``progress(done_s, total_s)`` after each): a unit moving every frame for three hours is
+        21,600 look-ups, not 324,000 rows read, and no pose is read twice from the disk."""
+        if "poses" not in self._tables:
+            return {}
+        ids = [int(t) for t in (self.unit_ids if tag_ids is None else tag_ids)]
+        duration = self.duration_s
+        events: list[tuple[int, float]] = []
+        for t, tag in self._stream(f"SELECT t_s, tag_id FROM events WHERE tag_id IS NOT NULL AND {_VALID_T} ORDER BY t_s"):  # SQL built from fixed table and column names only
+            if isinstance(tag, int) and isinstance(t, (int, float)) and tag in ids:
+                events.append((tag, float(t)))
+        # The grid, the events and the two ends of the game (its first pose: "the first after -1 s").
+        steps = [-1.0, *(k * float(step_s) for k in range(int(duration / step_s) + 1)), duration, MAX_SESSION_S]
+        parts: list[np.ndarray] = []
+        chunk = max(float(chunk_s), float(step_s))
+        starts = np.arange(-1.0, duration + chunk, chunk) if duration > 0 else np.array([-1.0])
+        for k, t0 in enumerate(starts):
+            t1 = MAX_SESSION_S + 1 if k == len(starts) - 1 else float(t0) + chunk
+            grid = [g for g in steps if t0 <= g < t1]
+            marks = [[tag, t] for tag, t in events if t0 <= t < t1]
+            if grid or marks:
+                rows = list(self._stream(_THINNED_TRACKS, {"grid": json.dumps(grid), "tags": json.dumps(ids), "marks": json.dumps(marks)}))
+                try:  # the usual case, at numpy's speed: every cell a number (a pose without a place: NaN)
+                    parts.append(np.array([[np.nan if v is None else v for v in r] for r in rows] if _has_none(rows) else rows,
+                                          dtype=np.float64).reshape(-1, 5))
+                except (TypeError, ValueError):
+                    good = []
+                    for tag, t, x, y, heading in rows:
+                        row = _track_row(t, x, y, heading)
+                        if row is None or not isinstance(tag, int):
+                            self._note(f"a pose row of unit {tag} is damaged and was skipped")
+                        else:
+                            good.append((tag, *row))
+                    parts.append(np.array(good, dtype=np.float64).reshape(-1, 5))
+            if progress is not None:
+                progress(min(duration, float(t0) + chunk), duration)
+        every = np.concatenate(parts) if parts else np.zeros((0, 5))
+        # By unit, then time; one pose per time: a pose kept by two chunks or two look-ups is the same row.
+        every = every[np.lexsort((every[:, 1], every[:, 0]))]
+        keep = np.ones(len(every), dtype=bool)
+        keep[1:] = np.any((every[1:] != every[:-1]) & ~(np.isnan(every[1:]) & np.isnan(every[:-1])), axis=1)
+        every = every[keep]
+        out = {}
+        for tag in ids:
+            rows_of = every[every[:, 0] == tag, 1:]
+            if len(rows_of):
+                out[tag] = np.ascontiguousarray(rows_of)
+        return out
+
+    def _track_rows(self, tag_id: int, rows: Iterable[tuple[Any, ...]]) -> np.ndarray:
         out: list[tuple[float, float, float, float]] = []
         for t, x, y, heading in rows:
-            if not all(v is None or isinstance(v, (int, float)) for v in (x, y)) or not isinstance(heading, (int, float)):
+            row = _track_row(t, x, y, heading)
+            if row is None:
                 self._note(f"a pose row of unit {tag_id} is damaged and was skipped")
                 continue
-            out.append((float(t), math.nan if x is None else float(x), math.nan if y is None else float(y), float(heading)))
+            out.append(row)
         return np.array(out, dtype=np.float64).reshape(-1, 4)
 
     # -- events --------------------------------------------------------------------------------
@@ -267,18 +340,40 @@ class RecordingReader:
     def rules_events(self, t0_s: float = float("-inf"), t1_s: float = float("inf")) -> list[RulesRecord]:
         return list(self.iter_rules_events(t0_s, t1_s))
 
-    def iter_rules_events(self, t0_s: float = float("-inf"), t1_s: float = float("inf")) -> Iterator[RulesRecord]:
-        """Rule records with t0_s <= t_s < t1_s, in order, one at a time."""
-        for t, kind, payload in self._stream(
-            f"SELECT t_s, kind, payload_json FROM rules_events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
+    def iter_rules_events(self, t0_s: float = float("-inf"), t1_s: float = float("inf"), *,
+                          states_later: bool = False) -> Iterator[RulesRecord]:
+        """Rule records with t0_s <= t_s < t1_s, in order, one at a time. ``states_later``: the session's
+        full game states (``state:...`` rows, in a long game most of the file: each holds the game's
+        events so far) come without their payload (``read`` False), for :meth:`rules_payload` to read
+        when one is needed."""
+        payload_column = f"CASE WHEN kind LIKE '{STATE_KIND_PREFIX}%' THEN NULL ELSE payload_json END" if states_later else "payload_json"
+        for row_id, t, kind, payload in self._stream(
+            f"SELECT id, t_s, kind, {payload_column} FROM rules_events WHERE t_s >= ? AND t_s < ? AND {_VALID_T} ORDER BY t_s, id",  # SQL built from fixed table and column names only
             (t0_s, t1_s),
         ):
-            try:
-                data = json.loads(payload)
-            except (TypeError, ValueError, RecursionError):
-                self._note("a rules record is damaged and was skipped")
+            kind = _text(kind)
+            if states_later and kind.startswith(STATE_KIND_PREFIX):
+                yield RulesRecord(float(t), kind, {}, int(row_id), read=False)
                 continue
-            yield RulesRecord(float(t), _text(kind), data if isinstance(data, dict) else {"value": data})
+            data = self._parsed(payload)
+            if data is not None:
+                yield RulesRecord(float(t), kind, data, int(row_id))
+
+    def rules_payload(self, row_id: int) -> dict[str, Any]:
+        """The payload of ``rules_events`` row ``row_id`` ({} when it is damaged or gone)."""
+        return self._parsed(self._payload_json(row_id)) or {}
+
+    def _payload_json(self, row_id: int) -> Any:
+        row = next(self._stream("SELECT payload_json FROM rules_events WHERE id = ?", (int(row_id),)), None)
+        return None if row is None else row[0]
+
+    def _parsed(self, payload: Any) -> dict[str, Any] | None:
+        try:
+            data = json.loads(payload)
+        except (TypeError, ValueError, RecursionError):
+            self._note("a rules record is damaged and was skipped")
+            return None
+        return data if isinstance(data, dict) else {"value": data}
 
     def bookmarks(self) -> list[Bookmark]:
         return [Bookmark(float(t), _text(note))
@@ -296,6 +391,40 @@ class RecordingReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: The thinned tracks' look-ups (:meth:`RecordingReader.tracks`): per unit (``tags``), its newest pose
+#: at or before each time of ``grid``; per ``marks`` entry [tag, t], the tag's newest pose at or before t
+#: and its first after. Each look-up reads the covering index only; the rows are then read in id order.
+_NEWEST = f"SELECT id FROM poses WHERE tag_id = {{tag}} AND t_s <= {{t}} AND {_VALID_T} ORDER BY t_s DESC, id DESC LIMIT 1"
+_FIRST_AFTER = f"SELECT id FROM poses WHERE tag_id = {{tag}} AND t_s > {{t}} AND {_VALID_T} ORDER BY t_s, id LIMIT 1"
+_MARK_TAG, _MARK_T = "json_extract(m.value, '$[0]')", "json_extract(m.value, '$[1]')"
+_THINNED_TRACKS = (
+    "SELECT tag_id, t_s, x_in, y_in, heading_deg FROM poses WHERE id IN ("
+    f"SELECT ({_NEWEST.format(tag='u.value', t='g.value')}) FROM json_each(:grid) AS g, json_each(:tags) AS u"
+    " UNION SELECT (" + _NEWEST.format(tag=_MARK_TAG, t=_MARK_T) + ") FROM json_each(:marks) AS m"
+    " UNION SELECT (" + _FIRST_AFTER.format(tag=_MARK_TAG, t=_MARK_T) + ") FROM json_each(:marks) AS m)"
+)
+
+
+def _has_none(rows: list[tuple[Any, ...]]) -> bool:
+    return any(v is None for r in rows for v in r)
+
+
+def _track_row(t: Any, x: Any, y: Any, heading: Any) -> tuple[float, float, float, float] | None:
+    """One track row (t_s, x_in, y_in, heading_deg; a pose without a place as NaN), None when damaged."""
+    if not all(v is None or isinstance(v, (int, float)) for v in (x, y)) or not isinstance(heading, (int, float)) \
+            or not isinstance(t, (int, float)):
+        return None
+    return float(t), math.nan if x is None else float(x), math.nan if y is None else float(y), float(heading)
+
+
+def _quiet_pose(row: tuple[Any, ...], t_s: float) -> UnitPose | None:
+    """A pose row read, or None for a damaged one (which the careful path then reads, and notes)."""
+    try:
+        return _pose_from_row(row, t_s)
+    except (TypeError, ValueError):
+        return None
 
 
 def _pose_from_row(row: tuple[Any, ...], t_s: float) -> UnitPose:
