@@ -214,7 +214,7 @@ def test_actions_without_dice_are_listed_with_their_cards(window):
     assert signal.startswith("0:02")
     review._clicked(review.list.item(rows.index(signal)))
     assert window.timeline.replay.t_s == pytest.approx(SIGNAL_AT)
-    assert "Sergeant Signals (other)" in review.card_title.text()
+    assert "Sergeant Signals (radio call)" in review.card_title.text()
     assert "Reached" in review.card_body.text() and "Corpsman" in review.card_body.text()
 
 

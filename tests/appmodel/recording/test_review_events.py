@@ -158,7 +158,7 @@ def test_review_topics_moments_are_one_choice_to_stop_at(tmp_path):
 
 def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path):
     from appmodel.game_session import GameSession
-    from appmodel.replay_model import STATE_CACHE
+    from appmodel.replay_model import STATES_KEPT
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from rules.downrange.pieces import Status
 
@@ -171,7 +171,7 @@ def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path
     clock = Clock()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1, clock=clock)
     session.start_recording(tmp_path / "many.sqlite")
-    changes = 3 * STATE_CACHE
+    changes = 3 * STATES_KEPT
     for i in range(changes):
         clock.t_s = 1.0 + i
         status = Status.DOWN if i % 2 == 0 else Status.ACTIVE
@@ -181,11 +181,11 @@ def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path
     session.stop_recording()
     model = ReplayModel(tmp_path / "many.sqlite")
     try:
-        for i in list(range(changes)) + [3, 0, 40]:
+        for i in list(range(changes)) + [3, 0, changes - 2]:
             model.seek(1.5 + i)
             want = "removed" if i == 5 else ("down" if i % 2 == 0 else "active")
             assert model.session.unit(31).status == want, f"at {1.5 + i} s"
-        assert len(model._states) <= STATE_CACHE
+        assert len(model._states) <= STATES_KEPT
     finally:
         model.close()
 
