@@ -10,13 +10,16 @@ many frames; passing it through would make range readouts flicker. So the filter
   is being moved.
 * **following** (motion onset): a still unit pushed slowly (a fraction of the deadband a frame) would
   be reported at its old mean, trailing by up to the deadband, until the deadband is crossed. So each
-  measurement is also compared with the mean against the measurement noise (the still samples' own
-  scatter, at least ``onset``): one beyond it in the same direction as the frame before's means the unit
-  has begun to move, and the output is the latest measurement from then on. No move is counted yet
-  (nothing for the rules or the events): that waits for the deadband as before, measured from where
-  it stood; if it comes to rest inside the deadband, the mean restarts there.
+  measurement is also compared with the mean against the measurement noise (the still samples'
+  scatter as their second differences tell it, which a slow drift does not inflate; at least
+  ``onset``): offsets beyond it running one way and growing mean the unit has begun to move, and the
+  output is the latest measurement from then on. No move is counted yet (nothing for the rules or the
+  events): that waits for the deadband as before, measured from where it stood; if it comes to rest
+  inside the deadband, the mean restarts there.
 * **moving**: the output is the latest measurement (no lag). When the last ``settle_s`` of
-  measurements fit inside a small circle (and a small heading band) the unit is at rest again.
+  measurements fit inside a small circle (and a small heading band) without drifting one way, the
+  unit is at rest again, its mean started from the samples where it already stands (not the whole
+  window's, which trails a unit that slowed to a stop).
 
 A measurement may be marked untrusted: a tag decoded with corrected bits, most often because part
 of its card is under a neighbour's block or miniature, whose corners can then be off by a pixel or
@@ -109,8 +112,7 @@ class PoseFilter:
         self._qq = 0.0
         self._q1: tuple[float, float] | None = None
         self._q2: tuple[float, float] | None = None
-        # The offset beyond the onset radius that began the frames running beyond it in one direction, if any.
-        self._departure: tuple[float, float] | None = None
+        self._departure: tuple[float, float] | None = None  # last frame's offset beyond the onset, if any
         self._reset_still([(t_s, x, y, heading_deg)])
         self._recent: deque[tuple[float, float, float, float]] = deque([(t_s, x, y, heading_deg)])
 
@@ -174,20 +176,15 @@ class PoseFilter:
         return self._noise_radius
 
     def _same_way(self, dx: float, dy: float) -> bool:
-        """Whether this offset from the mean continues the departure: within 60 degrees of it, and farther
-        than where the departure began by half the onset radius at least. A motion's offset grows frame by
-        frame (a slow creep over a few frames); a step in the measurement that stays (light changing
-        slowly) does not, and leaves the still pose as it is."""
+        """Whether this offset from the mean continues last frame's: within 60 degrees of it, and farther
+        by half the onset radius at least. A motion's offset grows frame by frame; a step in the
+        measurement that stays, or a drift slower than that (light changing slowly), does not, and leaves
+        the still pose as it is."""
         d = self._departure
         if d is None:
             return False
         now, before = math.hypot(dx, dy), math.hypot(d[0], d[1])
-        return self._along(dx, dy) and now >= before + 0.5 * self._noise_radius
-
-    def _along(self, dx: float, dy: float) -> bool:
-        """Whether an offset points within 60 degrees of the departure's."""
-        d = self._departure
-        return d is not None and dx * d[0] + dy * d[1] > 0.5 * math.hypot(dx, dy) * math.hypot(d[0], d[1])
+        return dx * d[0] + dy * d[1] > 0.5 * now * before and now >= before + 0.5 * self._noise_radius
 
     # -- one measurement ----------------------------------------------------------------------
     def update(self, x: float, y: float, heading_deg: float, t_s: float, *, trusted: bool = True) -> FilterStep:
@@ -261,8 +258,7 @@ class PoseFilter:
             dx, dy = x - self.x, y - self.y
             if self._same_way(dx, dy):
                 return False  # twice beyond the noise, one way: a motion onset (update() follows it)
-            if not self._along(dx, dy):
-                self._departure = (dx, dy)  # kept out of the mean until the next frames tell
+            self._departure = (dx, dy)  # kept out of the mean until the next frame tells
             self._pending = 0
             return True
         self._departure = None
