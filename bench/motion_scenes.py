@@ -9,7 +9,9 @@ every tag) at 30 frames/s, 960x540 with a 1080p camera's tag size (1" tags about
 * ``carry``: a unit picked up by a hand, carried (under the hand for half a second), and set down
   elsewhere, the hand beside it before and after;
 * ``bump``: the camera bumped 1.5 s in and left at its new angle (the picture shifted and turned);
-* ``exposure``: the auto-exposure stepping the brightness down and up again.
+* ``exposure``: the auto-exposure stepping the brightness down and up again;
+* ``bump_slide``: the camera knocked while a hand slides two units (motion-blurred): it jumps, shakes and
+  settles at a new angle, each frame of the shake smeared by the camera's own motion.
 """
 from __future__ import annotations
 
@@ -121,6 +123,51 @@ def exposure(frames: int = 90) -> Iterator[RenderedFrame]:
         yield RenderedFrame(image_bgr=image, truth=f.truth, t_s=t, frame_index=i)
 
 
+def _smear(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    """The picture smeared along (dx, dy) px: a camera moving while the shutter is open."""
+    n = max(1, int(round(math.hypot(dx, dy))))
+    kernel = np.zeros((2 * n + 1, 2 * n + 1), np.float32)
+    for s in np.linspace(-0.5, 0.5, 4 * n + 1):
+        kernel[int(round(n + s * dy)), int(round(n + s * dx))] += 1.0
+    return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
+def bump_slide(frames: int = 75, *, knock_frame: int = 45) -> Iterator[RenderedFrame]:
+    """Units 30 and 31 slid 7 in/s by a hand from 1.0 s (motion-blurred, the hand behind each); at frame 45
+    the camera is knocked: it jumps (22, -12) px and 2 degrees, shakes about that (40%, dying away over a
+    few frames) and stays there. Each frame the camera moved in is smeared by half of that motion."""
+    table = table_960()
+    rng = np.random.default_rng(5)
+    movers = [(30, 26.0, 31.0, 1.0), (31, 44.0, 17.0, -1.0)]
+    speed_in_s = 7.0
+    knock = (22.0, -12.0, 2.0)
+
+    def offset(i: int) -> float:  # how far the camera has gone towards its new pose (1: there)
+        if i < knock_frame:
+            return 0.0
+        if i == knock_frame:
+            return 1.0
+        return 1.0 + 0.4 * math.exp(-(i - knock_frame) / 2.0) * math.cos(math.pi * 0.8 * (i - knock_frame))
+
+    for i in range(frames):
+        t = i / FPS
+        placements, hands = _still(), []
+        for tag, x0, y0, way in movers:
+            sliding = 1.0 <= t < 2.2
+            x = x0 + way * speed_in_s * min(max(t - 1.0, 0.0), 1.2)
+            placements.append(TagPlacement(tag, x, y0, 1.0, 15.0 * tag, velocity_in_s=(way * speed_in_s if sliding else 0.0, 0.0)))
+            if sliding:
+                hands.append(Hand(x - way * 1.6, y0 + 0.4, 1.0))  # pushing it from behind
+        f = table.render(placements, faults=Faults(noise_sigma=1.5, blur_px=0.5, motion_blur=True), hands=hands,
+                         rng=rng, t_s=t, frame_index=i)
+        k, before = offset(i), offset(i - 1)
+        dx, dy, deg = (v * k for v in knock)
+        image = _warp(f.image_bgr, dx, dy, deg)
+        if k != before:
+            image = _smear(image, 0.5 * knock[0] * (k - before), 0.5 * knock[1] * (k - before))
+        yield _transformed(f, image, lambda p, dx=dx, dy=dy, deg=deg: _warp_points(p, 960, 540, dx, dy, deg))
+
+
 SEQUENCES: dict[str, Callable[[], Iterator[RenderedFrame]]] = {
-    "push": push, "carry": carry, "bump": bump, "exposure": exposure,
+    "push": push, "carry": carry, "bump": bump, "exposure": exposure, "bump_slide": bump_slide,
 }

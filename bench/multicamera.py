@@ -15,8 +15,10 @@ Printed side by side:
   after the first; split into units inside one view (seen by one camera of the pair) and on the
   seam (seen by both), the same units for every setup (the middle band |x - 72| <= 6 in, where the pair hands over, and elsewhere);
 * **error**: distance of the reported pose from the truth for still units (median / max), inside one
-  view and on the seam; and for the walking units while they cross (max), with the count of spurious
-  events (hidden, reappeared, a second identity) during the crossing;
+  view and on the seam, poses measured in that frame; and for the walking units while they cross (max
+  of the poses measured in that frame; a pose held from an earlier frame, ``measured`` False, is no
+  measurement: counted apart, with its error), with the count of spurious events (hidden, reappeared,
+  a second identity) during the crossing;
 * **frames/s**: tracking only (detection, fusion, filtering; not rendering). For the pair, two ways on
   the same frames: each camera's detector in its own thread (one core each; pupil-apriltags releases
   the GIL), the same with two detector threads per camera ("x2": four threads on two cores), and the
@@ -24,7 +26,7 @@ Printed side by side:
   tracker in turn, the order rotating, so that load from other programs slows all alike: compare
   ratios within one run.
 
-    .venv/bin/python bench/multicamera.py [--frames 20]
+    .venv/bin/python bench/multicamera.py [--frames 20] [--only "two 1080p"]
 """
 from __future__ import annotations
 
@@ -127,6 +129,7 @@ def gil_check(rig: CameraRig, still: list[TagPlacement]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=20, help="frames per setup (10 frames/s of scene time)")
+    parser.add_argument("--only", nargs="+", metavar="SETUP", help="only these setups (e.g. 'two 1080p')")
     args = parser.parse_args()
     started = time.perf_counter()
     layout = seam_layout(WIDTH_IN, DEPTH_IN, cols=2, rows=2)
@@ -136,6 +139,10 @@ def main() -> int:
         "one 4K": CameraRig.side_by_side(layout, cameras=1, size_px=(3840, 2160), faults=FAULTS),
         "one 1080p": CameraRig.side_by_side(layout, cameras=1, size_px=(1920, 1080), faults=FAULTS),
     }
+    unknown = set(args.only or ()) - set(setups)
+    if unknown:
+        parser.error(f"no setup {sorted(unknown)}; the setups are {sorted(setups)}")
+    setups = {label: rig for label, rig in setups.items() if not args.only or label in args.only}
     still, walker_ids = scene()
     roster = Roster(units=tuple(UnitSpec(tag_id=p.tag_id, name=f"u{p.tag_id}") for p in still)
                     + tuple(UnitSpec(tag_id=i, name=f"walker {i}") for i in walker_ids))
@@ -157,10 +164,10 @@ def main() -> int:
         else:
             trackers[label] = (rig, MultiCameraTracker(cals, roster=roster))
     sizes = {label: tag_sizes(rig, still) for label, rig in setups.items()}
-    gil = gil_check(setups["two 1080p"], still)
+    gil = gil_check(setups["two 1080p"], still) if "two 1080p" in setups else ""
 
     stats = {name: {"seen": {"inside": 0, "seam": 0}, "total": {"inside": 0, "seam": 0}, "err": {"inside": [], "seam": []},
-                    "walk_err": [], "spurious": 0, "appeared": {}, "time": 0.0} for name in trackers}
+                    "walk_err": [], "walk_held": [], "spurious": 0, "appeared": {}, "time": 0.0} for name in trackers}
     names = list(trackers)
     for i in range(args.frames):
         t = i / FPS
@@ -190,14 +197,15 @@ def main() -> int:
                     continue
                 pose = result.pose(p.tag_id)
                 s["total"][where] += 1
-                if pose is not None and pose.last_seen_t_s == t:
+                if pose is not None and pose.measured:
                     s["seen"][where] += 1
                     if i >= 5:  # the filter has settled
                         s["err"][where].append(math.hypot(pose.x_in - p.x_in, pose.y_in - p.y_in))
             for w in walkers_at(t, walker_ids):
                 pose = result.pose(w.tag_id)
                 if pose is not None and pose.state is UnitState.SEEN:
-                    s["walk_err"].append(math.hypot(pose.x_in - w.x_in, pose.y_in - w.y_in))
+                    error = math.hypot(pose.x_in - w.x_in, pose.y_in - w.y_in)
+                    s["walk_err" if pose.measured else "walk_held"].append(error)
     for _, tracker in trackers.values():
         tracker.close()
 
@@ -209,7 +217,7 @@ def main() -> int:
         print(f"  {label}: {len(rig.cameras)} camera(s) {rig.cameras[0].model.width_px}x{rig.cameras[0].model.height_px} "
               f"{rig.cameras[0].pose.camera_position_in[2]:.0f} in over the table; {cams.coverage().summary()}")
     print()
-    header = f"{'setup':34} | {'1-inch tag px med/min':>22} | {'recall elsewhere':>16} | {'recall middle':>13} | {'err elsewhere med/max':>21} | {'err middle med/max':>19} | {'walkers max err in':>18} | {'spurious events':>15} | {'ms/frame':>8} | {'frames/s':>8}"
+    header = f"{'setup':34} | {'1-inch tag px med/min':>22} | {'recall elsewhere':>16} | {'recall middle':>13} | {'err elsewhere med/max':>21} | {'err middle med/max':>19} | {'walkers max err in':>18} | {'held (max err)':>14} | {'spurious events':>15} | {'ms/frame':>8} | {'frames/s':>8}"
     print(header)
     print("-" * len(header))
     base_fps = None
@@ -221,10 +229,11 @@ def main() -> int:
         rec = {k: s["seen"][k] / max(1, s["total"][k]) for k in ("inside", "seam")}
         err = {k: (float(np.median(v)), float(np.max(v))) if v else (math.nan, math.nan) for k, v in s["err"].items()}
         walk = max(s["walk_err"]) if s["walk_err"] else math.nan
+        held = f"{len(s['walk_held'])} ({max(s['walk_held']):.3f})" if s["walk_held"] else "0"
         extra = sum(c - 1 for c in s["appeared"].values()) + s["spurious"]
         med, small = sizes[label]
         print(f"{name:34} | {med:12.1f} / {small:7.1f} | {rec['inside']:16.4f} | {rec['seam']:13.4f} | {err['inside'][0]:9.4f} / {err['inside'][1]:9.4f} | "
-              f"{err['seam'][0]:8.4f} / {err['seam'][1]:8.4f} | {walk:18.4f} | {extra:15d} | {1000.0 / fps:8.1f} | {fps:8.2f}")
+              f"{err['seam'][0]:8.4f} / {err['seam'][1]:8.4f} | {walk:18.4f} | {held:>14} | {extra:15d} | {1000.0 / fps:8.1f} | {fps:8.2f}")
     print()
     print("frames/s: tracking only, 2 cores shared with other developers' work (compare within this run)")
     print(gil)

@@ -10,13 +10,16 @@ many frames; passing it through would make range readouts flicker. So the filter
   is being moved.
 * **following** (motion onset): a still unit pushed slowly (a fraction of the deadband a frame) would
   be reported at its old mean, trailing by up to the deadband, until the deadband is crossed. So each
-  measurement is also compared with the mean against the measurement noise (the still samples' own
-  scatter, at least ``onset``): one beyond it in the same direction as the frame before's means the unit
-  has begun to move, and the output is the latest measurement from then on. No move is counted yet
-  (nothing for the rules or the events): that waits for the deadband as before, measured from where
-  it stood; if it comes to rest inside the deadband, the mean restarts there.
+  measurement is also compared with the mean against the measurement noise (the still samples'
+  scatter as their second differences tell it, which a slow drift does not inflate; at least
+  ``onset``): offsets beyond it running one way and growing mean the unit has begun to move, and the
+  output is the latest measurement from then on. No move is counted yet (nothing for the rules or the
+  events): that waits for the deadband as before, measured from where it stood; if it comes to rest
+  inside the deadband, the mean restarts there.
 * **moving**: the output is the latest measurement (no lag). When the last ``settle_s`` of
-  measurements fit inside a small circle (and a small heading band) the unit is at rest again.
+  measurements fit inside a small circle (and a small heading band) without drifting one way, the
+  unit is at rest again, its mean started from the samples where it already stands (not the whole
+  window's, which trails a unit that slowed to a stop).
 
 A measurement may be marked untrusted: a tag decoded with corrected bits, most often because part
 of its card is under a neighbour's block or miniature, whose corners can then be off by a pixel or
@@ -104,9 +107,11 @@ class PoseFilter:
         self._anchor: tuple[float, float, float] | None = None
         self._onset_radius = 0.0
         self._noise_radius = max(settings.onset, settings.deadband / 2)
-        self._origin = (x, y)
+        self._noise_known = False  # whether _noise_radius was measured (else the guess above)
         self._qn = 0
-        self._qx = self._qy = self._qq = 0.0
+        self._qq = 0.0
+        self._q1: tuple[float, float] | None = None
+        self._q2: tuple[float, float] | None = None
         self._departure: tuple[float, float] | None = None  # last frame's offset beyond the onset, if any
         self._reset_still([(t_s, x, y, heading_deg)])
         self._recent: deque[tuple[float, float, float, float]] = deque([(t_s, x, y, heading_deg)])
@@ -119,11 +124,11 @@ class PoseFilter:
         self._ref_heading = samples[-1][3]
         for _, x, y, h in samples:
             self._add_still(x, y, h)
-        # The measurement noise, for the onset test: the scatter of the still samples that come from now
-        # on (not the samples it came to rest with, which may hold the end of a slow motion's trend).
-        self._origin = (self.x, self.y)
+        # The measurement noise, for the onset test: from the still samples that come from now on (not
+        # the samples it came to rest with, which may hold the end of a slow motion).
         self._qn = 0
-        self._qx = self._qy = self._qq = 0.0
+        self._qq = 0.0
+        self._q1 = self._q2 = None
 
     def _add_still(self, x: float, y: float, heading_deg: float) -> None:
         if self._n >= self.settings.still_samples:
@@ -131,12 +136,16 @@ class PoseFilter:
         self._n += 1
         self._sx += x
         self._sy += y
-        # The noise samples (counted afresh after a _reset_still's own samples).
-        ox, oy = x - self._origin[0], y - self._origin[1]
-        self._qn += 1
-        self._qx += ox
-        self._qy += oy
-        self._qq += ox * ox + oy * oy
+        # The noise, from the samples' second differences (counted afresh after a _reset_still's own
+        # samples): a slow drift the rest test let through (a unit still creeping, a hand-held camera)
+        # has almost none, so it is not taken for noise; its scatter about the mean would be, and would
+        # widen the onset radius until the drift itself never crossed it.
+        q1, q2 = self._q1, self._q2
+        if q1 is not None and q2 is not None:
+            ddx, ddy = x - 2.0 * q1[0] + q2[0], y - 2.0 * q1[1] + q2[1]
+            self._qn += 1
+            self._qq += ddx * ddx + ddy * ddy
+        self._q2, self._q1 = q1, (x, y)
         # Average headings as offsets from a reference, so 359 and 1 average to 0, not 180.
         self._sc += angle_diff_deg(heading_deg, self._ref_heading)
         self.x = self._sx / self._n
@@ -158,17 +167,19 @@ class PoseFilter:
         measurement noise (``onset_sigmas`` times the still samples' scatter), at least ``onset``; until
         five still samples tell, the noise of the last still period (at first half the deadband)."""
         s = self.settings
-        if self._qn < 5:
+        if self._qn < 3:
             return self._noise_radius
-        mx, my = self._qx / self._qn, self._qy / self._qn
-        var = max(0.0, self._qq / self._qn - mx * mx - my * my)  # 2-D scatter about the samples' mean
+        # White noise of scatter var (x and y together) gives second differences of mean square 6 var.
+        var = self._qq / self._qn / 6.0
         self._noise_radius = max(s.onset, s.onset_sigmas * math.sqrt(var))
+        self._noise_known = True
         return self._noise_radius
 
     def _same_way(self, dx: float, dy: float) -> bool:
         """Whether this offset from the mean continues last frame's: within 60 degrees of it, and farther
         by half the onset radius at least. A motion's offset grows frame by frame; a step in the
-        measurement that stays (light changing slowly) does not, and leaves the still pose as it is."""
+        measurement that stays, or a drift slower than that (light changing slowly), does not, and leaves
+        the still pose as it is."""
         d = self._departure
         if d is None:
             return False
@@ -215,7 +226,7 @@ class PoseFilter:
         # slowly moves less than rest_radius in settle_s, and must not be taken for one at rest).
         if self._at_rest(t_s, radius=min(s.rest_radius, max(self._noise_radius, s.rest_radius / 4))):
             before = (self.x, self.y)
-            self._reset_still(list(self._recent))
+            self._reset_still(self._standing(list(self._recent)))
             self.moving = False
             self._pending = 0
             settle = math.hypot(self.x - before[0], self.y - before[1])
@@ -278,7 +289,7 @@ class PoseFilter:
         if self._at_rest(t_s, radius=self._onset_radius):
             self._anchor = None
             window = [r for r in self._recent if r[0] >= t_s - s.settle_s - 1e-9]
-            self._reset_still(window)
+            self._reset_still(self._standing(window))
         return FilterStep(self.x, self.y, self.heading_deg, False, False, False, 0.0)
 
     def _follow(self, x: float, y: float, heading_deg: float, *, started: bool) -> FilterStep:
@@ -290,6 +301,32 @@ class PoseFilter:
         self.x, self.y, self.heading_deg = x, y, heading_deg % 360.0
         return FilterStep(self.x, self.y, self.heading_deg, True, started, False, travelled)
 
+    def _standing(self, window: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+        """The samples of a rest window where the unit already stood where it stands now: the newest ones
+        within the measurement noise of the newest (at least ``onset``). The whole window's mean would
+        trail a unit that slowed to a stop (or still creeps) by up to the rest radius.
+
+        The window also tells the noise, if nothing did yet (a unit first seen moving): its second
+        differences, as in the still samples; else the first guess (half the deadband) would let a unit
+        creeping on after it came to rest trail by up to that much."""
+        if not self._noise_known and len(window) >= 6:
+            dd = [(c[1] - 2.0 * b[1] + a[1]) ** 2 + (c[2] - 2.0 * b[2] + a[2]) ** 2
+                  for a, b, c in zip(window, window[1:], window[2:])]
+            s = self.settings
+            # The median, robust to the few big ones of a unit slowing down (for white noise it is
+            # 6 ln 2 times the scatter, x and y together).
+            self._noise_radius = max(s.onset, s.onset_sigmas * math.sqrt(sorted(dd)[len(dd) // 2] / (6.0 * math.log(2.0))))
+            self._noise_known = True
+        newest = window[-1]
+        radius = self._noise_radius if self._noise_known else self.settings.onset
+        kept = [newest]
+        for r in reversed(window[:-1]):
+            if math.hypot(r[1] - newest[1], r[2] - newest[2]) > radius:
+                break
+            kept.append(r)
+        kept.reverse()
+        return kept
+
     def _at_rest(self, t_s: float, *, radius: float | None = None) -> bool:
         s = self.settings
         window = [r for r in self._recent if r[0] >= t_s - s.settle_s - 1e-9]
@@ -297,7 +334,15 @@ class PoseFilter:
             return False
         mx = sum(r[1] for r in window) / len(window)
         my = sum(r[2] for r in window) / len(window)
-        if max(math.hypot(r[1] - mx, r[2] - my) for r in window) > (s.rest_radius if radius is None else radius):
+        radius = s.rest_radius if radius is None else radius
+        if max(math.hypot(r[1] - mx, r[2] - my) for r in window) > radius:
+            return False
+        # Within the circle but still going one way (a slow creep): not at rest. The window's first and
+        # last halves of a unit at rest differ by the noise only.
+        half = len(window) // 2
+        early, late = window[:half], window[-half:]
+        drift = math.hypot(sum(r[1] for r in late) - sum(r[1] for r in early), sum(r[2] for r in late) - sum(r[2] for r in early)) / half
+        if drift > 0.25 * radius:
             return False
         ref = window[-1][3]
         offsets = [angle_diff_deg(r[3], ref) for r in window]

@@ -97,3 +97,39 @@ def test_a_push_beyond_the_deadband_is_a_move_counted_from_where_it_stood() -> N
     assert started == 1
     assert travelled == pytest.approx(0.4, abs=1e-6)  # the whole push, from where it stood
     assert f.rest_xy == pytest.approx((10.4, 20.0))
+
+
+@pytest.mark.parametrize("creep_px", [0.25, 0.4, 1.0])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_unit_slowing_to_a_creep_is_followed_not_averaged(creep_px: float, seed: int) -> None:
+    """Seen first moving (3 px/frame), then creeping on: it comes to rest as far as the rest test can
+    tell, and the creep must not be taken for measurement noise (which would widen the onset radius
+    until the creep never crossed it) nor the rest pose be the mean of the slowing frames. A 67 px tag
+    (the rest radius 2 px wide), as on a hand-held camera slowing down."""
+    rng = np.random.default_rng(seed)
+    px_per_in = 67.0
+    f = PoseFilter(10.0, 20.0, 0.0, 0.0, settings=FilterSettings())
+    x, late = 10.0, []
+    for i in range(1, 140):
+        x += (3.0 if i < 20 else creep_px) / px_per_in
+        f.update(x + rng.normal(0, NOISE_IN), 20.0 + rng.normal(0, NOISE_IN), rng.normal(0, 0.3), i / FPS)
+        error = math.hypot(f.x - x, f.y - 20.0) * px_per_in
+        if i >= 3 and error > 1.0:
+            late.append((i, round(error, 2)))
+    assert late == [], f"{creep_px} px/frame: over 1 px behind: {late[:5]}"
+
+
+def test_a_tags_centre_in_the_image_is_where_perspective_puts_it() -> None:
+    """Uncalibrated poses are in pixels: the centre is the crossing of the tag's diagonals (where the
+    detector puts it), not the corners' mean, which a slanted view shifts by pixels."""
+    from tracker.unit_pose import image_pose
+
+    h = np.array([[1.2, 0.25, 300.0], [0.05, 0.9, 200.0], [0.0012, 0.0009, 1.0]])  # a slanted view
+    square = np.array([[-40.0, -40.0, 1.0], [40.0, -40.0, 1.0], [40.0, 40.0, 1.0], [-40.0, 40.0, 1.0]])  # edges 56-71 px
+    projected = square @ h.T
+    corners = projected[:, :2] / projected[:, 2:]
+    centre = h[:2, 2] / h[2, 2]  # the square's centre (0, 0) through the same projection
+    x, y, _ = image_pose(corners)
+    assert math.hypot(x - centre[0], y - centre[1]) < 1e-6
+    mean = corners.mean(axis=0)
+    assert math.hypot(mean[0] - centre[0], mean[1] - centre[1]) > 1.0  # the test can fail: the mean is off
