@@ -44,7 +44,10 @@ def fof_panel_shots(out: Path, tmp: Path, shots: Any) -> None:
     panel = window.attack
     panel.set_target(30)
     panel.entered.setChecked(True)
-    panel.dice_form.enter("6")
+    shots.type_dice(panel, "6")
+    settle(window, feed)
+    bar = panel.setup_scroll.verticalScrollBar()  # scrolled down to every outcome, as a player reads them
+    bar.setValue(bar.maximum())
     settle(window, feed)
     save(window, out / "fof-attack-panel.png")
     window.close()
