@@ -2,13 +2,13 @@
 (offscreen), for docs/gui.md; made by ``make_screenshots.py`` (``--only fof-panels generic-panels``):
 
 * ``fof-attack-panel.png``   — the market patrol: Alpha (led by Sgt. Hale) fires at Cell 1, the
-  shoppers in the line of fire; the odds as the firing unit winning its test, every outcome exact,
-  the players' D8 typed in; the roster's fireteams with their cohesion under the view;
+  shoppers in the line of fire; the odds as the firing unit winning its test, every outcome exact
+  (the panel scrolled down to them), the players' D8 typed in; the roster's fireteams with their
+  cohesion under the view;
 * ``fof-turn-panel.png``     — the turn-2 initiative test with the script's dice: each force's dice
   and where they come from, the exact chance before the roll, the dice thrown and who holds it;
 * ``generic-attack-panel.png`` — the solo game: M1's mortar at the counter T1 at Very Long, every unit
   the shell can reach with its chance of being caught and destroyed, the scatter reach on the table;
-  the roster's hidden counters;
 * ``generic-turn-panel.png`` — the automation tables' decisions for Red, the suggested moves on the table.
 """
 from __future__ import annotations
