@@ -87,6 +87,14 @@ def settle(window, feed=None) -> None:  # type: ignore[no-untyped-def]  # untype
         app.processEvents()
 
 
+def type_dice(panel, *typed: str) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
+    """Type the players' dice into ``panel``'s dice form one roll at a time, as a player would; stop
+    with the form's own words if it refuses one (a shot of a refused roll would show the wrong thing)."""
+    for text in typed:
+        if not panel.dice_form.enter(text):
+            raise SystemExit(f"the dice form refused {text!r}: {panel.dice_form.status.text()}")
+
+
 def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     settle(window)
     if not window.grab().save(str(path)):
@@ -96,7 +104,7 @@ def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]  # untyped
 
 def fof_overlay_shots(out: Path, tmp: Path) -> None:
     """Force on Force: cohesion and the line-of-fire corridor, in the camera view."""
-    from appmodel.game_session import AttackDraft, GameSession
+    from appmodel.game_session import GameSession
     from rules.dice import SeededDice
     from rules.forceonforce.examples import patrol
     from rules.ruleset import get_ruleset
@@ -109,7 +117,7 @@ def fof_overlay_shots(out: Path, tmp: Path) -> None:
                           scenario_path=str(patrol.SCENARIO_PATH), dice=SeededDice(1))
     window, feed = window_for(session, tmp, view="camera")
     session.select_unit(30, weapon="Fire")  # Cell 1 fires at Alpha, the shoppers in the line
-    session.set_attack(AttackDraft(30, "Fire", (10,)))
+    window.attack.set_target(10)  # ticked in the attack panel, as a player sets it up
     settle(window, feed)
     save(window, out / "fof-cohesion-corridor.png")
     window.close()
@@ -187,16 +195,14 @@ def main() -> int:
     session.select_unit(40, weapon="Autocannon")
     panel = window.attack
     panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
-    panel.crew.setValue(1)
+    panel.declared.set_value("crew_assistants", 1)  # the attacker's form: one crew member assisting
     panel.set_target(15, shots=2)
     panel.set_target(11, shots=2, cover="partial")
     panel.entered.setChecked(True)
-    for typed in ("6 2", "4 1", "12"):
-        panel.dice_form.enter(typed)
+    type_dice(panel, "6 2", "4 1", "12")
     settle(window, feed)
     save(window, out / "attack-panel-odds.png")
-    for typed in ("8", "2", "6", "10"):
-        panel.dice_form.enter(typed)
+    type_dice(panel, "8", "2", "6", "10")
     panel.resolve()
     settle(window, feed)
     save(window, out / "attack-panel-resolved.png")

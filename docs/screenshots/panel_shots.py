@@ -2,13 +2,13 @@
 (offscreen), for docs/gui.md; made by ``make_screenshots.py`` (``--only fof-panels generic-panels``):
 
 * ``fof-attack-panel.png``   — the market patrol: Alpha (led by Sgt. Hale) fires at Cell 1, the
-  shoppers in the line of fire; the odds as the firing unit winning its test, every outcome exact,
-  the players' D8 typed in; the roster's fireteams with their cohesion under the view;
+  shoppers in the line of fire; the odds as the firing unit winning its test, every outcome exact
+  (the panel scrolled down to them), the players' D8 typed in; the roster's fireteams with their
+  cohesion under the view;
 * ``fof-turn-panel.png``     — the turn-2 initiative test with the script's dice: each force's dice
   and where they come from, the exact chance before the roll, the dice thrown and who holds it;
 * ``generic-attack-panel.png`` — the solo game: M1's mortar at the counter T1 at Very Long, every unit
   the shell can reach with its chance of being caught and destroyed, the scatter reach on the table;
-  the roster's hidden counters;
 * ``generic-turn-panel.png`` — the automation tables' decisions for Red, the suggested moves on the table.
 """
 from __future__ import annotations
@@ -44,7 +44,10 @@ def fof_panel_shots(out: Path, tmp: Path, shots: Any) -> None:
     panel = window.attack
     panel.set_target(30)
     panel.entered.setChecked(True)
-    panel.dice_form.enter("6")
+    shots.type_dice(panel, "6")
+    settle(window, feed)
+    bar = panel.setup_scroll.verticalScrollBar()  # scrolled down to every outcome, as a player reads them
+    bar.setValue(bar.maximum())
     settle(window, feed)
     save(window, out / "fof-attack-panel.png")
     window.close()
