@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QHeaderView, Q
 
 from appmodel.errors import UsageError
 from appmodel.game_session import AttackDraft
-from gui.panels.attack_common import COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, setup_grid
+from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, set_cell,
+                                      setup_grid)
 from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
                                         widget_value)
 from gui.panels.tables import read_only_table
@@ -323,7 +324,7 @@ class AttackPanel(AttackPanelBase):
                 self.targets.setCellWidget(row, COL_TARGET, box)
                 self._fill_geometry(row, p)
                 for col in (COL_HIT, COL_KILL):
-                    self.targets.setItem(row, col, QTableWidgetItem(""))
+                    set_cell(self.targets, row, col, "")
                 self._fill_columns(row, p.unit_id)
         for uid in list(self._target_decl):
             if uid not in self._rows:
@@ -442,9 +443,12 @@ class AttackPanel(AttackPanelBase):
         kill = f" and {legend.kill}" if legend.kill else ""
         self.targets_title.setText(f"<b>Targets</b> — {one}; {legend.hit}{kill}: the exact odds")
         for col, word, help_text in ((COL_HIT, legend.hit, legend.hit_help), (COL_KILL, legend.kill, legend.kill_help)):
-            item = QTableWidgetItem((word or "").capitalize())
-            item.setToolTip(help_text)
-            self.targets.setHorizontalHeaderItem(col, item)
+            item = self.targets.horizontalHeaderItem(col)
+            title = (word or "").capitalize()
+            if item is None or item.text() != title or item.toolTip() != help_text:  # a new one relays the header out
+                item = QTableWidgetItem(title)
+                item.setToolTip(help_text)
+                self.targets.setHorizontalHeaderItem(col, item)
         self.targets.setColumnHidden(COL_KILL, legend.kill is None)
         by_target = {o.unit_id: o for o in snap.odds}
         for row, uid in enumerate(self._rows):
@@ -457,8 +461,8 @@ class AttackPanel(AttackPanelBase):
                     text = legend.refused if col == COL_HIT else ""
                 else:
                     text = f"{float(values[word]):.1%}" if word in values else ""
-                self.targets.setItem(row, col, odds_cell(text, o.reason if o is not None and not o.allowed else
-                                                         (legend.hit_help if col == COL_HIT else legend.kill_help)))
+                odds_cell(self.targets, row, col, text, o.reason if o is not None and not o.allowed else
+                          (legend.hit_help if col == COL_HIT else legend.kill_help))
         columns, rows = self._odds_detail(snap.odds, legend)
         if self.odds.columnCount() != len(columns) or self.odds.horizontalHeaderItem(1).text() != columns[1]:
             self.odds.setColumnCount(len(columns))
@@ -466,11 +470,9 @@ class AttackPanel(AttackPanelBase):
         self.odds.setRowCount(len(rows))
         for r, (values, tip) in enumerate(rows):
             for col, text in enumerate(values):
-                item = QTableWidgetItem(text)
-                item.setToolTip(tip or text)
+                item = set_cell(self.odds, r, col, text, tip or text)
                 if col == 2 and columns is OUTCOME_COLUMNS:
                     item.setForeground(QColor(ODDS_COLOR))
-                self.odds.setItem(r, col, item)
         self.geometry_label.setText(self._geometry_text(snap))
 
     @staticmethod
