@@ -331,12 +331,16 @@ class AttackPanelBase(SessionPanel):
                     old.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
                     self.targets.removeCellWidget(row, col)
 
-    def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool) -> QCheckBox:
-        """A target row's tick box (greyed when the unit may not be attacked)."""
-        box = QCheckBox(label)
+    def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool, box: QCheckBox | None = None) -> QCheckBox:
+        """A target row's tick box (greyed when the unit may not be attacked): ``box`` made to show it, or a new one."""
+        if box is None:
+            box = QCheckBox(label)
+        elif box.text() != label:
+            box.setText(label)
         box.setToolTip(tip)
-        if not eligible:
-            box.setStyleSheet("color: #a0a0a0")
+        style = "" if eligible else "color: #a0a0a0"
+        if box.styleSheet() != style:
+            box.setStyleSheet(style)
         box.setChecked(ticked)
         return box
 

@@ -63,3 +63,28 @@ def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot
     assert panel.target_cells(UTV)["Dist."] == distance_shown()
     assert session.draft is not None and session.draft.target_ids == (UTV,)
     qtbot.waitUntil(lambda: roster.table.item(roster_row, 1) is roster_item, timeout=10000)
+
+
+def test_a_target_carried_past_another_moves_up_the_list_in_the_same_widgets_still_ticked(qtbot):
+    from gui.panels.attack_common import COL_TARGET
+    from gui.panels.attack_panel import AttackPanel
+
+    session = session_before_autocannon()
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
+    session.select_unit(ZBL)
+    panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
+    panel.set_target(UTV)
+    rows = list(panel._rows)
+    assert rows.index(UTV) > 0  # a nearer target listed above it
+    boxes = {panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))}
+
+    carry(session, UTV, 3.0, t_s=1 / 30)  # toward the ZBL: now the nearest
+    qtbot.waitUntil(lambda: panel._rows[:1] == [UTV], timeout=10000)
+    assert sorted(panel._rows) == sorted(rows)
+    assert {panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))} == boxes  # the same tick boxes
+    assert panel.ticked() == [UTV]  # the tick went with the UTV, not with the row
+    assert panel.target_cells(UTV)["Target"] == "UTV"
+    first = panel.targets.cellWidget(0, COL_TARGET)
+    first.setChecked(False)  # a player unticks the top row: the UTV, which the draft then leaves out
+    assert session.draft is not None and UTV not in session.draft.target_ids
