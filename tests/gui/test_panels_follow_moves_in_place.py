@@ -49,6 +49,7 @@ def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot
     before = dist.text()
     roster_row = next(r for r in range(roster.table.rowCount()) if roster.table.item(r, 0).text() == str(UTV))
     roster_item = roster.table.item(roster_row, 1)
+    left_before = roster.table.item(roster_row, roster.columns.index("Move left")).text()
 
     for k in range(1, 6):  # the UTV carried half an inch away from the ZBL, a few frames (the rows keep their order)
         carry(session, UTV, -0.03 * k, t_s=k / 30)
@@ -62,7 +63,16 @@ def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot
     assert panel.targets.item(row, COL_DIST) is dist  # the same cell, its text changed
     assert panel.target_cells(UTV)["Dist."] == distance_shown()
     assert session.draft is not None and session.draft.target_ids == (UTV,)
-    qtbot.waitUntil(lambda: roster.table.item(roster_row, 1) is roster_item, timeout=10000)
+    move_col = roster.columns.index("Move left")
+    left_item = roster.table.item(roster_row, move_col)
+
+    def move_left_now() -> str:
+        u = next(v for v in session.snapshot().units if v.unit_id == UTV)
+        return f'{u.move_left_in:.1f}" of {u.move_in:g}"'
+
+    assert left_before != move_left_now()  # the carry spent some of the UTV's move
+    qtbot.waitUntil(lambda: roster.table.item(roster_row, move_col).text() == move_left_now(), timeout=10000)
+    assert roster.table.item(roster_row, move_col) is left_item and roster.table.item(roster_row, 1) is roster_item
 
 
 def test_a_target_carried_past_another_moves_up_the_list_in_the_same_widgets_still_ticked(qtbot):
