@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
+from PySide6.QtGui import (QColor, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap,
+                           QWheelEvent)
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
@@ -329,19 +330,39 @@ class TableView(QWidget):
             p.setPen(QColor("#ffffff"))
             p.drawText(box, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), text)
 
-    def _paint_badge(self, p: QPainter) -> None:
+    def badge_text(self) -> str:
+        """The line in the view's top-left corner: which view, the tool, the sculptor's progress."""
         text = ("Camera view" if self.mode == "camera" else "Top-down view") + f"  ·  tool: {self.tool}  (Tab switches view, F1 shortcuts)"
         score = match_score_of(self.session.ground, self.session.sand) if self.toggles.sculpting else None
         if score is not None:  # the sculptor's progress, where the instructor looks (computed once per scan)
             text += f"  ·  sand vs target: {score.summary()}"
-        font = QFont()
-        font.setPixelSize(13)
-        p.setFont(font)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(0, 0, 0, 160))
-        p.drawRoundedRect(QRectF(8, 8, p.fontMetrics().horizontalAdvance(text) + 16, 24), 4, 4)
-        p.setPen(QColor("#ffffff"))
-        p.drawText(QRectF(16, 8, self.width(), 24), int(Qt.AlignmentFlag.AlignVCenter), text)
+        return text
+
+    def _paint_badge(self, p: QPainter) -> None:
+        text = self.badge_text()
+        ratio = self.devicePixelRatioF()
+        key = (text, ratio)
+        cached = getattr(self, "_badge", None)
+        if cached is None or cached[0] != key:
+            # Drawn once per text: laying the text out again on every paint took several ms of each
+            # frame's paint on the UI thread.
+            font = QFont()
+            font.setPixelSize(13)
+            width = QFontMetrics(font).horizontalAdvance(text) + 16
+            pixmap = QPixmap(int(round((width + 2) * ratio)), int(round(26 * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            q = QPainter(pixmap)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, p.testRenderHint(QPainter.RenderHint.Antialiasing))
+            q.setFont(font)
+            q.setPen(Qt.PenStyle.NoPen)
+            q.setBrush(QColor(0, 0, 0, 160))
+            q.drawRoundedRect(QRectF(0, 0, width, 24), 4, 4)
+            q.setPen(QColor("#ffffff"))
+            q.drawText(QRectF(8, 0, width, 24), int(Qt.AlignmentFlag.AlignVCenter), text)
+            q.end()
+            cached = self._badge = (key, pixmap)
+        p.drawPixmap(QPointF(8, 8), cached[1])
 
     @property
     def help_text(self) -> str | None:

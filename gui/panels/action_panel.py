@@ -108,6 +108,12 @@ class ActionPanel(SessionPanel):
             self.later(self._refresh)  # who touches whom changes as the figures move
 
     def _refresh(self) -> None:
+        uid = self.unit.currentData()
+        if uid is not None and self.session.actions_for(uid) == self.forms:
+            # The moves changed nothing this unit may declare: the same fields (widgets kept, as the
+            # player left them), the odds as the table now stands.
+            self._declaration_changed()
+            return
         values = self.values()
         self._unit_changed(keep=self.action.currentData(), values=values)
 

@@ -42,13 +42,25 @@ def setup_grid(attacker: QComboBox, weapon: QComboBox, *, span: int = 1) -> QGri
     return setup
 
 
-def odds_cell(text: str, tip: str | None = None) -> QTableWidgetItem:
-    """A probability in the targets table: right-aligned, in the odds' colour."""
-    item = QTableWidgetItem(text)
+def set_cell(table: Any, row: int, col: int, text: str, tip: str | None = None) -> QTableWidgetItem:
+    """Show ``text`` (and ``tip``) in a table's cell, in the item already there if any: setting an
+    unchanged text is free, a new item makes Qt lay out and repaint the row."""
+    item = table.item(row, col)
+    if item is None:
+        item = QTableWidgetItem(text)
+        table.setItem(row, col, item)
+    elif item.text() != text:
+        item.setText(text)
+    if tip is not None and item.toolTip() != tip:
+        item.setToolTip(tip)
+    return item
+
+
+def odds_cell(table: Any, row: int, col: int, text: str, tip: str | None = None) -> QTableWidgetItem:
+    """A probability in the targets table: right-aligned, in the odds' colour (in the cell's own item)."""
+    item = set_cell(table, row, col, text, tip)
     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     item.setForeground(QColor(ODDS_COLOR))
-    if tip is not None:
-        item.setToolTip(tip)
     return item
 
 
@@ -302,17 +314,13 @@ class AttackPanelBase(SessionPanel):
         return None
 
     def _fill_geometry(self, row: int, p: Any) -> None:
-        dist = QTableWidgetItem(f'{p.distance_in:.1f}"')
+        """A row's distance and reason, in the row's own items (made once: a tracked move changes the
+        texts, not the table)."""
+        dist = set_cell(self.targets, row, COL_DIST, f'{p.distance_in:.1f}"', self._distance_tip())
         dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        tip = self._distance_tip()
-        if tip is not None:
-            dist.setToolTip(tip)
         text = self._geometry_words(p)
-        why = QTableWidgetItem(text)
+        why = set_cell(self.targets, row, self.why_column, text, text)
         why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
-        why.setToolTip(text)
-        self.targets.setItem(row, COL_DIST, dist)
-        self.targets.setItem(row, self.why_column, why)
 
     def _clear_target_rows(self) -> None:
         """Take the rows' widgets out of the targets table before it is filled again."""
@@ -323,12 +331,16 @@ class AttackPanelBase(SessionPanel):
                     old.hide()  # deleted later by Qt; never drawn over the new rows meanwhile
                     self.targets.removeCellWidget(row, col)
 
-    def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool) -> QCheckBox:
-        """A target row's tick box (greyed when the unit may not be attacked)."""
-        box = QCheckBox(label)
+    def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool, box: QCheckBox | None = None) -> QCheckBox:
+        """A target row's tick box (greyed when the unit may not be attacked): ``box`` made to show it, or a new one."""
+        if box is None:
+            box = QCheckBox(label)
+        elif box.text() != label:
+            box.setText(label)
         box.setToolTip(tip)
-        if not eligible:
-            box.setStyleSheet("color: #a0a0a0")
+        style = "" if eligible else "color: #a0a0a0"
+        if box.styleSheet() != style:
+            box.setStyleSheet(style)
         box.setChecked(ticked)
         return box
 

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QHeaderView, Q
 
 from appmodel.errors import UsageError
 from appmodel.game_session import AttackDraft
-from gui.panels.attack_common import COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, setup_grid
+from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR, AttackPanelBase, odds_cell, set_cell,
+                                      setup_grid)
 from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
                                         widget_value)
 from gui.panels.tables import read_only_table
@@ -306,9 +307,13 @@ class AttackPanel(AttackPanelBase):
         keep = set(self.ticked())
         shown = self._shown(snap.proposals)
         names = {u.unit_id: u.name for u in snap.units}
+        # The same units in another order (a carried unit passed another's distance): the rows' widgets
+        # kept, each showing its new unit; a new widget per row only when the units listed change.
+        reuse = sorted(p.unit_id for p in shown) == sorted(self._rows) and self.targets.rowCount() == len(shown)
         with self.quietly():
-            self._clear_target_rows()
-            self.targets.setRowCount(len(shown))
+            if not reuse:
+                self._clear_target_rows()
+                self.targets.setRowCount(len(shown))
             self._rows = []
             for row, p in enumerate(shown):
                 self._rows.append(p.unit_id)
@@ -318,12 +323,17 @@ class AttackPanel(AttackPanelBase):
                     tip += ("\n" if tip else "") + "Figures: " + ", ".join(names.get(m, str(m)) for m in p.members)
                 if p.unit_id in self._ground_why and self.from_ground.isChecked():
                     tip += f"\nfrom the ground: {self._ground_why[p.unit_id]}"
-                box = self._target_box(label, tip.strip(), eligible=p.eligible, ticked=p.unit_id in keep)
-                box.toggled.connect(lambda on, uid=p.unit_id: self._ticked(uid, on))
-                self.targets.setCellWidget(row, COL_TARGET, box)
+                old = self.targets.cellWidget(row, COL_TARGET) if reuse else None
+                if isinstance(old, QCheckBox):
+                    self._target_box(label, tip.strip(), eligible=p.eligible, ticked=p.unit_id in keep, box=old)
+                else:
+                    box = self._target_box(label, tip.strip(), eligible=p.eligible, ticked=p.unit_id in keep)
+                    # the row's unit looked up when ticked: a kept box may show another unit by then
+                    box.toggled.connect(lambda on, b=box: self._ticked(self._unit_in(COL_TARGET, b), on))
+                    self.targets.setCellWidget(row, COL_TARGET, box)
                 self._fill_geometry(row, p)
                 for col in (COL_HIT, COL_KILL):
-                    self.targets.setItem(row, col, QTableWidgetItem(""))
+                    set_cell(self.targets, row, col, "")
                 self._fill_columns(row, p.unit_id)
         for uid in list(self._target_decl):
             if uid not in self._rows:
@@ -346,21 +356,34 @@ class AttackPanel(AttackPanelBase):
         declared = {**self._defaults, **(self._ground_decl.get(unit_id, {}) if self.from_ground.isChecked() else {}),
                     **self._target_decl.get(unit_id, {})}
         for col, d in enumerate(self.column_decls, start=self._first_column):
-            widget = declaration_widget(d, lambda uid=unit_id, key=d.key, c=col: self._column_changed(uid, key, c))
-            widget.setToolTip(d.label + (f"\n{d.help}" if d.help else ""))
+            widget = self.targets.cellWidget(row, col)
+            if widget is None:
+                made: list[QWidget] = []
+                # the row's unit looked up when changed: the widget is kept when the rows are reordered
+                widget = declaration_widget(d, lambda key=d.key, c=col, w=made: self._column_changed(
+                    self._unit_in(c, w[0]), key, c))
+                made.append(widget)
+                widget.setToolTip(d.label + (f"\n{d.help}" if d.help else ""))
+                self.targets.setCellWidget(row, col, widget)
             show_value(d, widget, declared.get(d.key, d.default))
-            self.targets.setCellWidget(row, col, widget)
 
-    def _column_changed(self, unit_id: int, key: str, col: int) -> None:
-        if self._building or unit_id not in self._rows:
+    def _unit_in(self, col: int, widget: QWidget) -> int | None:
+        """The unit of the row whose cell ``col`` holds ``widget`` (None: no longer listed)."""
+        for row, uid in enumerate(self._rows):
+            if self.targets.cellWidget(row, col) is widget:
+                return uid
+        return None
+
+    def _column_changed(self, unit_id: int | None, key: str, col: int) -> None:
+        if self._building or unit_id is None or unit_id not in self._rows:
             return
         d = self.column_decls[col - self._first_column]
         value = widget_value(d, self.targets.cellWidget(self._rows.index(unit_id), col))
         self._target_decl.setdefault(unit_id, {})[key] = value
         self._setup_changed()
 
-    def _ticked(self, unit_id: int, on: bool) -> None:
-        if self._building:
+    def _ticked(self, unit_id: int | None, on: bool) -> None:
+        if self._building or unit_id is None:
             return
         note = ""
         if on:
@@ -442,9 +465,12 @@ class AttackPanel(AttackPanelBase):
         kill = f" and {legend.kill}" if legend.kill else ""
         self.targets_title.setText(f"<b>Targets</b> — {one}; {legend.hit}{kill}: the exact odds")
         for col, word, help_text in ((COL_HIT, legend.hit, legend.hit_help), (COL_KILL, legend.kill, legend.kill_help)):
-            item = QTableWidgetItem((word or "").capitalize())
-            item.setToolTip(help_text)
-            self.targets.setHorizontalHeaderItem(col, item)
+            item = self.targets.horizontalHeaderItem(col)
+            title = (word or "").capitalize()
+            if item is None or item.text() != title or item.toolTip() != help_text:  # a new one relays the header out
+                item = QTableWidgetItem(title)
+                item.setToolTip(help_text)
+                self.targets.setHorizontalHeaderItem(col, item)
         self.targets.setColumnHidden(COL_KILL, legend.kill is None)
         by_target = {o.unit_id: o for o in snap.odds}
         for row, uid in enumerate(self._rows):
@@ -457,8 +483,8 @@ class AttackPanel(AttackPanelBase):
                     text = legend.refused if col == COL_HIT else ""
                 else:
                     text = f"{float(values[word]):.1%}" if word in values else ""
-                self.targets.setItem(row, col, odds_cell(text, o.reason if o is not None and not o.allowed else
-                                                         (legend.hit_help if col == COL_HIT else legend.kill_help)))
+                odds_cell(self.targets, row, col, text, o.reason if o is not None and not o.allowed else
+                          (legend.hit_help if col == COL_HIT else legend.kill_help))
         columns, rows = self._odds_detail(snap.odds, legend)
         if self.odds.columnCount() != len(columns) or self.odds.horizontalHeaderItem(1).text() != columns[1]:
             self.odds.setColumnCount(len(columns))
@@ -466,11 +492,9 @@ class AttackPanel(AttackPanelBase):
         self.odds.setRowCount(len(rows))
         for r, (values, tip) in enumerate(rows):
             for col, text in enumerate(values):
-                item = QTableWidgetItem(text)
-                item.setToolTip(tip or text)
+                item = set_cell(self.odds, r, col, text, tip or text)
                 if col == 2 and columns is OUTCOME_COLUMNS:
                     item.setForeground(QColor(ODDS_COLOR))
-                self.odds.setItem(r, col, item)
         self.geometry_label.setText(self._geometry_text(snap))
 
     @staticmethod

@@ -65,6 +65,8 @@ class RosterPanel(SessionPanel):
         layout.addLayout(buttons)
         layout.addWidget(self.error_label)
         self._updating = False
+        #: what each row shows (unit, texts, colours): a refresh sets only the rows that changed
+        self._shown_rows: list[tuple[Any, ...]] = []
         #: True in a replay window: the game shown is a recording.
         self.read_only = False
         self.table.itemSelectionChanged.connect(self._selected)
@@ -87,6 +89,7 @@ class RosterPanel(SessionPanel):
             groups = self.session.groups() if self.grouped else ()
             group_tokens = {g.name: set(g.tokens) for g in groups}
             self.table.setRowCount(len(units))
+            del self._shown_rows[len(units):]
             # A rule system that counts no movement allowance (Force on Force): the column would say
             # infinity on every row.
             self.table.setColumnHidden(COLUMNS.index("Move left"), bool(units) and all(math.isinf(u.move_in) for u in units))
@@ -108,19 +111,23 @@ class RosterPanel(SessionPanel):
                     values += (u.group or "",)
                 if self.identifies:
                     values += (identity,)
-                for col, text in enumerate(values):
-                    item = self.table.item(row, col)
-                    if item is None:
-                        item = QTableWidgetItem()
-                        self.table.setItem(row, col, item)
-                    item.setText(text)
-                    item.setData(Qt.ItemDataRole.UserRole, u.unit_id)
-                    if col == 7:
-                        item.setToolTip(details)
-                    if col == 2:
-                        item.setForeground(QColor(snap.color_of(u.side)))
-                    elif col == 4:
-                        item.setForeground(QColor("#ff6b6b" if u.status != "active" else "#e0e0e0"))
+                shown = (u.unit_id, values, details, snap.color_of(u.side), u.status)
+                # A row as it stands is left alone (a carried unit changes its own row only).
+                if not (row < len(self._shown_rows) and self._shown_rows[row] == shown and self.table.item(row, 0) is not None):
+                    for col, text in enumerate(values):
+                        item = self.table.item(row, col)
+                        if item is None:
+                            item = QTableWidgetItem()
+                            self.table.setItem(row, col, item)
+                        item.setText(text)
+                        item.setData(Qt.ItemDataRole.UserRole, u.unit_id)
+                        if col == 7:
+                            item.setToolTip(details)
+                        if col == 2:
+                            item.setForeground(QColor(snap.color_of(u.side)))
+                        elif col == 4:
+                            item.setForeground(QColor("#ff6b6b" if u.status != "active" else "#e0e0e0"))
+                    self._shown_rows[row:row + 1] = [shown]
                 if u.unit_id == snap.selected_unit:
                     self.table.selectRow(row)
             if snap.selected_unit is None:
