@@ -307,9 +307,12 @@ class AttackPanel(AttackPanelBase):
         keep = set(self.ticked())
         shown = self._shown(snap.proposals)
         names = {u.unit_id: u.name for u in snap.units}
-        # The same units in another order (a carried unit passed another's distance): the rows' widgets
-        # kept, each showing its new unit; a new widget per row only when the units listed change.
+        # The same units listed: each keeps its row and widgets, whatever the distances now say (a carried
+        # unit passing another must not slide a different unit under the player's pointer as they tick:
+        # the newcomer's review shot the wrong man so); sorted afresh only when the units listed change.
         reuse = sorted(p.unit_id for p in shown) == sorted(self._rows) and self.targets.rowCount() == len(shown)
+        if reuse:
+            shown.sort(key=lambda p: self._rows.index(p.unit_id))
         with self.quietly():
             if not reuse:
                 self._clear_target_rows()

@@ -75,8 +75,8 @@ def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot
     assert roster.table.item(roster_row, move_col) is left_item and roster.table.item(roster_row, 1) is roster_item
 
 
-def test_a_target_carried_past_another_moves_up_the_list_in_the_same_widgets_still_ticked(qtbot):
-    from gui.panels.attack_common import COL_TARGET
+def test_a_target_carried_past_another_keeps_its_row_so_a_tick_lands_on_the_unit_the_player_saw(qtbot):
+    from gui.panels.attack_common import COL_DIST, COL_TARGET
     from gui.panels.attack_panel import AttackPanel
 
     session = session_before_autocannon()
@@ -86,15 +86,21 @@ def test_a_target_carried_past_another_moves_up_the_list_in_the_same_widgets_sti
     panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
     panel.set_target(UTV)
     rows = list(panel._rows)
-    assert rows.index(UTV) > 0  # a nearer target listed above it
-    boxes = {panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))}
+    row = rows.index(UTV)
+    assert row > 0  # a nearer target listed above it
+    top = rows[0]
+    boxes = [panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))]
+    before = panel.targets.item(row, COL_DIST).text()
 
     carry(session, UTV, 3.0, t_s=1 / 30)  # toward the ZBL: now the nearest
-    qtbot.waitUntil(lambda: panel._rows[:1] == [UTV], timeout=10000)
-    assert sorted(panel._rows) == sorted(rows)
-    assert {panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))} == boxes  # the same tick boxes
-    assert panel.ticked() == [UTV]  # the tick went with the UTV, not with the row
+    nearest = min((p for p in session.snapshot().proposals if p.unit_id in rows), key=lambda p: p.distance_in)
+    assert nearest.unit_id == UTV  # a fresh sort would put it on top
+    qtbot.waitUntil(lambda: panel.targets.item(row, COL_DIST).text() != before, timeout=10000)
+    assert panel._rows == rows  # nobody slid under the pointer
+    assert [panel.targets.cellWidget(r, COL_TARGET) for r in range(len(rows))] == boxes  # the same tick boxes
+    assert panel.ticked() == [UTV]
     assert panel.target_cells(UTV)["Target"] == "UTV"
-    first = panel.targets.cellWidget(0, COL_TARGET)
-    first.setChecked(False)  # a player unticks the top row: the UTV, which the draft then leaves out
+    panel.targets.cellWidget(0, COL_TARGET).setChecked(True)  # the player ticks the top row they saw
+    assert top in panel.ticked()
+    panel.targets.cellWidget(row, COL_TARGET).setChecked(False)  # and unticks the UTV's row
     assert session.draft is not None and UTV not in session.draft.target_ids
