@@ -314,6 +314,7 @@ class AttackPanel(AttackPanelBase):
     def _refresh_geometry(self) -> None:
         self._refresh_form()  # who stands within reach to assist follows the moves
         super()._refresh_geometry()
+        self._fit_reasons()  # a reason changed by the move may take more lines, or fewer
 
     # -- the targets table ----------------------------------------------------------------------
     def _distance_tip(self) -> str:
