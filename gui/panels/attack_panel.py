@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
@@ -27,13 +28,19 @@ from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR,
                                       setup_grid)
 from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
                                         widget_value)
-from gui.panels.tables import read_only_table
+from gui.panels.tables import fit_to_rows, fit_to_title, read_only_table, title_px, wrapped_lines
 from rules.errors import RulesError
 from rules.ruleset import front_end
 from rules.terrain_sight import GroundSightProposals
 
 #: The odds in detail: one row per outcome of the procedure, or per target with its roll (shots per target).
 OUTCOME_COLUMNS = ("Target", "Outcome", "Exact odds")
+#: A wrapped reason's room besides its text in its cell (the cell's margins).
+REASON_PADDING_PX = 8
+#: A reason's lines at most (the whole of it in its tooltip): Force on Force's line-of-fire warning takes four.
+REASON_LINES = 5
+#: The message line after Resolve.
+RESOLVED_POINTER = "Resolved: the outcome is on the result card and in the Log."
 SHOT_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
 
 
@@ -115,6 +122,8 @@ class AttackPanel(AttackPanelBase):
                        "Geometry")
         self.why_column = len(self.titles) - 1
         self._first_column = COL_KILL + 1
+        #: The fixed columns' narrowest widths (what they show, and their titles).
+        self._column_px: dict[int, int] = {}
 
         self.declared_box = QGroupBox("The attacker")
         self.declared_box.setToolTip(f"What {ruleset.title} lets the players declare for the attacker")
@@ -139,12 +148,23 @@ class AttackPanel(AttackPanelBase):
                                        stretch=(self.why_column,), min_px=88)
         header = self.targets.horizontalHeader()
         header.setMinimumSectionSize(36)
+        # Every column as narrow as what it shows allows, so that the reason column keeps room and the
+        # table never scrolls sideways on a laptop's panel (Cover was cut off at 1366x768).
         for col, d in enumerate(self.column_decls, start=self._first_column):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(col, 72 if d.kind == "choice" else 46 if d.kind == "int" else 42)
+            sample = declaration_widget(d, lambda: None)
+            self._column_px[col] = max(sample.sizeHint().width(), title_px(self.targets, col))
+            sample.deleteLater()
+            header.resizeSection(col, self._column_px[col])
+        odds_px = self.targets.fontMetrics().horizontalAdvance("88.8%") + 10
         for col in (COL_HIT, COL_KILL):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(col, 54)
+            self._column_px[col] = odds_px
+            header.resizeSection(col, odds_px)
+        # A long reason wraps in its row (the row grows to its lines) rather than ending in "...".
+        self.targets.setWordWrap(True)
+        self.targets.setTextElideMode(Qt.TextElideMode.ElideNone)
+        header.sectionResized.connect(lambda col, _old, _new: self._fit_reasons() if col == self.why_column else None)
         self.geometry_label = QLabel()
         self.geometry_label.setWordWrap(True)
         self.odds = read_only_table(OUTCOME_COLUMNS, cls=CompactTable, row_px=22, select="cells", stretch_last=True,
@@ -294,6 +314,7 @@ class AttackPanel(AttackPanelBase):
     def _refresh_geometry(self) -> None:
         self._refresh_form()  # who stands within reach to assist follows the moves
         super()._refresh_geometry()
+        self._fit_reasons()  # a reason changed by the move may take more lines, or fewer
 
     # -- the targets table ----------------------------------------------------------------------
     def _distance_tip(self) -> str:
@@ -344,15 +365,34 @@ class AttackPanel(AttackPanelBase):
         # The verdict column when it says something: every unit listed, or a reason besides "clear".
         self.targets.setColumnHidden(self.why_column, not self.show_all.isChecked() and all(p.eligible and not p.reason
                                                                                              for p in shown))
-        # Tall enough for up to six rows (the panel scrolls on a short screen): a blast's five targets
-        # were read through a three-row slit.
-        header = self.targets.horizontalHeader().height() or 24
-        row_px = self.targets.verticalHeader().defaultSectionSize()
-        self.targets.setMinimumHeight(max(88, min(len(shown), 6) * row_px + header + 18))
+        self._fit_reasons()
         if self._focus not in self.ticked():
             self._focus = next(iter(self.ticked()), None)
         self._show_target_box()
         self._show_odds()
+
+    def _fit_reasons(self) -> None:
+        """Each row as tall as its reason wrapped in the reason column (up to REASON_LINES lines), and the table
+        tall enough for up to ten rows (the panel scrolls on a short screen): a blast's five targets were
+        read through a three-row slit, and a table scrolling inside the scrolling panel hid its last rows
+        behind its own scroll bar, which also narrowed it past its Cover column."""
+        table, col = self.targets, self.why_column
+        row_px = table.verticalHeader().defaultSectionSize()
+        width = table.columnWidth(col) - REASON_PADDING_PX
+        metrics = table.fontMetrics()
+        total = 0
+        for row in range(table.rowCount()):
+            item = table.item(row, col)
+            want = row_px
+            if item is not None and not table.isColumnHidden(col) and width > 0:
+                lines = wrapped_lines(metrics, item.text(), width)
+                want = max(row_px, min(lines, REASON_LINES) * metrics.lineSpacing() + REASON_PADDING_PX)
+            if table.rowHeight(row) != want:
+                table.setRowHeight(row, want)
+            if row < 10:
+                total += want
+        header = table.horizontalHeader().sizeHint().height()
+        table.setMinimumHeight(max(88, total + header + 2 * table.frameWidth() + 4))
 
     def _fill_columns(self, row: int, unit_id: int) -> None:
         """A row's declaration widgets (the ruleset's target columns), showing what is declared for it."""
@@ -475,6 +515,8 @@ class AttackPanel(AttackPanelBase):
                 item.setToolTip(help_text)
                 self.targets.setHorizontalHeaderItem(col, item)
         self.targets.setColumnHidden(COL_KILL, legend.kill is None)
+        for col in (COL_HIT, COL_KILL):  # at least as wide as its title ("Destroyed" read "estroye")
+            fit_to_title(self.targets, col, self._column_px[col])
         by_target = {o.unit_id: o for o in snap.odds}
         for row, uid in enumerate(self._rows):
             o = by_target.get(uid)
@@ -493,6 +535,7 @@ class AttackPanel(AttackPanelBase):
             self.odds.setColumnCount(len(columns))
             self.odds.setHorizontalHeaderLabels(list(columns))
         self.odds.setRowCount(len(rows))
+        fit_to_rows(self.odds, len(rows))
         for r, (values, tip) in enumerate(rows):
             for col, text in enumerate(values):
                 item = set_cell(self.odds, r, col, text, tip or text)
@@ -557,8 +600,10 @@ class AttackPanel(AttackPanelBase):
             self._untick_all()
         self._focus = None
         self._show_target_box()
-        self._setup_changed()  # the odds were for before the roll; the outcome is in the message and the log
-        self.message.setText("<br>".join(result.sentences[-6:]))
+        self._setup_changed()  # the odds were for before the roll
+        # One line: every sentence is on the result card and in the Log already; six of them here
+        # squeezed the setup above to four rows.
+        self.message.setText(RESOLVED_POINTER)
 
 
-__all__ = ["AttackPanel", "exact_text", "weapon_text"]
+__all__ = ["RESOLVED_POINTER", "AttackPanel", "exact_text", "weapon_text"]

@@ -14,6 +14,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession
+from gui.panels.attack_panel import RESOLVED_POINTER
 from rules.forceonforce.examples import patrol
 from gui_helpers import edit_in_dialog, scripted_records, show
 from gui_helpers import session_before as scripted_session_before
@@ -91,7 +92,10 @@ def test_alpha_fires_at_cell_1_with_the_players_dice_as_the_script_does(app, qtb
     verdict = "Alpha fires at Cell 1: Alpha rolls D8 for Troop Quality: 6; Cell 1 rolls D6 for Troop Quality: 3. " \
               "Alpha wins (6 is 4+ and beats 3)."
     assert verdict in records["Alpha fires"].lines and verdict in log_text(session)
-    assert "apply the effect of this fire from the rulebook" in attack.message.text()
+    # the outcome on the card; the message line only points there (it repeated the card's six sentences,
+    # squeezing the setup above to four rows)
+    assert any("apply the effect of this fire from the rulebook" in s for s in (cards[0].title, *cards[0].outcome))
+    assert attack.message.text() == RESOLVED_POINTER
     fired = session.state.team("Alpha")
     assert fired.fired and fired == records["Alpha fires"].state.team("Alpha")
 

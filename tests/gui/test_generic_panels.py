@@ -14,6 +14,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession
+from gui.panels.attack_panel import RESOLVED_POINTER
 from rules.generic.examples import solo
 from gui_helpers import edit_in_dialog, scripted_records, show
 from gui_helpers import session_before as scripted_session_before
@@ -78,9 +79,13 @@ def test_blue_shoots_identifies_and_fights_as_the_script_does(app, qtbot, record
     assert (cells["Hit"], cells["Destroyed"]) == (f"{float(shown.p_hit):.1%}", f"{float(shown.p_kill):.1%}")
     # a rifle's shot hits or misses: "caught" is for an area of effect (the mortar's)
     assert [item.label for item in odds_items(session.snapshot())] == ["hit 50%  destroyed 0%"]
+    cards: list[Any] = []
+    attack.on_resolved.append(cards.append)
     roll(attack, qtbot, "5", "3")
     assert session.state.units == records["Rifle fire"].state.units  # R1 identified, Superficial Damage
-    assert "Undamaged -> Superficial Damage" in attack.message.text()
+    assert any("Undamaged -> Superficial Damage" in s for s in (cards[0].title, *cards[0].outcome))
+    assert attack.message.text() == RESOLVED_POINTER  # one line: the card and the Log say the rest
+    attack.on_resolved.remove(cards.append)
 
     # M1's mortar at T1 misses and scatters onto G1: every unit the shot can reach, with its odds
     session.select_unit(M1)
