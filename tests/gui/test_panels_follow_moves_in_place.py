@@ -4,6 +4,7 @@ left. (Rebuilding the rows' widgets every few frames was what kept the overlay's
 from __future__ import annotations
 
 import os
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -31,18 +32,26 @@ def carry(session: GameSession, unit_id: int, dx_in: float, t_s: float) -> None:
                                   UnitState.SEEN, t_s, abs(dx_in))], t_s=t_s)
 
 
-def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot):
-    from gui.panels.attack_common import COL_DIST, COL_TARGET
+def autocannon_at_the_utv(session: GameSession, qtbot) -> Any:
+    """The attack panel of 6.5.1 being set up: the ZBL-09's autocannon with the UTV ticked."""
     from gui.panels.attack_panel import AttackPanel
-    from gui.panels.roster_panel import RosterPanel
 
-    session = session_before_autocannon()
-    panel, roster = AttackPanel(session), RosterPanel(session)
-    for w in (panel, roster):
-        qtbot.addWidget(w)
+    panel = AttackPanel(session)
+    qtbot.addWidget(panel)
     session.select_unit(ZBL)
     panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
     panel.set_target(UTV)
+    return panel
+
+
+def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot):
+    from gui.panels.attack_common import COL_DIST, COL_TARGET
+    from gui.panels.roster_panel import RosterPanel
+
+    session = session_before_autocannon()
+    roster = RosterPanel(session)
+    qtbot.addWidget(roster)
+    panel = autocannon_at_the_utv(session, qtbot)
     rows = list(panel._rows)
     row = rows.index(UTV)
     box, dist = panel.targets.cellWidget(row, COL_TARGET), panel.targets.item(row, COL_DIST)
@@ -77,14 +86,9 @@ def test_a_carried_target_keeps_its_row_widgets_and_shows_its_new_distance(qtbot
 
 def test_a_target_carried_past_another_keeps_its_row_so_a_tick_lands_on_the_unit_the_player_saw(qtbot):
     from gui.panels.attack_common import COL_DIST, COL_TARGET
-    from gui.panels.attack_panel import AttackPanel
 
     session = session_before_autocannon()
-    panel = AttackPanel(session)
-    qtbot.addWidget(panel)
-    session.select_unit(ZBL)
-    panel.weapon.setCurrentIndex(panel.weapon.findData("Autocannon"))
-    panel.set_target(UTV)
+    panel = autocannon_at_the_utv(session, qtbot)
     rows = list(panel._rows)
     row = rows.index(UTV)
     assert row > 0  # a nearer target listed above it
