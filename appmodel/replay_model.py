@@ -406,10 +406,13 @@ class _EventsRead:
 
         raw = data.get("events") if isinstance(data, dict) else None
         k = len(self._raw)
-        if not isinstance(raw, list) or not k or len(raw) < k or raw[:k] != self._raw:
+        # The history only grows between recorded states, unless an undo rewrote it: a rewrite changes
+        # the last events it reaches, so the last few known ones are compared (comparing them all
+        # costs as much as reading them).
+        if not isinstance(raw, list) or not k or len(raw) < k or raw[max(0, k - 4):k] != self._raw[-4:]:
             state = ruleset.load_state(data)
         else:
-            # Compared as parsed JSON (fast, in C); only the new events are rebuilt as typed values.
+            # Only the new events are rebuilt as typed values.
             added = ruleset.load_state({**data, "events": raw[k:]})
             state = dataclasses.replace(added, events=self._events + tuple(added.events))
         if isinstance(raw, list):
