@@ -117,6 +117,11 @@ def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] =
         return timeline
     finally:
         replay.close()
+        # The replayed session and its game states hold reference cycles: freed now, the debrief's
+        # plots that follow reuse their memory instead of adding to the peak.
+        import gc
+
+        gc.collect()
 
 
 def video_map(frames: np.ndarray, fps: float) -> list[list[float]]:
