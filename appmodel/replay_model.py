@@ -81,6 +81,7 @@ class ReplayModel:
         #: The recording's row of each game state: read again when a moment needs it.
         self._state_rows: list[int] = []
         self._states: OrderedDict[int, Any] = OrderedDict()
+        self._events_read = _EventsRead()
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
@@ -331,7 +332,7 @@ class ReplayModel:
                 return state
             data = self.reader.rules_payload(self._state_rows[i]).get("state")
             if data is not None:
-                state = self.session.ruleset.load_state(data)
+                state = self._events_read.load(self.session.ruleset, data)
                 self._states[i] = state
                 while len(self._states) > STATES_KEPT:
                     self._states.popitem(last=False)
@@ -345,6 +346,12 @@ class ReplayModel:
     def view_at(self, t_s: float) -> dict[str, Any]:
         i = bisect.bisect_right(self._view_times, t_s) - 1
         return self._views[i] if i >= 0 else {}
+
+    def change_times(self) -> list[float]:
+        """Every time what the replay shows changes other than by units moving: a game state, a log
+        line, the selection, a tracker event or a bookmark (the timeline samples these)."""
+        return sorted({*self._state_times, *self._log_times, *self._view_times, *self._moment_times,
+                       *(b.t_s for b in self.bookmarks)})
 
     def next_moment_after(self, t_s: float) -> Moment | None:
         i = bisect.bisect_right(self._moment_times, t_s + 1e-6)
@@ -382,3 +389,33 @@ class ReplayModel:
         if self._source is not None:
             self._source.close()
         self._opened.close()
+
+
+class _EventsRead:
+    """The events of the last game state read, to read only what the next one adds: a recorded state
+    holds the game's events so far, so reading the states of a long game one after another rebuilt
+    every earlier event again at each (in three hours of play, most of the debrief's time). A state
+    whose events do not begin with the same recorded events is read whole."""
+
+    def __init__(self) -> None:
+        self._raw: list[Any] = []
+        self._events: tuple[Any, ...] = ()
+
+    def load(self, ruleset: Any, data: Any) -> Any:
+        import dataclasses
+
+        raw = data.get("events") if isinstance(data, dict) else None
+        k = len(self._raw)
+        # The history only grows between recorded states, unless an undo rewrote it: a rewrite changes
+        # the last events it reaches, so the last few known ones are compared (comparing them all
+        # costs as much as reading them).
+        if not isinstance(raw, list) or not k or len(raw) < k or raw[max(0, k - 4):k] != self._raw[-4:]:
+            state = ruleset.load_state(data)
+        else:
+            # Only the new events are rebuilt as typed values.
+            added = ruleset.load_state({**data, "events": raw[k:]})
+            state = dataclasses.replace(added, events=self._events + tuple(added.events))
+        if isinstance(raw, list):
+            self._raw, self._events = raw, tuple(state.events)
+        return state
+

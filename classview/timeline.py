@@ -28,10 +28,14 @@ from appmodel.recording.reader import TRAIL_STEP_S
 from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
 from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 
-#: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` for a whole game (a
-#: three-hour game is sampled every 7 s, plus every moment something was decided).
+#: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` evenly for a whole game (a
+#: three-hour game every 45 s), plus every moment something changed (a decision, a log line, the
+#: selection, a tracker event, a bookmark). The moves are not in the samples but in the units' tracks
+#: (every pose the debrief reads, thinned within 0.05"): the even samples only catch what moves
+#: with the units without being decided (a radio link coming into reach), and each sample costs a
+#: replayed moment, so the timeline's cost follows what happened, not the game's length.
 STEP_S = 0.5
-MAX_FRAMES = 1500
+MAX_FRAMES = 240
 
 #: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
 TIMELINE_FORMAT = 2
@@ -113,6 +117,11 @@ def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] =
         return timeline
     finally:
         replay.close()
+        # The replayed session and its game states hold reference cycles: freed now, the debrief's
+        # plots that follow reuse their memory instead of adding to the peak.
+        import gc
+
+        gc.collect()
 
 
 def video_map(frames: np.ndarray, fps: float) -> list[list[float]]:
@@ -171,7 +180,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
     log_source = [_EventLine(t, e) for t, e in recorded] if from_events else None
     items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
     shapes = _Shapes(items)
-    times = sample_times(replay.duration_s, [m.t_s for m in replay.moments] + list(engagement_times))
+    times = sample_times(replay.duration_s, replay.change_times() + list(engagement_times))
     frames: list[dict[str, Any]] = []
     # Where each unit stood at each sample, as the replay showed it: merged into its track.
     sampled: dict[int, list[tuple[float, float, float, float]]] = {}
