@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableWidget
 
 #: What a click selects: nothing, cells (Qt's default), or one whole row.
 SELECT_MODES = ("none", "cells", "row")
@@ -36,3 +38,86 @@ def read_only_table(columns: Sequence[str], *, cls: type[QTableWidget] = QTableW
     if min_px is not None:
         table.setMinimumHeight(min_px)
     return table
+
+
+def column_widths(words_px: Sequence[int], lines_px: Sequence[int], room_px: int, stretch: Sequence[int]) -> list[int]:
+    """How wide each column of a wrapping table is: never narrower than its longest word
+    (``words_px``: a narrower one breaks a word and cuts it), no wider than its longest line
+    (``lines_px``) until every column has its line; the room between the two is shared in proportion
+    to what each still needs, and any room left goes to the ``stretch`` columns (else the last).
+
+    >>> column_widths([40, 80, 60], [40, 300, 200], 400, stretch=(1,))
+    [40, 208, 152]
+    >>> column_widths([40, 80], [40, 100], 300, stretch=(1,))
+    [40, 260]
+    >>> column_widths([40, 80], [40, 100], 100, stretch=(1,))
+    [40, 80]
+    """
+    widths = [max(w, 1) for w in words_px]
+    lines = [max(line, w) for line, w in zip(lines_px, widths)]
+    extra = room_px - sum(widths)
+    need = [line - w for line, w in zip(lines, widths)]
+    if extra > 0 and sum(need):
+        share = min(1.0, extra / sum(need))
+        grown = [int(n * share) for n in need]
+        widths = [w + g for w, g in zip(widths, grown)]
+        extra -= sum(grown)
+    if extra > 0 and widths:
+        takers = [c for c in stretch if 0 <= c < len(widths)] or [len(widths) - 1]
+        for n, col in enumerate(takers):
+            widths[col] += extra // len(takers) + (1 if n < extra % len(takers) else 0)
+    return widths
+
+
+class _WrapColumns(QObject):
+    """Keeps a wrapping table's columns fitted (:func:`column_widths`) as its viewport resizes."""
+
+    def __init__(self, table: QTableWidget, stretch: Sequence[int]) -> None:
+        super().__init__(table)
+        self.table, self.stretch = table, tuple(stretch)
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
+        if event.type() == QEvent.Type.Resize:
+            fit_wrapping_columns(self.table)
+        return False
+
+
+def wrapping_columns(table: QTableWidget, stretch: Sequence[int]) -> None:
+    """``table``'s long cells wrap at word boundaries and its columns are fitted to their words and
+    lines (:func:`column_widths`) whenever it is filled (:func:`fit_wrapping_columns`) or resized."""
+    table.setWordWrap(True)
+    table.setTextElideMode(Qt.TextElideMode.ElideNone)
+    header = table.horizontalHeader()
+    header.setStretchLastSection(False)
+    for col in range(table.columnCount()):
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+    _WrapColumns(table, stretch)
+
+
+def fit_wrapping_columns(table: QTableWidget) -> None:
+    """Fit the columns of a table made by :func:`wrapping_columns` to what it holds now."""
+    fitter = table.findChild(_WrapColumns)
+    if fitter is None:
+        return
+    header = table.horizontalHeader()
+    cell_fm, head_fm = QFontMetrics(table.font()), QFontMetrics(header.font())
+    pad = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
+    words, lines = [], []
+    for col in range(table.columnCount()):
+        item = table.horizontalHeaderItem(col)
+        title = item.text() if item is not None else ""
+        word, line = head_fm.horizontalAdvance(title), head_fm.horizontalAdvance(title)
+        for row in range(table.rowCount()):
+            cell = table.item(row, col)
+            text = cell.text() if cell is not None else ""
+            for part in text.split():
+                word = max(word, cell_fm.horizontalAdvance(part))
+            line = max(line, cell_fm.horizontalAdvance(text))
+        words.append(word + pad)
+        lines.append(line + pad)
+    widths = column_widths(words, lines, table.viewport().width(), fitter.stretch)
+    for col, width in enumerate(widths):
+        if header.sectionSize(col) != width:
+            header.resizeSection(col, width)
+    table.resizeRowsToContents()
