@@ -47,7 +47,7 @@ def column_widths(words_px: Sequence[int], lines_px: Sequence[int], room_px: int
     to what each still needs, and any room left goes to the ``stretch`` columns (else the last).
 
     >>> column_widths([40, 80, 60], [40, 300, 200], 400, stretch=(1,))
-    [40, 208, 152]
+    [40, 215, 145]
     >>> column_widths([40, 80], [40, 100], 300, stretch=(1,))
     [40, 260]
     >>> column_widths([40, 80], [40, 100], 100, stretch=(1,))
