@@ -6,45 +6,18 @@ header's title fits its section, and each row is as tall as its wrapped text. Ch
 window's widgets; ``SANDTABLE_LAYOUT_SHOTS=folder`` also saves what each test looked at."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QTableWidget
+from PySide6.QtWidgets import QTableWidget
 
-from gui_helpers import open_main_window
+from gui_helpers import open_main_window, save_layout_shot as _shot, session_before, settle as _settle
 
-from appmodel.game_session import GameSession
 from gui.panels.tables import column_widths
-from rules.dice import SeededDice
-from rules.ruleset import get_ruleset
 
 SIZES = [(1366, 768), (1920, 1080)]
 #: Qt's cell padding is a few pixels a side; a word needs at least its own width inside it.
 CELL_PAD_PX = 6
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QApplication.processEvents()
-
-
-def _shot(window, name: str) -> None:
-    folder = os.environ.get("SANDTABLE_LAYOUT_SHOTS")
-    if folder:
-        window.grab().save(str(Path(folder) / f"{name}.png"))
-
-
-def _example_session(example, ruleset: str, title: str) -> GameSession:
-    """The example's game played up to the step ``title``."""
-    steps = list(example.STEPS)
-    state = example.initial_state()
-    for record in example.play(steps[:[s.title for s in steps].index(title)]):
-        state = record.state
-    return GameSession(get_ruleset(ruleset), state, scenario=example.load_scenario(),
-                       scenario_path=str(example.SCENARIO_PATH), dice=SeededDice(1))
 
 
 def _cut_text(table: QTableWidget) -> list[str]:
@@ -78,7 +51,7 @@ def test_columns_share_the_room_no_narrower_than_a_word_no_wider_than_a_line():
 def test_the_automation_tables_decisions_are_read_whole(qtbot, tmp_path, size):
     from rules.generic.examples import solo
 
-    w = open_main_window(qtbot, tmp_path, _example_session(solo, "generic", "The tables play Red"))
+    w = open_main_window(qtbot, tmp_path, session_before(solo, "generic", "The tables play Red"))
     w.resize(*size)
     w.docks["Turn"].raise_()
     w.turn.initiative_dice.setText("3 [2 6] 2 [4 1] 1 6 1 [6 3] [3 3] [1 2] 6 5")
@@ -95,7 +68,7 @@ def test_the_automation_tables_decisions_are_read_whole(qtbot, tmp_path, size):
 def test_the_fireteams_ratings_are_read_whole_in_the_roster(qtbot, tmp_path, size):
     from rules.forceonforce.examples import patrol
 
-    w = open_main_window(qtbot, tmp_path, _example_session(patrol, "force-on-force", "Alpha fires"))
+    w = open_main_window(qtbot, tmp_path, session_before(patrol, "force-on-force", "Alpha fires"))
     w.resize(*size)
     _settle()
     _shot(w, f"fof-roster-{size[0]}x{size[1]}")
