@@ -102,7 +102,8 @@ def fit_wrapping_columns(table: QTableWidget) -> None:
         return
     header = table.horizontalHeader()
     cell_fm, head_fm = QFontMetrics(table.font()), QFontMetrics(header.font())
-    pad = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
+    # Qt's cell text margin (the focus frame's and a pixel, each side), and two pixels of slack
+    pad = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 2
     words, lines = [], []
     for col in range(table.columnCount()):
         item = table.horizontalHeaderItem(col)

@@ -77,3 +77,4 @@ def test_the_fireteams_ratings_are_read_whole_in_the_roster(qtbot, tmp_path, siz
     ratings = [table.item(r, table.columnCount() - 1).text() for r in range(table.rowCount())]
     assert any("Morale" in text for text in ratings)
     assert not _cut_text(table)
+    assert sum(table.columnWidth(c) for c in range(table.columnCount())) <= table.viewport().width()
