@@ -198,6 +198,9 @@ class MainWindow(QMainWindow):
         timeline.on_seek.append(self._highlight)
         timeline.on_paused_at.append(self._paused_at)
         self._dock("Timeline", timeline, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # Never so short that its buttons scroll out of view (the window's docks share a shrinking window).
+        scroll = self.docks["Timeline"].widget()
+        scroll.setMinimumHeight(timeline.sizeHint().height() + 2 * scroll.frameWidth())
         self.tabifyDockWidget(self.docks["Roster"], self.docks["Timeline"])
         self.docks["Timeline"].raise_()
         self._dock("Events", review, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -237,9 +240,13 @@ class MainWindow(QMainWindow):
         # The log gets at least its list's two lines and its buttons (a dock title, ~22 px, included).
         log_px = max(int(h * 0.14), self.log_panel.minimumSizeHint().height() + 30)
         self.resizeDocks([self.docks["Attack"], self.docks["Log"]], [h - log_px, log_px], Qt.Orientation.Vertical)
-        bottom = self.docks.get("Timeline") or self.docks["Roster"]
-        self.resizeDocks([bottom], [int(min(230, h * (0.24 if "Timeline" in self.docks else 0.2)))],
-                         Qt.Orientation.Vertical)
+        if "Timeline" in self.docks:  # just its slider, lane and buttons: the event list is in the Events dock
+            dock, scroll = self.docks["Timeline"], self.docks["Timeline"].widget()
+            title_px = dock.sizeHint().height() - scroll.sizeHint().height()  # (its scroll area hints less than it holds)
+            panel_px = self.timeline.sizeHint().height() if self.timeline is not None else 0
+            self.resizeDocks([dock], [title_px + 2 * scroll.frameWidth() + panel_px], Qt.Orientation.Vertical)
+        else:
+            self.resizeDocks([self.docks["Roster"]], [int(min(230, h * 0.2))], Qt.Orientation.Vertical)
         if "Camera video" in self.docks:  # beside the table, a quarter of the width
             self.resizeDocks([self.docks["Camera video"]], [int(min(520, max(240, w * 0.24)))], Qt.Orientation.Horizontal)
 

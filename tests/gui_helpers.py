@@ -94,3 +94,21 @@ class ScriptedLive:
 
     def stop(self, timeout_s: float = 5.0) -> None:
         pass
+
+
+def settle() -> None:
+    """Let the window lay itself out (a few rounds of Qt's events)."""
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def save_layout_shot(window: Any, name: str) -> None:
+    """``SANDTABLE_LAYOUT_SHOTS=folder``: the layout tests also save what they looked at, as ``name``.png."""
+    import os
+    from pathlib import Path
+
+    folder = os.environ.get("SANDTABLE_LAYOUT_SHOTS")
+    if folder:
+        window.grab().save(str(Path(folder) / f"{name}.png"))

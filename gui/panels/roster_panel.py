@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QSplit
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import EditFormDialog
-from gui.panels.tables import read_only_table
+from gui.panels.tables import fit_wrapping_columns, read_only_table, wrapping_columns
 from rules.errors import RulesError
 from rules.ruleset import edit_form, front_end
 
@@ -48,7 +48,9 @@ class RosterPanel(SessionPanel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         if self.grouped:
-            self.groups_table = read_only_table(GROUP_COLUMNS, select="row", stretch_last=True)
+            self.groups_table = read_only_table(GROUP_COLUMNS, select="row")
+            # half the strip's width: sized to one-line text, the cohesion column left the ratings a sliver
+            wrapping_columns(self.groups_table, stretch=(GROUP_COLUMNS.index("Ratings and turn"),))
             self.groups_table.itemSelectionChanged.connect(self._group_selected)
             self.groups_table.cellDoubleClicked.connect(lambda row, col: self.edit_selected())
             split = QSplitter(Qt.Orientation.Horizontal)
@@ -176,6 +178,7 @@ class RosterPanel(SessionPanel):
                 table.selectRow(row)
         if selected_group is None:
             table.clearSelection()
+        fit_wrapping_columns(table)
 
     def _group_selected(self) -> None:
         if self._updating or self.groups_table is None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableWidget
 
 #: A header title's room besides its text: the style's margins either side and the section's divider.
 TITLE_PADDING_PX = 14
@@ -72,3 +72,87 @@ def wrapped_lines(metrics: QFontMetrics, text: str, width_px: int) -> int:
         return 1
     rect = metrics.boundingRect(QRect(0, 0, max(1, width_px), 100_000), int(Qt.TextFlag.TextWordWrap), text)
     return max(1, round(rect.height() / metrics.lineSpacing()))
+
+
+def column_widths(words_px: Sequence[int], lines_px: Sequence[int], room_px: int, stretch: Sequence[int]) -> list[int]:
+    """How wide each column of a wrapping table is: never narrower than its longest word
+    (``words_px``: a narrower one breaks a word and cuts it), no wider than its longest line
+    (``lines_px``) until every column has its line; the room between the two is shared in proportion
+    to what each still needs, and any room left goes to the ``stretch`` columns (else the last).
+
+    >>> column_widths([40, 80, 60], [40, 300, 200], 400, stretch=(1,))
+    [40, 215, 145]
+    >>> column_widths([40, 80], [40, 100], 300, stretch=(1,))
+    [40, 260]
+    >>> column_widths([40, 80], [40, 100], 100, stretch=(1,))
+    [40, 80]
+    """
+    widths = [max(w, 1) for w in words_px]
+    lines = [max(line, w) for line, w in zip(lines_px, widths)]
+    extra = room_px - sum(widths)
+    need = [line - w for line, w in zip(lines, widths)]
+    if extra > 0 and sum(need):
+        share = min(1.0, extra / sum(need))
+        grown = [int(n * share) for n in need]
+        widths = [w + g for w, g in zip(widths, grown)]
+        extra -= sum(grown)
+    if extra > 0 and widths:
+        takers = [c for c in stretch if 0 <= c < len(widths)] or [len(widths) - 1]
+        for n, col in enumerate(takers):
+            widths[col] += extra // len(takers) + (1 if n < extra % len(takers) else 0)
+    return widths
+
+
+class _WrapColumns(QObject):
+    """Keeps a wrapping table's columns fitted (:func:`column_widths`) as its viewport resizes."""
+
+    def __init__(self, table: QTableWidget, stretch: Sequence[int]) -> None:
+        super().__init__(table)
+        self.table, self.stretch = table, tuple(stretch)
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt's name
+        if event.type() == QEvent.Type.Resize:
+            fit_wrapping_columns(self.table)
+        return False
+
+
+def wrapping_columns(table: QTableWidget, stretch: Sequence[int]) -> None:
+    """``table``'s long cells wrap at word boundaries and its columns are fitted to their words and
+    lines (:func:`column_widths`) whenever it is filled (:func:`fit_wrapping_columns`) or resized."""
+    table.setWordWrap(True)
+    table.setTextElideMode(Qt.TextElideMode.ElideNone)
+    header = table.horizontalHeader()
+    header.setStretchLastSection(False)
+    for col in range(table.columnCount()):
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+    _WrapColumns(table, stretch)
+
+
+def fit_wrapping_columns(table: QTableWidget) -> None:
+    """Fit the columns of a table made by :func:`wrapping_columns` to what it holds now."""
+    fitter = table.findChild(_WrapColumns)
+    if fitter is None:
+        return
+    header = table.horizontalHeader()
+    cell_fm, head_fm = QFontMetrics(table.font()), QFontMetrics(header.font())
+    # Qt's cell text margin (the focus frame's and a pixel, each side), and two pixels of slack
+    pad = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 2
+    words, lines = [], []
+    for col in range(table.columnCount()):
+        item = table.horizontalHeaderItem(col)
+        title = item.text() if item is not None else ""
+        word, line = head_fm.horizontalAdvance(title), head_fm.horizontalAdvance(title)
+        for row in range(table.rowCount()):
+            cell = table.item(row, col)
+            text = cell.text() if cell is not None else ""
+            for part in text.split():
+                word = max(word, cell_fm.horizontalAdvance(part))
+            line = max(line, cell_fm.horizontalAdvance(text))
+        words.append(word + pad)
+        lines.append(line + pad)
+    widths = column_widths(words, lines, table.viewport().width(), fitter.stretch)
+    for col, width in enumerate(widths):
+        if header.sectionSize(col) != width:
+            header.resizeSection(col, width)
+    table.resizeRowsToContents()

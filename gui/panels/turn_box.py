@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from gui.panels.fields import field_widget, update_choices, widget_value
-from gui.panels.tables import read_only_table
+from gui.panels.tables import fit_wrapping_columns, read_only_table, wrapping_columns
 from gui.flow_layout import FlowLayout
 from rules.ruleset import EditField, TurnBox, TurnButton, TurnSection, TurnTable
 
@@ -57,7 +57,8 @@ class TurnBoxView(QWidget):
                 rows.addWidget(QLabel(section.caption))
             self.tables[section.key] = table = read_only_table(section.table.columns, stretch=section.table.stretch,
                                                                 min_px=160 if section.table.height == "room" else None)
-            table.setWordWrap(section.table.wrap)
+            if section.table.wrap:  # columns fitted to their words and lines, not to one-line text
+                wrapping_columns(table, section.table.stretch)
             rows.addWidget(table)
         after = self.afters[section.key] = _label()
         rows.addWidget(after)
@@ -162,6 +163,7 @@ def _fill(table: QTableWidget, data: TurnTable) -> None:
             item.setToolTip(text)
             table.setItem(row, col, item)
     table.setVisible(bool(data.rows) or not data.hide_empty)
+    fit_wrapping_columns(table)
     table.resizeRowsToContents()
     rows_px = sum(table.rowHeight(r) for r in range(table.rowCount()))
     if data.height == "rows":

@@ -4,31 +4,19 @@ buttons are all in view; the Log's buttons are not cut. Checked on the real wind
 geometry; ``SANDTABLE_LAYOUT_SHOTS=folder`` also saves what each test looked at."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QAbstractButton, QApplication, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractButton, QScrollArea, QWidget
 
-from gui_helpers import open_main_window
+from gui_helpers import open_main_window, save_layout_shot as _shot, settle as _settle
 
 from appmodel.game_session import AttackDraft, GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH as IN_DEPTH
 
 PATROL = Path(__file__).resolve().parents[2] / "rules" / "forceonforce" / "examples" / "patrol.toml"
 SIZES = [(1366, 768), (1920, 1080)]
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QApplication.processEvents()
-
-
-def _shot(window, name: str) -> None:
-    folder = os.environ.get("SANDTABLE_LAYOUT_SHOTS")
-    if folder:
-        window.grab().save(str(Path(folder) / f"{name}.png"))
 
 
 def _visible_rect(widget: QWidget) -> QRect:
