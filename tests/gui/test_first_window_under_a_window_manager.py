@@ -8,7 +8,6 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,11 +21,21 @@ pytestmark = pytest.mark.skipif(any(shutil.which(t) is None for t in TOOLS),
 PATIENCE_S = 120.0  # a deadline that only ends a broken test
 
 
-def _free_display() -> int:
-    for number in range(150, 250):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not x_display_reachable(f":{number}", timeout_s=0.2):
-            return number
-    raise RuntimeError("no free X display number")
+def _start_x_server(started: list[subprocess.Popen]) -> int:
+    """A 1366x768 Xvfb on a display number the server itself picks (-displayfd): two servers started at
+    once (a parallel worker, another user's xvfb-run) can never race for one number."""
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd) as pipe:
+        try:
+            started.append(subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1366x768x24",
+                                             "-nolisten", "tcp"], pass_fds=(write_fd,),
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        finally:
+            os.close(write_fd)
+        line = pipe.readline()  # the server writes its number once it listens (EOF if it died)
+    if not line.strip().isdigit():
+        raise RuntimeError("Xvfb did not start (no display number from -displayfd)")
+    return int(line)
 
 
 def _x(env: dict[str, str], *argv: str) -> str:
@@ -48,13 +57,11 @@ def _frame_box(env: dict[str, str], window: str) -> tuple[int, int, int, int] | 
 
 
 def test_the_first_window_and_its_frame_fit_a_1366x768_screen(tmp_path) -> None:
-    number = _free_display()
-    env = {**os.environ, "DISPLAY": f":{number}", "HOME": str(tmp_path)}
-    env.pop("QT_QPA_PLATFORM", None)
     started: list[subprocess.Popen] = []
     try:
-        started.append(subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        number = _start_x_server(started)
+        env = {**os.environ, "DISPLAY": f":{number}", "HOME": str(tmp_path)}
+        env.pop("QT_QPA_PLATFORM", None)
         wait_for(lambda: x_display_reachable(f":{number}", timeout_s=0.2)
                  and "_NET" not in _x(env, "xprop", "-root") and subprocess.run(
                      ["xprop", "-root"], env=env, capture_output=True, timeout=30).returncode == 0, what="the X server")
