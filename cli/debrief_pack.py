@@ -21,23 +21,25 @@ from printing.document import Block, DocumentSummary, Heading, Paragraph, Pictur
 
 
 def write_debrief_pack(recording: str | Path, out: str | Path, *, paper: str = "letter",
-                       progress: Progress | None = None) -> tuple[DebriefFacts, DocumentSummary]:
-    """Read ``recording`` and print its pack to ``out`` (written whole or not at all)."""
+                       progress: Progress | None = None,
+                       contour_interval: float | None = None) -> tuple[DebriefFacts, DocumentSummary]:
+    """Read ``recording`` and print its pack to ``out`` (written whole or not at all); ``contour_interval``
+    as for the report's map (:func:`debrief.plots.table_map`)."""
     facts = read_debrief_facts(recording, progress=progress)
     report = progress or (lambda stage, done, total: None)
     report("drawing the map", 0, 2)
-    blocks = pack_blocks(facts)
+    blocks = pack_blocks(facts, contour_interval=contour_interval)
     report("drawing the map", 2, 2)
     summary = write_document(out, blocks, title=f"Debrief: {facts.title}", paper=paper,
                              progress=lambda done, total: report("printing pages", done, total))
     return facts, summary
 
 
-def pack_blocks(facts: DebriefFacts) -> list[Block]:
+def pack_blocks(facts: DebriefFacts, *, contour_interval: float | None = None) -> list[Block]:
     blocks: list[Block] = [Heading(f"Debrief: {facts.title}"), Paragraph(_glance(facts), size_pt=9)]
     if facts.problems:
         blocks.append(Paragraph("Note: " + "; ".join(facts.problems), size_pt=8, grey=110))
-    table = table_map(facts)  # the map, and each unit's military symbol drawn over it as vectors
+    table = table_map(facts, contour_interval=contour_interval)  # the map, and each unit's military symbol drawn over it as vectors
     blocks += [Picture(table.png, marks=tuple(SvgMark(s.svg, s.box) for s in table.symbols))]
 
     # chapters start on a page of their own when they have tables to show; a quiet game fits on fewer sheets

@@ -83,9 +83,10 @@ def table_map_png(facts: DebriefFacts) -> bytes:
     return table_map(facts).png
 
 
-def table_map(facts: DebriefFacts) -> TableMap:
+def table_map(facts: DebriefFacts, *, contour_interval: float | None = None) -> TableMap:
     """The table from above with trails, engagements, blasts and casualties, and each unit's symbol
-    where it ended."""
+    where it ended; the target terrain's contours every ``contour_interval`` (the map's metres when it
+    has a scale, else table inches; None: about ten lines over its relief, as the window opens)."""
     plt = _pyplot()
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
@@ -99,7 +100,7 @@ def table_map(facts: DebriefFacts) -> TableMap:
         ax.plot([x, x], [0, depth], color="#d8ccb2", linewidth=0.6, zorder=1)
     for y in _range(step, depth, step):
         ax.plot([0, width], [y, y], color="#d8ccb2", linewidth=0.6, zorder=1)
-    _contours(ax, facts)
+    _contours(ax, facts, interval=contour_interval)
 
     for e in facts.engagements:
         if e.impact_in is not None and e.radius_in:
@@ -217,9 +218,9 @@ def _placed_symbols(fig: Any, ax: Any, facts: DebriefFacts) -> tuple[PlacedSymbo
     return tuple(out)
 
 
-def _contours(ax: Any, facts: DebriefFacts) -> None:
+def _contours(ax: Any, facts: DebriefFacts, *, interval: float | None = None) -> None:
     """The scenario's target terrain as contour lines, index lines heavier and labelled (in the map's
-    metres when it has a scale, else in table inches)."""
+    metres when it has a scale, else in table inches), every ``interval`` of those units when given."""
     if facts.relief is None:
         return
     from appmodel.overlays.sandmap import contour_lines_for
@@ -229,7 +230,9 @@ def _contours(ax: Any, facts: DebriefFacts) -> None:
     # the window's default interval (about ten lines over its relief), labelled in its metres
     sand = SandMap(target=facts.target)
     if sand.in_map_units:
-        sand = sand.with_(contour_interval_m=default_interval_m(map_relief_m(facts.target)))
+        sand = sand.with_(contour_interval_m=interval or default_interval_m(map_relief_m(facts.target)))
+    elif interval:
+        sand = sand.with_(contour_interval_in=interval)
     for line in contour_lines_for(facts.relief, sand, of_target=True):
         xs, ys = line.points_in[:, 0], line.points_in[:, 1]
         ax.plot(xs, ys, color="#a0825a", linewidth=1.1 if line.index else 0.6, alpha=0.9, zorder=1)

@@ -33,7 +33,8 @@ NO_TIMELINE = ("<p>No timeline in this report: <code>sandtable debrief RECORDING
 
 
 def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Progress | None = None,
-                         timeline: Timeline | None = None, exposure: bool = True) -> DebriefFacts:
+                         timeline: Timeline | None = None, exposure: bool = True,
+                         contour_interval: float | None = None) -> DebriefFacts:
     """Read ``recording`` and write its report to ``out`` (written whole or not at all); ``exposure``:
     measure how long each unit stood within an enemy weapon's reach (:mod:`debrief.exposure`)."""
     from appmodel.errors import UsageError
@@ -50,7 +51,7 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
 
         report = progress or (lambda stage, done, total: None)
         measured = exposure_of(recording, facts, progress=lambda done, total: report("exposure", done, total))
-    text = render_report(facts, progress=progress, timeline=body, exposure=measured)
+    text = render_report(facts, progress=progress, timeline=body, exposure=measured, contour_interval=contour_interval)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -64,12 +65,12 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
 
 
 def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "",
-                  exposure: Any = None) -> str:
+                  exposure: Any = None, contour_interval: float | None = None) -> str:
     """The report of ``facts`` as one HTML document (``timeline``: the table's timeline section's body;
     ``exposure``: a :class:`debrief.exposure.Exposure`, None to leave the section out)."""
     report = progress or (lambda stage, done, total: None)
     report("plots", 0, 2)
-    table = table_map(facts)
+    table = table_map(facts, contour_interval=contour_interval)
     report("plots", 1, 2)
     casualties_image = casualties_png(facts)
     report("plots", 2, 2)

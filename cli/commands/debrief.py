@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", action="store_true",
                         help="compare two recordings of the same scenario in one HTML report (--out)")
     parser.add_argument("--force", action="store_true", help="with --compare: compare even different scenarios")
+    parser.add_argument("--contour-interval", type=float, metavar="N",
+                        help="the map's contour lines every N: metres of the map when the scenario's target terrain "
+                             "has a scale, else table inches (default: about ten lines over its relief)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
@@ -39,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from classview.timeline import report_timeline
     from debrief.report import write_debrief_report
 
+    if args.contour_interval is not None and not 0 < args.contour_interval < float("inf"):
+        raise UsageError(f"--contour-interval {args.contour_interval:g}: give a positive interval, e.g. --contour-interval 5 "
+                         "(metres of a scaled map) or 0.3 (table inches)")
     bar = _Bar(enabled=not args.no_progress)
     if args.compare:
         return _compare(args, bar)
@@ -62,13 +68,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         recording = Path(args.recording[0])
         if args.pdf and not args.out:  # --pdf alone: just the pack
-            return _pack(recording, Path(args.pdf), args.paper, bar)
+            return _pack(recording, Path(args.pdf), args.paper, bar, args.contour_interval)
         out = Path(args.out) if args.out else recording.with_suffix(".html")
         if out.resolve() == recording.resolve():
             raise UsageError(f"--out {args.out}: that is the recording itself; choose a .html file")
     if args.pdf:
         _check_pdf(recording, Path(args.pdf))
-    facts = write_debrief_report(recording, out, progress=bar, timeline=report_timeline)
+    facts = write_debrief_report(recording, out, progress=bar, timeline=report_timeline,
+                                 contour_interval=args.contour_interval)
     bar.done()
     for problem in facts.problems:
         print(f"note: {problem}", file=sys.stderr)
@@ -78,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                                                          (len(facts.bookmarks), "bookmark")))
     print(f"wrote {out}: {facts.title}, {facts.duration_s:.0f} s, {counts}")
     if args.pdf:
-        return _pack(recording, Path(args.pdf), args.paper, bar)
+        return _pack(recording, Path(args.pdf), args.paper, bar, args.contour_interval)
     return 0
 
 
@@ -89,13 +96,13 @@ def _check_pdf(recording, pdf) -> None:
         raise UsageError(f"--pdf {str(pdf)!r}: that is the recording itself; choose a .pdf file")
 
 
-def _pack(recording, pdf, paper: str, bar: "_Bar") -> int:
+def _pack(recording, pdf, paper: str, bar: "_Bar", contour_interval: float | None = None) -> int:
     import sys
 
     from cli.debrief_pack import write_debrief_pack
 
     _check_pdf(recording, pdf)
-    facts, summary = write_debrief_pack(recording, pdf, paper=paper, progress=bar)
+    facts, summary = write_debrief_pack(recording, pdf, paper=paper, progress=bar, contour_interval=contour_interval)
     bar.done()
     for problem in facts.problems:
         print(f"note: {problem}", file=sys.stderr)

@@ -45,3 +45,32 @@ def test_a_target_map_that_cannot_be_read_is_one_problem_line(tmp_path: Path) ->
     problems: list[str] = []
     assert _target_terrain({"target_terrain": {"file": "target.csv"}}, str(path), "generic", (72.0, 48.0), problems) == {}
     assert len(problems) == 1 and "target terrain could not be read" in problems[0] and "\n" not in problems[0]
+
+
+def test_the_debrief_map_draws_contours_at_the_interval_the_instructor_asks(tmp_path: Path) -> None:
+    path = hill_scenario(tmp_path)
+    got = _target_terrain({"target_terrain": {"file": "target.csv", "cell_in": 2.0}}, str(path), "generic",
+                          (72.0, 48.0), [])
+    relief = got["relief"]
+
+    def heights(interval: float | None) -> list[float]:
+        fig, ax = _pyplot().subplots()
+        _contours(ax, SimpleNamespace(relief=relief, target=got["target"]), interval=interval)
+        out = []
+        for line in ax.get_lines():
+            xs, ys = line.get_data()
+            out.append(float(np.median(relief.height_at(np.asarray(xs), np.asarray(ys)))))
+        return out
+
+    every_half = heights(0.5)  # a bare CSV target: inches
+    assert every_half and all(abs(h / 0.5 - round(h / 0.5)) < 0.15 for h in every_half)
+    assert {round(h / 0.5) for h in every_half} >= {1, 2, 3, 4, 5}  # 0.5" to 2.5" up the 3" cone
+    assert len(heights(None)) > len(every_half)  # the default (0.3") draws more lines
+
+
+def test_a_contour_interval_that_is_not_positive_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    from cli.main import main
+
+    assert main(["debrief", str(tmp_path / "game.sqlite"), "--contour-interval", "0", "--no-progress"]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "--contour-interval 0" in err and "positive" in err and "\n" not in err
