@@ -321,6 +321,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
     units = units_of(recorded_units, scenario, side_colors)
     names = {u.tag_id: u for u in units}
 
+    symbols = _symbols(ruleset_name, scenario, problems)
+    _draw_map_symbols(symbols, units, tuple(side_colors))  # before the tracks: see _draw_map_symbols
+
     tracker_events = tuple(safely("tracker events", reader.events_between, []))
     trails: dict[int, Trail] = {}
     tracks: dict[int, Any] = {}
@@ -392,7 +395,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         emissions_apply=ruleset is not None and ruleset.has_emissions,
         bookmarks=bookmarks,
         **_target_terrain(scenario, meta.get("scenario_path", ""), ruleset_name, table_size, problems),
-        symbols=_symbols(ruleset_name, scenario, problems),
+        symbols=symbols,
         problems=tuple(problems),
         tracks=tracks,
         topics=topics,
@@ -456,6 +459,33 @@ def _target_terrain(scenario: Mapping[str, Any], path: str, ruleset_name: str, t
         problems.append(f"the scenario's target terrain could not be read ({exc}); the map has no contours")
         return {}
     return {"relief": sand.target_ground, "target": sand.target}
+
+
+#: The map's unit symbols: milsymbol's size (about the frame's height, pixels) and white outline.
+MAP_SYMBOL_PX, MAP_SYMBOL_OUTLINE_PX = 40.0, 2.0
+
+
+def map_symbol(symbols: Any, unit: UnitFacts, sides: tuple[str, ...]) -> Any:
+    """``unit``'s symbol as the debrief's map draws it (appmodel.overlays.unit_symbols.UnitSymbol)."""
+    from appmodel.overlays.unit_symbols import unit_symbol
+
+    return unit_symbol(symbols.sidc_for_unit(unit.type_name, unit.side, sides, tag_id=unit.tag_id),
+                       size_px=MAP_SYMBOL_PX, outline_px=MAP_SYMBOL_OUTLINE_PX)
+
+
+def _draw_map_symbols(symbols: Any, units: Iterable[UnitFacts], sides: tuple[str, ...]) -> None:
+    """Draw every unit's map symbol now (they are kept, drawn) and free the symbol library's tables:
+    drawn later, beside a long game's tracks, the tables' 130 MB were the debrief's peak."""
+    if symbols is None:
+        return
+    from appmodel.overlays.unit_symbols import release_symbol_tables
+
+    for unit in units:
+        try:
+            map_symbol(symbols, unit, sides)
+        except UsageError:
+            pass  # a code milsymbol does not know: the map says so when it draws the unit
+    release_symbol_tables()
 
 
 def _symbols(ruleset_name: str, scenario: Mapping[str, Any], problems: list[str]) -> Any:

@@ -192,7 +192,7 @@ def _placed_symbols(fig: Any, ax: Any, facts: DebriefFacts) -> tuple[PlacedSymbo
         return ()
     import matplotlib
 
-    from appmodel.overlays.unit_symbols import unit_symbol
+    from debrief.facts import map_symbol
 
     fig.canvas.draw()
     box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(float(matplotlib.rcParams["savefig.pad_inches"]))
@@ -206,8 +206,7 @@ def _placed_symbols(fig: Any, ax: Any, facts: DebriefFacts) -> tuple[PlacedSymbo
         if unit is None or not trail.runs:
             continue
         last = trail.runs[-1][-1]
-        sym = unit_symbol(facts.symbols.sidc_for_unit(unit.type_name, unit.side, sides, tag_id=tag_id),
-                          size_px=40.0, outline_px=2.0)
+        sym = map_symbol(facts.symbols, unit, sides)
         svg = sym.svg if last_change.get(tag_id, "back in play") == "back in play" else crossed_out(sym.svg)
         x_in, y_in = (ax.transData.transform((last[1], last[2])) / fig.dpi)
         k = SYMBOL_HEIGHT_IN / sym.height_px  # figure inches per symbol pixel

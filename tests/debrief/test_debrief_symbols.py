@@ -76,3 +76,17 @@ def test_the_take_home_pdf_draws_the_symbols_over_the_map(example, tmp_path) -> 
     page_with, page_without = (next(tmp_path.glob(f"{n}-*.png")) for n in ("with", "without"))
     for fill in (FRIEND_FILL, HOSTILE_FILL):
         assert colour_share(page_with, fill) > 5e-4 and colour_share(page_without, fill) < 1e-4
+
+
+def test_the_symbol_library_holds_no_tables_once_the_facts_are_read(example) -> None:
+    # A long game's tracks must not share the memory with milsymbol's code tables (130 MB as objects):
+    # the map's symbols are drawn before the tracks are read, the tables let go, and the map then
+    # draws every unit's symbol without loading them again.
+    import milsymbol.symbol as library
+
+    recording, _ = example
+    facts = read_debrief_facts(recording)
+    assert all(getattr(library, name) is None for name in ("_number_data", "_letter_data", "_modifier_data"))
+    drawn = table_map(facts)
+    assert {s.tag_id for s in drawn.symbols} == set(facts.trails)
+    assert library._number_data is None  # drawn from the symbols already made, not the tables
