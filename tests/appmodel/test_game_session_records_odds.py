@@ -14,23 +14,14 @@ from rules.dice import SeededDice
 from rules.downrange.examples import in_depth
 from rules.ruleset import get_ruleset
 from tracker.recording import RecordingReader
+from clock_helpers import HandClock
 
 ZBL, UTV, GUNNER = 40, 15, 11
 #: The players' dice of section 6.5.1, as the attack panel's form takes them.
 AUTOCANNON_DICE = [[6, 2], [4, 1], 12, 8, 2, 6, 10]
 
 
-class Clock:
-    """The session's clock, moved on by the test (recordings keep the session time of each event)."""
-
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
-def down_range_session_before(section: str, clock: Clock) -> GameSession:
+def down_range_session_before(section: str, clock: HandClock) -> GameSession:
     steps = list(in_depth.STEPS)
     state = None
     for record in in_depth.play(steps[:[s.section for s in steps].index(section)]):
@@ -46,7 +37,7 @@ def report_rows(path: Path, section: str) -> list[list[str]]:
 
 
 def test_the_debrief_of_a_gui_recording_shows_the_odds_the_players_saw(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     session = down_range_session_before("6.5.1", clock)
     recording = tmp_path / "gui.sqlite"
     session.start_recording(recording)
@@ -78,7 +69,7 @@ def test_the_debrief_of_a_gui_recording_shows_the_odds_the_players_saw(tmp_path)
 
 
 def test_a_missed_rocket_is_recorded_with_the_odds_shown_before_its_first_roll(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     session = down_range_session_before("6.5 b", clock)
     recording = tmp_path / "gui.sqlite"
     session.start_recording(recording)
@@ -95,7 +86,7 @@ def test_a_missed_rocket_is_recorded_with_the_odds_shown_before_its_first_roll(t
 
 
 def test_a_hand_set_emission_token_is_listed_with_the_ones_the_rules_set(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1, clock=clock)
     recording = tmp_path / "gui.sqlite"
     session.start_recording(recording)
@@ -116,7 +107,7 @@ def test_a_hand_set_emission_token_is_listed_with_the_ones_the_rules_set(tmp_pat
     assert any("Sergeant" in " ".join(r) and "radio check (set by hand)" in r for r in rows)
 
 
-def _session_before(example, ruleset: str, title: str, clock: Clock) -> GameSession:
+def _session_before(example, ruleset: str, title: str, clock: HandClock) -> GameSession:
     steps = list(example.STEPS)
     state = example.initial_state()
     for record in example.play(steps[:[s.title for s in steps].index(title)]):
@@ -129,7 +120,7 @@ def test_a_force_on_force_fire_is_debriefed_with_its_test_and_the_odds_in_its_wo
     from rules.forceonforce.actions import EditFigure
     from rules.forceonforce.examples import patrol
 
-    clock = Clock()
+    clock = HandClock()
     session = _session_before(patrol, "force-on-force", "Alpha fires", clock)
     recording = tmp_path / "fof.sqlite"
     session.start_recording(recording)
@@ -162,7 +153,7 @@ def test_a_force_on_force_fire_is_debriefed_with_its_test_and_the_odds_in_its_wo
 def test_generic_shots_are_debriefed_per_unit_they_reached_with_caught_and_destroyed(tmp_path):
     from rules.generic.examples import solo
 
-    clock = Clock()
+    clock = HandClock()
     session = _session_before(solo, "generic", "Mortar miss", clock)
     recording = tmp_path / "generic.sqlite"
     session.start_recording(recording)
@@ -190,7 +181,7 @@ def test_generic_shots_are_debriefed_per_unit_they_reached_with_caught_and_destr
 def test_units_a_generic_shot_destroys_are_the_debriefs_casualties(tmp_path):
     from rules.generic.examples import solo
 
-    clock = Clock()
+    clock = HandClock()
     session = _session_before(solo, "generic", "The tank fires", clock)
     recording = tmp_path / "tank.sqlite"
     session.start_recording(recording)

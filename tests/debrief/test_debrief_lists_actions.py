@@ -11,20 +11,13 @@ from debrief.report import render_report
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from rules.downrange.pieces import Status
 from rules.ruleset import ActionRequest
+from clock_helpers import HandClock
 
 SERGEANT, MAAWS, CORPSMAN, GUNNER = 10, 13, 14, 11
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
 def test_treatments_signals_and_sprints_are_debriefed_in_the_rules_words(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=5, clock=clock)
     corpsman = session.unit(CORPSMAN)
     session.set_state(session.state.update_unit(GUNNER, status=Status.DOWN, x_in=corpsman.x_in + 1.2,

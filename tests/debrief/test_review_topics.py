@@ -16,6 +16,7 @@ from rules.downrange.examples.in_depth import SCENARIO_PATH
 from rules.downrange.pieces import Status
 from rules.ruleset import ActionRequest
 from tracker.recording import open_recording
+from clock_helpers import HandClock
 
 SERGEANT, MAAWS, CORPSMAN, GUNNER = 10, 13, 14, 11
 
@@ -36,14 +37,6 @@ kinds = ["jam"]
 '''
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
 def scenario_with(tmp_path: Path, extra: str) -> Path:
     path = tmp_path / "in_depth_topics.toml"
     path.write_text(Path(SCENARIO_PATH).read_text(encoding="utf-8") + extra, encoding="utf-8")
@@ -51,7 +44,7 @@ def scenario_with(tmp_path: Path, extra: str) -> Path:
 
 
 def played(tmp_path: Path) -> Path:
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(scenario_with(tmp_path, TOPICS), seed=5, clock=clock)
     assert [t.name for t in session.review_topics] == ["Casualty evacuation", "Comms", "The jammer"]
     corpsman = session.unit(CORPSMAN)
@@ -105,7 +98,7 @@ def test_the_debrief_lists_each_topics_bookmarks_and_matching_events(tmp_path: P
 
 
 def test_older_bookmarks_without_topics_still_read(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=5, clock=clock)
     path = tmp_path / "old.sqlite"
     session.start_recording(path)

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from clock_helpers import HandClock
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -13,14 +14,6 @@ from appmodel.game_session import GameSession
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 TOPICS = '\n[[review_topics]]\nname = "First contact"\nkinds = ["attack"]\n\n[[review_topics]]\nname = "Comms"\nkinds = ["signal"]\n'
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
 
 
 @pytest.fixture
@@ -32,7 +25,7 @@ def window(qtbot, tmp_path):
     create_application()
     scenario = tmp_path / "topics.toml"
     scenario.write_text(Path(SCENARIO_PATH).read_text(encoding="utf-8") + TOPICS, encoding="utf-8")
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(scenario, seed=1, clock=clock)
     store = open_store(tmp_path / "settings.ini")
     w = MainWindow(session, settings=load_settings(store), store=store)

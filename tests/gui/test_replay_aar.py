@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import cv2
+from clock_helpers import HandClock
 import numpy as np
 import pytest
 
@@ -22,16 +23,6 @@ FRAMES, FRAME_S = 100, 0.1
 SIGNAL_AT, KILL_AT, BOOKMARK_AT = 2.0, 5.0, 7.0
 
 
-class Clock:
-    """A clock the test moves by hand (the session's and the replay's)."""
-
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
 def numbered_frame(i: int) -> np.ndarray:
     image = np.zeros((120, 160, 3), np.uint8)
     image[:] = ((i * 2) % 256, 40, 200 - i)
@@ -44,7 +35,7 @@ def recording(tmp_path_factory):
     """Ten seconds recorded with the camera's picture: the sergeant Signals at 2 s (no dice), kills the
     automatic rifleman at 5 s, and the instructor bookmarks it at 7 s."""
     path = tmp_path_factory.mktemp("aar") / "game.sqlite"
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=3, clock=clock)
     recorder = session.start_recording(path, video=True)
     for i in range(FRAMES):
@@ -71,7 +62,7 @@ def window(qtbot, recording):
     from gui.main_window import MainWindow
 
     create_application()
-    clock = Clock()
+    clock = HandClock()
     replay = ReplayModel(recording)
     w = MainWindow(replay.session, replay=replay, replay_clock=clock)
     qtbot.addWidget(w)

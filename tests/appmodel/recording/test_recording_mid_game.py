@@ -7,20 +7,13 @@ from appmodel.game_session import GameSession
 from appmodel.replay_model import ReplayModel
 from debrief.facts import read_debrief_facts
 from rules.downrange.examples import in_depth
+from clock_helpers import HandClock
 
 OFFICER = 30
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
 def test_a_recording_started_after_a_kill_starts_with_the_casualty(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1, clock=clock)
     side = session.unit(OFFICER).side
     on_side = [u for u in session.units() if u.side == side]
@@ -50,7 +43,7 @@ def test_a_recording_started_after_a_kill_starts_with_the_casualty(tmp_path):
 
 
 def test_a_recording_from_the_first_turn_has_no_casualty_at_start(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1, clock=clock)
     recording = tmp_path / "early.sqlite"
     session.start_recording(recording)

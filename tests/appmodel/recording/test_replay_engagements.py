@@ -7,21 +7,14 @@ from appmodel.replay_model import ReplayModel
 from rules.dice import SeededDice
 from rules.downrange.examples import in_depth
 from rules.ruleset import get_ruleset
+from clock_helpers import HandClock
 
 ZBL, UTV, GUNNER = 40, 15, 11
 AUTOCANNON_DICE = [[6, 2], [4, 1], 12, 8, 2, 6, 10]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t_s = 0.0
-
-    def __call__(self) -> float:
-        return self.t_s
-
-
 def test_next_engagement_goes_from_attack_to_attack_past_other_moments(tmp_path):
-    clock = Clock()
+    clock = HandClock()
     steps = list(in_depth.STEPS)
     state = None
     for record in in_depth.play(steps[:[s.section for s in steps].index("6.5.1")]):

@@ -9,6 +9,7 @@ import pytest
 from appmodel.recording.review import passes
 from appmodel.replay_model import ReplayModel
 from demo.example_recording import record_in_depth_example
+from clock_helpers import HandClock
 
 
 @pytest.fixture(scope="module")
@@ -101,14 +102,21 @@ equipment = ["radio"]
 """
 
 
-def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
+def recorded_jamming_game(tmp_path, name: str, *, extra: str = "", clock: HandClock | None = None):
+    """A game session on JAMMING_SCENARIO (``extra``: more of the scenario's TOML), recording to NAME.sqlite."""
     from appmodel.game_session import GameSession
+
+    scenario = tmp_path / f"{name}.toml"
+    scenario.write_text(JAMMING_SCENARIO + extra, encoding="utf-8")
+    session = GameSession.from_scenario_file(scenario, seed=1, clock=clock)
+    session.start_recording(tmp_path / f"{name}.sqlite")
+    return session
+
+
+def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
     from rules.action_forms import ActionRequest
 
-    scenario = tmp_path / "jamming.toml"
-    scenario.write_text(JAMMING_SCENARIO, encoding="utf-8")
-    session = GameSession.from_scenario_file(scenario, seed=1)
-    session.start_recording(tmp_path / "jam.sqlite")
+    session = recorded_jamming_game(tmp_path, "jam")
     session.resolve_action(ActionRequest("jam", 4))
     session.stop_recording()
     model = ReplayModel(tmp_path / "jam.sqlite")
@@ -124,21 +132,12 @@ def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
 
 
 def test_review_topics_moments_are_one_choice_to_stop_at(tmp_path):
-    from appmodel.game_session import GameSession
     from rules.action_forms import ActionRequest
 
-    class Clock:
-        t_s = 0.0
-
-        def __call__(self) -> float:
-            return self.t_s
-
-    clock = Clock()
-    scenario = tmp_path / "topics.toml"
-    scenario.write_text(JAMMING_SCENARIO + '[[review_topics]]\nname = "The jammer"\nunits = ["Sparks"]\nkinds = ["jam"]\n'
-                        '[[review_topics]]\nname = "First contact"\n', encoding="utf-8")
-    session = GameSession.from_scenario_file(scenario, seed=1, clock=clock)
-    session.start_recording(tmp_path / "topics.sqlite")
+    clock = HandClock()
+    session = recorded_jamming_game(tmp_path, "topics", clock=clock,
+                                    extra='[[review_topics]]\nname = "The jammer"\nunits = ["Sparks"]\nkinds = ["jam"]\n'
+                                          '[[review_topics]]\nname = "First contact"\n')
     clock.t_s = 2.0
     session.bookmark("the radioman is spotted", topic="First contact")
     clock.t_s = 4.0
@@ -162,13 +161,7 @@ def test_the_replay_reads_each_state_again_and_keeps_only_a_few_decoded(tmp_path
     from rules.downrange.examples.in_depth import SCENARIO_PATH
     from rules.downrange.pieces import Status
 
-    class Clock:
-        t_s = 0.0
-
-        def __call__(self) -> float:
-            return self.t_s
-
-    clock = Clock()
+    clock = HandClock()
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1, clock=clock)
     session.start_recording(tmp_path / "many.sqlite")
     changes = 3 * STATES_KEPT
