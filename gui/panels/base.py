@@ -23,6 +23,8 @@ class SessionPanel(QWidget):
         self._later_timers: dict[str, Any] = {}
         #: refreshes asked for while the panel was a hidden tab of a shown window: run when it is shown
         self._later_hidden: dict[str, Any] = {}
+        #: per refresh (by name): what its last run took, ms (the next waits at least three times that)
+        self._later_cost_ms: dict[str, float] = {}
         self._disconnect = session.changed.connect(self._changed)
         self.destroyed.connect(lambda *_: self._disconnect())
 
@@ -57,7 +59,7 @@ class SessionPanel(QWidget):
             timer.timeout.connect(lambda: self._run_later(name))
             self._later_timers[name] = timer
         self._later_hidden[name] = what
-        cost_ms = getattr(self, "_later_cost_ms", {}).get(name, 0.0)
+        cost_ms = self._later_cost_ms.get(name, 0.0)
         timer.start(int(max(ms, LATER_COST_FACTOR * cost_ms)))
 
     def _run_later(self, name: str) -> None:
@@ -71,8 +73,7 @@ class SessionPanel(QWidget):
             del self._later_hidden[name]
             t0 = time.perf_counter()
             what()
-            costs = self.__dict__.setdefault("_later_cost_ms", {})
-            costs[name] = (time.perf_counter() - t0) * 1000.0
+            self._later_cost_ms[name] = (time.perf_counter() - t0) * 1000.0
         except RuntimeError:
             pass
 
