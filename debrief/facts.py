@@ -37,6 +37,7 @@ from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, OutAtSt
                                        position_at, recorded_setup, recorded_side_colors, rules_record, start_state_json,
                                        trail_of, units_of)
 from appmodel.errors import UsageError
+from appmodel.recording.contour_interval import read_contour_interval
 from appmodel.session.review_topics import ReviewTopic, review_topics, split_topic
 from rules.events import RulesEvent
 from rules.ruleset import EmissionView, RollView, front_end
@@ -247,6 +248,10 @@ class DebriefFacts:
     #: The rule system's MIL-STD-2525 symbols with the scenario's overrides
     #: (rules.military_symbols.SymbolTable) for the map's unit symbols; None for a system without them.
     symbols: Any = None
+    #: The contour interval the window drew when the game was recorded, the map's unless
+    #: ``--contour-interval`` says otherwise (:class:`appmodel.recording.contour_interval.RecordedContours`;
+    #: None: a recording that does not say, then the map's own default).
+    contours: Any = None
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -399,6 +404,7 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         problems=tuple(problems),
         tracks=tracks,
         topics=topics,
+        contours=read_contour_interval(meta),
     )
 
 
