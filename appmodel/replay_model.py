@@ -28,7 +28,7 @@ from appmodel.recording.reader import START_STATE_KIND, recorded_setup, rules_re
 from appmodel.recording.review import CommsLink, ReviewEvent, passes
 from appmodel.recording.review_builder import ENGAGEMENT_KINDS, ReviewBuilder, planned_topics
 from appmodel.session.game_log import LogEntry
-from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
+from appmodel.session.tracked_poses import replayed_poses
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
 
 
@@ -186,23 +186,8 @@ class ReplayModel:
             # The recording opens with the game as it stood when recording began (``state:start``,
             # written before any other row): time 0 shows that game, not the scenario's first turn.
             i = 0
-        state = self._recorded_state(i)
-        ruleset = self.session.ruleset
-        known = {u.unit_id: u for u in ruleset.units(state)}
-        poses = self.reader.poses_at(t_s)
-        tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
-        for pose in poses:
-            u = known.get(pose.tag_id)
-            if u is None or pose.x_in is None:
-                continue
-            on_table = pose.state.value != "lifted"
-            if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
-                    or u.on_table != on_table:
-                # moved_in=0: where the unit stood is replayed, its movement was already accounted live
-                alone = any(uid in tagged for uid in sharing_spot(known, u))
-                state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
-                                         base_height_in=self.session.base_height_in(pose.tag_id))
-        return state
+        return replayed_poses(self.session.ruleset, self._recorded_state(i), self.reader.poses_at(t_s),
+                              base_height_in=self.session.base_height_in)
 
     def _recorded_state(self, i: int) -> Any:
         """The ``i``-th recorded game state (the scenario's start before the first), read when first

@@ -183,11 +183,12 @@ class ReviewBuilder:
 
 def review_of_rows(rows: Iterable[Any], *, ruleset: Any, initial_state: Any, topics: Sequence[ReviewTopic] = (),
                    state_of_row: Callable[[int], Any] | None = None, bookmarks: Iterable[Any] = (),
-                   tracker_events: Iterable[Any] = ()) -> list[ReviewEvent]:
+                   tracker_events: Iterable[Any] = (), state_at: Callable[[float], Any] | None = None) -> list[ReviewEvent]:
     """The review's events of a recording's rules rows (``RecordingReader.iter_rules_events``' rows:
     ``t_s``, ``kind``, ``payload``, ``row_id``; game states may be left unread): ``state_of_row(row_id)``
     reads a recorded game state, asked only for the state after a signal whose reach the ruleset does
-    not say (None: such a signal reaches nobody known)."""
+    not say; ``state_at(t_s)`` the game at a signal no recorded state follows (a recording of the rules
+    alone); without them such a signal reaches nobody known."""
     builder = ReviewBuilder(ruleset, initial_state, topics)
     for row in rows:
         if row.kind.startswith(STATE_KIND_PREFIX):
@@ -195,7 +196,7 @@ def review_of_rows(rows: Iterable[Any], *, ruleset: Any, initial_state: Any, top
                 builder.state_recorded(partial(state_of_row, row.row_id))
         elif not is_bookkeeping(row.kind):
             builder.add(rules_record(row.t_s, row.kind, row.payload))
-    return builder.finish(bookmarks=bookmarks, tracker_events=tracker_events)
+    return builder.finish(bookmarks=bookmarks, tracker_events=tracker_events, state_at=state_at)
 
 
 __all__ = ["ENGAGEMENT_KINDS", "ReviewBuilder", "planned_topics", "review_of_rows"]
