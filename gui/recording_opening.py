@@ -110,9 +110,8 @@ class RecordingOpening(QObject):
         self._hand_over(replay, "")
 
     def _report(self, done_s: int, total_s: int) -> None:
-        if self.cancelled:
-            raise Cancelled()
-        self._emit(self._progressed, done_s, total_s)
+        if self.cancelled or not self._emit(self._progressed, done_s, total_s):
+            raise Cancelled()  # cancelled, or the window that asked is gone
 
     def _hand_over(self, replay: Any, refusal: str) -> None:
         if not self._emit(self._finished, replay, refusal) and replay is not None:
