@@ -87,10 +87,8 @@ class ClassViewPanel(QWidget):
 
 
 #: What the instructor's link is for and who must not get it (shown under it).
-INSTRUCTOR_NOTE = ("For you alone: this page has a Bookmark button, so you can mark moments with a note and "
-                   "a review topic from your phone; they go into this game's recording for the debrief. "
-                   "Do not give it to the students or show it on the projector: anyone with it can add "
-                   "bookmarks.")
+INSTRUCTOR_NOTE = ("For you alone: bookmarks and notes from your phone, into this game's recording. "
+                   "Do not give it to the students or show it on the projector: anyone with it can add bookmarks.")
 
 
 class InstructorLink(QWidget):
