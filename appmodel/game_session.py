@@ -252,7 +252,10 @@ class GameSession:
 
     def set_sand_map(self, sand: SandMap) -> None:
         """The target terrain, symbols and contour/sculpting settings the views draw (appmodel.overlays.sand_map_model)."""
-        self.sand = sand
+        before, self.sand = self.sand, sand
+        if self._rows is not None and (before.contour_interval_in, before.contour_interval_m) != \
+                (sand.contour_interval_in, sand.contour_interval_m):
+            self._rows.contour_interval(sand)  # the debrief draws the interval the instructor chose last
         self._touch("ground")
 
     def set_state(self, state: RulesState, *, kind: str = "state") -> None:
@@ -596,7 +599,7 @@ class GameSession:
         if self._rows is not None:
             raise UsageError("already recording; stop the recording first")
         meta = recording_metadata(self.ruleset.name, scenario_path=self.scenario_path,
-                                  calibration_path=calibration_path)
+                                  calibration_path=calibration_path, sand=self.sand)
         self._rows = RecordingRows.open(path, metadata=meta, roster=roster, video=video)
         self._record_state("start")
         sel = self._selection

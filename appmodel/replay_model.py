@@ -24,12 +24,11 @@ import numpy as np
 from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
 from appmodel.recording.attacks import RecordedAttack, attack_of
-from appmodel.recording.reader import START_STATE_KIND, RecordedRules, recorded_setup, rules_record
-from appmodel.recording.review import (LISTED_TRACKER_KINDS, CommsLink, ReviewEvent, bookmark_event, passes,
-                                       recorded_card, review_kind_of, topics_of, unit_ids_of)
-from appmodel.session.review_topics import review_topics
+from appmodel.recording.reader import START_STATE_KIND, recorded_setup, rules_record
+from appmodel.recording.review import CommsLink, ReviewEvent, passes
+from appmodel.recording.review_builder import ENGAGEMENT_KINDS, ReviewBuilder, planned_topics
 from appmodel.session.game_log import LogEntry
-from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
+from appmodel.session.tracked_poses import replayed_poses
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
 
 
@@ -93,9 +92,9 @@ class ReplayModel:
         self.review: list[ReviewEvent] = []
         #: The attacks recorded with the odds shown before their roll (the replay's Attack dock), in time order.
         self.attacks: list[RecordedAttack] = []
-        self._topics = self._planned_topics(setup.scenario)
-        self._known = {u.unit_id: u for u in self.session.ruleset.units(self._initial)}
-        waiting_comms: list[tuple[int, RecordedRules]] = []  # reached/cut once the state after them is read
+        # the review's events, built as the report's are (appmodel/recording/review_builder.py)
+        review = ReviewBuilder(self.session.ruleset, self._initial, planned_topics(setup.scenario))
+        self._known = review.known
         total_s = max(1, int(self.reader.duration_s))
         for n, r in enumerate(records):
             if progress is not None and n % 100 == 0:
@@ -106,10 +105,8 @@ class ReplayModel:
             if r.kind.startswith(STATE_KIND_PREFIX):
                 self._state_times.append(r.t_s)
                 self._state_rows.append(r.row_id)
-                if waiting_comms:
-                    latest = len(self._state_rows) - 1
-                    self._reach_comms(waiting_comms, lambda: self._recorded_state(latest))
-                    waiting_comms = []
+                latest = len(self._state_rows) - 1
+                review.state_recorded(lambda: self._recorded_state(latest))  # called at once, if at all
             elif r.kind == LOG_KIND:
                 self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
                                           r.payload.get("round")))
@@ -121,17 +118,11 @@ class ReplayModel:
                 attack = attack_of(record)
                 if attack is not None:
                     self.attacks.append(attack)
-                entry = self._review_entry(record)
-                if entry is not None:
-                    if entry.kind in ("kill", "hit", "attack"):
-                        self.engagement_times.append(r.t_s)
-                    if entry.comms is not None:
-                        waiting_comms.append((len(self.review), record))
-                    self.review.append(entry)
+                entry = review.add(record)
+                if entry is not None and entry.kind in ENGAGEMENT_KINDS:
+                    self.engagement_times.append(r.t_s)
         if progress is not None:
             progress(total_s, total_s)
-        for waiting in waiting_comms:  # no state row after them (a recording not written by a session)
-            self._reach_comms([waiting], lambda t=waiting[1].t_s: self.state_at(t))
         self.engagement_times.sort()
         self.attacks.sort(key=lambda a: a.t_s)
         self._log_times = [e.t_s for e in self._log]
@@ -142,9 +133,7 @@ class ReplayModel:
         moments += [Moment(e.t_s, e.kind.value, f"{e.name or ''} {e.kind.value}".strip()) for e in tracker_events]
         self.moments = sorted(moments, key=lambda m: m.t_s)
         self._moment_times = [m.t_s for m in self.moments]
-        self.review += [bookmark_event(b.t_s, b.note) for b in self.bookmarks]
-        self.review += [self._tracker_entry(e) for e in tracker_events if e.kind.value in LISTED_TRACKER_KINDS]
-        self.review.sort(key=lambda e: e.t_s)
+        self.review = review.finish(bookmarks=self.bookmarks, tracker_events=tracker_events, state_at=self.state_at)
         self._review_times = [e.t_s for e in self.review]
         self.duration_s = self.reader.duration_s
         self.t_s = 0.0
@@ -152,113 +141,6 @@ class ReplayModel:
         self._video_ok = self.reader.video_path is not None and self.reader.video_path.is_file()
         #: The recording's own camera video (None without one: the window shows no video pane).
         self.video_path: Path | None = self.reader.video_path if self._video_ok else None
-
-    # -- the after-action review's events ---------------------------------------------------------
-    def _planned_topics(self, scenario: Any) -> tuple[Any, ...]:
-        try:
-            return review_topics(scenario)
-        except UsageError:  # a damaged topic list: the replay shows the rest, as the debrief does
-            return ()
-
-    def _review_entry(self, record: RecordedRules) -> ReviewEvent | None:
-        """One recorded rules event as the review lists it (its kind from what the ruleset says of it)."""
-        event = record.event
-        if event is None:
-            return None
-        ruleset = self.session.ruleset
-
-        def ask(method: str, *args: Any) -> tuple[Any, ...]:
-            try:
-                return tuple(getattr(ruleset, method)(event, *args))
-            except (KeyError, TypeError, ValueError, AttributeError):  # an event this rule system does not read
-                return ()
-
-        engagements = ask("engagements", self._initial)
-        casualties = ask("casualties")
-        emissions = ask("emissions")
-        summaries = ask("action_summaries")
-        sentences = ask("explain")
-        kind = review_kind_of([e.outcome for e in engagements], [c.change for c in casualties],
-                              [(e.change, e.purpose) for e in emissions])
-        if kind is None:
-            kind = "action" if summaries else "rules"
-        ids = dict.fromkeys(unit_ids_of(event, self._known))
-        for e in engagements:
-            ids.update(dict.fromkeys(i for i in (e.attacker_id, e.target_id) if i is not None))
-        ids.update(dict.fromkeys(c.unit_id for c in casualties))
-        ids.update(dict.fromkeys(e.unit_id for e in emissions))
-        unit_ids = tuple(i for i in ids if i in self._known)
-        # the acting unit's side: a Reaction is the other side's act in this side's turn
-        side = self._actor_side(engagements, emissions, event) or event.side
-        card = recorded_card(record, sentences, summaries) if (event.rolls or summaries or engagements or casualties) else None
-        comms = self._said_comms(record.t_s, ask("comms"), summaries[0] if summaries else event.summary)
-        if comms is None and kind in ("signal", "jamming"):
-            sender = next((e.by_unit if e.change == "located" else e.unit_id for e in emissions
-                           if e.change in ("emits", "located")), None)
-            located = tuple(e.unit_id for e in emissions if e.change == "located")
-            comms = CommsLink(record.t_s, kind, sender, located, summaries[0] if summaries else event.summary)
-        text = summaries[0] if summaries else event.summary
-        if comms is not None:
-            unit_ids += tuple(u for u in comms.to_ids if u not in unit_ids and u in self._known)
-        return ReviewEvent(record.t_s, kind, text, side, unit_ids, card,
-                           topics_of(self._topics, record.t_s, event.kind, unit_ids), comms)
-
-    def _said_comms(self, t_s: float, views: tuple[Any, ...], text: str) -> CommsLink | None:
-        """The comms link a ruleset that says what an event sent over the radio (``Ruleset.comms``: who a
-        Signal reached, whose radios jamming cut) gives; None when it says nothing (then the ruleset's
-        overlays in the state the event left tell it)."""
-        view = next((v for v in views if getattr(v, "to_ids", ()) or getattr(v, "cut_names", ())), None)
-        if view is None:
-            return None
-        by_name = {u.name: uid for uid, u in self._known.items()}
-        cut = tuple(by_name[n] for n in getattr(view, "cut_names", ()) if n in by_name)
-        jamming = view.kind == "jamming"
-        # a Main Effort order ("command") or a SIGINT fix is comms too: the lane keeps the ruleset's kind
-        return CommsLink(t_s, view.kind, view.unit_id, cut if jamming else tuple(view.to_ids), text)
-
-    def _actor_side(self, engagements: tuple[Any, ...], emissions: tuple[Any, ...], event: Any) -> str | None:
-        """The side of the unit that acted, for an event logged outside any side's turn: the attacker, the
-        unit that emitted, else the acting unit its inputs name."""
-        actor = next((e.attacker_id for e in engagements), None)
-        actor = actor if actor is not None else next((e.unit_id for e in emissions if e.change == "emits"), None)
-        if actor is None and isinstance(event.inputs.get("unit_id"), int):
-            actor = event.inputs["unit_id"]
-        unit = self._known.get(actor) if actor is not None else None
-        return unit.side if unit is not None else None
-
-    def _reach_comms(self, waiting: list[tuple[int, RecordedRules]], state_after: Callable[[], Any]) -> None:
-        """Who each waiting signal reached, or whose radios the jamming cut: the ruleset's own "signal" and
-        "jamming" overlays (what the window draws) in the game state the signal left."""
-        ruleset = self.session.ruleset
-        try:
-            state = state_after()
-        except (KeyError, TypeError, ValueError):
-            return
-        for i, _ in waiting:
-            entry = self.review[i]
-            link = entry.comms
-            if link is None or link.from_id is None or link.to_ids:
-                continue
-            try:
-                overlays = ruleset.overlays(state, link.from_id)
-            except (KeyError, TypeError, ValueError, AttributeError):
-                continue
-            sender_side = self._known[link.from_id].side if link.from_id in self._known else None
-            if link.kind == "jamming":
-                reached = {u for o in overlays if o.kind == "jamming" and o.side == sender_side for u in o.unit_ids}
-            else:
-                reached = {u for o in overlays if o.kind == "signal" for u in o.unit_ids}
-            to_ids = tuple(sorted(reached - {link.from_id}))
-            new = CommsLink(link.t_s, link.kind, link.from_id, to_ids, link.text)
-            self.review[i] = ReviewEvent(entry.t_s, entry.kind, entry.text, entry.side,
-                                         entry.unit_ids + tuple(u for u in to_ids if u not in entry.unit_ids),
-                                         entry.card, entry.topics, new)
-
-    def _tracker_entry(self, e: Any) -> ReviewEvent:
-        unit = self._known.get(e.tag_id) if e.tag_id is not None else None
-        name = e.name or (unit.name if unit is not None else "")
-        return ReviewEvent(e.t_s, "tracker", f"{name} {e.kind.value.replace('_', ' ')}".strip(),
-                           unit.side if unit is not None else None, (e.tag_id,) if unit is not None else ())
 
     @property
     def comms(self) -> list[CommsLink]:
@@ -304,23 +186,8 @@ class ReplayModel:
             # The recording opens with the game as it stood when recording began (``state:start``,
             # written before any other row): time 0 shows that game, not the scenario's first turn.
             i = 0
-        state = self._recorded_state(i)
-        ruleset = self.session.ruleset
-        known = {u.unit_id: u for u in ruleset.units(state)}
-        poses = self.reader.poses_at(t_s)
-        tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
-        for pose in poses:
-            u = known.get(pose.tag_id)
-            if u is None or pose.x_in is None:
-                continue
-            on_table = pose.state.value != "lifted"
-            if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
-                    or u.on_table != on_table:
-                # moved_in=0: where the unit stood is replayed, its movement was already accounted live
-                alone = any(uid in tagged for uid in sharing_spot(known, u))
-                state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
-                                         base_height_in=self.session.base_height_in(pose.tag_id))
-        return state
+        return replayed_poses(self.session.ruleset, self._recorded_state(i), self.reader.poses_at(t_s),
+                              base_height_in=self.session.base_height_in)
 
     def _recorded_state(self, i: int) -> Any:
         """The ``i``-th recorded game state (the scenario's start before the first), read when first

@@ -28,6 +28,7 @@ import enum
 import json
 import math
 import sqlite3
+from functools import partial
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,11 @@ from appmodel.recording.reader import (TRAIL_STEP_S, UNKNOWN_SIDE_COLOR, OutAtSt
                                        position_at, recorded_setup, recorded_side_colors, rules_record, start_state_json,
                                        trail_of, units_of)
 from appmodel.errors import UsageError
+from appmodel.recording.contour_interval import read_contour_interval
+from appmodel.recording.review import ReviewEvent, bookmark_event
+from appmodel.recording.review_builder import planned_topics, review_of_rows
+from appmodel.session import scenario_facts
+from appmodel.session.tracked_poses import replayed_poses
 from appmodel.session.review_topics import ReviewTopic, review_topics, split_topic
 from rules.events import RulesEvent
 from rules.ruleset import EmissionView, RollView, front_end
@@ -247,6 +253,13 @@ class DebriefFacts:
     #: The rule system's MIL-STD-2525 symbols with the scenario's overrides
     #: (rules.military_symbols.SymbolTable) for the map's unit symbols; None for a system without them.
     symbols: Any = None
+    #: The contour interval the window drew when the game was recorded, the map's unless
+    #: ``--contour-interval`` says otherwise (:class:`appmodel.recording.contour_interval.RecordedContours`;
+    #: None: a recording that does not say, then the map's own default).
+    contours: Any = None
+    #: The after-action review's events (:class:`appmodel.recording.review.ReviewEvent`), as the replay
+    #: window lists them: kills, hits, signals with whom they reached, actions, bookmarks... in time order.
+    review: tuple[Any, ...] = ()
 
     def unit(self, tag_id: int) -> UnitFacts | None:
         return next((u for u in self.units if u.tag_id == tag_id), None)
@@ -368,8 +381,9 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
                                                                                        down_at_start=already_out))
     actions = tuple(_actions(logged, ruleset))
     emissions = tuple(_emissions(logged, names, game, ruleset, casualties, where))
-    bookmarks = tuple(BookmarkFact(b.t_s, split_topic(b.note)[1], split_topic(b.note)[0])
-                      for b in safely("bookmarks", reader.bookmarks, []))
+    recorded_bookmarks = safely("bookmarks", reader.bookmarks, [])
+    bookmarks = tuple(BookmarkFact(b.t_s, split_topic(b.note)[1], split_topic(b.note)[0]) for b in recorded_bookmarks)
+    review = _review(every_row, ruleset, game, scenario, reader, recorded_bookmarks, tracker_events)
     topics = _topics(scenario, names, rules, bookmarks, problems)
     duration = safely("session length", lambda: reader.duration_s, 0.0)
     problems += [p for p in reader.problems[opened_with:] if p not in problems]  # what reading the rows found damaged
@@ -399,7 +413,41 @@ def facts_from_reader(reader: Any, *, progress: Progress | None = None) -> Debri
         problems=tuple(problems),
         tracks=tracks,
         topics=topics,
+        contours=read_contour_interval(meta),
+        review=review,
     )
+
+
+def _review(rows: list[Any], ruleset: Any, game: Any, scenario: Mapping[str, Any], reader: Any,
+            bookmarks: list[Any], tracker_events: tuple[Any, ...]) -> tuple[ReviewEvent, ...]:
+    """The after-action review's events, built by the replay window's builder over the same rows
+    (:mod:`appmodel.recording.review_builder`): a game state is read only after a signal whose reach the
+    rule system does not say. Without a rule system or a game to read them by, the bookmarks alone."""
+    if ruleset is None or game is None:
+        return tuple(bookmark_event(b.t_s, b.note) for b in sorted(bookmarks, key=lambda b: b.t_s))
+
+    def state_of(row_id: int) -> Any:
+        try:
+            data = reader.rules_payload(row_id)["state"]
+        except sqlite3.DatabaseError as exc:  # a damaged state: that signal's reach stays unknown
+            raise KeyError(row_id) from exc
+        # Read without its history: who a signal reached is the signal and jamming overlays' (where the
+        # units stand, what they carry), and rebuilding every earlier event of a three-hour game for
+        # each of its signals took seconds (80 states: 8.7 s of 13 s).
+        return ruleset.load_state({**data, "events": []} if isinstance(data, dict) else data)
+
+    def state_at(t_s: float) -> Any:
+        # a signal no recorded state follows: a recording of the rules alone, whose game is its start
+        # with the units where the tracker saw them (as the replay shows that moment)
+        try:
+            poses = reader.poses_at(t_s)
+        except sqlite3.DatabaseError as exc:
+            raise KeyError(t_s) from exc
+        return replayed_poses(ruleset, game, poses, base_height_in=partial(scenario_facts.base_height_in, scenario))
+
+    return tuple(review_of_rows(rows, ruleset=ruleset, initial_state=game, topics=planned_topics(scenario),
+                                state_of_row=state_of, bookmarks=bookmarks, tracker_events=tracker_events,
+                                state_at=state_at))
 
 
 def _topics(scenario: Mapping[str, Any], names: Mapping[int, UnitFacts], rules: list[RulesFact],

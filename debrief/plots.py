@@ -86,7 +86,8 @@ def table_map_png(facts: DebriefFacts) -> bytes:
 def table_map(facts: DebriefFacts, *, contour_interval: float | None = None) -> TableMap:
     """The table from above with trails, engagements, blasts and casualties, and each unit's symbol
     where it ended; the target terrain's contours every ``contour_interval`` (the map's metres when it
-    has a scale, else table inches; None: about ten lines over its relief, as the window opens)."""
+    has a scale, else table inches; None: the interval the window drew, as the recording keeps it, else
+    about ten lines over its relief, as the window opens)."""
     plt = _pyplot()
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
@@ -226,8 +227,11 @@ def _contours(ax: Any, facts: DebriefFacts, *, interval: float | None = None) ->
     from appmodel.overlays.sand_map_model import SandMap, default_interval_m, map_relief_m
 
     # a bare CSV target is a height grid in table inches (no map scale): labelled in inches; a map at
-    # the window's default interval (about ten lines over its relief), labelled in its metres
+    # the window's default interval (about ten lines over its relief), labelled in its metres; either
+    # at the interval the instructor chose in the window when the recording says it (the flag first)
     sand = SandMap(target=facts.target)
+    if interval is None and facts.contours is not None:
+        interval = facts.contours.interval(in_map_units=sand.in_map_units)
     if sand.in_map_units:
         sand = sand.with_(contour_interval_m=interval or default_interval_m(map_relief_m(facts.target)))
     elif interval:

@@ -23,9 +23,8 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QScrollArea, QWidget
 
-from appmodel.errors import UsageError
 from appmodel.game_session import GameSession
 from appmodel.tracking.live_tracking import LiveTracking, SyntheticLive
 from calibration.projector import ProjectorCalibration, save_projector_calibration
@@ -90,6 +89,9 @@ class MainWindow(QMainWindow):
         self.pattern_settle_ms = PATTERN_SETTLE_MS
         self.last_message = ""
         self._message_box: QMessageBox | None = None
+        #: A recording being read for Ctrl+O (gui/recording_opening.py), and the replay window it opened.
+        self.recording_opening: Any | None = None
+        self._replay_window: QMainWindow | None = None
         self.setWindowTitle("Sandtable Companion" + (f" — replay of {Path(replay.path).name}" if replay else ""))
         self.view = TableView(session, calibration=calibration, toggles=self.settings.overlays, mode=self.settings.view_mode)
         self.setCentralWidget(self.view)
@@ -410,19 +412,11 @@ class MainWindow(QMainWindow):
 
     # -- replay ---------------------------------------------------------------------------------
     def open_replay(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a recording", self.settings.recordings_dir, "Recordings (*.sqlite)")
-        if not path:
-            return
-        from appmodel.replay_model import ReplayModel
+        """Record > Open a recording… (Ctrl+O): read on a worker thread with its progress shown
+        (gui/recording_opening.py), then replayed in a window of its own."""
+        from gui.recording_opening import ask_and_open_recording
 
-        try:
-            replay = ReplayModel(path)
-        except (UsageError, ValueError) as exc:
-            self.notify("Open a recording", str(exc), warning=True)
-            return
-        window = MainWindow(replay.session, settings=self.settings, store=None, calibration=self.calibration, replay=replay)
-        window.show()
-        self._replay_window = window
+        ask_and_open_recording(self)
 
     # -- the live loop (gui/live_presenter.py) ----------------------------------------------------
     def poll_live(self) -> None:

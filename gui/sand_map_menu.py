@@ -1,18 +1,24 @@
 """The Overlays menu's sand-map part: the contour interval (round metres of the map when the target
 terrain has a scale, else table inches), elevation tints under the contours, and whether the lines
 follow the scanned sand or the target. The choice is the session's (``GameSession.sand``), so the
-projector and the class view draw what the window draws."""
+projector and the class view draw what the window draws; the interval is kept in the settings (the
+next run opens with it, where that run's map offers it) and in the recording, whose debrief draws it."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu
 
-from appmodel.overlays.sand_map_model import SandMap
+from appmodel.overlays.sand_map_model import ContourChoice, SandMap
+from appmodel.recording.contour_interval import read_contour_interval
 from gui.window_parts import WindowParts
 
 
 def build_sand_map_menu(window: WindowParts, menu: QMenu) -> None:
-    """The contour submenus and the tints toggle, at the end of ``menu``."""
+    """The contour submenus and the tints toggle, at the end of ``menu``; a live game's window starts
+    at the interval chosen last time, a replay at the one its recording says was drawn."""
+    start_at_remembered_interval(window)
     menu.addSeparator()
     intervals = menu.addMenu("Contour interval")
     intervals.setObjectName("contour-interval-menu")
@@ -30,6 +36,22 @@ def build_sand_map_menu(window: WindowParts, menu: QMenu) -> None:
     window.actions_by_name["contour_tints"] = tints
 
 
+def start_at_remembered_interval(window: WindowParts) -> None:
+    """The interval the settings remember (a live game) or the recording says was drawn (a replay),
+    when this game's map offers it."""
+    if window.replay is None:
+        interval_in, interval_m = window.settings.contour_interval_in, window.settings.contour_interval_m
+    else:
+        recorded = read_contour_interval(window.replay.reader.meta)
+        if recorded is None:
+            return
+        interval_in, interval_m = recorded.interval_in, recorded.interval_m
+    sand = window.session.sand
+    remembered = sand.with_remembered_interval(interval_in=interval_in, interval_m=interval_m)
+    if remembered is not sand:
+        window.session.set_sand_map(remembered)
+
+
 def fill_intervals(window: WindowParts, menu: QMenu) -> None:
     """One ticked choice per offered interval (the list depends on the target's scale and relief)."""
     menu.clear()
@@ -40,9 +62,16 @@ def fill_intervals(window: WindowParts, menu: QMenu) -> None:
         action = QAction(choice.label, menu)
         action.setCheckable(True)
         action.setChecked(choice == now)
-        action.triggered.connect(lambda _=False, c=choice: _set(window, window.session.sand.with_contours(c)))
+        action.triggered.connect(lambda _=False, c=choice: choose_interval(window, c))
         group.addAction(action)
         menu.addAction(action)
+
+
+def choose_interval(window: WindowParts, choice: ContourChoice) -> None:
+    """Contours every ``choice`` in every view, remembered for the next run (in its own unit)."""
+    _set(window, window.session.sand.with_contours(choice))
+    unit = "contour_interval_m" if choice.interval_m is not None else "contour_interval_in"
+    window.settings = replace(window.settings, **{unit: choice.interval_m if choice.interval_m is not None else choice.interval_in})
 
 
 def fill_sources(window: WindowParts, menu: QMenu) -> None:

@@ -51,6 +51,10 @@ class AppSettings:
     #: Recordings started in the window keep the camera's picture too (<name>.mp4, H.264): replay then
     #: shows what the camera saw. Off by default: about 15 MB a minute at 1080p.
     record_video: bool = False
+    #: The contour interval last chosen in Overlays > Contour interval: in table inches (a target
+    #: without a map scale, or none) and in a map's metres, each kept apart (None: the default).
+    contour_interval_in: float | None = None
+    contour_interval_m: float | None = None
     window_geometry: bytes = b""
     window_state: bytes = b""
 
@@ -84,6 +88,15 @@ def _as_int(raw: Any, default: int | None) -> int | None:
         return int(raw)
     except (TypeError, ValueError):
         return default
+
+
+def _as_interval(raw: Any) -> float | None:
+    """A positive number of inches or metres (anything else: none remembered)."""
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return None
+    return value if 0 < value < float("inf") else None
 
 
 def _toggles(store: SettingsStore, group: str, default: OverlayToggles) -> OverlayToggles:
@@ -125,6 +138,8 @@ def load_settings(store: SettingsStore) -> AppSettings:
         dice_seed=_as_int(store.value("dice/seed"), None),
         recordings_dir=str(store.value("files/recordings_dir") or ""),
         record_video=_as_bool(store.value("files/record_video"), d.record_video),
+        contour_interval_in=_as_interval(store.value("sand_map/contour_interval_in")),
+        contour_interval_m=_as_interval(store.value("sand_map/contour_interval_m")),
         window_geometry=bytes(geometry) if isinstance(geometry, (bytes, bytearray)) or hasattr(geometry, "data") else b"",
         window_state=bytes(state) if isinstance(state, (bytes, bytearray)) or hasattr(state, "data") else b"",
     )
@@ -147,6 +162,8 @@ def save_settings(settings: AppSettings, store: SettingsStore) -> None:
     store.setValue("view/mode", settings.view_mode)
     store.setValue("dice/mode", settings.dice_mode)
     store.setValue("dice/seed", "" if settings.dice_seed is None else settings.dice_seed)
+    for unit, interval in (("in", settings.contour_interval_in), ("m", settings.contour_interval_m)):
+        store.setValue(f"sand_map/contour_interval_{unit}", "" if interval is None else float(interval))
     for group, toggles in (("overlays", settings.overlays), ("projector_overlays", settings.projector_overlays)):
         for name in toggles.names():
             store.setValue(f"{group}/{name}", toggles.is_on(name))

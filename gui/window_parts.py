@@ -20,6 +20,8 @@ class WindowParts(Protocol):
     settings: AppSettings
     store: Any
     live: Any
+    #: The recording replayed (``appmodel.replay_model.ReplayModel``; None in a live game's window)
+    replay: Any
     calibration: Any
     calibration_run: Any
     projector_calibration: Any

@@ -123,6 +123,23 @@ class SandMap:
             return replace(self, contour_interval_m=choice.interval_m, contour_interval_in=choice.interval_in)
         return replace(self, contour_interval_m=None, contour_interval_in=choice.interval_in)
 
+    def with_remembered_interval(self, *, interval_in: float | None, interval_m: float | None) -> SandMap:
+        """These settings at an interval remembered from an earlier run, when the menu offers it here:
+        ``interval_m`` for a map with a scale, else ``interval_in``; unchanged when it is not offered
+        (another map's metres, or none remembered).
+
+        >>> SandMap().with_remembered_interval(interval_in=0.5, interval_m=None).contour_interval_in
+        0.5
+        >>> SandMap().with_remembered_interval(interval_in=0.7, interval_m=25.0).contour_interval_in
+        0.3
+        """
+        for c in self.contour_choices():
+            wanted = c.interval_m if c.interval_m is not None else c.interval_in
+            remembered = interval_m if c.interval_m is not None else interval_in
+            if remembered is not None and math.isclose(wanted, remembered):
+                return self.with_contours(c)
+        return self
+
     def contour_ground(self, scanned: Ground | None) -> tuple[Ground | None, bool]:
         """The relief the contours are drawn from and whether it is the target (labels in its metres)."""
         if self.contour_source == "target" or scanned is None:

@@ -33,20 +33,24 @@ from rules.ruleset import OddsLegend
 @dataclass(frozen=True)
 class ReviewKind:
     name: str
-    #: What the window's filters and its "pause at" menu call it.
+    #: What the window's filters and its "pause at" menu call it (and the report's).
     label: str
+    #: One event of it, as the report's list names it.
+    one: str = ""
+    #: Left out of the lists until asked (every unit appearing or lifted is the tracker's news, not the game's).
+    hidden_at_first: bool = False
 
 
 REVIEW_KINDS = (
-    ReviewKind("kill", "Kills"),
-    ReviewKind("hit", "Hits"),
-    ReviewKind("attack", "Misses, other attacks"),
-    ReviewKind("signal", "Signals"),
-    ReviewKind("jamming", "Jamming"),
-    ReviewKind("action", "Other actions"),
-    ReviewKind("bookmark", "Bookmarks"),
-    ReviewKind("rules", "Turns, rounds, notes"),
-    ReviewKind("tracker", "Tracker events"),
+    ReviewKind("kill", "Kills", "kill"),
+    ReviewKind("hit", "Hits", "hit"),
+    ReviewKind("attack", "Misses, other attacks", "attack"),
+    ReviewKind("signal", "Signals", "signal"),
+    ReviewKind("jamming", "Jamming", "jamming"),
+    ReviewKind("action", "Other actions", "action"),
+    ReviewKind("bookmark", "Bookmarks", "bookmark"),
+    ReviewKind("rules", "Turns, rounds, notes", "turn"),
+    ReviewKind("tracker", "Tracker events", "tracker", hidden_at_first=True),
 )
 #: Not a kind of its own: every moment of a review topic the scenario planned (its bookmarks and the
 #: events it matches), whatever their kind -- what playback can pause at, as PowerSTRIPES's "High

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from appmodel.errors import UsageError
+from appmodel.recording.contour_interval import CONTOUR_INTERVAL_KEY, contour_interval_json
 from appmodel.recording.payload import odds_json
 from appmodel.session.game_log import LogEntry
 from rules.events import RulesEvent
@@ -20,10 +21,13 @@ from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND
 
 
 def recording_metadata(ruleset_name: str, *, scenario_path: str | None = None,
-                       calibration_path: str | None = None) -> dict[str, Any]:
-    """What a recording keeps of how the game was set up: the ruleset, and the scenario and calibration
-    files' paths and texts (a file that cannot be read is named without its text)."""
+                       calibration_path: str | None = None, sand: Any = None) -> dict[str, Any]:
+    """What a recording keeps of how the game was set up: the ruleset, the scenario and calibration
+    files' paths and texts (a file that cannot be read is named without its text), and the contour
+    interval of ``sand`` (a ``SandMap``) the window draws."""
     meta: dict[str, Any] = {"ruleset": ruleset_name, "command": "sandtable gui"}
+    if sand is not None:
+        meta[CONTOUR_INTERVAL_KEY] = contour_interval_json(sand)
     for key, path in (("scenario", scenario_path), ("calibration", calibration_path)):
         if not path:
             continue
@@ -88,3 +92,7 @@ class RecordingRows:
 
     def bookmark(self, t_s: float, text: str) -> None:
         self.recorder.add_bookmark(t_s, text)
+
+    def contour_interval(self, sand: Any) -> None:
+        """The contour interval chosen now (:mod:`appmodel.recording.contour_interval`), replacing the last."""
+        self.recorder.set_meta(CONTOUR_INTERVAL_KEY, contour_interval_json(sand))

@@ -30,6 +30,27 @@ def sharing_spot(views: Mapping[int, UnitView], unit: UnitView) -> list[int]:
             if uid != unit.unit_id and (v.x_in, v.y_in, v.on_table) == (unit.x_in, unit.y_in, unit.on_table)]
 
 
+def replayed_poses(ruleset: Ruleset, state: Any, poses: Iterable[Any], *,
+                   base_height_in: Callable[[int], float]) -> Any:
+    """``state`` with its units where recorded ``poses`` put them, as a replay shows a moment (the
+    replay window and the report's review read the same): ``moved_in=0``, for the movement was already
+    accounted live; ``base_height_in(tag)``: a unit's base height."""
+    poses = list(poses)
+    known = {u.unit_id: u for u in ruleset.units(state)}
+    tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
+    for pose in poses:
+        u = known.get(pose.tag_id)
+        if u is None or pose.x_in is None:
+            continue
+        on_table = pose.state.value != "lifted"
+        if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
+                or u.on_table != on_table:
+            alone = any(uid in tagged for uid in sharing_spot(known, u))
+            state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
+                                     base_height_in=base_height_in(pose.tag_id))
+    return state
+
+
 def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
                      alone: bool = False, base_height_in: float = 1.0) -> Any:
     """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``

@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="with --compare: compare even different scenarios")
     parser.add_argument("--contour-interval", type=float, metavar="N",
                         help="the map's contour lines every N: metres of the map when the scenario's target terrain "
-                             "has a scale, else table inches (default: about ten lines over its relief)")
+                             "has a scale, else table inches (default: the interval the window drew, kept in the recording; else about "
+                             "ten lines over its relief)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 

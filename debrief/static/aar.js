@@ -44,7 +44,8 @@
       return b;
     });
     var sideBoxes = data.sides.map(function (s) { return box(q(".show .sides"), "aar-side", s[0], s[0] || "(no side)", true, s[1]); });
-    var kindBoxes = data.kinds.map(function (k) { return box(q(".show .kinds"), "kind k-" + k[0], k[0], k[1], true); });
+    // (the tracker's events are left out until asked, as in the window's list)
+    var kindBoxes = data.kinds.map(function (k) { return box(q(".show .kinds"), "kind k-" + k[0], k[0], k[1], k[3] !== false); });
     var unitSelect = q("select.unit");
     data.units.slice().sort(function (a, b) { return a[1] < b[1] ? -1 : 1; }).forEach(function (u) {
       var o = document.createElement("option");
@@ -58,12 +59,12 @@
       return out;
     };
 
-    /* Whether a row (its kind, its units: the acting one first) passes the Show filters. */
-    function shown(kind, ids, f) {
+    /* Whether an event (its kind, the units it concerns, the side that acted) passes the Show filters,
+     * as appmodel.recording.review.passes decides for the window: an event of no side (a bookmark) always. */
+    function shown(kind, ids, f, side) {
       if (!f.kinds[kind]) { return false; }
       if (f.unit !== null && ids.indexOf(f.unit) < 0) { return false; }
-      var actor = units[ids[0]];
-      return !actor || f.sides[actor.side] === true;
+      return side === null || side === undefined || f.sides[side] === true;
     }
 
     function filters() {
@@ -98,9 +99,10 @@
       // The table: a side left out is left off the table too.
       var hidden = data.units.filter(function (u) { return !f.sides[u[2]]; }).map(function (u) { return u[0]; });
       player.setHidden(hidden);
-      var events = data.events.filter(function (e) { return shown(e[1], e[2], f); });
-      var comms = data.comms.filter(function (c) {
-        return shown(c[1] === "jamming" ? "jamming" : "signal", [c[2]].concat(c[3]), f);
+      var events = data.events.filter(function (e) { return shown(e[1], e[2], f, e[4]); });
+      var comms = data.comms.filter(function (c) {  // filtered as the event it belongs to
+        var e = data.events[c[6]];
+        return shown(e[1], e[2], f, e[4]);
       });
       var lanes = root.querySelectorAll(".lane");
       Array.prototype.forEach.call(lanes, function (lane) {

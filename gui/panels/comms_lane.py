@@ -1,7 +1,10 @@
 """The comms lane under the replay's slider: a mark at each signal (blue) and jamming (red) along the
 recording's time, and in words the last one at or before the replay time -- who signalled whom, whose
 radios the jamming cut (as the Marine Corps' AAIRS puts radio traffic on its debrief timeline).
-Clicking a mark jumps there; hovering names it."""
+Clicking a mark jumps there; hovering names it. The event list's filters (side, unit, kinds) filter
+the lane the same way (:meth:`CommsLane.set_filters`, :func:`appmodel.recording.review.passes`): with
+the Marines chosen, the lane holds the Marines' signals; with a unit, the signals it sent or that
+reached it and the jamming that cut its radio."""
 from __future__ import annotations
 
 import bisect
@@ -11,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider, QToolTip, QWidget
 
-from appmodel.recording.review import CommsLink
+from appmodel.recording.review import CommsLink, ReviewEvent, passes
 from appmodel.session.game_log import clock_text
 
 COLORS = {"signal": "#64b5f6", "command": "#81c784", "sigint": "#ffb74d", "jamming": "#ff6e6e"}
@@ -20,8 +23,8 @@ STRIP_PX = 14
 
 
 class CommsLane(QWidget):
-    """``replay``: a ReplayModel (its ``comms`` and ``unit_name``); ``slider``: the timeline's, whose groove
-    the marks line up with. ``jump`` is emitted with the time of a mark clicked."""
+    """``replay``: a ReplayModel (its ``review`` events, ``comms`` and ``unit_name``); ``slider``: the
+    timeline's, whose groove the marks line up with. ``jump`` is emitted with the time of a mark clicked."""
 
     jump = Signal(float)
 
@@ -29,13 +32,29 @@ class CommsLane(QWidget):
         super().__init__(parent)
         self.replay = replay
         self.slider = slider
-        self.links: list[CommsLink] = list(replay.comms)
-        self._times = [c.t_s for c in self.links]
+        self._events: list[ReviewEvent] = [e for e in replay.review if e.comms is not None]
+        #: The links the filters let through, in time order (all of them until filtered).
+        self.links: list[CommsLink] = []
+        self._times: list[float] = []
+        #: How the filters read, for the lane's words ("" with none).
+        self.filtered_to = ""
         self.t_s = 0.0
         self.setMouseTracking(True)
-        self.setMinimumHeight(STRIP_PX + 22 if self.links else 0)
-        self.setVisible(bool(self.links))
+        # Shown whenever the recording has comms, filtered out or not: the timeline keeps its layout.
+        self.setMinimumHeight(STRIP_PX + 22 if self._events else 0)
+        self.setVisible(bool(self._events))
         self.setToolTip("Comms: each signal (blue) and jamming (red); click a mark to go there")
+        self.set_filters(kinds=None, side=None, unit_id=None)
+
+    def set_filters(self, *, kinds: frozenset[str] | None, side: str | None, unit_id: int | None) -> None:
+        """Keep the comms of the events the event list shows (its side, unit and kinds)."""
+        self.links = [e.comms for e in self._events if e.comms is not None
+                      and passes(e, kinds=kinds, side=side, unit_id=unit_id)]
+        self._times = [c.t_s for c in self.links]
+        self.filtered_to = " · ".join(w for w in (side or "", self.replay.unit_name(unit_id) if unit_id is not None else "") if w)
+        if kinds is not None and len(self.links) < len(self._events) and not self.filtered_to:
+            self.filtered_to = "the kinds the event list shows"
+        self.update()
 
     def words(self, link: CommsLink) -> str:
         """"0:39 Sergeant → Mortar gunner, Corpsman" for a signal; "... jams: X, Y cut" for jamming."""
@@ -51,9 +70,19 @@ class CommsLane(QWidget):
         return self.links[i] if i >= 0 else None
 
     def set_time(self, t_s: float) -> None:
-        if self.links:
+        if self._events:
             self.t_s = t_s
             self.update()
+
+    def caption(self) -> str:
+        """The lane's words: the last link at or before the replay time, or how many come later."""
+        link = self.current()
+        head = f"Comms ({self.filtered_to})" if self.filtered_to else "Comms"
+        if link is not None:
+            return f"{head}: {self.words(link)}"
+        if not self.links:
+            return f"{head}: no signal or jamming" + (" (the event list's filters hide the others)" if self._events else "")
+        return f"{head}: {len(self.links)} signals and jamming later"
 
     def _span(self) -> tuple[float, float]:
         """(left px, width px) of the slider's groove, in this widget's coordinates."""
@@ -89,7 +118,7 @@ class CommsLane(QWidget):
             font.setPixelSize(13)
             p.setFont(font)
             p.setPen(QColor(COLORS.get(link.kind, "#dddddd")) if link else QColor("#9aa0a6"))
-            text = ("Comms: " + self.words(link)) if link else f"Comms: {len(self.links)} signals and jamming later"
+            text = self.caption()
             rect = QRectF(4, STRIP_PX + 2, self.width() - 8, self.height() - STRIP_PX - 2)
             p.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                        p.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(rect.width())))

@@ -21,8 +21,8 @@ from gui.result_card_view import card_body_html
 
 KIND_COLORS = {"kill": "#ff6e6e", "hit": "#ffb74d", "attack": "#e0e0e0", "signal": "#64b5f6", "jamming": "#ff8a80",
                "action": "#a5d6a7", "bookmark": "#ffe14d", "rules": "#b0b0b0", "tracker": "#9fc9ff"}
-#: The kinds the list hides until asked (every unit appearing or lifted is the tracker's news, not the game's).
-HIDDEN_AT_FIRST = frozenset({"tracker"})
+#: The kinds the list hides until asked (as the report's list does).
+HIDDEN_AT_FIRST = frozenset(k.name for k in REVIEW_KINDS if k.hidden_at_first)
 KIND_ORDER = [k.name for k in REVIEW_KINDS]
 #: How long after an event the map keeps ringing its units.
 HIGHLIGHT_S = 8.0

@@ -159,6 +159,7 @@ class TimelinePanel(QWidget):
 
     def set_filters(self, *, kinds: frozenset[str] | None, side: str | None, unit_id: int | None) -> None:
         self.kinds, self.side, self.unit_id = kinds, side, unit_id
+        self.lane.set_filters(kinds=kinds, side=side, unit_id=unit_id)
         self._update_marks()
 
     def set_pause_kind(self, kind: str, on: bool) -> None:

@@ -10,15 +10,7 @@ import numpy as np
 
 from debrief.facts import _target_terrain
 from debrief.plots import _contours, _pyplot
-
-
-def hill_scenario(tmp_path: Path) -> Path:
-    yy, xx = np.mgrid[0:25, 0:37] * 2.0  # a 72" x 48" CSV at 2" cells: a 3" cone near (36, 24)
-    np.savetxt(tmp_path / "target.csv", np.clip(3.0 - np.hypot(xx - 36.0, yy - 24.0) / 4.0, 0.0, None),
-               delimiter=",", fmt="%.4f")
-    path = tmp_path / "game.toml"
-    path.write_text('format = "sandtable-scenario"\nversion = 1\nruleset = "generic"\n[target_terrain]\nfile = "target.csv"\ncell_in = 2.0\n')
-    return path
+from sand_map_helpers import hill_scenario
 
 
 def test_the_debrief_map_draws_the_targets_contours_at_their_heights(tmp_path: Path) -> None:
@@ -29,7 +21,7 @@ def test_the_debrief_map_draws_the_targets_contours_at_their_heights(tmp_path: P
     assert problems == [] and got["relief"] is not None
     relief = got["relief"]
     fig, ax = _pyplot().subplots()
-    _contours(ax, SimpleNamespace(relief=relief, target=got["target"]))
+    _contours(ax, SimpleNamespace(relief=relief, target=got["target"], contours=None))
     lines = [line for line in ax.get_lines()]
     assert len(lines) >= 5  # the cone's 3": a line every 0.3" at least from 0.3" to 2.7"
     for line in lines:
@@ -55,7 +47,7 @@ def test_the_debrief_map_draws_contours_at_the_interval_the_instructor_asks(tmp_
 
     def heights(interval: float | None) -> list[float]:
         fig, ax = _pyplot().subplots()
-        _contours(ax, SimpleNamespace(relief=relief, target=got["target"]), interval=interval)
+        _contours(ax, SimpleNamespace(relief=relief, target=got["target"], contours=None), interval=interval)
         out = []
         for line in ax.get_lines():
             xs, ys = line.get_data()

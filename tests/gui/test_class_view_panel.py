@@ -95,3 +95,57 @@ def test_the_window_makes_the_instructors_bookmarks_in_its_recording(qtbot, tmp_
     session.stop_recording()
     with RecordingReader(tmp_path / "game.sqlite") as reader:
         assert [b.note for b in reader.bookmarks()] == ["[First contact] from the phone"]
+
+
+def test_the_panel_shows_the_instructors_link_to_copy_with_who_must_not_get_it(qtbot) -> None:
+    import cv2
+
+    from gui.class_view_panel import ClassViewPanel
+    from PySide6.QtGui import QGuiApplication
+
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    view = LiveClassView.start(session, ServeAddress("0.0.0.0", 0), bookmarks=True)
+    try:
+        panel = ClassViewPanel(view)
+        qtbot.addWidget(panel)
+        panel.show()
+        link = panel.instructor
+        assert link is not None and link.field.toPlainText() == view.instructor_url
+        assert view.server.instructor_token in link.field.toPlainText() and link.field.isReadOnly()
+        assert "phone" in link.note.text() and "Do not give it to the students" in link.note.text()
+        assert "Only this computer" not in link.note.text()
+        link.copy_button.click()
+        assert QGuiApplication.clipboard().text() == view.instructor_url
+        assert not link.qr.isVisible()  # the window may be where the class sees it: the code only when asked
+        link.qr_button.click()
+        assert link.qr.isVisible() and link.qr_button.text() == "Hide QR code"
+        image = bgr_from_qimage(link.qr.pixmap().toImage())
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2,
+                                                                     interpolation=cv2.INTER_NEAREST))
+        assert text == view.instructor_url
+        link.qr_button.click()
+        assert not link.qr.isVisible()
+    finally:
+        view.close()
+
+
+def test_the_copied_instructors_link_opens_the_instructors_page_and_the_students_have_none(qtbot) -> None:
+    from gui.class_view_panel import ClassViewPanel
+    from PySide6.QtGui import QGuiApplication
+
+    session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
+    teacher = LiveClassView.start(session, ServeAddress("127.0.0.1", 0), bookmarks=True)
+    students = LiveClassView.start(session, ServeAddress("127.0.0.1", 0))
+    try:
+        panel = ClassViewPanel(teacher)
+        qtbot.addWidget(panel)
+        assert "Only this computer can open it" in panel.instructor.note.text()
+        panel.instructor.copy_button.click()
+        with urllib.request.urlopen(QGuiApplication.clipboard().text(), timeout=30) as page:
+            assert page.status == 200 and b"instructor.js" in page.read()
+        plain = ClassViewPanel(students)  # a class view without bookmarks (a replay's): no instructor's link
+        qtbot.addWidget(plain)
+        assert plain.instructor is None
+    finally:
+        teacher.close()
+        students.close()

@@ -5,29 +5,14 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from appmodel.game_session import GameSession  # noqa: E402
 from appmodel.overlays.registry import build_items  # noqa: E402
-from calibration.elevation_files import ElevationModel  # noqa: E402
-from calibration.target_terrain import Placement, TargetTerrain  # noqa: E402
 from rules.downrange.examples.in_depth import SCENARIO_PATH  # noqa: E402
-from rules.terrain_sight import Ground  # noqa: E402
-
-
-def map_session() -> GameSession:
-    """A 300 m hill over 100 m ground, 30 m cells, 25 m per inch, 3x exaggerated."""
-    r, c = np.mgrid[0:40, 0:60]
-    dem = ElevationModel(100.0 + np.maximum(0.0, 300.0 - 20.0 * np.hypot(r - 20, c - 30)), 30.0, 30.0)
-    target = TargetTerrain(dem, 25.0, 3.0, Placement.from_rotation(25.0, offset_in=(0.0, 0.0)))
-    s = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
-    heights, covered = target.sample(*s.table_size_in, cell_in=0.25)
-    s.set_sand_map(s.sand.with_(target=target, target_ground=Ground(heights, 0.25), target_covered=covered,
-                                contour_interval_m=25.0))
-    return s
+from sand_map_helpers import map_session  # noqa: E402
 
 
 def submenu(window, name: str):

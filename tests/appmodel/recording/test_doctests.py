@@ -7,6 +7,7 @@ import importlib
 import pytest
 
 MODULES = [
+    "appmodel.recording.contour_interval",
     "appmodel.recording.payload",
     "appmodel.recording.reader",
 ]

@@ -10,6 +10,7 @@ from appmodel.recording.review import passes
 from appmodel.replay_model import ReplayModel
 from demo.example_recording import record_in_depth_example
 from clock_helpers import HandClock
+from review_helpers import JAMMING_SCENARIO, recorded_jamming_game
 
 
 @pytest.fixture(scope="module")
@@ -66,51 +67,6 @@ def test_filters_choose_by_kind_side_and_unit(replay):
     first_kill = replay.next_review_after(0.0, kinds={"kill"}, side="PLA Marine Corps")
     assert first_kill is not None and first_kill.kind == "kill" and first_kill.side == "PLA Marine Corps"
     assert replay.review_between(0.0, first_kill.t_s, kinds={"kill"}, side="PLA Marine Corps") == [first_kill]
-
-
-JAMMING_SCENARIO = """format = "sandtable-scenario"
-version = 1
-ruleset = "down-range"
-[[sides]]
-name = "Blue"
-[[sides]]
-name = "Red"
-[[units]]
-tag_id = 1
-name = "Sergeant"
-side = "Blue"
-type = "average combatant"
-x_in = 10.0
-y_in = 10.0
-equipment = ["radio"]
-[[units]]
-tag_id = 4
-name = "Sparks"
-side = "Blue"
-type = "average combatant"
-x_in = 8.0
-y_in = 10.0
-equipment = ["EW equipment"]
-[[units]]
-tag_id = 9
-name = "Enemy radioman"
-side = "Red"
-type = "average combatant"
-x_in = 28.0
-y_in = 10.0
-equipment = ["radio"]
-"""
-
-
-def recorded_jamming_game(tmp_path, name: str, *, extra: str = "", clock: HandClock | None = None):
-    """A game session on JAMMING_SCENARIO (``extra``: more of the scenario's TOML), recording to NAME.sqlite."""
-    from appmodel.game_session import GameSession
-
-    scenario = tmp_path / f"{name}.toml"
-    scenario.write_text(JAMMING_SCENARIO + extra, encoding="utf-8")
-    session = GameSession.from_scenario_file(scenario, seed=1, clock=clock)
-    session.start_recording(tmp_path / f"{name}.sqlite")
-    return session
 
 
 def test_jamming_is_on_the_comms_lane_with_the_radios_it_cut(tmp_path):
