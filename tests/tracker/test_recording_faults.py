@@ -246,13 +246,15 @@ def _garble(path: Path, how: str) -> None:
         "frame time 1e308": ("UPDATE frames SET t_s = 1e308 WHERE frame_index = 100", ()),
         "scenario stored as bytes": ("UPDATE meta SET value = CAST(value AS BLOB) WHERE key = 'scenario_toml'", ()),
         "payload not JSON": ("UPDATE rules_events SET payload_json = '{{{'", ()),
+        "text as a tag": ("UPDATE poses SET tag_id = 'x' WHERE id % 7 = 0", ()),
+        "a fraction as a tag": ("UPDATE poses SET tag_id = 10.5 WHERE id % 7 = 1", ()),
     }[how]
     with sqlite3.connect(path) as db:
         db.execute(sql, params)
 
 
 GARBLES = ("pages", "text in a number column", "unknown unit state", "time 1e308", "frame time 1e308",
-           "scenario stored as bytes", "payload not JSON")
+           "scenario stored as bytes", "payload not JSON", "text as a tag", "a fraction as a tag")
 
 
 @pytest.mark.parametrize("how", GARBLES)

@@ -176,7 +176,10 @@ class RecordingReader:
                 # Walk the (tag_id, t_s) index one tag at a time: 40 look-ups, not a scan of millions.
                 tag = -1
                 while True:
-                    row = next(self._stream("SELECT MIN(tag_id) FROM poses WHERE tag_id > ?", (tag,)), None)
+                    # Only whole numbers are tags: a garbled cell (text, 12.5) is skipped, never a crash,
+                    # and never a walk that stays on one value (int(12.5) > 12.5 is false).
+                    row = next(self._stream("SELECT tag_id FROM poses WHERE tag_id > ? AND typeof(tag_id) = 'integer' "
+                                            "ORDER BY tag_id LIMIT 1", (tag,)), None)
                     if row is None or row[0] is None:
                         break
                     tag = int(row[0])
