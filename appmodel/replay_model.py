@@ -30,7 +30,7 @@ from appmodel.recording.review import (LISTED_TRACKER_KINDS, CommsLink, ReviewEv
 from appmodel.recording.state_rows import StateRows
 from appmodel.session.review_topics import review_topics
 from appmodel.session.game_log import LogEntry
-from appmodel.session.tracked_poses import set_tracked_pose, sharing_spot
+from appmodel.session.tracked_poses import pose_update, sharing_spot
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
 
 
@@ -310,6 +310,7 @@ class ReplayModel:
         known = {u.unit_id: u for u in ruleset.units(state)}
         poses = self.reader.poses_at(t_s)
         tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
+        moves = []
         for pose in poses:
             u = known.get(pose.tag_id)
             if u is None or pose.x_in is None:
@@ -319,9 +320,9 @@ class ReplayModel:
                     or u.on_table != on_table:
                 # moved_in=0: where the unit stood is replayed, its movement was already accounted live
                 alone = any(uid in tagged for uid in sharing_spot(known, u))
-                state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
-                                         base_height_in=self.session.base_height_in(pose.tag_id))
-        return state
+                moves.append(pose_update(pose, moved_in=0.0, on_table=on_table, alone=alone,
+                                         base_height_in=self.session.base_height_in(pose.tag_id)))
+        return ruleset.set_poses(state, moves) if moves else state
 
     def _recorded_state(self, i: int) -> Any:
         """The ``i``-th recorded game state (the scenario's start before the first), read when first
