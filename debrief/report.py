@@ -58,6 +58,12 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     finally:
         if replay is not None:
             replay.close()
+            del replay
+            # The replayed session and its game states hold reference cycles: freed now, the plots
+            # that follow reuse their memory instead of adding to the peak.
+            import gc
+
+            gc.collect()
     text = render_report(facts, progress=progress, timeline=body, exposure=measured, contour_interval=contour_interval)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
