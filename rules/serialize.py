@@ -117,7 +117,7 @@ def _reader(tp: Any) -> Callable[[Any], Any]:
             return lambda data: None if data is None else inner(data)
         return lambda data: _checked(tp, data, "value")
     if isinstance(tp, type) and hasattr(tp, "from_json_value"):
-        return tp.from_json_value  # type: ignore[no-any-return]  # a class's own reader of its JSON value
+        return tp.from_json_value  # a class's own reader of its JSON value
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         return _dataclass_reader(tp)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -160,7 +160,7 @@ def _lazy(tp: Any) -> Callable[[Any], Any]:
 def _float(data: Any) -> float:
     kind = type(data)
     if kind is float:
-        return data  # type: ignore[no-any-return]  # its type was just checked
+        return data
     if kind is int:
         return float(data)
     if data in ("inf", "-inf"):
