@@ -290,8 +290,11 @@ class GameSession:
     def restore_view(self, selected_unit: int | None, selected_weapon: str | None, blast_point: XY | None) -> None:
         """The selection as it was (replay)."""
         names = self._weapon_names(selected_unit) if selected_unit is not None else []
-        self._selection = Selection.restored(selected_unit, selected_weapon, blast_point,
-                                             unit_ids={u.unit_id for u in self.units()}, weapon_names=names)
+        selection = Selection.restored(selected_unit, selected_weapon, blast_point,
+                                       unit_ids={u.unit_id for u in self.units()}, weapon_names=names)
+        if selection == self._selection:
+            return  # the same selection: the panels are not refreshed again at every tick of a replay
+        self._selection = selection
         self._touch("selection")
 
     def measure(self, start: XY, end: XY) -> TapeMeasure:

@@ -27,6 +27,7 @@ from appmodel.recording.attacks import RecordedAttack, attack_of
 from appmodel.recording.reader import START_STATE_KIND, recorded_setup, rules_record
 from appmodel.recording.review import CommsLink, ReviewEvent, passes
 from appmodel.recording.review_builder import ENGAGEMENT_KINDS, ReviewBuilder, planned_topics
+from appmodel.recording.state_rows import StateRows
 from appmodel.session.game_log import LogEntry
 from appmodel.session.tracked_poses import replayed_poses
 from tracker.recording.schema import LOG_KIND, STATE_KIND_PREFIX, VIEW_KIND, is_bookkeeping
@@ -80,7 +81,7 @@ class ReplayModel:
         #: The recording's row of each game state: read again when a moment needs it.
         self._state_rows: list[int] = []
         self._states: OrderedDict[int, Any] = OrderedDict()
-        self._events_read = _EventsRead()
+        self._read_states = StateRows()
         self._log: list[LogEntry] = []
         self._view_times: list[float] = []
         self._views: list[dict[str, Any]] = []
@@ -197,9 +198,8 @@ class ReplayModel:
             if state is not None:
                 self._states.move_to_end(i)
                 return state
-            data = self.reader.rules_payload(self._state_rows[i]).get("state")
-            if data is not None:
-                state = self._events_read.load(self.session.ruleset, data)
+            state = self._read_states.load(self.session.ruleset, self.reader.rules_payload_text(self._state_rows[i]))
+            if state is not None:
                 self._states[i] = state
                 while len(self._states) > STATES_KEPT:
                     self._states.popitem(last=False)
@@ -256,33 +256,3 @@ class ReplayModel:
         if self._source is not None:
             self._source.close()
         self._opened.close()
-
-
-class _EventsRead:
-    """The events of the last game state read, to read only what the next one adds: a recorded state
-    holds the game's events so far, so reading the states of a long game one after another rebuilt
-    every earlier event again at each (in three hours of play, most of the debrief's time). A state
-    whose events do not begin with the same recorded events is read whole."""
-
-    def __init__(self) -> None:
-        self._raw: list[Any] = []
-        self._events: tuple[Any, ...] = ()
-
-    def load(self, ruleset: Any, data: Any) -> Any:
-        import dataclasses
-
-        raw = data.get("events") if isinstance(data, dict) else None
-        k = len(self._raw)
-        # The history only grows between recorded states, unless an undo rewrote it: a rewrite changes
-        # the last events it reaches, so the last few known ones are compared (comparing them all
-        # costs as much as reading them).
-        if not isinstance(raw, list) or not k or len(raw) < k or raw[max(0, k - 4):k] != self._raw[-4:]:
-            state = ruleset.load_state(data)
-        else:
-            # Only the new events are rebuilt as typed values.
-            added = ruleset.load_state({**data, "events": raw[k:]})
-            state = dataclasses.replace(added, events=self._events + tuple(added.events))
-        if isinstance(raw, list):
-            self._raw, self._events = raw, tuple(state.events)
-        return state
-

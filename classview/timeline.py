@@ -101,22 +101,27 @@ def sample_times(duration_s: float, moments: Iterable[float], *, step_s: float =
 
 def build_timeline(recording: str | Path, *, engagement_times: Sequence[float] = (),
                    toggles: Any = None, progress: Progress | None = None,
-                   tracks: Mapping[int, np.ndarray] | None = None, report_dir: str | Path | None = None) -> dict[str, Any]:
+                   tracks: Mapping[int, np.ndarray] | None = None, report_dir: str | Path | None = None,
+                   replay: Any = None) -> dict[str, Any]:
     """The thinned timeline of ``recording`` (JSON-ready). ``tracks``: the units' poses already read
     (the debrief's facts hold them), else they are read here. ``report_dir``: the folder of the page
     that shows it, which links the recording's camera video relative to itself (``video``; the
-    recording's own folder when not given)."""
+    recording's own folder when not given). ``replay``: the recording already opened for replay (an
+    ``appmodel.replay_model.ReplayModel``, left open: the debrief's exposure replays it next), else
+    it is opened here."""
     from appmodel.replay_model import ReplayModel
 
-    replay = ReplayModel(recording)
+    opened = ReplayModel(recording) if replay is None else None
+    shown = replay if opened is None else opened
     try:
-        timeline = _timeline(replay, engagement_times, toggles, progress, tracks)
-        video = video_link(replay.reader, report_dir)
+        timeline = _timeline(shown, engagement_times, toggles, progress, tracks)
+        video = video_link(shown.reader, report_dir)
         if video is not None:
             timeline["video"] = video
         return timeline
     finally:
-        replay.close()
+        if opened is not None:
+            opened.close()
         # The replayed session and its game states hold reference cycles: freed now, the debrief's
         # plots that follow reuse their memory instead of adding to the peak.
         import gc
@@ -356,15 +361,16 @@ def _asset(name: str) -> str:
 
 
 def report_timeline(recording: str | Path, facts: Any, progress: Any = None, *,
-                    report_dir: str | Path | None = None) -> str:
+                    report_dir: str | Path | None = None, replay: Any = None) -> str:
     """The debrief report's timeline section (``write_debrief_report(..., timeline=report_timeline)``):
     the scrubbable table, or one sentence saying why the recording has none. ``report_dir``: where the
-    report is written (the camera video is linked relative to it)."""
+    report is written (the camera video is linked relative to it); ``replay``: the recording already
+    opened for replay (None: opened here)."""
     report = progress or (lambda stage, done, total: None)
     try:
         timeline = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements],
                                   progress=lambda done, total: report("timeline", done, total),
-                                  tracks=getattr(facts, "tracks", None), report_dir=report_dir)
+                                  tracks=getattr(facts, "tracks", None), report_dir=report_dir, replay=replay)
     except (ValueError, OSError) as exc:
         # The user errors of every layer are ValueErrors (a recording without a scenario, one SQLite
         # refuses: the rest of the report is what could be rescued): the report is still written.

@@ -61,19 +61,25 @@ class Exposure:
 
 
 def exposure_of(recording: str | Path, facts: Any, *, max_samples: int = MAX_SAMPLES, min_step_s: float = MIN_STEP_S,
-                progress: Callable[[int, int], None] | None = None, reference: bool = False) -> Exposure | None:
+                progress: Callable[[int, int], None] | None = None, reference: bool = False,
+                replay: Any = None) -> Exposure | None:
     """The exposure of ``recording`` (None when the recording has no game to replay). ``reference``:
-    ask the rules about every pair at every moment (the slow way the fast one is tested against)."""
+    ask the rules about every pair at every moment (the slow way the fast one is tested against);
+    ``replay``: the recording already opened for replay (an ``appmodel.replay_model.ReplayModel``,
+    left open), else it is opened here."""
     from appmodel.replay_model import ReplayModel
 
+    reach = _reached_reference if reference else _Reach()
+    if replay is not None:
+        return _exposure(replay, facts, max_samples, min_step_s, progress, reach)
     try:
-        replay = ReplayModel(recording)
+        opened = ReplayModel(recording)
     except (ValueError, OSError):
         return None
     try:
-        return _exposure(replay, facts, max_samples, min_step_s, progress, _reached_reference if reference else _Reach())
+        return _exposure(opened, facts, max_samples, min_step_s, progress, reach)
     finally:
-        replay.close()
+        opened.close()
 
 
 #: Who reaches whom at one moment: ``reach(ruleset, state, units, ground) -> {target id: attacker name}``.

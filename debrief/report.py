@@ -24,9 +24,10 @@ from debrief.plots import OUTCOME_STYLE, TableMap, casualties_png, table_map
 SECTIONS = ("summary", "notes", "topics", "table", "timeline", "exposure", "engagements", "casualties", "rolls", "emissions", "bookmarks", "log", "tracker")
 
 
-#: Makes the timeline section's body: ``timeline(recording, facts, progress, report_dir=folder) -> html``
+#: Makes the timeline section's body: ``timeline(recording, facts, progress, report_dir=folder, replay=replay) -> html``
 #: (the class view's ``classview.timeline.report_timeline``, which the command line and the demo pass
-#: in: the debrief itself knows no front end; ``report_dir``: where the report goes, for the video's link).
+#: in: the debrief itself knows no front end; ``report_dir``: where the report goes, for the video's link;
+#: ``replay``: the recording already opened for replay, None to open it).
 Timeline = Callable[..., str]
 NO_TIMELINE = ("<p>No timeline in this report: <code>sandtable debrief RECORDING --out report.html</code> writes the table "
                "moment by moment with play, pause and the next engagement.</p>")
@@ -44,13 +45,25 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
     if not folder.is_dir():
         raise UsageError(f"--out {str(out)!r}: folder {str(folder)!r} does not exist; create it first")
     facts = read_debrief_facts(recording, progress=progress)
-    body = timeline(recording, facts, progress, report_dir=folder) if timeline is not None else ""
-    measured = None
-    if exposure:
-        from debrief.exposure import exposure_of
+    # One replay of the game serves the timeline and the exposure (opening one reads the whole recording).
+    replay = _replay_of(recording) if timeline is not None or exposure else None
+    try:
+        body = timeline(recording, facts, progress, report_dir=folder, replay=replay) if timeline is not None else ""
+        measured = None
+        if exposure:
+            from debrief.exposure import exposure_of
 
-        report = progress or (lambda stage, done, total: None)
-        measured = exposure_of(recording, facts, progress=lambda done, total: report("exposure", done, total))
+            report = progress or (lambda stage, done, total: None)
+            measured = exposure_of(recording, facts, progress=lambda done, total: report("exposure", done, total), replay=replay)
+    finally:
+        if replay is not None:
+            replay.close()
+            del replay
+            # The replayed session and its game states hold reference cycles: freed now, the plots
+            # that follow reuse their memory instead of adding to the peak.
+            import gc
+
+            gc.collect()
     text = render_report(facts, progress=progress, timeline=body, exposure=measured, contour_interval=contour_interval)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
     try:
@@ -62,6 +75,17 @@ def write_debrief_report(recording: str | Path, out: str | Path, *, progress: Pr
         Path(tmp).unlink(missing_ok=True)
         raise
     return facts
+
+
+def _replay_of(recording: str | Path) -> Any:
+    """The recording opened for replay, or None when it cannot be (the timeline and the exposure then
+    say why, or leave their sections out)."""
+    from appmodel.replay_model import ReplayModel
+
+    try:
+        return ReplayModel(recording)
+    except (ValueError, OSError):
+        return None
 
 
 def render_report(facts: DebriefFacts, *, progress: Progress | None = None, timeline: str = "",

@@ -189,6 +189,8 @@ class MainWindow(QMainWindow):
         video when it has one."""
         assert self.recorded_attack is not None
         self.timeline = TimelinePanel(replay, clock=clock)
+        # Playing, each tick's state is drawn by the view's worker; a jump the user makes, at once.
+        self.view.renderer.states_in_background = lambda: self.timeline.playing
         self.review = ReviewPanel(replay)
         timeline, review = self.timeline, self.review
         timeline.set_filters(kinds=review.kinds, side=review.side, unit_id=review.unit_id)

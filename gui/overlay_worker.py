@@ -280,9 +280,10 @@ class ViewRenderer(QObject):
     The widget calls :meth:`paint` from its ``paintEvent`` and :meth:`set_frame` with each camera
     frame; ``spec()`` tells how it shows the session now. Tracked moves (``changed("poses")``) go to
     the overlay worker and the widget repaints when the new overlays are ready, showing the newest
-    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones). Any other change — a
-    click, a zoom, a toggle, a rules change — is drawn at once on the UI thread, so the picture never
-    shows overlays out of date for the user's own action. Call :meth:`close` when the widget goes."""
+    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones); so do the game states of a
+    replay playing (``states_in_background``). Any other change — a click, a zoom, a toggle, a rules
+    change, a jump in a replay — is drawn at once on the UI thread, so the picture never shows
+    overlays out of date for the user's own action. Call :meth:`close` when the widget goes."""
 
     _done = Signal()
 
@@ -307,6 +308,10 @@ class ViewRenderer(QObject):
         #: worker with them) made of it: a widget draws what goes with the overlays from these.
         self.shown_snapshot: Any = None
         self.shown_prepared: Any = None
+        #: While this says so (a replay playing), a new game state is drawn by the overlay worker as
+        #: tracked moves are: a tick of playback changes the state 20 times a second, and drawing each
+        #: on the UI thread (a third of a second for a long game on a loaded machine) kept the window busy.
+        self.states_in_background: Callable[[], bool] = lambda: False
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -340,7 +345,7 @@ class ViewRenderer(QObject):
             self.widget.update()
 
     def _session_changed(self, kind: str) -> None:
-        if kind == "poses" and self._live():
+        if (kind == "poses" or (kind == "state" and self.states_in_background())) and self._live():
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
             self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)

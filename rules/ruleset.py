@@ -467,6 +467,13 @@ class Ruleset:
         """The state with a unit's tracked position (movement is accounted)."""
         raise NotImplementedError
 
+    def set_poses(self, state: Any, poses: Sequence["PoseUpdate"]) -> Any:
+        """The state with each of ``poses`` set in turn as :meth:`set_pose` sets it (a replay moves every
+        unit at every moment it shows: a rule system may set them all at once, to the same state)."""
+        for pose in poses:
+            state = set_one_pose(self, state, pose)
+        return state
+
     def propose_targets(self, state: Any, attacker_id: int, weapon: str, *,
                         aim_point: tuple[float, float] | None = None,
                         axis_deg: float | None = None) -> tuple[TargetProposal, ...]:
@@ -657,6 +664,32 @@ def pose_options(ruleset: Any) -> frozenset[str]:
     return frozenset(getattr(ruleset, "pose_options", ())) & frozenset(POSE_OPTIONS)
 
 
+@dataclass(frozen=True)
+class PoseUpdate:
+    """One unit's tracked position for :meth:`Ruleset.set_poses`; ``alone`` and ``z_in`` (the ground's
+    height under it) are passed only to a ruleset that takes them (:func:`pose_options`)."""
+
+    unit_id: int
+    x_in: float
+    y_in: float
+    heading_deg: float
+    moved_in: float | None = None
+    on_table: bool = True
+    alone: bool = False
+    z_in: float | None = None
+
+
+def set_one_pose(ruleset: Any, state: Any, pose: PoseUpdate) -> Any:
+    """``ruleset.set_pose`` for one :class:`PoseUpdate`, with the options the ruleset takes."""
+    kwargs: dict[str, Any] = {"moved_in": pose.moved_in, "on_table": pose.on_table}
+    options = pose_options(ruleset)
+    if pose.alone and "alone" in options:
+        kwargs["alone"] = True
+    if "z_in" in options and pose.z_in is not None:
+        kwargs["z_in"] = pose.z_in
+    return ruleset.set_pose(state, pose.unit_id, pose.x_in, pose.y_in, pose.heading_deg, **kwargs)
+
+
 def odds_legend(ruleset: Ruleset, state: RulesState, request: AttackRequest) -> OddsLegend:
     """The legend of ``ruleset``'s odds for an attack (:meth:`Ruleset.odds_legend`)."""
     return ruleset.odds_legend(state, request)
@@ -739,7 +772,7 @@ __all__: Sequence[str] = (
     "TurnBox", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
     "LandingChoice", "CasualtyView", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
     "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView", "CommsView",
-    "EngagementView", "LocatorView", "RollView", "XY", "POSE_OPTIONS", "pose_options", "GroupView", "HIT_AND_KILL",
+    "EngagementView", "LocatorView", "RollView", "XY", "POSE_OPTIONS", "pose_options", "PoseUpdate", "set_one_pose", "GroupView", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "register_ruleset", "ruleset_of", "unregister_ruleset",
 )

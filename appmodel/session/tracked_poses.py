@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from rules.ruleset import Ruleset, UnitView, pose_options
+from rules.ruleset import PoseUpdate, Ruleset, UnitView, set_one_pose
 
 #: A tracked pose closer than this to the state's (inches / degrees) is not a change worth a set_pose.
 POSE_EPS_IN = 0.01
@@ -38,6 +38,7 @@ def replayed_poses(ruleset: Ruleset, state: Any, poses: Iterable[Any], *,
     poses = list(poses)
     known = {u.unit_id: u for u in ruleset.units(state)}
     tagged = {p.tag_id for p in poses}  # these have tags of their own: none rides on another's token
+    moves = []
     for pose in poses:
         u = known.get(pose.tag_id)
         if u is None or pose.x_in is None:
@@ -46,9 +47,9 @@ def replayed_poses(ruleset: Ruleset, state: Any, poses: Iterable[Any], *,
         if abs(u.x_in - pose.x_in) > 1e-3 or abs(u.y_in - pose.y_in) > 1e-3 or abs(u.heading_deg - pose.heading_deg) > 1e-3 \
                 or u.on_table != on_table:
             alone = any(uid in tagged for uid in sharing_spot(known, u))
-            state = set_tracked_pose(ruleset, state, pose, moved_in=0.0, on_table=on_table, alone=alone,
-                                     base_height_in=base_height_in(pose.tag_id))
-    return state
+            moves.append(pose_update(pose, moved_in=0.0, on_table=on_table, alone=alone,
+                                     base_height_in=base_height_in(pose.tag_id)))
+    return ruleset.set_poses(state, moves) if moves else state  # one rebuild of the state for the moment
 
 
 def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float | None, on_table: bool,
@@ -56,14 +57,17 @@ def set_tracked_pose(ruleset: Ruleset, state: Any, pose: Any, *, moved_in: float
     """``ruleset.set_pose`` for one tracker pose, with what the ruleset understands of it: ``alone``
     (a gun-team member with its own tag, Down Range) and the ground height under the figure
     (``uses_elevation`` rulesets: the tag's height minus the base's)."""
-    kwargs: dict[str, Any] = {"moved_in": moved_in, "on_table": on_table}
-    options = pose_options(ruleset)
-    if alone and "alone" in options:
-        kwargs["alone"] = True
+    return set_one_pose(ruleset, state, pose_update(pose, moved_in=moved_in, on_table=on_table, alone=alone,
+                                                    base_height_in=base_height_in))
+
+
+def pose_update(pose: Any, *, moved_in: float | None, on_table: bool, alone: bool = False,
+                base_height_in: float = 1.0) -> PoseUpdate:
+    """A tracker pose as the rules take it (:meth:`rules.ruleset.Ruleset.set_poses`): the ground under
+    the figure is the tag's height minus the base's."""
     z = getattr(pose, "z_in", None)
-    if "z_in" in options and z is not None:
-        kwargs["z_in"] = round(max(0.0, float(z) - base_height_in), 2)
-    return ruleset.set_pose(state, pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), **kwargs)
+    return PoseUpdate(pose.tag_id, float(pose.x_in), float(pose.y_in), float(pose.heading_deg), moved_in, on_table, alone,
+                      None if z is None else round(max(0.0, float(z) - base_height_in), 2))
 
 
 def moved_enough(pose: Any, unit: UnitView, on_table: bool) -> bool:

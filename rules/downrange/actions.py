@@ -40,6 +40,14 @@ class SetPose:
 
 
 @dataclass(frozen=True)
+class SetPoses:
+    """Several tracked positions at one moment (the replay puts every unit where the tracker saw it):
+    the state is that of applying each :class:`SetPose` in turn."""
+
+    poses: tuple[SetPose, ...]
+
+
+@dataclass(frozen=True)
 class MoveUnit:
     """A declared move: ``open_in`` inches of open ground plus ``impaired`` (terrain name, inches)
     stretches that cost double (2.3.1). Refused if it costs more than the Movement left."""
@@ -265,7 +273,7 @@ class Jam:
 
 
 Action = Union[
-    SetPose, MoveUnit, EditUnit, StartRound, StartTurn, EndTurn, Focus, TakeAction, ReadyReaction, Sprint, Carry,
+    SetPose, SetPoses, MoveUnit, EditUnit, StartRound, StartTurn, EndTurn, Focus, TakeAction, ReadyReaction, Sprint, Carry,
     RecordAttack, RecordTask, RecordTreatment, RecordDamage, Extinguish, Board, Disembark, BailOut,
     ControlRpv, ReleaseRpv, Signal, ObserveFires, DesignateMainEffort, PassMainEffort, EnhanceInitiative,
     Sigint, Jam,

@@ -13,14 +13,14 @@ from rules.downrange import attack, command, environment, hand_edits, medicine, 
 from rules.downrange.actions import (Action, BailOut, Board, Carry, ControlRpv, DesignateMainEffort, Disembark, EditUnit,
                                  EndTurn, EnhanceInitiative, Extinguish, Focus, Jam, MoveUnit, ObserveFires,
                                  PassMainEffort, ReadyReaction, RecordAttack, RecordDamage, RecordTask,
-                                 RecordTreatment, ReleaseRpv, SetPose, Sigint, Signal, Sprint, StartRound,
+                                 RecordTreatment, ReleaseRpv, SetPose, SetPoses, Sigint, Signal, Sprint, StartRound,
                                  StartTurn, TakeAction)
 
 if TYPE_CHECKING:
     from rules.downrange.state import GameState
 
 ACTIONS: ActionRegistry["GameState"] = ActionRegistry(Action, what="a Down Range action", handlers={
-    SetPose: turns.apply_set_pose, MoveUnit: turns.apply_move, EditUnit: hand_edits.apply_edit,
+    SetPose: turns.apply_set_pose, SetPoses: turns.apply_set_poses, MoveUnit: turns.apply_move, EditUnit: hand_edits.apply_edit,
     StartRound: turns.apply_start_round, StartTurn: turns.apply_start_turn, EndTurn: turns.apply_end_turn,
     Focus: turns.apply_focus, TakeAction: turns.apply_take_action, ReadyReaction: turns.apply_ready_reaction,
     Sprint: turns.apply_sprint,

@@ -13,7 +13,7 @@ neutral requests (an :class:`AttackRequest` with declaration keys) into Down Ran
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import DiceSource
@@ -36,7 +36,7 @@ from rules.events import RulesEvent
 from rules.geometry import Circle, Cone, Reach, distance_to_point_in, gap_in
 from rules.ruleset import (Ruleset, AttackRequest, Declaration, Overlay, Resolution, TargetOdds, TargetProposal, UnitView,
                            WeaponView)
-from rules.ruleset import ActionForm, ActionRequest, OddsLegend
+from rules.ruleset import ActionForm, ActionRequest, OddsLegend, PoseUpdate
 from rules.ruleset import (CasualtyView, CommsView, EditChanges, EditForm, EmissionView, EngagementView, FrontEnd, LandingChoice,
                            LocatorView, RollView)
 from rules.serialize import from_jsonable
@@ -269,6 +269,11 @@ class DownRange(Ruleset):
         """``alone``: move only this unit, not the gun-team members sharing its spot (they have tags of
         their own in view); by default they ride on its token and follow it."""
         return state.apply(A.SetPose(unit_id, x_in, y_in, heading_deg, moved_in, on_table, alone))
+
+    def set_poses(self, state: GameState, poses: Sequence[PoseUpdate]) -> GameState:
+        """Every pose at once (``rules.downrange.turns.apply_set_poses``): the state of setting them in turn."""
+        return state.apply(A.SetPoses(tuple(A.SetPose(p.unit_id, p.x_in, p.y_in, p.heading_deg, p.moved_in, p.on_table, p.alone)
+                                            for p in poses)))
 
     # -- attacks --------------------------------------------------------------------------------
 

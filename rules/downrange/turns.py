@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from rules.dice import Dice, DiceSource, RollRequest
 from rules.downrange.acting import action_refusal, spend_action  # noqa: F401 - used here and by the action modules
-from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose,
+from rules.downrange.actions import (Carry, EndTurn, Focus, MoveUnit, ReadyReaction, RecordTask, SetPose, SetPoses,
                                      Sprint, StartRound, StartTurn, TakeAction)
 from rules.downrange.modifiers import Modifiers, unit_modifiers
 from rules.downrange.narration import initiative_rolls, narrate_task, skill_record
@@ -128,6 +128,45 @@ def _move_team(state: GameState, unit: Unit, *, alone: bool = False, **pose: flo
 
 def apply_set_pose(state: GameState, action: SetPose) -> GameState:
     unit = state.unit(action.unit_id)
+    moved, warnings = _pose_move(state, unit, action)
+    team_moved = unit.moved_in + moved if unit.status is Status.ACTIVE else unit.moved_in
+    state, ids = _move_team(state, unit, alone=action.alone, x_in=action.x_in, y_in=action.y_in,
+                            heading_deg=action.heading_deg % 360.0)
+    state = state.with_units(replace(state.unit(i), moved_in=max(state.unit(i).moved_in, team_moved),
+                                     on_table=action.on_table) for i in ids)
+    if unit.carrying is not None:
+        state = state.update_unit(unit.carrying, x_in=action.x_in, y_in=action.y_in)
+    if unit.is_remote:
+
+        state, effects = apply_jamming_to_rpvs(state)
+        warnings += effects
+    if warnings:
+        state = state.log("warning", " ".join(warnings), inputs=to_jsonable(action), warnings=tuple(warnings))
+    return state
+
+
+def apply_set_poses(state: GameState, action: SetPoses) -> GameState:
+    """Each pose in turn, as :func:`apply_set_pose`; a unit that moves only itself (no gun team, carrying
+    nobody, no vehicle or remote system whose operator or jamming the move involves) and draws no
+    warning is changed in place, and the state rebuilt once for all of them rather than once per unit."""
+    moved_alone: dict[int, Unit] = {}
+    for pose in action.poses:
+        unit = moved_alone.get(pose.unit_id) or state.unit(pose.unit_id)
+        if unit.team is None and unit.carrying is None and not unit.is_vehicle and not unit.is_remote:
+            moved, warnings = _pose_move(state, unit, pose)
+            if not warnings:
+                team_moved = unit.moved_in + moved if unit.status is Status.ACTIVE else unit.moved_in
+                moved_alone[unit.unit_id] = replace(unit, x_in=pose.x_in, y_in=pose.y_in, heading_deg=pose.heading_deg % 360.0,
+                                                    moved_in=max(unit.moved_in, team_moved), on_table=pose.on_table)
+                continue
+        if moved_alone:
+            state, moved_alone = state.with_units(moved_alone.values()), {}
+        state = apply_set_pose(state, pose)
+    return state.with_units(moved_alone.values()) if moved_alone else state
+
+
+def _pose_move(state: GameState, unit: Unit, action: SetPose) -> tuple[float, list[str]]:
+    """How far a tracked pose moves the unit (inches of its Movement) and what the move breaks."""
     moved = action.moved_in if action.moved_in is not None else math.hypot(action.x_in - unit.x_in, action.y_in - unit.y_in)
     if not unit.on_table or not action.on_table:
         moved = 0.0  # lifting a unit off the table or putting it back is not a Move
@@ -147,20 +186,7 @@ def apply_set_pose(state: GameState, action: SetPose) -> GameState:
             warnings.append(f"{unit.name} has moved {total:.1f}\" this turn, more than its Movement of {allowance:g}\"")
     if moved > EPS and unit.status is not Status.ACTIVE and unit.carried_by is None:
         warnings.append(f"{unit.name} is {unit.status.value} and should not move on its own")
-    team_moved = unit.moved_in + moved if unit.status is Status.ACTIVE else unit.moved_in
-    state, ids = _move_team(state, unit, alone=action.alone, x_in=action.x_in, y_in=action.y_in,
-                            heading_deg=action.heading_deg % 360.0)
-    state = state.with_units(replace(state.unit(i), moved_in=max(state.unit(i).moved_in, team_moved),
-                                     on_table=action.on_table) for i in ids)
-    if unit.carrying is not None:
-        state = state.update_unit(unit.carrying, x_in=action.x_in, y_in=action.y_in)
-    if unit.is_remote:
-
-        state, effects = apply_jamming_to_rpvs(state)
-        warnings += effects
-    if warnings:
-        state = state.log("warning", " ".join(warnings), inputs=to_jsonable(action), warnings=tuple(warnings))
-    return state
+    return moved, warnings
 
 
 def apply_move(state: GameState, action: MoveUnit) -> GameState:

@@ -155,3 +155,27 @@ def test_the_page_rebuilds_the_recorded_scene_at_every_sampled_moment(report) ->
     finally:
         replay.close()
     assert links_seen > 0  # the example's radios link its units: the comparison saw links
+
+
+def test_the_report_shows_every_moment_and_the_exposure_its_one_replay_gives_as_each_alone(report) -> None:
+    """The report replays the game once for its timeline and its exposure: its timeline is frame for
+    frame the one built on a replay of its own, with a moment at every engagement, and its exposure
+    section the one measured on a replay of its own."""
+    import json
+
+    from debrief.exposure import exposure_of
+    from debrief.report import render_report
+
+    recording, html_path, facts = report
+    text = html_path.read_text(encoding="utf-8")
+    shown = json.loads(re.search(r'id="class-timeline-data">(.*?)</script>', text, re.S).group(1).replace("<\\/", "</"))
+    alone = build_timeline(recording, engagement_times=[e.t_s for e in facts.engagements], tracks=facts.tracks,
+                           report_dir=html_path.parent)
+    assert shown == json.loads(json.dumps(alone))
+    times = {f["t_s"] for f in shown["frames"]}
+    assert facts.engagements and all(round(e.t_s, 3) in times for e in facts.engagements)
+
+    def section(html: str) -> str:
+        return re.search(r'<section id="exposure".*?</section>', html, re.S).group(0)
+
+    assert section(text) == section(render_report(facts, exposure=exposure_of(recording, facts)))

@@ -119,3 +119,43 @@ def test_a_recording_is_never_overwritten_and_a_foreign_file_is_refused(recorded
 
     with pytest.raises(RecordingError, match="not a recording"):
         ReplayModel(bogus)
+
+
+def test_a_replay_playing_is_drawn_by_the_views_worker_and_a_jump_at_once(recorded, qtbot):
+    """Playing, each tick's game state goes to the view's overlay worker (the window's thread only
+    asks, and paints the image when it is ready: it never waits on the drawing); paused, a jump the
+    user makes is drawn at once, on the window's thread."""
+    from gui.main_window import MainWindow
+
+    path, _, _ = recorded
+    replay = ReplayModel(path)
+    clock = Clock()
+    window = MainWindow(replay.session, replay=replay, replay_clock=clock)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    view, timeline = window.view, window.timeline
+    drawn_here = []
+    render_now = view.overlays.render_now
+    view.overlays.render_now = lambda *a, **k: drawn_here.append(replay.session.version) or render_now(*a, **k)
+    try:
+        timeline.pause_kinds.clear()
+        timeline.toggle_play()
+        timeline.timer.setInterval(3_600_000)  # the test ticks by hand: the timer must not tick in between
+        qtbot.waitUntil(lambda: view.renderer.shown_version == replay.session.version, timeout=10000)
+        drawn_here.clear()  # what the window showed on opening
+        before = replay.session.version
+        clock.t = 0.2  # 0.2 s at 1x: the sergeant walks on
+        timeline._tick()
+        assert replay.session.version > before and timeline.playing
+        qtbot.waitUntil(lambda: view.renderer.shown_version == replay.session.version, timeout=10000)
+        assert drawn_here == []  # the tick's state was drawn by the worker
+        timeline.toggle_play()
+        timeline.seek(2.6)  # a jump past the attack
+        view.repaint()
+        assert drawn_here == [replay.session.version]
+        assert view.renderer.shown_version == replay.session.version
+        assert replay.session.unit(AR).status == "down"
+    finally:
+        window.close()
+        replay.close()

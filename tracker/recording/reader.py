@@ -366,6 +366,12 @@ class RecordingReader:
         """The payload of ``rules_events`` row ``row_id`` ({} when it is damaged or gone)."""
         return self._parsed(self._payload_json(row_id)) or {}
 
+    def rules_payload_text(self, row_id: int) -> str | None:
+        """The JSON text of ``rules_events`` row ``row_id`` as written (None when it is gone or not text):
+        for a reader that parses only part of it (``appmodel.recording.state_rows``)."""
+        text = self._payload_json(row_id)
+        return text if isinstance(text, str) else None
+
     def _payload_json(self, row_id: int) -> Any:
         row = next(self._stream("SELECT payload_json FROM rules_events WHERE id = ?", (int(row_id),)), None)
         return None if row is None else row[0]

@@ -61,6 +61,8 @@ def test_undo_is_the_previous_state_in_the_history() -> None:
     (lambda d: {**d, "round": "three"}, "state.round: expected a whole number"),
     (lambda d: {k: v for k, v in d.items() if k != "units"}, "missing its field 'units'"),
     (lambda d: {**d, "units": [{**d["units"][0], "status": "zombie"}] + d["units"][1:]}, "'zombie' is not one of"),
+    (lambda d: {**d, "units": d["units"][:2] + [{**d["units"][2], "x_in": "far"}] + d["units"][3:]},
+     "state.units[2].x_in: expected a number, got 'far'"),
 ])
 def test_a_damaged_save_file_is_refused_with_a_clear_message(mutate, fragment: str) -> None:  # type: ignore[no-untyped-def]  # untyped helper: this folder is not in MYPY_PACKAGES yet
     data = initial_state().to_json()
