@@ -111,8 +111,7 @@ class ReplayModel:
                     self._reach_comms(waiting_comms, lambda: self._recorded_state(latest))
                     waiting_comms = []
             elif r.kind == LOG_KIND:
-                self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
-                                          r.payload.get("round")))
+                self._log.append(LogEntry.from_payload(r.t_s, r.payload))
             elif r.kind == VIEW_KIND:
                 self._view_times.append(r.t_s)
                 self._views.append(dict(r.payload))
