@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from appmodel.recording.reader import TRAIL_STEP_S
-from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
+from classview.scene import DECIMALS, LABEL_SCALES, SceneBuilder, class_layers, last_roll_json, log_json
 from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` evenly for a whole game (a
@@ -171,7 +171,8 @@ def video_link(reader: Any, report_dir: str | Path | None = None) -> dict[str, A
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
               progress: Progress | None, tracks_read: Mapping[int, np.ndarray] | None) -> dict[str, Any]:
-    builder = SceneBuilder(class_layers(toggles))
+    # Labels placed for every screen the live class view serves (a phone's too): the page takes its own.
+    builder = SceneBuilder(class_layers(toggles), scales=LABEL_SCALES)
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
     # A recording made without the companion's session (``sandtable track``, the example) holds the
@@ -219,6 +220,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
             "duration_s": round(replay.duration_s, 3), "items": items.values, "labels": labels.values,
             "units": units.values, "texts": texts.values, "frames": frames, "log": log, "tracks": tracks,
             "bound_in": POSITION_BOUND_IN,
+            "label_scales": [{"px_per_in": s["px_per_in"], "font_in": s["font_in"]} for s in scene.get("label_sets", [])],
             "engagements": sorted(round(float(t), 3) for t in engagement_times)}
 
 
@@ -228,7 +230,8 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
     to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
     at every moment while the unit only moves: the browser puts it where the unit's track says; a shape
     between units (``[shape, unit, unit...]``) has each point pinned to the nearest of them; a label
-    that names one unit is stored as an offset from it (``[label, unit]``)."""
+    that names one unit is stored as an offset from it (``[label, unit]``); ``l`` holds the nominal
+    placement, ``ls`` each smaller screen's (the timeline's ``label_scales``) in the same way."""
     shown: list[Any] = []
     for item in scene["items"]:
         owners = [int(u) for u in item.get("units") or []]
@@ -247,20 +250,30 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
             shown.append([shapes.add({**item, "upright": True}, pts - pose[:2]), owners[0]])
         else:
             shown.append([shapes.add(item, to_local(pts, pose)), owners[0]])
-    shown_labels: list[Any] = []
-    for label in scene["labels"]:
+    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
+    frame = {"i": shown, "l": _frame_labels(scene["labels"], poses, labels), "u": rows, "turn": texts.add(scene["turn"]),
+             "roll": texts.add(scene["roll"])}
+    if scene.get("label_sets"):
+        frame["ls"] = [_frame_labels(s["labels"], poses, labels) for s in scene["label_sets"][1:]]
+    return frame
+
+
+def _frame_labels(scene_labels: Sequence[dict[str, Any]], poses: dict[int, tuple[float, float, float]],
+                  labels: _Interned) -> list[Any]:
+    """One placement's labels as indexes into the interned labels: one that names a unit as an
+    offset from it (``[label, unit]``), so it is the same label while the unit only moves."""
+    shown: list[Any] = []
+    for label in scene_labels:
         pose = poses.get(label["of"]) if "of" in label else None
         if pose is None:
-            shown_labels.append(labels.add(label))
+            shown.append(labels.add(label))
             continue
         x, y = pose[0], pose[1]
         moved = {**label, "box": _offset(label["box"], x, y)}
         if "leader" in label:
             moved["leader"] = _offset(label["leader"], x, y)
-        shown_labels.append([labels.add(moved), int(label["of"])])
-    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
-    return {"i": shown, "l": shown_labels, "u": rows, "turn": texts.add(scene["turn"]),
-            "roll": texts.add(scene["roll"])}
+        shown.append([labels.add(moved), int(label["of"])])
+    return shown
 
 
 def _pinned(item: dict[str, Any], poses: Sequence[tuple[float, float, float]]) -> tuple[list[int], np.ndarray]:
