@@ -37,6 +37,11 @@ from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 STEP_S = 0.5
 MAX_FRAMES = 240
 
+#: The label placements a report carries (the page takes the one for its own pixels per inch): the
+#: nominal, a laptop's (a report's table at 1366x768 is about 10 px per inch) and a phone's. Three of the
+#: live class view's five: each placement adds its labels to every moment (five made a one-hour game's
+#: report 4.4 -> 7.0 MB; the three-hour report must stay under 10 MB).
+TIMELINE_LABEL_SCALES = (LABEL_SCALES[0], LABEL_SCALES[2], LABEL_SCALES[4])
 #: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
 TIMELINE_FORMAT = 2
 
@@ -171,15 +176,14 @@ def video_link(reader: Any, report_dir: str | Path | None = None) -> dict[str, A
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
               progress: Progress | None, tracks_read: Mapping[int, np.ndarray] | None) -> dict[str, Any]:
-    # Labels placed for every screen the live class view serves (a phone's too): the page takes its own.
-    builder = SceneBuilder(class_layers(toggles), scales=LABEL_SCALES)
+    builder = SceneBuilder(class_layers(toggles), scales=TIMELINE_LABEL_SCALES)
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
     # A recording made without the companion's session (``sandtable track``, the example) holds the
     # rules' events but no states or log lines: the card, the round and the log then come from them.
     from_events = bool(recorded) and not replay.log_at(replay.duration_s)
     log_source = [_EventLine(t, e) for t, e in recorded] if from_events else None
-    items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
+    items, labels, units, texts, placements = _Interned(), _Interned(), _Interned(), _Interned(), _Interned()
     shapes = _Shapes(items)
     times = sample_times(replay.duration_s, replay.change_times() + list(engagement_times))
     frames: list[dict[str, Any]] = []
@@ -204,7 +208,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
         poses = {int(u["id"]): (float(u["x_in"]), float(u["y_in"]), float(u["heading_deg"])) for u in scene["units"]}
         for uid, (x, y, h) in poses.items():
             sampled.setdefault(uid, []).append((t, x, y, h))
-        frame = _frame(scene, poses, items, labels, units, texts, shapes)
+        frame = _frame(scene, poses, items, labels, units, texts, shapes, placements)
         frame["n"] = n_log
         key = json.dumps(frame, sort_keys=True)
         if key != last_key:
@@ -221,17 +225,19 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
             "units": units.values, "texts": texts.values, "frames": frames, "log": log, "tracks": tracks,
             "bound_in": POSITION_BOUND_IN,
             "label_scales": [{"px_per_in": s["px_per_in"], "font_in": s["font_in"]} for s in scene.get("label_sets", [])],
+            "placements": placements.values,
             "engagements": sorted(round(float(t), 3) for t in engagement_times)}
 
 
 def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], items: _Interned, labels: _Interned,
-           units: _Interned, texts: _Interned, shapes: _Shapes) -> dict[str, Any]:
+           units: _Interned, texts: _Interned, shapes: _Shapes, placements: _Interned) -> dict[str, Any]:
     """One sampled moment as indexes into the interned values, in drawing order. A shape that belongs
     to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
     at every moment while the unit only moves: the browser puts it where the unit's track says; a shape
     between units (``[shape, unit, unit...]``) has each point pinned to the nearest of them; a label
     that names one unit is stored as an offset from it (``[label, unit]``); ``l`` holds the nominal
-    placement, ``ls`` each smaller screen's (the timeline's ``label_scales``) in the same way."""
+    placement, ``ls`` each smaller screen's (the timeline's ``label_scales``) as an index into the
+    timeline's ``placements`` (the same list at many moments while units only move: stored once)."""
     shown: list[Any] = []
     for item in scene["items"]:
         owners = [int(u) for u in item.get("units") or []]
@@ -254,7 +260,7 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
     frame = {"i": shown, "l": _frame_labels(scene["labels"], poses, labels), "u": rows, "turn": texts.add(scene["turn"]),
              "roll": texts.add(scene["roll"])}
     if scene.get("label_sets"):
-        frame["ls"] = [_frame_labels(s["labels"], poses, labels) for s in scene["label_sets"][1:]]
+        frame["ls"] = [placements.add(_frame_labels(s["labels"], poses, labels)) for s in scene["label_sets"][1:]]
     return frame
 
 

@@ -116,7 +116,7 @@
     // as the live class view does (classview.js labelSet).
     if (f.ls && data.label_scales && data.label_scales.length === f.ls.length + 1) {
       sets = data.label_scales.map(function (s, i) {
-        return { px_per_in: s.px_per_in, font_in: s.font_in, labels: i ? labelsOf(f.ls[i - 1]) : labels };
+        return { px_per_in: s.px_per_in, font_in: s.font_in, labels: i ? labelsOf(data.placements[f.ls[i - 1]]) : labels };
       });
     }
     return {
