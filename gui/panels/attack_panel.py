@@ -28,7 +28,8 @@ from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR,
                                       setup_grid)
 from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
                                         widget_value)
-from gui.panels.tables import column_widths, fit_to_rows, fit_to_title, read_only_table, title_px, wrap_words, wrapped_lines
+from gui.panels.tables import (column_widths, fit_to_rows, fit_to_title, read_only_table, title_px, words_and_line_px,
+                               wrap_words, wrapped_lines)
 from rules.errors import RulesError
 from rules.ruleset import front_end
 from rules.terrain_sight import GroundSightProposals
@@ -413,13 +414,13 @@ class AttackPanel(AttackPanelBase):
         names = [str(b.property("name") or b.text()) for b in boxes]
         # the tick box's indicator and spacing besides its text
         chrome = max(b.sizeHint().width() - max(metrics.horizontalAdvance(t) for t in b.text().split("\n")) for b in boxes)
-        words = [max(title_px(table, COL_TARGET), chrome + max(metrics.horizontalAdvance(w) for n in names for w in n.split()))]
-        lines = [max(words[0], chrome + max(metrics.horizontalAdvance(n) for n in names))]
+        word, line = words_and_line_px(metrics, names)
+        words, lines = [max(title_px(table, COL_TARGET), chrome + word)], [max(title_px(table, COL_TARGET), chrome + line)]
         if not table.isColumnHidden(why):
-            reasons = [i.text() for r in range(table.rowCount()) if (i := table.item(r, why)) is not None] or [""]
-            cell = table.fontMetrics()
-            words.append(max([title_px(table, why)] + [cell.horizontalAdvance(w) + REASON_PADDING_PX for t in reasons for w in t.split()]))
-            lines.append(max([words[1]] + [cell.horizontalAdvance(t) + REASON_PADDING_PX for t in reasons]))
+            reasons = [i.text() for r in range(table.rowCount()) if (i := table.item(r, why)) is not None]
+            word, line = words_and_line_px(table.fontMetrics(), reasons)
+            words.append(max(title_px(table, why), word + REASON_PADDING_PX))
+            lines.append(max(title_px(table, why), line + REASON_PADDING_PX))
         others = sum(table.columnWidth(c) for c in range(table.columnCount())
                      if c not in (COL_TARGET, why) and not table.isColumnHidden(c))
         room = table.viewport().width() - others

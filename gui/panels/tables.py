@@ -70,6 +70,14 @@ def fit_to_rows(table: QTableWidget, rows: int, *, at_most: int = 8) -> None:
     table.setMinimumHeight(header + max(1, min(rows, at_most)) * row_px + frame + scrollbar + 2)
 
 
+def words_and_line_px(metrics: QFontMetrics, texts: Sequence[str]) -> tuple[int, int]:
+    """How wide the longest word and the longest line of ``texts`` are (a wrapping column's narrowest
+    and widest useful widths, before its cell's margins)."""
+    word = max((metrics.horizontalAdvance(w) for t in texts for w in t.split()), default=0)
+    line = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+    return word, max(word, line)
+
+
 def wrap_words(metrics: QFontMetrics, text: str, width_px: int) -> str:
     """``text`` broken into lines at word boundaries so each fits ``width_px`` (a word wider stays whole
     on its own line): for a widget that does not wrap by itself, a tick box's name.
@@ -164,15 +172,11 @@ def fit_wrapping_columns(table: QTableWidget) -> None:
     pad = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 2
     words, lines = [], []
     for col in range(table.columnCount()):
-        word = line = title_px(table, col) - pad  # the title whole (the pad is added back below)
-        for row in range(table.rowCount()):
-            cell = table.item(row, col)
-            text = cell.text() if cell is not None else ""
-            for part in text.split():
-                word = max(word, cell_fm.horizontalAdvance(part))
-            line = max(line, cell_fm.horizontalAdvance(text))
-        words.append(word + pad)
-        lines.append(line + pad)
+        cells = [cell.text() if (cell := table.item(row, col)) is not None else "" for row in range(table.rowCount())]
+        word, line = words_and_line_px(cell_fm, cells)
+        title = title_px(table, col)  # the title whole
+        words.append(max(word + pad, title))
+        lines.append(max(line + pad, title))
     widths = column_widths(words, lines, table.viewport().width(), fitter.stretch)
     for col, width in enumerate(widths):
         if header.sectionSize(col) != width:
