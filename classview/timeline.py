@@ -37,11 +37,12 @@ from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 STEP_S = 0.5
 MAX_FRAMES = 240
 
-#: The label placements a report carries (the page takes the one for its own pixels per inch): the
-#: nominal, a laptop's (a report's table at 1366x768 is about 10 px per inch) and a phone's. Three of the
-#: live class view's five: each placement adds its labels to every moment (five made a one-hour game's
-#: report 4.4 -> 7.0 MB; the three-hour report must stay under 10 MB).
-TIMELINE_LABEL_SCALES = (LABEL_SCALES[0], LABEL_SCALES[2], LABEL_SCALES[4])
+#: The label placements a report carries (the page takes the one for its own pixels per inch): a
+#: laptop's (a report's table at 1366x768 is about 10 px per inch; larger screens and zooming in show it
+#: larger) and a phone's. Two of the live class view's five: each placement adds its labels to every
+#: moment (bench/long_session.py, one run each: a one-hour game's report 4.4 MB with one, 5.2 with these
+#: two, 7.0 with all five; three hours 8.9 MB with these two, 9.5 with three, 10 allowed).
+TIMELINE_LABEL_SCALES = (LABEL_SCALES[2], LABEL_SCALES[4])
 #: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
 TIMELINE_FORMAT = 2
 
