@@ -567,6 +567,8 @@ class GameSession:
 
     # -- log ------------------------------------------------------------------------------------
     def _add_log(self, entry: LogEntry) -> None:
+        if self._state.setting_up and not entry.setting_up:
+            entry = replace(entry, setting_up=True)  # a line of the set-up says so, not its round
         self.game_log.add(entry)
         if self._rows is not None:
             self._rows.log_line(entry)

@@ -109,8 +109,7 @@ class ReplayModel:
                 latest = len(self._state_rows) - 1
                 review.state_recorded(lambda: self._recorded_state(latest))  # called at once, if at all
             elif r.kind == LOG_KIND:
-                self._log.append(LogEntry(r.t_s, str(r.payload.get("kind", "rules")), str(r.payload.get("text", "")),
-                                          r.payload.get("round")))
+                self._log.append(LogEntry.from_payload(r.t_s, r.payload))
             elif r.kind == VIEW_KIND:
                 self._view_times.append(r.t_s)
                 self._views.append(dict(r.payload))

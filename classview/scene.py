@@ -30,7 +30,7 @@ from appmodel.overlays.registry import DEFAULT_OFF, PLAYERS_DEFAULT_HIDDEN
 from classview.model import OVERLAYS, REQUIRED_PRIORITY, DrawItem, LabelRequest, Memo, PlacedLabel, build_items, \
     place_labels
 from rules.events import RulesEvent
-from rules.ruleset import RulesState, ruleset_of
+from rules.ruleset import RulesState, ruleset_of, set_up_words
 
 #: The nominal view the labels are placed in: pixels per table inch and the label font, pixels (the
 #: Qt views' 15 px bold font on a 1366-wide window showing a 72" table is about this scale).
@@ -268,12 +268,12 @@ _POSSESSIVE = {True: "'", False: "'s"}
 
 def turn_json(state: RulesState) -> dict[str, Any]:
     """The round and whose turn it is, in words, as the turn panel says them ("Round 2 · US Army's
-    turn"; "Round 1 · between turns"; "Set-up" before the first round), and the order of play."""
+    turn"; "Round 1 · between turns"; "Set-up" until the first turn begins), and the order of play."""
     rnd, side, order = state.round, state.active_side, [str(s) for s in state.order]
-    text = f"Round {rnd}" if rnd else "Set-up (no round started)"
+    text = set_up_words(state) or f"Round {rnd}"
     if side:
         text += f" · {side}{_POSSESSIVE[side.endswith('s')]} turn"
-    elif rnd:
+    elif rnd and not state.setting_up:
         text += " · between turns"
     return {"round": int(rnd), "side": side, "order": order, "text": text}
 

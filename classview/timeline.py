@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from appmodel.recording.reader import TRAIL_STEP_S
-from classview.scene import DECIMALS, SceneBuilder, class_layers, last_roll_json, log_json
+from classview.scene import DECIMALS, LABEL_SCALES, SceneBuilder, class_layers, last_roll_json, log_json
 from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 
 #: Samples at most this often (seconds) and never more than ``MAX_FRAMES`` evenly for a whole game (a
@@ -37,6 +37,12 @@ from classview.tracks import POSITION_BOUND_IN, encode_track, thin, to_local
 STEP_S = 0.5
 MAX_FRAMES = 240
 
+#: The label placements a report carries (the page takes the one for its own pixels per inch): a
+#: laptop's (a report's table at 1366x768 is about 10 px per inch; larger screens and zooming in show it
+#: larger) and a phone's. Two of the live class view's five: each placement adds its labels to every
+#: moment (bench/long_session.py, one run each: a one-hour game's report 4.4 MB with one, 5.2 with these
+#: two, 7.0 with all five; three hours 8.9 MB with these two, 9.5 with three, 10 allowed).
+TIMELINE_LABEL_SCALES = (LABEL_SCALES[2], LABEL_SCALES[4])
 #: The timeline's data layout (``static/scrub.js`` reads it): 2 = tracks and shapes in units' frames.
 TIMELINE_FORMAT = 2
 
@@ -176,14 +182,14 @@ def video_link(reader: Any, report_dir: str | Path | None = None) -> dict[str, A
 
 def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
               progress: Progress | None, tracks_read: Mapping[int, np.ndarray] | None) -> dict[str, Any]:
-    builder = SceneBuilder(class_layers(toggles))
+    builder = SceneBuilder(class_layers(toggles), scales=TIMELINE_LABEL_SCALES)
     recorded = _recorded_events(replay)
     event_times = [t for t, _ in recorded]
     # A recording made without the companion's session (``sandtable track``, the example) holds the
     # rules' events but no states or log lines: the card, the round and the log then come from them.
     from_events = bool(recorded) and not replay.log_at(replay.duration_s)
     log_source = [_EventLine(t, e) for t, e in recorded] if from_events else None
-    items, labels, units, texts = _Interned(), _Interned(), _Interned(), _Interned()
+    items, labels, units, texts, placements = _Interned(), _Interned(), _Interned(), _Interned(), _Interned()
     shapes = _Shapes(items)
     times = sample_times(replay.duration_s, replay.change_times() + list(engagement_times))
     frames: list[dict[str, Any]] = []
@@ -208,7 +214,7 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
         poses = {int(u["id"]): (float(u["x_in"]), float(u["y_in"]), float(u["heading_deg"])) for u in scene["units"]}
         for uid, (x, y, h) in poses.items():
             sampled.setdefault(uid, []).append((t, x, y, h))
-        frame = _frame(scene, poses, items, labels, units, texts, shapes)
+        frame = _frame(scene, poses, items, labels, units, texts, shapes, placements)
         frame["n"] = n_log
         key = json.dumps(frame, sort_keys=True)
         if key != last_key:
@@ -224,16 +230,20 @@ def _timeline(replay: Any, engagement_times: Sequence[float], toggles: Any,
             "duration_s": round(replay.duration_s, 3), "items": items.values, "labels": labels.values,
             "units": units.values, "texts": texts.values, "frames": frames, "log": log, "tracks": tracks,
             "bound_in": POSITION_BOUND_IN,
+            "label_scales": [{"px_per_in": s["px_per_in"], "font_in": s["font_in"]} for s in scene.get("label_sets", [])],
+            "placements": placements.values,
             "engagements": sorted(round(float(t), 3) for t in engagement_times)}
 
 
 def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], items: _Interned, labels: _Interned,
-           units: _Interned, texts: _Interned, shapes: _Shapes) -> dict[str, Any]:
+           units: _Interned, texts: _Interned, shapes: _Shapes, placements: _Interned) -> dict[str, Any]:
     """One sampled moment as indexes into the interned values, in drawing order. A shape that belongs
     to one unit is stored in that unit's own frame (an entry ``[shape, unit]``) and so is the same shape
     at every moment while the unit only moves: the browser puts it where the unit's track says; a shape
     between units (``[shape, unit, unit...]``) has each point pinned to the nearest of them; a label
-    that names one unit is stored as an offset from it (``[label, unit]``)."""
+    that names one unit is stored as an offset from it (``[label, unit]``); ``l`` holds the nominal
+    placement, ``ls`` each smaller screen's (the timeline's ``label_scales``) as an index into the
+    timeline's ``placements`` (the same list at many moments while units only move: stored once)."""
     shown: list[Any] = []
     for item in scene["items"]:
         owners = [int(u) for u in item.get("units") or []]
@@ -252,20 +262,30 @@ def _frame(scene: dict[str, Any], poses: dict[int, tuple[float, float, float]], 
             shown.append([shapes.add({**item, "upright": True}, pts - pose[:2]), owners[0]])
         else:
             shown.append([shapes.add(item, to_local(pts, pose)), owners[0]])
-    shown_labels: list[Any] = []
-    for label in scene["labels"]:
+    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
+    frame = {"i": shown, "l": _frame_labels(scene["labels"], poses, labels), "u": rows, "turn": texts.add(scene["turn"]),
+             "roll": texts.add(scene["roll"])}
+    if scene.get("label_sets"):
+        frame["ls"] = [placements.add(_frame_labels(s["labels"], poses, labels)) for s in scene["label_sets"][1:]]
+    return frame
+
+
+def _frame_labels(scene_labels: Sequence[dict[str, Any]], poses: dict[int, tuple[float, float, float]],
+                  labels: _Interned) -> list[Any]:
+    """One placement's labels as indexes into the interned labels: one that names a unit as an
+    offset from it (``[label, unit]``), so it is the same label while the unit only moves."""
+    shown: list[Any] = []
+    for label in scene_labels:
         pose = poses.get(label["of"]) if "of" in label else None
         if pose is None:
-            shown_labels.append(labels.add(label))
+            shown.append(labels.add(label))
             continue
         x, y = pose[0], pose[1]
         moved = {**label, "box": _offset(label["box"], x, y)}
         if "leader" in label:
             moved["leader"] = _offset(label["leader"], x, y)
-        shown_labels.append([labels.add(moved), int(label["of"])])
-    rows = [units.add({k: v for k, v in u.items() if k not in _MOVING}) for u in scene["units"]]
-    return {"i": shown, "l": shown_labels, "u": rows, "turn": texts.add(scene["turn"]),
-            "roll": texts.add(scene["roll"])}
+        shown.append([labels.add(moved), int(label["of"])])
+    return shown
 
 
 def _pinned(item: dict[str, Any], poses: Sequence[tuple[float, float, float]]) -> tuple[list[int], np.ndarray]:

@@ -150,8 +150,9 @@ class OverlayPainter:
         self._placed: dict[Hashable, PlacedLabel] = {}
         self._requests: dict[DrawItem, LabelRequest] = {}
         self._requests_for: Hashable = None
-        #: Pixels at the top of the view that labels keep clear of (the view's own status badge).
-        self.label_top_px = 0.0
+        #: Rectangles of the view (device pixels) no label covers: what the view draws over them (the
+        #: camera and top-down views' badge; :func:`~appmodel.overlays.label_placement.place_labels`).
+        self.label_taken_px: tuple[Box, ...] = ()
         self._placed_for: Hashable = None
         self.projected_last_frame = 0
         #: Per-cell pictures by item key, and drawn unit symbols by (SVG, height).
@@ -403,14 +404,16 @@ class OverlayPainter:
         """Place the items' labels (stable: the last placement under the same transform is kept where
         it still fits; ``remember=False`` for one-off extras that must not disturb it)."""
         requests = self.label_requests(items, transform, size)
-        view_key = (transform.cache_key, tuple(size) if size else None, self.label_top_px)
+        taken = self.label_taken_px
+        view_key = (transform.cache_key, tuple(size) if size else None, taken)
         previous = self._placed if view_key == self._placed_for else None
-        bounds = (0.0, float(self.label_top_px), float(size[0]), float(size[1])) if size else None
+        bounds = (0.0, 0.0, float(size[0]), float(size[1])) if size else None
         # Labels keep off unit bases when they can (a name over another unit hides it).
         cache = self._bounds.get(transform.cache_key, {})
         bases = [cache[i.key] for i in items if i.layer == "units" and isinstance(i.key, tuple) and i.key[0] == "base"
                  and i.key in cache]
-        placed = place_labels([r for r, _ in requests], bounds_px=bounds, previous=previous, obstacles_px=bases)
+        placed = place_labels([r for r, _ in requests], bounds_px=bounds, previous=previous, obstacles_px=bases,
+                              taken_px=taken)
         by_key = {r.key: item for r, item in requests}
         if remember:
             self._placed = {p.key: p for p in placed}

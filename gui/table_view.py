@@ -39,6 +39,12 @@ TOOL_HINTS = {
 }
 
 
+def _badge_font() -> QFont:
+    font = QFont()
+    font.setPixelSize(13)
+    return font
+
+
 class TableView(QWidget):
     """Draws a :class:`~appmodel.game_session.GameSession` through the camera or the top-down transform."""
 
@@ -54,7 +60,6 @@ class TableView(QWidget):
         self.calibration = calibration
         self.toggles = toggles or OverlayToggles()
         self.compositor = Compositor()
-        self.compositor.painter.label_top_px = 38.0  # the badge "Camera view · tool: ..." sits there
         self.mode = mode if calibration is not None else "table"
         self.tool = "select"
         #: Whether the players roll the dice a missed round's landing brings (the attack panel's
@@ -101,6 +106,7 @@ class TableView(QWidget):
     def view_spec(self) -> ViewSpec:
         """How the view shows the session now (transform, toggles, size, background)."""
         frame = self.mode == "camera" or self.calibration is not None
+        self.compositor.painter.label_taken_px = (self.badge_box_px(),)  # labels are laid out for this view
         return ViewSpec(self.transform(), self.toggles, (max(1, self.width()), max(1, self.height())),
                         "frame" if frame else "plain")
 
@@ -330,13 +336,21 @@ class TableView(QWidget):
             p.setPen(QColor("#ffffff"))
             p.drawText(box, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), text)
 
-    def badge_text(self) -> str:
+    def badge_text(self, tool: str | None = None) -> str:
         """The line in the view's top-left corner: which view, the tool, the sculptor's progress."""
-        text = ("Camera view" if self.mode == "camera" else "Top-down view") + f"  ·  tool: {self.tool}  (Tab switches view, F1 shortcuts)"
+        text = ("Camera view" if self.mode == "camera" else "Top-down view") + \
+            f"  ·  tool: {tool or self.tool}  (Tab switches view, F1 shortcuts)"
         score = match_score_of(self.session.ground, self.session.sand) if self.toggles.sculpting else None
         if score is not None:  # the sculptor's progress, where the instructor looks (computed once per scan)
             text += f"  ·  sand vs target: {score.summary()}"
         return text
+
+    def badge_box_px(self) -> tuple[float, float, float, float]:
+        """The badge's rectangle, as wide as with its longest tool's name: labels keep clear of it."""
+        if getattr(self, "_badge_box", (None,))[0] != (key := self.badge_text()):
+            width = max(QFontMetrics(_badge_font()).horizontalAdvance(self.badge_text(t)) for t in TOOLS) + 16
+            self._badge_box = (key, (8.0, 8.0, 8.0 + width, 32.0))
+        return self._badge_box[1]
 
     def _paint_badge(self, p: QPainter) -> None:
         text = self.badge_text()
@@ -346,8 +360,7 @@ class TableView(QWidget):
         if cached is None or cached[0] != key:
             # Drawn once per text: laying the text out again on every paint took several ms of each
             # frame's paint on the UI thread.
-            font = QFont()
-            font.setPixelSize(13)
+            font = _badge_font()
             width = QFontMetrics(font).horizontalAdvance(text) + 16
             pixmap = QPixmap(int(round((width + 2) * ratio)), int(round(26 * ratio)))
             pixmap.setDevicePixelRatio(ratio)

@@ -26,7 +26,10 @@ class RulesState(Protocol):
     ``round``: the round being played (0: none started yet); ``order``: the sides' order this round
     (empty until it is decided); ``active_side``: whose turn it is (None between turns); ``sides``:
     the sides, each with its ``name``; ``events``: the game's log (:class:`RulesEvent`, the last
-    initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system.
+    initiative among them, kind "initiative"); ``ruleset_name``: the registry's name of its rule system;
+    ``setting_up``: the game is in its set-up, before the first turn begins: the players are placing
+    their units, and nothing a unit does then counts as movement (a fresh game from a scenario starts
+    so; the first turn of the game ends it; a rulebook's worked example set in play does not have it).
     """
 
     @property  # read-only: each state class sets it as a class attribute
@@ -46,6 +49,9 @@ class RulesState(Protocol):
 
     @property
     def events(self) -> tuple[RulesEvent, ...]: ...
+
+    @property
+    def setting_up(self) -> bool: ...
 
     def apply(self, action: Any) -> Any:
         """The state after one of its rule system's actions."""

@@ -91,6 +91,21 @@ from rules.events import RulesEvent
 from rules.resolution import LandingChoice, Resolution, RulesState
 from rules.geometry import CommsGraph, Footprint, Shape
 
+def set_up_words(state: RulesState) -> str:
+    """The game's set-up in words while it lasts (:attr:`RulesState.setting_up`; a game before its
+    first round is in it too), "" once the first turn has begun.
+
+    >>> from types import SimpleNamespace as S
+    >>> set_up_words(S(setting_up=True, round=0)), set_up_words(S(setting_up=True, round=1))
+    ('Set-up (no round started)', 'Round 1 · set-up (before the first turn)')
+    >>> set_up_words(S(setting_up=False, round=2))
+    ''
+    """
+    if not (getattr(state, "setting_up", False) or state.round == 0):
+        return ""
+    return f"Round {state.round} · set-up (before the first turn)" if state.round else "Set-up (no round started)"
+
+
 def last_event(state: RulesState, kind: str) -> RulesEvent | None:
     """The last event of ``kind`` in ``state``'s log ("initiative": the last initiative roll), or None."""
     return next((e for e in reversed(state.events) if e.kind == kind), None)
@@ -771,7 +786,7 @@ __all__: Sequence[str] = (
     "ActionChoice", "ActionField", "ActionForm", "ActionRequest", "with_defaults", "AttackRequest", "Declaration", "FrontEnd", "PLAIN_FRONT_END", "front_end",
     "TurnBox", "TurnButton", "TurnCommand", "TurnSection", "TurnTable",
     "LandingChoice", "CasualtyView", "DEFAULT_RULESET", "EditChanges", "EditField", "EditForm", "EditSection",
-    "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "EmissionView", "CommsView",
+    "PLAIN_STATUSES", "edit_form", "form_changes", "same_value", "RulesState", "last_event", "set_up_words", "EmissionView", "CommsView",
     "EngagementView", "LocatorView", "RollView", "XY", "POSE_OPTIONS", "pose_options", "PoseUpdate", "set_one_pose", "GroupView", "HIT_AND_KILL",
     "OddsLegend", "Overlay", "Resolution", "Ruleset", "TargetOdds", "TargetProposal", "UnitView", "WeaponView",
     "available_rulesets", "get_ruleset", "odds_legend", "register_ruleset", "ruleset_of", "unregister_ruleset",

@@ -72,6 +72,10 @@ class RulesetState(Generic[SideT]):
     ``state_version`` (the save file's), and ``state_title`` (how messages name the rule system:
     "not a Down Range game state"); it may override :meth:`check_data` to fail on load, not later,
     when the data files the game names are gone.
+
+    Its ``setting_up`` field (saved only when set) is True from a scenario's start until the first turn
+    begins: units are placed, not moved (each rule system's pose handler charges no movement then, and
+    its start of a turn clears it).
     """
 
     if TYPE_CHECKING:
@@ -89,6 +93,10 @@ class RulesetState(Generic[SideT]):
         in_turn: bool
         events: tuple[RulesEvent, ...]
         options: PlayOptions
+        setting_up: bool
+    else:
+        # A rule system whose state keeps no set-up of its own is always in play.
+        setting_up = False
 
     # -- whose turn, which side -------------------------------------------------------------------
 
@@ -96,6 +104,11 @@ class RulesetState(Generic[SideT]):
     def active_side(self) -> str | None:
         """Whose turn it is, or None between turns (and before the first round)."""
         return self.order[self.turn_index] if self.in_turn and 0 <= self.turn_index < len(self.order) else None
+
+    def movement_words(self, left_in: float) -> str:
+        """A unit's movement ring's label: "Move left 3\"" in play; "Set-up: Move 8\"" before the first
+        turn, while the units are placed (placing them spends none of it)."""
+        return f"Set-up: Move {left_in:g}\"" if self.setting_up else f"Move left {left_in:g}\""
 
     def side(self, name: str) -> SideT:
         for s in self.sides:

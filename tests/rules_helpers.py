@@ -1,6 +1,7 @@
 """Building small Down Range games for the rules tests (not collected as tests)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rules.downrange.scenario import game_from_scenario
@@ -15,9 +16,10 @@ def unit(tag: int, name: str, side: str, x: float, y: float, type_: str = "avera
 
 
 def game(*units: dict[str, Any], rules: dict[str, Any] | None = None) -> GameState:
-    """A game with the given units; sides in order of first appearance."""
+    """A game with the given units, already in play (past its set-up: a unit's move counts), as the
+    rulebook's examples are set; sides in order of first appearance."""
     sides = [{"name": n} for n in dict.fromkeys(u["side"] for u in units)]
     doc: dict[str, Any] = {"format": "sandtable-scenario", "version": 1, "sides": sides, "units": list(units)}
     if rules:
         doc["rules"] = rules
-    return game_from_scenario(doc, source="test scenario")
+    return replace(game_from_scenario(doc, source="test scenario"), setting_up=False)

@@ -13,7 +13,9 @@ names, grid numbers last), each at the first free spot among candidates around i
 5. else the label is dropped — unless it is *required* (odds, the selected unit, the tape): those keep
    their full text and search outward ring by ring until they fit, so they are always shown.
 
-"Free" means its box (plus a small gap) overlaps no label placed before it and stays inside the view.
+"Free" means its box (plus a small gap) overlaps no label placed before it and nothing the view itself
+draws there (its *taken* rectangles: the camera and top-down views' badge in their top-left corner),
+and stays inside the view. Not even a required label covers a taken rectangle.
 
 Placement is also *stable*: given the previous frame's result, a label whose request did not change
 keeps its spot if that is still free, so labels do not hop around while another unit is carried
@@ -25,6 +27,10 @@ across the table, and a frame re-places only what moved.
 >>> [(p.key, p.text, p.moved) for p in placed]
 [('a', 'Rifleman 1', False), ('b', 'Rifleman 2', True)]
 >>> boxes_overlap(placed[0].box_px, placed[1].box_px)
+False
+>>> badge = (0, 0, 200, 24)
+>>> ring = LabelRequest("ring", "Range 72", (70, 18), (60, 10), (60, 30), 20)
+>>> boxes_overlap(place_labels([ring], bounds_px=(0, 0, 400, 300), taken_px=[badge])[0].box_px, badge)
 False
 """
 from __future__ import annotations
@@ -169,13 +175,17 @@ def _leader(anchor: XY, box: Box) -> tuple[XY, XY]:
 
 def place_labels(requests: Sequence[LabelRequest], *, bounds_px: Box | None = None,
                  previous: Mapping[Hashable, PlacedLabel] | None = None,
-                 obstacles_px: Sequence[Box] = ()) -> list[PlacedLabel]:
+                 obstacles_px: Sequence[Box] = (), taken_px: Sequence[Box] = ()) -> list[PlacedLabel]:
     """Place ``requests`` without overlaps (see the module text); returns the placed ones, highest
     priority first. ``bounds_px``: the view (labels stay inside it where they can); ``previous``: the
     last result by key, for stable placement; ``obstacles_px``: what a label should rather not cover
-    (unit bases): avoided when another candidate is free, never a reason to drop a label."""
+    (unit bases): avoided when another candidate is free, never a reason to drop a label;
+    ``taken_px``: what the view draws over its labels (its badge): no label covers it, as if a label
+    with the highest priority were placed there first."""
     order = sorted(range(len(requests)), key=lambda i: (-requests[i].priority, i))
     index = _Index()
+    for box in taken_px:
+        index.add(box)
     avoid: _Index | None = None  # built when a label first needs a new spot (most frames reuse every one)
     placed: list[PlacedLabel] = []
     for i in order:

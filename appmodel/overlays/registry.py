@@ -170,9 +170,10 @@ def build_items(snap: Snapshot, layers: Iterable[str], *, memo: Memo | None = No
 def _said_once(items: list[DrawItem], selected: int | None) -> list[DrawItem]:
     """The selected unit's movement ring without its "Move left 8.0"" when the unit's own label (the
     selected unit's is always shown) already says "(move left 8.0")": the same words twice a few pixels
-    apart read as two figures. Without the names (the players' table) the ring keeps its label."""
-    said = selected is not None and any(i.layer == "labels" and selected in (i.units or ()) and "(move left" in i.label
-                                        for i in items)
+    apart read as two figures (in the set-up, "(set-up: move 8.0")"). Without the names (the players'
+    table) the ring keeps its label."""
+    said = selected is not None and any(i.layer == "labels" and selected in (i.units or ())
+                                        and ("(move left" in i.label or "(set-up: move" in i.label) for i in items)
     if not said:
         return items
     return [replace(i, label="") if i.layer == "movement" and i.units == (selected,) else i for i in items]

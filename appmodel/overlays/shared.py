@@ -120,12 +120,14 @@ def abbreviated(name: str) -> str:
 
 def label_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
     """Unit names under their bases (units sharing one spot, like a gun team, share one label); the
-    selected unit also shows its Move left. Figures of a unit of several figures (a Force on Force
+    selected unit also shows its Move left (in the game's set-up, before its first turn: its Move, which
+    placing it does not spend). Figures of a unit of several figures (a Force on Force
     fireteam) share one label with the unit's name, under the unit; the selected figure keeps its
     own. Short form: the names abbreviated (a fireteam's: its name), never bare tag numbers."""
     spots: dict[tuple[float, float], list[Any]] = {}
     teams: dict[tuple[str, str], list[Any]] = {}
     sel = snap.selected_unit
+    set_up = bool(getattr(snap.state, "setting_up", False))
     for u in snap.units:
         if not u.on_table:
             continue
@@ -133,7 +135,7 @@ def label_items(snap: Snapshot, memo: DrawMemo = NO_MEMO) -> list[DrawItem]:
             teams.setdefault((u.side, u.group), []).append(u)
         else:
             spots.setdefault((round(u.x_in, 1), round(u.y_in, 1)), []).append(u)
-    out = [memo.get(("label", spot, tuple(units), sel), lambda: _label_now(spot, units, sel))
+    out = [memo.get(("label", spot, tuple(units), sel, set_up), lambda: _label_now(spot, units, sel, set_up))
            for spot, units in spots.items()]
     out += [memo.get(("team label", team, tuple(units)), lambda: _team_label_now(team[1], units))
             for team, units in teams.items()]
@@ -153,13 +155,13 @@ def _team_label_now(name: str, units: list[Any]) -> DrawItem:
                     units=tuple(u.unit_id for u in units), z_in=sum(height_of(u) for u in units) / len(units))
 
 
-def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None) -> DrawItem:
+def _label_now(spot: tuple[float, float], units: list[Any], sel: int | None, set_up: bool = False) -> DrawItem:
     texts = []
     for u in units:
         text = u.name
         if u.unit_id == sel and not math.isinf(u.move_in):  # (a rule system that does not count movement: inf)
             left = "unlimited" if math.isinf(u.move_left_in) else f'{u.move_left_in:.1f}"'
-            text += f" (move left {left})"
+            text += f" (set-up: move {left})" if set_up else f" (move left {left})"
         if u.status != "active":
             text += f" [{u.status}]"
         texts.append(text)

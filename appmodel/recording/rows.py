@@ -65,7 +65,7 @@ class RecordingRows:
 
     def log_line(self, entry: LogEntry) -> None:
         """The log as it was shown, so a replay shows the same lines at the same moments."""
-        self.recorder.record_rules_event(entry.t_s, LOG_KIND, {"kind": entry.kind, "text": entry.text, "round": entry.round})
+        self.recorder.record_rules_event(entry.t_s, LOG_KIND, entry.payload())
 
     def rules_events(self, t_s: float, events: Sequence[RulesEvent], *, odds: Sequence[TargetOdds] = (),
                      legend: OddsLegend | None = None) -> None:

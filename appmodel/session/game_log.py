@@ -12,7 +12,7 @@ and bookmarks -- and keeps the lines in order; writing them into a recording is
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,28 @@ class LogEntry:
     kind: str
     text: str
     round: int | None = None
+    #: Written during the game's set-up (before its first turn): the line says "Set-up", not its round.
+    setting_up: bool = False
+
+    @property
+    def when(self) -> str:
+        """Where in the game the line was written, as the log shows it: "Set-up", "R2", or "".
+
+        >>> LogEntry(1.0, "rules", "Round 1 initiative ...", 1, setting_up=True).when, LogEntry(9.0, "note", "x", 2).when
+        ('Set-up', 'R2')
+        """
+        return "Set-up" if self.setting_up else f"R{self.round}" if self.round else ""
+
+    def payload(self) -> dict[str, Any]:
+        """The line as a recording keeps it (``set_up`` only when set: older recordings have none)."""
+        data: dict[str, Any] = {"kind": self.kind, "text": self.text, "round": self.round}
+        return {**data, "set_up": True} if self.setting_up else data
+
+    @classmethod
+    def from_payload(cls, t_s: float, payload: Mapping[str, Any]) -> "LogEntry":
+        """A recorded line back (:meth:`payload`)."""
+        return cls(t_s, str(payload.get("kind", "rules")), str(payload.get("text", "")), payload.get("round"),
+                   bool(payload.get("set_up", False)))
 
 
 def clock_text(t_s: float) -> str:
@@ -96,12 +118,12 @@ class GameLog:
         self.entries = list(entries)
 
     def lines_text(self) -> str:
-        """Plain text, one line per entry: ``[m:ss] R<round> text``."""
-        return "".join(f"[{clock_text(e.t_s)}]{f' R{e.round}' if e.round else ''} {e.text}\n" for e in self.entries)
+        """Plain text, one line per entry: ``[m:ss] R<round> text`` (``Set-up`` for a line of the set-up)."""
+        return "".join(f"[{clock_text(e.t_s)}]{f' {e.when}' if e.when else ''} {e.text}\n" for e in self.entries)
 
     def json_lines(self) -> str:
-        return "".join(json.dumps({"t_s": round(e.t_s, 3), "kind": e.kind, "round": e.round, "text": e.text}) + "\n"
-                       for e in self.entries)
+        return "".join(json.dumps({"t_s": round(e.t_s, 3), "kind": e.kind, "round": e.round, "text": e.text,
+                                   **({"set_up": True} if e.setting_up else {})}) + "\n" for e in self.entries)
 
     def export(self, path: str | Path) -> Path:
         """Write the log: JSON Lines for ``.jsonl``/``.json``, else plain text (one line per entry)."""

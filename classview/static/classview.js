@@ -97,8 +97,8 @@
 
   /* The label placement made for this screen (scene.label_sets, largest scale first): the first not
    * above the pixels per inch the screen shows, so a label is about its font's height in pixels on a
-   * phone as on a laptop (a phone gets fewer, the ones that matter most). A scene without sets (the
-   * debrief's timeline) has one placement. */
+   * phone as on a laptop (a phone gets fewer, the ones that matter most); the debrief's timeline has
+   * the same sets (scrub.js). A scene without sets has one placement. */
   function labelSet(svg, scene) {
     var sets = scene.label_sets;
     if (!sets || !sets.length) { return { labels: scene.labels, font_in: scene.font_in, px_per_in: null }; }

@@ -79,7 +79,7 @@
       return poses[id];
     };
     var gone = function (id) { return hidden[id] === true; };
-    var items = [], labels = [];
+    var items = [];
     f.i.forEach(function (e) {
       if (typeof e === "number") {
         var fixed = data.items[e], owners = fixed.units || [];
@@ -96,18 +96,31 @@
       var p = pose(e[1]);
       if (p) { items.push(placed(item, p)); }
     });
-    f.l.forEach(function (e) {
-      if (typeof e === "number") {
-        var label = data.labels[e];
-        if (!gone(label.of)) { labels.push(label); }
-        return;
-      }
-      if (gone(e[1])) { return; }
-      var p = pose(e[1]);
-      if (p) { labels.push(shifted(data.labels[e[0]], p)); }
-    });
+    /* One placement's labels (``l``, or one of ``ls``): those riding on a unit put where it is at t. */
+    function labelsOf(list) {
+      var labels = [];
+      list.forEach(function (e) {
+        if (typeof e === "number") {
+          var label = data.labels[e];
+          if (!gone(label.of)) { labels.push(label); }
+          return;
+        }
+        if (gone(e[1])) { return; }
+        var p = pose(e[1]);
+        if (p) { labels.push(shifted(data.labels[e[0]], p)); }
+      });
+      return labels;
+    }
+    var labels = labelsOf(f.l), sets = null;
+    // The placements made for smaller screens (a phone's): the table takes the one for its own scale,
+    // as the live class view does (classview.js labelSet).
+    if (f.ls && data.label_scales && data.label_scales.length === f.ls.length + 1) {
+      sets = data.label_scales.map(function (s, i) {
+        return { px_per_in: s.px_per_in, font_in: s.font_in, labels: i ? labelsOf(data.placements[f.ls[i - 1]]) : labels };
+      });
+    }
     return {
-      table_in: data.table_in, font_in: data.font_in, t_s: t, items: items, labels: labels,
+      table_in: data.table_in, font_in: data.font_in, t_s: t, items: items, labels: labels, label_sets: sets,
       units: f.u.map(function (i) { return data.units[i]; }).filter(function (u) { return !gone(u.id); }),
       turn: data.texts[f.turn], roll: data.texts[f.roll],
       log: data.log.slice(Math.max(0, f.n - 40), f.n)

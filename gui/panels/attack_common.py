@@ -332,11 +332,13 @@ class AttackPanelBase(SessionPanel):
                     self.targets.removeCellWidget(row, col)
 
     def _target_box(self, label: str, tip: str, *, eligible: bool, ticked: bool, box: QCheckBox | None = None) -> QCheckBox:
-        """A target row's tick box (greyed when the unit may not be attacked): ``box`` made to show it, or a new one."""
+        """A target row's tick box (greyed when the unit may not be attacked): ``box`` made to show it, or a
+        new one. Its ``name`` property keeps the label whole (its text may break it into lines to fit)."""
         if box is None:
             box = QCheckBox(label)
-        elif box.text() != label:
+        elif box.property("name") != label:
             box.setText(label)
+        box.setProperty("name", label)
         box.setToolTip(tip)
         style = "" if eligible else "color: #a0a0a0"
         if box.styleSheet() != style:

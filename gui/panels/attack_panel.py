@@ -28,7 +28,8 @@ from gui.panels.attack_common import (COL_HIT, COL_KILL, COL_TARGET, ODDS_COLOR,
                                       setup_grid)
 from gui.panels.declaration_form import (FORM_KINDS, DeclarationForm, declaration_widget, short_label, show_value,
                                         widget_value)
-from gui.panels.tables import fit_to_rows, fit_to_title, read_only_table, title_px, wrapped_lines
+from gui.panels.tables import (column_widths, fit_to_rows, fit_to_title, read_only_table, title_px, words_and_line_px,
+                               wrap_words, wrapped_lines)
 from rules.errors import RulesError
 from rules.ruleset import front_end
 from rules.terrain_sight import GroundSightProposals
@@ -37,8 +38,9 @@ from rules.terrain_sight import GroundSightProposals
 OUTCOME_COLUMNS = ("Target", "Outcome", "Exact odds")
 #: A wrapped reason's room besides its text in its cell (the cell's margins).
 REASON_PADDING_PX = 8
-#: A reason's lines at most (the whole of it in its tooltip): Force on Force's line-of-fire warning takes four.
-REASON_LINES = 5
+#: A reason's lines at most (the whole of it in its tooltip): Force on Force's line-of-fire warning takes four,
+#: "Damage 2d8 cannot hurt Defense 2d10" six in the narrow column beside every unit listed at 1366x768.
+REASON_LINES = 7
 #: The message line after Resolve.
 RESOLVED_POINTER = "Resolved: the outcome is on the result card and in the Log."
 SHOT_COLUMNS = ("Target", "Hit", "Kill / shot", "Kill (all shots)", "Roll")
@@ -148,6 +150,7 @@ class AttackPanel(AttackPanelBase):
                                        stretch=(self.why_column,), min_px=88)
         header = self.targets.horizontalHeader()
         header.setMinimumSectionSize(36)
+        header.setSectionResizeMode(COL_TARGET, QHeaderView.ResizeMode.Fixed)  # sized with the reasons: _fit_names
         # Every column as narrow as what it shows allows, so that the reason column keeps room and the
         # table never scrolls sideways on a laptop's panel (Cover was cut off at 1366x768).
         for col, d in enumerate(self.column_decls, start=self._first_column):
@@ -376,6 +379,7 @@ class AttackPanel(AttackPanelBase):
         tall enough for up to ten rows (the panel scrolls on a short screen): a blast's five targets were
         read through a three-row slit, and a table scrolling inside the scrolling panel hid its last rows
         behind its own scroll bar, which also narrowed it past its Cover column."""
+        self._fit_names()
         table, col = self.targets, self.why_column
         row_px = table.verticalHeader().defaultSectionSize()
         width = table.columnWidth(col) - REASON_PADDING_PX
@@ -387,12 +391,48 @@ class AttackPanel(AttackPanelBase):
             if item is not None and not table.isColumnHidden(col) and width > 0:
                 lines = wrapped_lines(metrics, item.text(), width)
                 want = max(row_px, min(lines, REASON_LINES) * metrics.lineSpacing() + REASON_PADDING_PX)
+            box = table.cellWidget(row, COL_TARGET)
+            if isinstance(box, QCheckBox) and "\n" in box.text():  # a name broken into lines
+                want = max(want, box.sizeHint().height() + REASON_PADDING_PX // 2)
             if table.rowHeight(row) != want:
                 table.setRowHeight(row, want)
             if row < 10:
                 total += want
         header = table.horizontalHeader().sizeHint().height()
         table.setMinimumHeight(max(88, total + header + 2 * table.frameWidth() + 4))
+
+    def _fit_names(self) -> None:
+        """The Target column and the Geometry column share the room the other columns leave (each at
+        least its longest word, then toward its whole line: :func:`~gui.panels.tables.column_widths`),
+        a long name breaking into lines in its tick box: with every unit listed the reasons stay
+        readable and the table never scrolls sideways (Geometry was a 36-pixel sliver at 1366x768)."""
+        table, why = self.targets, self.why_column
+        boxes = [b for r in range(table.rowCount()) if isinstance(b := table.cellWidget(r, COL_TARGET), QCheckBox)]
+        if not boxes:
+            return
+        metrics = boxes[0].fontMetrics()
+        names = [str(b.property("name") or b.text()) for b in boxes]
+        # the tick box's indicator and spacing besides its text
+        chrome = max(b.sizeHint().width() - max(metrics.horizontalAdvance(t) for t in b.text().split("\n")) for b in boxes)
+        word, line = words_and_line_px(metrics, names)
+        words, lines = [max(title_px(table, COL_TARGET), chrome + word)], [max(title_px(table, COL_TARGET), chrome + line)]
+        if not table.isColumnHidden(why):
+            reasons = [i.text() for r in range(table.rowCount()) if (i := table.item(r, why)) is not None]
+            word, line = words_and_line_px(table.fontMetrics(), reasons)
+            words.append(max(title_px(table, why), word + REASON_PADDING_PX))
+            lines.append(max(title_px(table, why), line + REASON_PADDING_PX))
+        others = sum(table.columnWidth(c) for c in range(table.columnCount())
+                     if c not in (COL_TARGET, why) and not table.isColumnHidden(c))
+        room = table.viewport().width() - others
+        width = column_widths(words, lines, room, stretch=(len(words) - 1,))[0]
+        width = min(width, lines[0])  # the room past the whole name goes to the reasons
+        header = table.horizontalHeader()
+        if header.sectionSize(COL_TARGET) != width:
+            header.resizeSection(COL_TARGET, width)
+        for box, name in zip(boxes, names):
+            text = wrap_words(metrics, name, width - chrome)
+            if box.text() != text:
+                box.setText(text)
 
     def _fill_columns(self, row: int, unit_id: int) -> None:
         """A row's declaration widgets (the ruleset's target columns), showing what is declared for it."""
@@ -591,7 +631,8 @@ class AttackPanel(AttackPanelBase):
             title = self.targets.horizontalHeaderItem(col).text()
             widget = self.targets.cellWidget(row, col)
             item = self.targets.item(row, col)
-            out[title] = widget.text() if isinstance(widget, QCheckBox) else (item.text() if item is not None else "")
+            out[title] = str(widget.property("name") or widget.text()) if isinstance(widget, QCheckBox) else \
+                (item.text() if item is not None else "")
         return out
 
     # -- dice and resolving ---------------------------------------------------------------------

@@ -45,8 +45,8 @@ class LogPanel(SessionPanel):
             self.list.clear()
             self._shown = 0
         for entry in log[self._shown:]:
-            rnd = f" R{entry.round}" if entry.round else ""
-            item = QListWidgetItem(f"{clock_text(entry.t_s)}{rnd}  {entry.text}")
+            when = f" {entry.when}" if entry.when else ""
+            item = QListWidgetItem(f"{clock_text(entry.t_s)}{when}  {entry.text}")
             item.setForeground(QColor(KIND_COLORS.get(entry.kind, "#f0f0f0")))
             self.list.addItem(item)
         self._shown = len(log)

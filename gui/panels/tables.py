@@ -8,8 +8,6 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableWidget
 
-#: A header title's room besides its text: the style's margins either side and the section's divider.
-TITLE_PADDING_PX = 14
 #: What a click selects: nothing, cells (Qt's default), or one whole row.
 SELECT_MODES = ("none", "cells", "row")
 
@@ -43,10 +41,16 @@ def read_only_table(columns: Sequence[str], *, cls: type[QTableWidget] = QTableW
 
 
 def title_px(table: QTableWidget, col: int) -> int:
-    """The width column ``col``'s title needs in ``table``'s header font, with the header's padding."""
-    item = table.horizontalHeaderItem(col)
+    """The width column ``col``'s title needs: the header's own measure of its section (the title in
+    the header's font with the style's margins), whether the column is shown or hidden."""
+    header = table.horizontalHeader()
+    hint = header.sectionSizeHint(col)
+    if hint >= 0:
+        return hint
+    item = table.horizontalHeaderItem(col)  # a hidden section has no hint: its text and the style's margins
     text = item.text() if item is not None else ""
-    return table.horizontalHeader().fontMetrics().horizontalAdvance(text) + TITLE_PADDING_PX
+    margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+    return header.fontMetrics().horizontalAdvance(text) + 2 * margin + 2
 
 
 def fit_to_title(table: QTableWidget, col: int, min_px: int) -> None:
@@ -64,6 +68,34 @@ def fit_to_rows(table: QTableWidget, rows: int, *, at_most: int = 8) -> None:
     frame = 2 * table.frameWidth()
     scrollbar = table.horizontalScrollBar().sizeHint().height() if table.horizontalScrollBar().isVisible() else 0
     table.setMinimumHeight(header + max(1, min(rows, at_most)) * row_px + frame + scrollbar + 2)
+
+
+def words_and_line_px(metrics: QFontMetrics, texts: Sequence[str]) -> tuple[int, int]:
+    """How wide the longest word and the longest line of ``texts`` are (a wrapping column's narrowest
+    and widest useful widths, before its cell's margins)."""
+    word = max((metrics.horizontalAdvance(w) for t in texts for w in t.split()), default=0)
+    line = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+    return word, max(word, line)
+
+
+def wrap_words(metrics: QFontMetrics, text: str, width_px: int) -> str:
+    """``text`` broken into lines at word boundaries so each fits ``width_px`` (a word wider stays whole
+    on its own line): for a widget that does not wrap by itself, a tick box's name.
+
+    >>> from gui.compositor import ensure_qt_app
+    >>> from PySide6.QtGui import QFont
+    >>> _ = ensure_qt_app()
+    >>> m = QFontMetrics(QFont())
+    >>> wrap_words(m, "Automatic rifleman", m.horizontalAdvance("Automatic")), wrap_words(m, "Rifleman 3", 500)
+    ('Automatic\\nrifleman', 'Rifleman 3')
+    """
+    lines: list[str] = []
+    for word in text.split():
+        if lines and metrics.horizontalAdvance(f"{lines[-1]} {word}") <= width_px:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def wrapped_lines(metrics: QFontMetrics, text: str, width_px: int) -> int:
@@ -135,22 +167,16 @@ def fit_wrapping_columns(table: QTableWidget) -> None:
     if fitter is None:
         return
     header = table.horizontalHeader()
-    cell_fm, head_fm = QFontMetrics(table.font()), QFontMetrics(header.font())
+    cell_fm = QFontMetrics(table.font())
     # Qt's cell text margin (the focus frame's and a pixel, each side), and two pixels of slack
     pad = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1) + 2
     words, lines = [], []
     for col in range(table.columnCount()):
-        item = table.horizontalHeaderItem(col)
-        title = item.text() if item is not None else ""
-        word, line = head_fm.horizontalAdvance(title), head_fm.horizontalAdvance(title)
-        for row in range(table.rowCount()):
-            cell = table.item(row, col)
-            text = cell.text() if cell is not None else ""
-            for part in text.split():
-                word = max(word, cell_fm.horizontalAdvance(part))
-            line = max(line, cell_fm.horizontalAdvance(text))
-        words.append(word + pad)
-        lines.append(line + pad)
+        cells = [cell.text() if (cell := table.item(row, col)) is not None else "" for row in range(table.rowCount())]
+        word, line = words_and_line_px(cell_fm, cells)
+        title = title_px(table, col)  # the title whole
+        words.append(max(word + pad, title))
+        lines.append(max(line + pad, title))
     widths = column_widths(words, lines, table.viewport().width(), fitter.stretch)
     for col, width in enumerate(widths):
         if header.sectionSize(col) != width:

@@ -15,7 +15,7 @@ from gui.flow_layout import FlowLayout
 from gui.panels.base import SessionPanel
 from gui.panels.turn_box import TurnBoxView
 from rules.errors import RulesError
-from rules.ruleset import RulesState, front_end, last_event
+from rules.ruleset import RulesState, front_end, last_event, set_up_words
 
 
 def parse_dice_text(text: str) -> list[Any]:
@@ -108,7 +108,7 @@ class TurnPanel(SessionPanel):
 
     def refresh(self) -> None:
         state: RulesState = self.session.state
-        self.round_label.setText(str(state.round or "not started"))
+        self.round_label.setText(set_up_words(state) or str(state.round))
         self.turn_label.setText(state.active_side or "between turns")
         self.order_label.setText(" → ".join(state.order) or "roll initiative")
         rolled = last_event(state, "initiative")

@@ -388,7 +388,7 @@ class DownRange(Ruleset):
         fp = unit.footprint
         left = movement_left_in(state, unit)
         if not math.isinf(left):
-            out.append(Overlay("movement", Reach(fp, left), f"Move left {left:g}\"", unit.side, (unit.unit_id,)))
+            out.append(Overlay("movement", Reach(fp, left), state.movement_words(left), unit.side, (unit.unit_id,)))
         names = [weapon] if weapon else [w.name for w in unit.weapons[:1]]
         for name in names:
             w = state.catalog.weapon(name)

@@ -203,7 +203,8 @@ def _unit(catalog: Catalog, r: _Reader, sides: Sequence[str]) -> Unit:
 
 def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>",
                        base_dir: str | Path | None = None, catalog: Catalog | None = None) -> GameState:
-    """A fresh game (round 0, before the first initiative roll) from a parsed scenario."""
+    """A fresh game (round 0, before the first initiative roll) from a parsed scenario, in its set-up:
+    the units are being placed until the first turn begins."""
     rules = scenario.get("rules", {})
     if not isinstance(rules, Mapping):
         raise ScenarioRulesError(f"{source}: [rules] must be a table")
@@ -268,7 +269,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
     if len(sides) < 1:
         raise ScenarioRulesError(f"{source}: no sides and no units: a game needs at least one side")
     return GameState(units=tuple(units), sides=tuple(sides), lighting=lighting, options=options,
-                     data_files=data_files, name=str(scenario.get("name", "")), catalog_=catalog)
+                     data_files=data_files, name=str(scenario.get("name", "")), catalog_=catalog, setting_up=True)
 
 
 def load_scenario_file(path: str | Path) -> GameState:

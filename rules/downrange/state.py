@@ -42,6 +42,8 @@ class GameState(RulesetState[SideState]):
     data_files: tuple[str, ...] = ()
     events: tuple[RulesEvent, ...] = ()
     name: str = ""
+    #: Before the first turn: the units are being placed (:class:`rules.ruleset_state.RulesetState`).
+    setting_up: bool = field(default=False, metadata={"added": True})
     catalog_: Catalog | None = field(default=None, repr=False, compare=False, metadata={"json": False})
 
     ruleset_name = RULESET_NAME

@@ -170,6 +170,8 @@ def _pose_move(state: GameState, unit: Unit, action: SetPose) -> tuple[float, li
     moved = action.moved_in if action.moved_in is not None else math.hypot(action.x_in - unit.x_in, action.y_in - unit.y_in)
     if not unit.on_table or not action.on_table:
         moved = 0.0  # lifting a unit off the table or putting it back is not a Move
+    if state.setting_up:
+        moved = 0.0  # units placed before the first turn: where they start, not a Move
     warnings = []
     allowance = movement_allowance_in(state, unit)
     total = unit.moved_in + moved
@@ -338,7 +340,8 @@ def apply_start_turn(state: GameState, action: StartTurn) -> GameState:
                 changes["emission"] = None
         units.append(replace(u, **changes) if changes else u)  # type: ignore[arg-type]  # changes is a dict[str, object] of field values: replace() cannot check keyword dicts
     observations = tuple(o for o in state.observations if o.until_start_of != side)
-    state = replace(state, units=tuple(units), observations=observations, turn_index=index, in_turn=True)
+    state = replace(state, units=tuple(units), observations=observations, turn_index=index, in_turn=True,
+                    setting_up=False)
     return state.log("turn", f"Round {state.round}: {possessive(side)} turn begins.", inputs={"side": side})
 
 

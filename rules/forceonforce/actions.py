@@ -5,9 +5,15 @@ dice carry their resolved result (built by a ``resolve_*`` function with a dice 
 them is deterministic.
 
 >>> from rules.forceonforce.examples.patrol import initial_state
->>> s = initial_state().apply(SetPose(17, 27.4, 23.0, 90.0))
->>> s.figure(17).y_in, s.figure(17).moved_in
-(23.0, 3.0)
+>>> placed = initial_state().apply(SetPose(17, 27.4, 23.0, 90.0))  # in the set-up: placed, not moved
+>>> placed.figure(17).y_in, placed.figure(17).moved_in
+(23.0, 0.0)
+>>> from rules.dice import SeededDice
+>>> from rules.ruleset import get_ruleset
+>>> fof = get_ruleset("force-on-force")
+>>> s = fof.start_turn(fof.start_round(placed, SeededDice(3)).state, SeededDice(4)).state
+>>> s.apply(SetPose(17, 27.4, 26.0, 90.0)).figure(17).moved_in
+3.0
 """
 from __future__ import annotations
 

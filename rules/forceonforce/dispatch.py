@@ -44,7 +44,8 @@ def _cohesion_note(state: FofState, team: Team) -> str:
 def _set_pose(state: FofState, a: SetPose) -> FofState:
     fig = state.figure(a.figure_id)
     step = math.hypot(a.x_in - fig.x_in, a.y_in - fig.y_in) if fig.on_table and a.on_table else 0.0
-    moved = a.moved_in if a.moved_in is not None else step
+    # placed before the first turn: where the figure starts, not a move
+    moved = 0.0 if state.setting_up else a.moved_in if a.moved_in is not None else step
     new = replace(fig, x_in=a.x_in, y_in=a.y_in, heading_deg=a.heading_deg % 360.0, on_table=a.on_table,
                   z_in=fig.z_in if a.z_in is None else a.z_in, moved_in=fig.moved_in + moved)
     after = state.with_figure(new)
@@ -125,7 +126,7 @@ def _start_turn(state: FofState, a: StartTurn) -> FofState:
         raise IllegalActionError(f"{side_does(str(state.active_side), 'is')} still acting: end its turn first")
     if state.turn_index + 1 >= len(state.order):
         raise IllegalActionError(f"every force has acted in turn {state.round}: start the next round")
-    after = replace(state, turn_index=state.turn_index + 1, in_turn=True)
+    after = replace(state, turn_index=state.turn_index + 1, in_turn=True, setting_up=False)
     role = "the initiative force" if after.turn_index == 0 else "the non-initiative force"
     return after.log("turn", f"Turn {state.round}: {after.active_side} ({role}) activates its units.")
 

@@ -99,7 +99,8 @@ def _team(name: str, side: str, values: Mapping[str, Any], data: FofData, f: Fie
 
 def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>",
                        base_dir: str | Path | None = None) -> FofState:
-    """A fresh game (turn 0, before the first initiative) from a parsed scenario."""
+    """A fresh game (turn 0, before the first initiative) from a parsed scenario, in its set-up: the
+    figures are being placed until the first turn begins."""
     head = read_rules_header(scenario, source=source, base_dir=base_dir, ruleset=RULESET_NAME, title="Force on Force",
                              options=FofOptions.from_mapping, load_data=load_data)
     top, rules, options, data_files, data = head.top, head.rules, head.options, head.data_files, head.data
@@ -225,7 +226,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
     if not sides:
         sides = [SideState(n) for n in dict.fromkeys(fg.side for fg in figures)]
     return FofState(figures=tuple(figures), teams=tuple(finished), sides=tuple(sides), hot_spots=tuple(spots),
-                    options=options, data_files=data_files, name=str(scenario.get("name", "")))
+                    options=options, data_files=data_files, name=str(scenario.get("name", "")), setting_up=True)
 
 
 def load_scenario_file(path: str | Path) -> FofState:

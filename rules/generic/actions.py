@@ -4,9 +4,12 @@ Actions that needed dice carry their resolved result (a :class:`~rules.generic.r
 a close combat, the automation's decisions), so applying them again replays the game exactly.
 
 >>> from rules.generic.examples.solo import initial_state
->>> s = initial_state().apply(SetPose(10, 14.0, 10.0, 90.0))
->>> s.unit(10).moved_in
-4.0
+>>> placed = initial_state().apply(SetPose(10, 14.0, 10.0, 90.0))
+>>> placed.setting_up, placed.unit(10).moved_in
+(True, 0.0)
+>>> moved = placed.apply(StartRound()).apply(StartTurn()).apply(SetPose(10, 18.0, 10.0, 90.0))
+>>> moved.setting_up, moved.unit(10).moved_in
+(False, 4.0)
 """
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 def _set_pose(state: GenericState, a: SetPose) -> GenericState:
     u = state.unit(a.unit_id)
     step = math.hypot(a.x_in - u.x_in, a.y_in - u.y_in) if u.on_table and a.on_table else 0.0
-    moved = u.moved_in + (a.moved_in if a.moved_in is not None else step)
+    # placed before the first turn: where the unit starts, not a move
+    moved = u.moved_in + (0.0 if state.setting_up else a.moved_in if a.moved_in is not None else step)
     after = state.with_unit(replace(u, x_in=a.x_in, y_in=a.y_in, heading_deg=a.heading_deg % 360.0,
                                     on_table=a.on_table, moved_in=moved))
     speed = u.record.max_speed_in
@@ -71,7 +72,7 @@ def _start_turn(state: GenericState, a: StartTurn) -> GenericState:
         raise IllegalActionError(f"every side has acted in turn {state.round}: start the next round")
     side = state.order[state.turn_index + 1]
     units = tuple(replace(u, moved_in=0.0) if u.side == side else u for u in state.units)
-    after = replace(state, turn_index=state.turn_index + 1, in_turn=True, impacts=(), units=units)
+    after = replace(state, turn_index=state.turn_index + 1, in_turn=True, impacts=(), units=units, setting_up=False)
     who = " (played by the automation tables)" if state.side(side).automated else ""
     return after.log("turn", f"Turn {state.round}: {side_does(side, 'acts')}{who}.")
 

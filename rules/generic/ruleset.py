@@ -357,7 +357,7 @@ class GenericMiniatures(Ruleset):
         speed = u.record.max_speed_in
         if math.isfinite(speed) and not u.anonymous:
             left = max(0.0, speed - u.moved_in)
-            out.append(Overlay("movement", Reach(fp, left), f"Move left {left:g}\"", u.side, (u.unit_id,)))
+            out.append(Overlay("movement", Reach(fp, left), state.movement_words(left), u.side, (u.unit_id,)))
         rec = u.record
         if rec.has_ranged_attack and rec.delivery and not u.anonymous and (weapon is None or weapon != CLOSE_COMBAT):
             data = state.data

@@ -38,7 +38,8 @@ def _dummy_record(unit_name: str, status: str) -> UnitRecord:
 
 def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>",
                        base_dir: str | Path | None = None) -> GenericState:
-    """A fresh game (turn 0) from a parsed scenario."""
+    """A fresh game (turn 0) from a parsed scenario, in its set-up: the units are being placed until the
+    first turn begins."""
     head = read_rules_header(scenario, source=source, base_dir=base_dir, ruleset=RULESET_NAME,
                              title="the generic miniatures rules", options=GenericOptions.from_mapping,
                              load_data=load_data)
@@ -96,7 +97,7 @@ def game_from_scenario(scenario: Mapping[str, Any], *, source: str = "<scenario>
     if not sides:
         sides = [SideState(n) for n in dict.fromkeys(u.side for u in units)]
     return GenericState(units=tuple(units), sides=tuple(sides), options=options, data_files=data_files,
-                        name=str(scenario.get("name", "")))
+                        name=str(scenario.get("name", "")), setting_up=True)
 
 
 def load_scenario_file(path: str | Path) -> GenericState:

@@ -34,6 +34,8 @@ class GenericState(RulesetState[SideState]):
     data_files: tuple[str, ...] = ()
     events: tuple[RulesEvent, ...] = ()
     name: str = ""
+    #: Before the first turn: the units are being placed (:class:`rules.ruleset_state.RulesetState`).
+    setting_up: bool = field(default=False, metadata={"added": True})
 
     ruleset_name = RULESET_NAME
     state_format = STATE_FORMAT

@@ -25,6 +25,7 @@ return Array.from(document.querySelectorAll('svg.table g.labels text')).map(func
 def served():
     session = GameSession.from_scenario_file(SCENARIO_PATH, seed=1)
     session.start_round()
+    session.start_turn()  # in play: the label says how much of his Move is left
     session.select_unit(10)  # the sergeant: his label says his Move left
     view = LiveClassView.start(session, ServeAddress("127.0.0.1", 0))
     yield session, view

@@ -71,7 +71,7 @@ def test_the_turn_the_last_roll_and_the_log_are_in_the_scene(session) -> None:
     assert before["turn"]["text"].startswith("Set-up") and before["roll"] is None
     session.start_round()
     after = builder.scene(session.snapshot(), session.log)
-    assert after["turn"]["text"] == "Round 1 · between turns" and len(after["turn"]["order"]) == 2
+    assert after["turn"]["text"] == "Round 1 · set-up (before the first turn)" and len(after["turn"]["order"]) == 2
     card = after["roll"]
     assert card["kind"] == "initiative" and "initiative" in card["summary"]
     assert all(r["faces"] and sum(r["faces"]) == r["total"] for r in card["rolls"])

@@ -150,3 +150,38 @@ def test_after_resolve_the_message_line_is_one_line_pointing_to_the_card_and_the
     assert metrics.horizontalAdvance(text) <= panel.message.width()  # one line, no wrapping
     assert panel.message.height() < 2 * metrics.lineSpacing() + 8
     assert panel.setup_scroll.viewport().height() >= before - metrics.lineSpacing()  # the setup keeps its room
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_unit_listed_fits_with_its_geometry_wrapped_not_scrolled_sideways(qtbot, tmp_path, size) -> None:
+    from PySide6.QtCore import QRect, Qt
+
+    from gui_helpers import save_layout_shot
+
+    session = GameSession.from_scenario_file(in_depth.SCENARIO_PATH, seed=1)
+    w = _window(qtbot, tmp_path, session, size)
+    session.select_unit(MORTAR_GUNNER)
+    panel = w.attack
+    panel.show_all.setChecked(True)  # "List every unit": friends and units out of range with their reasons
+    _settle(qtbot)
+    save_layout_shot(w, f"attack-every-unit-{size[0]}x{size[1]}")
+    table = panel.targets
+    assert table.rowCount() >= 8 and not table.isColumnHidden(panel.why_column)
+    assert table.horizontalScrollBar().maximum() == 0
+    shown = [c for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+    assert max(table.columnViewportPosition(c) + table.columnWidth(c) for c in shown) <= table.viewport().width()
+    metrics = table.fontMetrics()
+    col = panel.why_column
+    reasons = [table.item(r, col).text() for r in range(table.rowCount())]
+    longest_word = max((metrics.horizontalAdvance(word) for r in reasons for word in r.split()), default=0)
+    # the Geometry column keeps room for its longest word (a 36-pixel sliver broke them), and each reason
+    # wraps whole in its row
+    assert any(len(r.split()) > 3 for r in reasons) and table.columnWidth(col) - 8 >= longest_word
+    for row, text in enumerate(reasons):
+        wrapped = metrics.boundingRect(QRect(0, 0, table.columnWidth(col) - 8, 10_000), int(Qt.TextFlag.TextWordWrap), text)
+        assert wrapped.height() <= table.rowHeight(row), text
+    # every name whole in the Target column, broken into lines where it is long, and its row as tall
+    boxes = [table.cellWidget(r, 0) for r in range(table.rowCount())]
+    assert all(b.sizeHint().width() <= table.columnWidth(0) and b.sizeHint().height() <= table.rowHeight(r)
+               for r, b in enumerate(boxes))
+    assert {panel.target_cells(uid)["Target"] for uid in panel._rows} >= {"Automatic rifleman", "Rifleman 3"}

@@ -27,6 +27,8 @@ def where(session, uid):
 
 def test_the_assistant_rides_on_the_gunners_token_wherever_it_is_carried():
     s = GameSession.from_scenario_file(SCENARIO_PATH)
+    s.start_round()
+    s.start_turn()  # in play: a carry is a move (in the set-up it only places the token)
     assert where(s, GUNNER)[:2] == where(s, ASSISTANT)[:2] == (14.0, 24.0)
     for t, (x, y) in enumerate([(15.0, 24.5), (16.5, 25.0), (18.0, 26.0)], start=1):
         s.apply_poses([pose(GUNNER, x, y, t, 1.5 * t, heading=30.0)], t_s=float(t))

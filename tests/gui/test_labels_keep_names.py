@@ -55,6 +55,8 @@ def test_movement_left_is_said_once_to_a_tenth_of_an_inch():
     from tracker.unit_pose import UnitPose, UnitState
 
     session = GameSession.from_scenario_file(SCENARIO_PATH)
+    session.start_round()
+    session.start_turn()  # in play: the walk spends Movement (in the set-up it only places him)
     session.select_unit(10)
     u = session.unit(10)
     # The sergeant walked an awkward distance: Move left is not a round number.

@@ -74,7 +74,7 @@ def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed,
     shown = game()
     view = shown_view(qtbot, feed, shown)
     reference = Compositor()
-    reference.painter.label_top_px = view.compositor.painter.label_top_px
+    reference.painter.label_taken_px = (view.badge_box_px(),)  # the view keeps its labels clear of its badge
     camera = CameraTransform(feed.calibration)
     assert view.transform().cache_key == camera.cache_key  # the camera picture fills the view 1:1
     frame = feed.render(shown.units())
