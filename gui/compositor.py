@@ -20,14 +20,15 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QTransform
 
 from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.draw_memo import Memo
 from appmodel.overlays.registry import OverlayToggles, build_items
 from appmodel.overlays.transforms import CameraTransform, TopDownTransform
 from calibration.rectify import RECTIFIED_PX_PER_IN, RectifyMaps, rectify, rectify_maps
-from gui.overlay_layers import LayerStack
+from appmodel.overlays.moved_layer import Pose, pose_of, rigid_move_px
+from gui.overlay_layers import LayerPart, LayerStack
 from gui.overlay_painter import OverlayPainter
 
 SAND = QColor("#5b5140")
@@ -71,17 +72,22 @@ class OverlayImage:
     them over the camera frame (:meth:`Compositor.paint_overlay_image`).
 
     ``parts``: ARGB32 premultiplied images in drawing order, each with the view rectangle it covers
-    (x0, y0, x1, y1) and where that rectangle starts in the image (the cached layer is the view's
-    size; what moves is drawn on small ones of its own); ``content_px``: the rectangle holding
+    (x0, y0, x1, y1), where that rectangle starts in the image (the cached layer is the view's
+    size; what moves is drawn on small ones of its own) and the carried unit whose own items it holds
+    (:class:`~gui.overlay_layers.LayerPart`); ``content_px``: the rectangle holding
     something (None: nothing); ``version``: the snapshot's; ``view_key``: the view it was made for
     (:func:`view_key`); ``made_ms``: how long making it took, the snapshot included when a worker
     built that too."""
 
-    parts: tuple[tuple[QImage, tuple[int, int, int, int], tuple[int, int]], ...]
+    parts: tuple[LayerPart, ...]
     content_px: tuple[int, int, int, int] | None
     version: int
     view_key: Hashable
     made_ms: float = 0.0
+    #: Where each carried unit that has a picture of its own among ``parts`` stood when it was drawn
+    #: ((unit id, :data:`~appmodel.overlays.moved_layer.Pose`) pairs): a view moves that picture from
+    #: there to the unit's newer pose until the next exact image (:meth:`Compositor.preview_moves`).
+    poses: tuple[tuple[int, Pose], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,16 +288,53 @@ class Compositor:
             layers.update(items, transform, (w, h))
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
+        movers = {part.unit_id for part in parts if part.unit_id is not None}
+        poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
         return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
-                            (time.perf_counter() - t0) * 1000.0)
+                            (time.perf_counter() - t0) * 1000.0, poses)
 
     @staticmethod
-    def paint_overlay_image(p: QPainter, overlay: OverlayImage | None) -> None:
-        """Blend a finished overlay image over what ``p`` holds (each part only where it holds something)."""
+    def preview_moves(overlay: OverlayImage | None, units_now: Any, transform: Any) -> dict[int, QTransform]:
+        """For each carried unit with a picture of its own in ``overlay`` that stands elsewhere now
+        (``units_now``: the session's units), the view-pixel move from where it was drawn to where it
+        is (:func:`~appmodel.overlays.moved_layer.rigid_move_px`; the identity for one still where it
+        was drawn); a unit the view cannot place now, or that left the table, is left out (its
+        picture stays where the exact image drew it)."""
+        if overlay is None or not overlay.poses:
+            return {}
+        now = {u.unit_id: u for u in units_now}
+        out = {}
+        for uid, was in overlay.poses:
+            u = now.get(uid)
+            if u is None or not u.on_table:
+                continue
+            pose = pose_of(u)
+            if pose == was:  # where it was drawn: shown as it is
+                out[uid] = QTransform()
+                continue
+            a = rigid_move_px(transform, was, pose)
+            if a is not None:
+                out[uid] = QTransform(a[0, 0], a[1, 0], a[0, 1], a[1, 1], a[0, 2], a[1, 2])
+        return out
+
+    @staticmethod
+    def paint_overlay_image(p: QPainter, overlay: OverlayImage | None,
+                            moves: dict[int, QTransform] | None = None) -> None:
+        """Blend a finished overlay image over what ``p`` holds (each part only where it holds something),
+        the pictures of the carried units in ``moves`` moved by their transforms (:meth:`preview_moves`)."""
         if overlay is None or overlay.content_px is None:
             return
-        for image, (x0, y0, x1, y1), (sx, sy) in overlay.parts:
+        for image, (x0, y0, x1, y1), (sx, sy), unit_id in overlay.parts:
+            move = moves.get(unit_id) if moves and unit_id is not None else None
+            if move is None or move.isIdentity():
+                p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
+                continue
+            p.save()
+            # a turn or a lens's scale resamples; a shift alone is placed to the pixel
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, move.type().value > QTransform.TransformationType.TxTranslate.value)
+            p.setTransform(move, True)
             p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
+            p.restore()
 
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
                 frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False,

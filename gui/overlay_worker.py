@@ -307,6 +307,11 @@ class ViewRenderer(QObject):
         #: worker with them) made of it: a widget draws what goes with the overlays from these.
         self.shown_snapshot: Any = None
         self.shown_prepared: Any = None
+        #: The game version whose poses the last paint showed the carried units at (newer than
+        #: ``shown_version`` when it moved their pictures there: a preview), and those moves.
+        self.shown_pose_version = -1
+        self.shown_moves: dict[int, Any] = {}
+        self._preview_due = False
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -344,6 +349,13 @@ class ViewRenderer(QObject):
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
             self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
+            latest = self.overlays.latest_overlay()
+            if latest is not None and latest.poses:
+                # the carried units' pictures moved to the new poses now (the exact image follows),
+                # with this frame's background once it is made (a few ms; _worker_done)
+                self._preview_due = True
+                if not self.backgrounds.busy:
+                    self.widget.update()
             return
         if kind in ("log", "recording"):
             return  # nothing drawn changed
@@ -361,7 +373,7 @@ class ViewRenderer(QObject):
         new_overlay = overlay is not None and overlay.version > self.shown_version
         background = self.backgrounds.latest()
         new_background = background is not None and background.frame is not self.shown_frame
-        if (new_overlay and not self.backgrounds.busy) or (new_background and not self.overlays.busy):
+        if (new_overlay and not self.backgrounds.busy) or (new_background and (self._preview_due or not self.overlays.busy)):
             self.widget.update()
 
     # -- painting -----------------------------------------------------------------------------------
@@ -407,7 +419,14 @@ class ViewRenderer(QObject):
         self.compositor.paint_background(p, spec.size, spec.transform, frame_bgr=None, calibration=self.calibration,
                                          table_size_in=self.session.table_size_in, black=spec.background == "black",
                                          background=background)
-        self.compositor.paint_overlay_image(p, overlay)
+        # only tracked moves came since the overlay's game (else _current made it now): the carried
+        # units' own pictures go where they stand now
+        moves = self.compositor.preview_moves(overlay, self.session.units(), spec.transform) \
+            if overlay.poses and overlay.version < self.session.version else {}
+        self.compositor.paint_overlay_image(p, overlay, moves)
+        self._preview_due = False
+        self.shown_moves = moves
+        self.shown_pose_version = self.session.version if moves and len(moves) == len(overlay.poses) else overlay.version
         self.shown_frame = background.frame if background is not None else self.frame_bgr
         self.shown_version = overlay.version
         self.shown_snapshot, self.shown_prepared = snapshot, prepared
