@@ -103,6 +103,27 @@ class BackgroundImage:
     made_ms: float = 0.0
 
 
+#: A carried unit's picture moved by less than this (pixels, at its corners) beyond a whole-pixel
+#: shift is shifted, not resampled.
+SHIFT_TOLERANCE_PX = 0.5
+#: Moved pictures up to this many pixels are resampled smoothly (bilinear); bigger ones (the
+#: selected unit's long rings) to the nearest pixel, which costs the UI thread a third as much.
+SMOOTH_MOVE_MAX_PX = 250_000
+
+
+def _as_shift(move: QTransform, box: tuple[int, int, int, int]) -> tuple[int, int] | None:
+    """The whole-pixel shift ``move`` comes to over ``box`` (x0, y0, x1, y1) to within
+    :data:`SHIFT_TOLERANCE_PX`, or None when it turns, scales or bends the picture more."""
+    x0, y0, x1, y1 = box
+    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    mapped = [move.map(QPointF(x, y)) for x, y in corners]
+    dx, dy = round(mapped[0].x() - x0), round(mapped[0].y() - y0)
+    for (x, y), m in zip(corners, mapped):
+        if abs(m.x() - x - dx) > SHIFT_TOLERANCE_PX or abs(m.y() - y - dy) > SHIFT_TOLERANCE_PX:
+            return None
+    return (dx, dy)
+
+
 def background_key(transform: Any, size: tuple[int, int], calibration: Any | None) -> Hashable:
     """What a background image depends on besides the frame."""
     return (transform.cache_key, (int(size[0]), int(size[1])), id(calibration))
@@ -312,9 +333,10 @@ class Compositor:
             if pose == was:  # where it was drawn: shown as it is
                 out[uid] = QTransform()
                 continue
-            a = rigid_move_px(transform, was, pose)
-            if a is not None:
-                out[uid] = QTransform(a[0, 0], a[1, 0], a[0, 1], a[1, 1], a[0, 2], a[1, 2])
+            h = rigid_move_px(transform, was, pose)
+            if h is not None:
+                h = h / h[2, 2]  # Qt's order: x' = (m11 x + m21 y + m31) / (m13 x + m23 y + m33), ...
+                out[uid] = QTransform(h[0, 0], h[1, 0], h[2, 0], h[0, 1], h[1, 1], h[2, 1], h[0, 2], h[1, 2], 1.0)
         return out
 
     @staticmethod
@@ -330,9 +352,13 @@ class Compositor:
                 p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
                 continue
             p.save()
-            # a turn or a lens's scale resamples; a shift alone is placed to the pixel
-            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, move.type().value > QTransform.TransformationType.TxTranslate.value)
-            p.setTransform(move, True)
+            shift = _as_shift(move, (x0, y0, x1, y1))
+            if shift is not None:  # placed to the pixel: Qt's plain blend
+                p.translate(*shift)
+            else:  # a turn, or the lens's scale over a big picture: resampled (smoothly when small)
+                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform,
+                                (x1 - x0) * (y1 - y0) <= SMOOTH_MOVE_MAX_PX)
+                p.setTransform(move, True)
             p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
             p.restore()
 

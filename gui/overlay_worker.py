@@ -58,6 +58,10 @@ from appmodel.overlays.registry import OverlayToggles
 FRAME_MAX_WAIT_MS = 250
 #: How long the overlay worker waits for the view to paint its result before the next job (seconds).
 PAINT_HOLD_S = 0.03
+#: While a carried unit's pictures are moved with it on the UI thread (the preview), the exact
+#: overlays are made at most this often (seconds between job starts): the preview carries the
+#: frames between, and the processor they leave goes to the tracker and the UI thread.
+EXACT_SPACING_S = 0.1
 
 R = TypeVar("R")
 
@@ -88,6 +92,10 @@ class JobThread(Generic[R]):
         #: How long the last finished job took on the thread, milliseconds.
         self.last_ms = 0.0
         self.jobs_done = 0
+        #: The least time between the starts of two jobs (seconds; a request meanwhile waits, and a
+        #: newer one replaces it).
+        self.spacing_s = 0.0
+        self._started_at = -1e9
 
     def submit(self, job: Callable[[], R]) -> None:
         """Run ``job`` on the thread; replaces a job that has not started yet."""
@@ -158,10 +166,14 @@ class JobThread(Generic[R]):
             if self.hold_s > 0:
                 self._shown.wait(self.hold_s)
             with self._cv:
-                while self._job is None and not self._stopped:
-                    self._cv.wait()
+                while not self._stopped:
+                    due = self._started_at + self.spacing_s - time.monotonic()
+                    if self._job is not None and due <= 0:
+                        break
+                    self._cv.wait(due if self._job is not None else None)
                 if self._stopped:
                     return
+                self._started_at = time.monotonic()
                 (seq, job), self._job = self._job, None  # type: ignore[misc]  # the wait above ends with a job set (or stopped, returned)
                 self._running = True
             try:
@@ -348,14 +360,15 @@ class ViewRenderer(QObject):
         if kind == "poses" and self._live():
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
-            self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
             latest = self.overlays.latest_overlay()
-            if latest is not None and latest.poses:
-                # the carried units' pictures moved to the new poses now (the exact image follows),
-                # with this frame's background once it is made (a few ms; _worker_done)
+            preview = latest is not None and bool(latest.poses)
+            self.overlays.spacing_s = EXACT_SPACING_S if preview else 0.0
+            self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
+            if preview:
+                # the carried units' pictures moved to the new poses now, over the newest background
+                # ready (painted again with this frame's when it is: _worker_done); the exact image follows
                 self._preview_due = True
-                if not self.backgrounds.busy:
-                    self.widget.update()
+                self.widget.update()
             return
         if kind in ("log", "recording"):
             return  # nothing drawn changed
@@ -373,7 +386,8 @@ class ViewRenderer(QObject):
         new_overlay = overlay is not None and overlay.version > self.shown_version
         background = self.backgrounds.latest()
         new_background = background is not None and background.frame is not self.shown_frame
-        if (new_overlay and not self.backgrounds.busy) or (new_background and (self._preview_due or not self.overlays.busy)):
+        previewing = self._preview_due or self.shown_pose_version > self.shown_version
+        if (new_overlay and not self.backgrounds.busy) or (new_background and (previewing or not self.overlays.busy)):
             self.widget.update()
 
     # -- painting -----------------------------------------------------------------------------------
@@ -434,4 +448,4 @@ class ViewRenderer(QObject):
         return spec
 
 
-__all__ = ["BackgroundWorker", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
+__all__ = ["BackgroundWorker", "EXACT_SPACING_S", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
