@@ -170,3 +170,48 @@ def test_the_move_is_exact_where_the_view_is_a_plane_map_and_close_through_a_len
     far = preview_error_px(camera, was, now, 72.0, (W, H))
     assert far is not None and far < 15.0, far  # what a 72" ring's far edge may be off until the exact image
     assert rigid_move_px(camera, (500.0, 500.0, 0.0, 0.0), (501.0, 500.0, 0.0, 0.0)) is None, "off the lens: no move"
+
+
+def test_on_the_projector_the_carried_units_tag_stays_dark_where_the_preview_puts_it(qtbot):
+    import cv2
+
+    from calibration.projector_model import ProjectorModel
+    from calibration.synthetic.projected_light import ceiling_projector
+    from calibration.table_layout import TableLayout
+    from gui.projector_window import ProjectorWindow
+
+    app = ensure_qt_app()
+    s = GameSession.from_scenario_file(SCENARIO_PATH)
+    model = ProjectorModel(*ceiling_projector(TableLayout.default()))
+    window = ProjectorWindow(s, projector_calibration=model)
+    qtbot.addWidget(window)
+    window.show()
+    window.repaint()
+    for step in range(1, 4):
+        place(s, step, START[0] + 0.2 * step, START[1])
+        settle(app, lambda: not window.renderer.overlays.busy
+               and window.renderer.overlays.latest_overlay().version == s.version)
+    gate = threading.Event()
+    make = window.compositor.overlay_image
+    window.compositor.overlay_image = lambda *a, **k: (gate.wait(10) if threading.current_thread()
+                                                       is not threading.main_thread() else None) or make(*a, **k)
+    try:
+        was = (START[0] + 0.6, START[1])
+        now = (START[0] + 3.6, START[1] + 1.0)
+        place(s, 4, *now)
+        image = QImage(window.width(), window.height(), QImage.Format.Format_RGB32)
+        p = QPainter(image)
+        window.renderer.paint(p)
+        p.end()
+        assert window.renderer.shown_pose_version == s.version > window.renderer.shown_version
+        masks = window._shown_mask()
+
+        def dark(x_in: float, y_in: float) -> bool:
+            px = model.projector_from_table(np.array([[x_in, y_in]]), z_in=1.0)[0]
+            return any(cv2.pointPolygonTest(m.astype(np.float32), (float(px[0]), float(px[1])), False) > 0 for m in masks)
+
+        assert dark(*now), "the tag is kept dark where the unit now stands"
+        assert not dark(*was), "and its old patch is gone (light there costs no tag)"
+        assert dark(s.unit(ZBL).x_in, s.unit(ZBL).y_in), "the other units' tags stay dark"
+    finally:
+        gate.set()
