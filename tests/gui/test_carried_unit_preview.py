@@ -6,7 +6,6 @@ projector's homography, and within a pixel near the unit through the camera's le
 from __future__ import annotations
 
 import os
-import threading
 import time
 
 import numpy as np
@@ -22,6 +21,7 @@ from appmodel.overlays.registry import OverlayToggles
 from appmodel.overlays.transforms import CameraTransform, ProjectorTransform, TopDownTransform
 from appmodel.tracking.synthetic_feed import SyntheticFeed
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from gui_helpers import hold_overlay_jobs
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from tracker.unit_pose import UnitPose, UnitState
 
@@ -87,15 +87,7 @@ def carried(feed, qtbot):
         place(s, step, START[0] + 0.2 * step, START[1])
         settle(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     assert dict(view.overlays.latest_overlay().poses).keys() == {MAAWS}, "the carried unit has a picture of its own"
-    gate = threading.Event()
-    make = view.compositor.overlay_image
-
-    def held(*a, **k):
-        if threading.current_thread() is not threading.main_thread():
-            gate.wait(10)
-        return make(*a, **k)
-
-    view.compositor.overlay_image = held
+    gate = hold_overlay_jobs(view.compositor)
     yield app, s, view, gate
     gate.set()
 
@@ -191,10 +183,7 @@ def test_on_the_projector_the_carried_units_tag_stays_dark_where_the_preview_put
         place(s, step, START[0] + 0.2 * step, START[1])
         settle(app, lambda: not window.renderer.overlays.busy
                and window.renderer.overlays.latest_overlay().version == s.version)
-    gate = threading.Event()
-    make = window.compositor.overlay_image
-    window.compositor.overlay_image = lambda *a, **k: (gate.wait(10) if threading.current_thread()
-                                                       is not threading.main_thread() else None) or make(*a, **k)
+    gate = hold_overlay_jobs(window.compositor)
     try:
         was = (START[0] + 0.6, START[1])
         now = (START[0] + 3.6, START[1] + 1.0)

@@ -17,6 +17,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from gui_helpers import hold_overlay_jobs
 from gui.overlay_worker import JobThread, OverlayWorker
 from appmodel.game_session import AttackDraft, GameSession
 from appmodel.overlays.registry import OverlayToggles
@@ -251,15 +252,7 @@ def test_a_view_never_paints_an_older_game_or_frame_after_a_newer_one(feed, qtbo
         return out
 
     renderer.paint = recorded
-    gate = threading.Event()
-    make = view.compositor.overlay_image
-
-    def held(*a, **k):
-        if threading.current_thread() is not threading.main_thread():
-            gate.wait(10)
-        return make(*a, **k)
-
-    view.compositor.overlay_image = held
+    gate = hold_overlay_jobs(view.compositor)
     jobs = view.overlays.jobs_done
     kept = []
     for step in range(1, 7):
