@@ -130,3 +130,16 @@ def hold_overlay_jobs(compositor: Any) -> Any:
 
     compositor.overlay_image = held
     return gate
+
+
+def wait_until(app: Any, until: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    """Run Qt's events until ``until()`` holds (a view's workers done, its paint made); fails after ``timeout_s``."""
+    import time
+
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        app.processEvents()
+        if until():
+            return
+        time.sleep(0.002)
+    raise AssertionError("the view did not get there in time")

@@ -6,7 +6,6 @@ projector's homography, and within a pixel near the unit through the camera's le
 from __future__ import annotations
 
 import os
-import time
 
 import numpy as np
 import pytest
@@ -21,7 +20,7 @@ from appmodel.overlays.registry import OverlayToggles
 from appmodel.overlays.transforms import CameraTransform, ProjectorTransform, TopDownTransform
 from appmodel.tracking.synthetic_feed import SyntheticFeed
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
-from gui_helpers import hold_overlay_jobs
+from gui_helpers import hold_overlay_jobs, wait_until
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 from tracker.unit_pose import UnitPose, UnitState
 
@@ -39,16 +38,6 @@ def feed():
 
 def place(s: GameSession, step: int, x: float, y: float) -> None:
     s.apply_poses([UnitPose(MAAWS, "", "", x, y, 1.0, 0.0, UnitState.SEEN, step / 30, None)], t_s=step / 30)
-
-
-def settle(app, until, timeout_s: float = 10.0) -> None:
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        app.processEvents()
-        if until():
-            return
-        time.sleep(0.002)
-    raise AssertionError("the view did not get there in time")
 
 
 def painted(view) -> np.ndarray:
@@ -82,10 +71,10 @@ def carried(feed, qtbot):
     view.resize(W, H)
     view.show()
     view.set_frame(np.zeros((H, W, 3), np.uint8))
-    settle(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
+    wait_until(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
     for step in range(1, 4):
         place(s, step, START[0] + 0.2 * step, START[1])
-        settle(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     assert dict(view.overlays.latest_overlay().poses).keys() == {MAAWS}, "the carried unit has a picture of its own"
     gate = hold_overlay_jobs(view.compositor)
     yield app, s, view, gate
@@ -115,7 +104,7 @@ def test_the_exact_image_replaces_the_preview_once_made(feed, carried):
     preview = painted(view)
     assert view.renderer.shown_pose_version > view.renderer.shown_version
     gate.set()
-    settle(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     exact = painted(view)
     r = view.renderer
     assert r.shown_version == r.shown_pose_version == s.version and r.shown_moves == {}
@@ -181,7 +170,7 @@ def test_on_the_projector_the_carried_units_tag_stays_dark_where_the_preview_put
     window.repaint()
     for step in range(1, 4):
         place(s, step, START[0] + 0.2 * step, START[1])
-        settle(app, lambda: not window.renderer.overlays.busy
+        wait_until(app, lambda: not window.renderer.overlays.busy
                and window.renderer.overlays.latest_overlay().version == s.version)
     gate = hold_overlay_jobs(window.compositor)
     try:
