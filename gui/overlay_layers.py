@@ -14,7 +14,9 @@ edges, highlight rings, labels) are kept out of the cached image while the unit 
 the last :data:`HOT_REBUILDS` game changes) and painted straight onto the frame each time: their
 shapes under the cached image (a carried unit passes under the overlays standing still, as a hand
 holds it above them), their labels over it. The cached image then stays untouched while the unit
-moves, and takes its items back when it has been still for a while. What is hot is a speed hint
+moves, and takes its items back when it has been still for a while. A carried unit's own items
+(:meth:`LayerStack.mover_of`) are on pictures of their own, which a view paints moved with the unit
+to its newer poses until the next exact drawing (:mod:`appmodel.overlays.moved_layer`). What is hot is a speed hint
 only (``DrawItem.units``): whatever changed is redrawn either way, so the cached image is always
 the same as a full repaint — which the tests check pixel by pixel.
 """

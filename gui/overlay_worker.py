@@ -292,7 +292,10 @@ class ViewRenderer(QObject):
     The widget calls :meth:`paint` from its ``paintEvent`` and :meth:`set_frame` with each camera
     frame; ``spec()`` tells how it shows the session now. Tracked moves (``changed("poses")``) go to
     the overlay worker and the widget repaints when the new overlays are ready, showing the newest
-    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones). Any other change — a
+    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones); meanwhile it repaints at
+    once with the carried units' own pictures moved to their new poses (the preview,
+    :meth:`Compositor.preview_moves`), the exact overlays then made at most every
+    :data:`EXACT_SPACING_S`. Any other change — a
     click, a zoom, a toggle, a rules change — is drawn at once on the UI thread, so the picture never
     shows overlays out of date for the user's own action. Call :meth:`close` when the widget goes."""
 
