@@ -52,14 +52,15 @@ def _moved(points: np.ndarray, was: Pose, now: Pose) -> np.ndarray:
 
 def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
     """The 3x3 plane homography taking four points ``src`` to ``dst`` (None when they are degenerate)."""
-    rows = []
-    for (x, y), (u, v) in zip(src, dst):
-        rows.append([x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y])
-        rows.append([0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y])
-    a = np.asarray(rows)
-    if abs(np.linalg.det(a)) < 1e-12:
+    x, y, u, v = src[:, 0], src[:, 1], dst[:, 0], dst[:, 1]
+    one, zero = np.ones(4), np.zeros(4)
+    a = np.empty((8, 8))
+    a[0::2] = np.column_stack([x, y, one, zero, zero, zero, -u * x, -u * y])
+    a[1::2] = np.column_stack([zero, zero, zero, x, y, one, -v * x, -v * y])
+    try:
+        h = np.linalg.solve(a, dst.reshape(-1))
+    except np.linalg.LinAlgError:
         return None
-    h = np.linalg.solve(a, dst.reshape(-1))
     return np.append(h, 1.0).reshape(3, 3)
 
 
@@ -70,8 +71,10 @@ def _plausible(h: np.ndarray, centre_px: np.ndarray) -> bool:
     w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
     if not np.all(np.isfinite(h)) or w <= 1e-9:
         return False
-    jac = (h[:2, :2] - np.outer(h[:2] @ np.array([x, y, 1.0]) / w, h[2, :2])) / w
-    return bool(0.25 < abs(np.linalg.det(jac)) < 4.0)
+    mapped = h[:2] @ np.array([x, y, 1.0]) / w
+    jac = (h[:2, :2] - mapped[:, None] * h[2, :2][None, :]) / w
+    det = jac[0, 0] * jac[1, 1] - jac[0, 1] * jac[1, 0]
+    return bool(0.25 < abs(det) < 4.0)
 
 
 def rigid_move_px(transform: Any, was: Pose, now: Pose, *, span_in: float = FIT_SPAN_IN) -> np.ndarray | None:
@@ -81,11 +84,15 @@ def rigid_move_px(transform: Any, was: Pose, now: Pose, *, span_in: float = FIT_
     square ``span_in`` around the unit, or, where the view cannot place those (off the lens model),
     at the unit itself (its local affine). None where the view cannot place the unit at all."""
     for span in (span_in, 1.0):
-        local = np.array([[-span, -span], [span, -span], [span, span], [-span, span]]) + np.array([was[0], was[1]])
-        src = transform.device_from_table(local, z_in=was[3])
-        dst = transform.device_from_table(_moved(local, was, now), z_in=now[3])
-        h = _homography(src, dst) if np.all(np.isfinite(src)) and np.all(np.isfinite(dst)) else None
-        centre = transform.device_from_table(np.array([[was[0], was[1]]]), z_in=was[3])[0]
+        local = np.array([[0.0, 0.0], [-span, -span], [span, -span], [span, span], [-span, span]]) + np.array(was[:2])
+        moved = _moved(local[1:], was, now)
+        if was[3] == now[3]:  # one projection of all nine points (the usual case: level ground)
+            px = transform.device_from_table(np.vstack([local, moved]), z_in=was[3])
+            centre, src, dst = px[0], px[1:5], px[5:]
+        else:
+            px = transform.device_from_table(local, z_in=was[3])
+            centre, src, dst = px[0], px[1:], transform.device_from_table(moved, z_in=now[3])
+        h = _homography(src, dst) if np.all(np.isfinite(px)) and np.all(np.isfinite(dst)) else None
         if h is not None and _plausible(h, centre):
             return h
     return None
