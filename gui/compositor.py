@@ -115,13 +115,17 @@ def _as_shift(move: QTransform, box: tuple[int, int, int, int]) -> tuple[int, in
     """The whole-pixel shift ``move`` comes to over ``box`` (x0, y0, x1, y1) to within
     :data:`SHIFT_TOLERANCE_PX`, or None when it turns, scales or bends the picture more."""
     x0, y0, x1, y1 = box
-    corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-    mapped = [move.map(QPointF(x, y)) for x, y in corners]
-    dx, dy = round(mapped[0].x() - x0), round(mapped[0].y() - y0)
-    for (x, y), m in zip(corners, mapped):
-        if abs(m.x() - x - dx) > SHIFT_TOLERANCE_PX or abs(m.y() - y - dy) > SHIFT_TOLERANCE_PX:
+    m11, m12, m13, m21, m22, m23 = move.m11(), move.m12(), move.m13(), move.m21(), move.m22(), move.m23()
+    m31, m32, m33 = move.m31(), move.m32(), move.m33()
+    shift: tuple[int, int] | None = None
+    for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        w = m13 * x + m23 * y + m33
+        u, v = (m11 * x + m21 * y + m31) / w - x, (m12 * x + m22 * y + m32) / w - y
+        if shift is None:
+            shift = (round(u), round(v))
+        if abs(u - shift[0]) > SHIFT_TOLERANCE_PX or abs(v - shift[1]) > SHIFT_TOLERANCE_PX:
             return None
-    return (dx, dy)
+    return shift
 
 
 def background_key(transform: Any, size: tuple[int, int], calibration: Any | None) -> Hashable:

@@ -227,8 +227,17 @@ class ProjectorWindow(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # the same pixels on screen and in render_image
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(Qt.GlobalColor.black)
+        # Qt's polygons kept while their arrays are the same (the mask changes only with the game):
+        # making them point by point took a quarter of the projector's paint
+        made = getattr(self, "_mask_polygons", {})
+        kept = {}
         for poly in self.tag_mask_polygons() if polygons is None else polygons:
-            p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+            found = made.get(id(poly))
+            if found is None or found[0] is not poly:
+                found = (poly, QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+            kept[id(poly)] = found
+            p.drawPolygon(found[1])
+        self._mask_polygons = kept
         p.restore()
 
     def _shown_mask(self) -> list[np.ndarray]:
