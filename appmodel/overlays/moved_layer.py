@@ -116,10 +116,13 @@ def preview_error_px(transform: Any, was: Pose, now: Pose, radius_in: float, siz
     seen = (moved[:, 0] >= 0) & (moved[:, 0] <= w) & (moved[:, 1] >= 0) & (moved[:, 1] <= hh)
     if not seen.any():
         return None
-    dense = np.linspace(0.0, 2.0 * math.pi, 16 * samples, endpoint=False)
+    dense = np.linspace(0.0, 2.0 * math.pi, 4 * samples, endpoint=False)
     exact_ring = np.column_stack([now[0] + radius_in * np.cos(dense), now[1] + radius_in * np.sin(dense)])
-    exact = transform.device_from_table(exact_ring, z_in=now[3])
-    gaps = np.hypot(moved[seen][:, None, 0] - exact[None, :, 0], moved[seen][:, None, 1] - exact[None, :, 1])
+    a = transform.device_from_table(exact_ring, z_in=now[3])
+    d = np.roll(a, -1, axis=0) - a  # the exact ring's chords (a hundredth of a pixel from the curve)
+    q = moved[seen][:, None, :] - a[None, :, :]
+    t = np.clip((q * d[None]).sum(axis=2) / np.maximum((d * d).sum(axis=1), 1e-12)[None], 0.0, 1.0)
+    gaps = np.hypot(*(q - t[:, :, None] * d[None]).transpose(2, 0, 1))
     return float(gaps.min(axis=1).max())
 
 
