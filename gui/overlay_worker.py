@@ -327,6 +327,7 @@ class ViewRenderer(QObject):
         self.shown_pose_version = -1
         self.shown_moves: dict[int, Any] = {}
         self._preview_due = False
+        self._moves: tuple[Any, dict[int, Any], Any] = (None, {}, None)
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -438,8 +439,12 @@ class ViewRenderer(QObject):
                                          background=background)
         # only tracked moves came since the overlay's game (else _current made it now): the carried
         # units' own pictures go where they stand now
-        moves = self.compositor.preview_moves(overlay, self.session.units(), spec.transform) \
-            if overlay.poses and overlay.version < self.session.version else {}
+        key = (id(overlay), self.session.version, spec.transform.cache_key)
+        if self._moves[0] != key:  # (a frame's second paint, for its background, moves the same)
+            moves = self.compositor.preview_moves(overlay, self.session.units(), spec.transform) \
+                if overlay.poses and overlay.version < self.session.version else {}
+            self._moves = (key, moves, overlay)
+        moves = self._moves[1]
         self.compositor.paint_overlay_image(p, overlay, moves)
         self._preview_due = False
         self.shown_moves = moves
