@@ -363,7 +363,7 @@ class LayerStack:
         return units[0] if units[0] in self._hot_now else None
 
     def parts(self) -> list[LayerPart]:
-        """What :meth:`paint` draws, as pictures nobody changes afterwards, in drawing order: the hot
+        """The overlays as pictures nobody changes afterwards, in drawing order: the hot
         shapes, each carried unit's own shapes on a picture of their own, the cached image (shared: Qt
         copies it only when the next update paints on it, and while units are carried nothing does),
         the hot labels, each carried unit's own labels. The hot parts are only as big as what is on
@@ -437,12 +437,6 @@ class LayerStack:
             labels_of(uid)
         return out
 
-    def paint(self, p: QPainter) -> None:
-        """Everything :meth:`parts` holds, in its order, onto ``p`` (what a view shows)."""
-        for part in self.parts():
-            x0, y0, x1, y1 = part.box
-            p.drawImage(x0, y0, part.image, part.origin[0], part.origin[1], x1 - x0, y1 - y0)
-
     @property
     def has_hot_shapes(self) -> bool:
         return bool(self._hot_shapes)
@@ -452,7 +446,7 @@ class LayerStack:
         return len(self._hot_shapes) + len(self._hot_labels)
 
     def content_px(self) -> tuple[int, int, int, int] | None:
-        """The rectangle :meth:`paint` draws into (None: nothing), whole pixels inside the view."""
+        """The rectangle :meth:`parts` cover (None: nothing), whole pixels inside the view."""
         boxes = [b for b in (self.tier.content if not self.tier.empty else None, self._hot_box) if b is not None]
         if not boxes:
             return None
