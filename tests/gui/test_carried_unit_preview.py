@@ -193,3 +193,32 @@ def test_on_the_projector_the_carried_units_tag_stays_dark_where_the_preview_put
         assert dark(s.unit(ZBL).x_in, s.unit(ZBL).y_in), "the other units' tags stay dark"
     finally:
         gate.set()
+
+
+def test_while_a_preview_carries_the_frames_the_exact_images_are_spaced_and_the_last_pose_gets_one(feed, qtbot):
+    import time
+
+    from gui.overlay_worker import EXACT_SPACING_S
+    from gui.table_view import TableView
+
+    app = ensure_qt_app()
+    s = GameSession.from_scenario_file(SCENARIO_PATH)
+    view = TableView(s, calibration=feed.calibration, toggles=ONLY_UNITS)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    view.repaint()
+    for step in range(1, 4):
+        place(s, step, START[0] + 0.2 * step, START[1])
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    jobs, t0 = view.overlays.jobs_done, time.monotonic()
+    for step in range(4, 40):  # a fast hand: a pose every few milliseconds
+        place(s, step, START[0] + 0.2 * step, START[1])
+        app.processEvents()
+        time.sleep(0.004)
+    elapsed = time.monotonic() - t0
+    made = view.overlays.jobs_done - jobs
+    assert made <= elapsed / EXACT_SPACING_S + 2, f"{made} exact images in {elapsed:.2f} s"
+    wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    view.repaint()
+    assert view.renderer.shown_version == s.version, "the last pose gets its exact image"
