@@ -57,11 +57,9 @@ def base_at(img: np.ndarray, camera, x_in: float, y_in: float) -> bool:
     return bool((patch[:, 0] - patch[:, 2]).max() > 80)  # blue well over red
 
 
-@pytest.fixture
-def carried(feed, qtbot):
+def carrying_view(feed, qtbot):
     """A table view of a game whose MAAWS gunner is being carried, its exact overlays made by the
-    worker (so its own items are on a picture of their own), and a gate that holds the worker's
-    next jobs (a busy machine) while the test looks at the previews."""
+    worker (so its own items are on a picture of their own)."""
     from gui.table_view import TableView
 
     app = ensure_qt_app()
@@ -76,6 +74,14 @@ def carried(feed, qtbot):
         place(s, step, START[0] + 0.2 * step, START[1])
         wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     assert dict(view.overlays.latest_overlay().poses).keys() == {MAAWS}, "the carried unit has a picture of its own"
+    return app, s, view
+
+
+@pytest.fixture
+def carried(feed, qtbot):
+    """:func:`carrying_view`, and a gate that holds the worker's next jobs (a busy machine) while the
+    test looks at the previews."""
+    app, s, view = carrying_view(feed, qtbot)
     gate = hold_overlay_jobs(view.compositor)
     yield app, s, view, gate
     gate.set()
@@ -199,18 +205,8 @@ def test_while_a_preview_carries_the_frames_the_exact_images_are_spaced_and_the_
     import time
 
     from gui.overlay_worker import EXACT_SPACING_S
-    from gui.table_view import TableView
 
-    app = ensure_qt_app()
-    s = GameSession.from_scenario_file(SCENARIO_PATH)
-    view = TableView(s, calibration=feed.calibration, toggles=ONLY_UNITS)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
-    view.repaint()
-    for step in range(1, 4):
-        place(s, step, START[0] + 0.2 * step, START[1])
-        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    app, s, view = carrying_view(feed, qtbot)
     jobs, t0 = view.overlays.jobs_done, time.monotonic()
     for step in range(4, 40):  # a fast hand: a pose every few milliseconds
         place(s, step, START[0] + 0.2 * step, START[1])
