@@ -13,7 +13,11 @@ through a projector homography, the tags masked), offscreen, every overlay on, i
 One unit (the Sergeant) is carried across the table, 0.15" a frame (a hand at 4.5"/s); the other
 39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
 of the paint event (the widget's whole ``paintEvent``) of the first paint of each view showing the
-game version that frame's poses made ("shown frames"). Frames a later one overtook before any paint
+carried unit's own overlays at the pose that frame gave it ("shown frames"): moved there on the UI
+thread from the pose the last exact image drew them at (the preview: ``appmodel.overlays.moved_layer``),
+or the exact image of that frame's game. The measure before the preview — the first paint of the
+exact image of that game version, every overlay where the frame put it (voice links, lines of sight
+and hulls follow only with it) — is printed beside it. Frames a later one overtook before any paint
 showed them are not samples there; "every tracked frame" counts them too, each until the first paint
 showing it or a newer one (how old what a player sees is).
 
@@ -51,6 +55,9 @@ STEP_IN = 0.15
 #: whole-frame search.
 WARM_UP_S = 1.0
 VIEWS = ("window", "projector")
+#: Rings around the carried unit at whose farthest point in view the preview's error is measured
+#: (a rifle's 24" range; the mortar's 72", whose far edge the camera sees past the table).
+RINGS_IN = (24.0, 72.0)
 
 
 # -- the child: one run of one tree's code -------------------------------------------------------------
@@ -212,7 +219,9 @@ def child(seconds: float) -> dict[str, Any]:
     # Per view: each overlay job (start, end, the version it made) and each paint (end, version shown).
     # (With the processor time each took on its thread: what it costs whatever the machine's load.)
     jobs: dict[str, list[tuple[float, float, int, float]]] = {name: [] for name in VIEWS}
-    paints: dict[str, list[tuple[float, int, float]]] = {name: [] for name in VIEWS}
+    paints: dict[str, list[tuple[float, int, float, int]]] = {name: [] for name in VIEWS}
+    #: Per view: each preview's move of the carried unit (the pose it was drawn at, the pose painted).
+    moved: dict[str, list[tuple[list[float], list[float]]]] = {name: [] for name in VIEWS}
 
     def watch(name: str, widget: Any) -> None:
         renderer = widget.renderer
@@ -228,12 +237,31 @@ def child(seconds: float) -> dict[str, Any]:
         compositor.paint_overlay_image = painted_image
         paint_event = widget.paintEvent
 
+        shown_overlay: list[Any] = []
+
+        def painted_kept(p: Any, overlay: Any, *a: Any, **kw: Any) -> Any:
+            shown_overlay[:] = [overlay]
+            return painted_image(p, overlay, *a, **kw)
+
+        compositor.paint_overlay_image = painted_kept
+
         def paint_event_timed(event: Any) -> None:
             painting.clear()
             c0 = time.thread_time()
             paint_event(event)
             if painting:  # the paint ends when the widget's paintEvent does; Qt flushes after it
-                paints[name].append((time.perf_counter(), painting[-1], time.thread_time() - c0))
+                t, cpu = time.perf_counter(), time.thread_time() - c0
+                # the game version whose poses the carried unit's overlays were painted at (the old
+                # code has no preview: the overlay image's own)
+                pose_version = int(getattr(renderer, "shown_pose_version", painting[-1]))
+                paints[name].append((t, painting[-1], cpu, max(pose_version, painting[-1])))
+                overlay = shown_overlay[0] if shown_overlay else None
+                if pose_version > painting[-1] and overlay is not None and len(moved[name]) < 2000:
+                    now = {u.unit_id: u for u in session.units()}
+                    for uid, was in getattr(overlay, "poses", ()):
+                        if uid in now:
+                            u = now[uid]
+                            moved[name].append((list(was), [u.x_in, u.y_in, u.heading_deg, u.z_in]))
 
         widget.paintEvent = paint_event_timed
         worker = renderer.overlays
@@ -276,6 +304,21 @@ def child(seconds: float) -> dict[str, Any]:
     live.stop()
     tracker.close()
     load_after = os.getloadavg()
+    # How far the preview puts the farthest point in view of a ring around the unit from the exact drawing.
+    errors: dict[str, dict[str, list[float]]] = {name: {str(r): [] for r in RINGS_IN} for name in VIEWS}
+    carried_in: dict[str, list[float]] = {name: [] for name in VIEWS}
+    try:
+        from appmodel.overlays.moved_layer import preview_error_px
+    except ImportError:  # the old code: no preview
+        preview_error_px = None
+    for name, widget in (("window", window.view), ("projector", beamer)):
+        spec = widget.renderer.spec()
+        for was, now in moved[name] if preview_error_px is not None else ():
+            for radius in RINGS_IN:
+                err = preview_error_px(spec.transform, tuple(was), tuple(now), radius, spec.size)
+                if err is not None:
+                    errors[name][str(radius)].append(err)
+            carried_in[name].append(float(np.hypot(now[0] - was[0], now[1] - was[1])))
     window.close()
     beamer.close()
     return {"handed": {str(k): v for k, v in camera.handed.items()}, "due": camera.frames,
@@ -283,7 +326,8 @@ def child(seconds: float) -> dict[str, Any]:
             "tracked": {str(k): v for k, v in tracked_at.items()},
             "applied": {str(k): v for k, v in applied_at.items()},
             "frame_of_version": {str(v): k for v, k in frame_of_version.items()},
-            "jobs": jobs, "paints": paints, "apply_cpu_s": apply_cpu_s, "cpu_s": cpu_s, "wall_s": wall_s, "threads_cpu_s": groups,
+            "jobs": jobs, "paints": paints, "apply_cpu_s": apply_cpu_s, "preview_error_px": errors,
+            "preview_carried_in": carried_in, "cpu_s": cpu_s, "wall_s": wall_s, "threads_cpu_s": groups,
             "load_before": load_before, "load_after": load_after}
 
 
@@ -309,8 +353,14 @@ class Run:
     """The figures of one or more child runs of one tree."""
 
     def __init__(self) -> None:
+        #: by the pose the carried unit's overlays were painted at (its preview or the exact image)
         self.shown: dict[str, list[float]] = {n: [] for n in VIEWS}
         self.every: dict[str, list[float]] = {n: [] for n in VIEWS}
+        #: by the game version of the exact overlay image painted (the measure before the preview)
+        self.shown_exact: dict[str, list[float]] = {n: [] for n in VIEWS}
+        self.every_exact: dict[str, list[float]] = {n: [] for n in VIEWS}
+        self.preview_error_px: dict[str, dict[str, list[float]]] = {n: {str(r): [] for r in RINGS_IN} for n in VIEWS}
+        self.preview_carried_in: dict[str, list[float]] = {n: [] for n in VIEWS}
         self.stages: dict[str, list[float]] = {}
         self.cpu_s = self.wall_s = 0.0
         self.threads: dict[str, float] = {}
@@ -344,36 +394,44 @@ class Run:
                 1000 * j[3] for j in raw["jobs"][name] if j[0] >= since)
             self.cpu_ms.setdefault(f"{name}: paint (UI thread)", []).extend(
                 1000 * q[2] for q in raw["paints"][name] if q[0] >= since)
-            paints = [(q[0], frame_of[q[1]]) for q in raw["paints"][name] if q[1] in frame_of]
-            first: dict[int, float] = {}
-            for t, k in paints:
-                first.setdefault(k, t)
+            for radius, errs in raw.get("preview_error_px", {}).get(name, {}).items():
+                self.preview_error_px[name][radius].extend(errs)
+            self.preview_carried_in[name].extend(raw.get("preview_carried_in", {}).get(name, []))
             job_of: dict[int, tuple[float, float]] = {}
             for t0, t1, v, _ in raw["jobs"][name]:
                 if v in frame_of:
                     job_of.setdefault(frame_of[v], (t0, t1))
-            for k, t in first.items():
-                if k not in handed:
-                    continue
-                self.shown[name].append((t - handed[k]) * 1000.0)
-                if name == "window" and k in tracked and k in applied and k in job_of:
-                    j0, j1 = job_of[k]
-                    self.stage("handed -> tracked (detection, poses)", (tracked[k] - handed[k]) * 1000)
-                    self.stage("tracked -> in the session (UI poll)", (applied[k] - tracked[k]) * 1000)
-                    self.stage("in the session -> overlay job starts", (j0 - applied[k]) * 1000)
-                    self.stage("overlay job (snapshot, shapes, image)", (j1 - j0) * 1000)
-                    self.stage("job done -> painted", (t - j1) * 1000)
-            # Every tracked frame: until the first paint showing it or a newer one.
-            times = [t for t, _ in paints]
-            newest: list[int] = []
-            for _, k in paints:
-                newest.append(max(k, newest[-1]) if newest else k)
-            for k in tracked:
-                if k not in handed:
-                    continue
-                i = bisect_left(newest, k)
-                if i < len(times):
-                    self.every[name].append((times[i] - handed[k]) * 1000.0)
+            for column, shown, every in ((1, self.shown_exact, self.every_exact), (-1, self.shown, self.every)):
+                paints = [(q[0], frame_of[q[column]]) for q in raw["paints"][name] if q[column] in frame_of]
+                first: dict[int, float] = {}
+                for t, k in paints:
+                    first.setdefault(k, t)
+                for k, t in first.items():
+                    if k not in handed:
+                        continue
+                    shown[name].append((t - handed[k]) * 1000.0)
+                    if name != "window" or k not in tracked or k not in applied:
+                        continue
+                    if column == -1:
+                        self.stage("in the session -> painted at its pose", (t - applied[k]) * 1000)
+                    elif k in job_of:
+                        j0, j1 = job_of[k]
+                        self.stage("handed -> tracked (detection, poses)", (tracked[k] - handed[k]) * 1000)
+                        self.stage("tracked -> in the session (UI poll)", (applied[k] - tracked[k]) * 1000)
+                        self.stage("in the session -> overlay job starts", (j0 - applied[k]) * 1000)
+                        self.stage("overlay job (snapshot, shapes, image)", (j1 - j0) * 1000)
+                        self.stage("job done -> painted", (t - j1) * 1000)
+                # Every tracked frame: until the first paint showing it or a newer one.
+                times = [t for t, _ in paints]
+                newest: list[int] = []
+                for _, k in paints:
+                    newest.append(max(k, newest[-1]) if newest else k)
+                for k in tracked:
+                    if k not in handed:
+                        continue
+                    i = bisect_left(newest, k)
+                    if i < len(times):
+                        every[name].append((times[i] - handed[k]) * 1000.0)
 
 
 def run_child(code: Path, seconds: float) -> dict[str, Any]:
@@ -408,9 +466,23 @@ def report(runs: dict[str, Run], seconds: float, rounds: int) -> None:
     say("\nframe handed to the tracker -> paint showing the unit where that frame put it, ms: median / p95 / worst "
           "(samples); target p95 < 50 ms")
     say(f" {'':40s} | " + " | ".join(f"{t:{width}s}" for t in titles))
+    say(" the carried unit's own overlays painted at the frame's pose (moved there on the UI thread, or the exact image):")
     for name in VIEWS:
         say(f" {name + ', shown frames':40s} | " + " | ".join(f"{cell(runs[t].shown[name]):{width}s}" for t in titles))
         say(f" {name + ', every tracked frame':40s} | " + " | ".join(f"{cell(runs[t].every[name]):{width}s}" for t in titles))
+    say(" the exact overlay image of the frame's game (every overlay where the frame put it; the measure before the preview):")
+    for name in VIEWS:
+        say(f" {name + ', shown frames':40s} | " + " | ".join(f"{cell(runs[t].shown_exact[name]):{width}s}" for t in titles))
+        say(f" {name + ', every tracked frame':40s} | " + " | ".join(
+            f"{cell(runs[t].every_exact[name]):{width}s}" for t in titles))
+    say("\nthe preview: how far it carried the unit's picture, inches, and how far from the exact drawing it put the "
+        "farthest point in view of a ring around the unit, px: median / p95 / worst (previews)")
+    for name in VIEWS:
+        say(f" {name + ', carried':40s} | " + " | ".join(f"{cell(runs[t].preview_carried_in[name]):{width}s}" for t in titles))
+        for radius in RINGS_IN:
+            label = f'{name}, {radius:.0f}" ring off'
+            say(f" {label:40s} | " + " | ".join(
+                f"{cell(runs[t].preview_error_px[name][str(radius)]):{width}s}" for t in titles))
     say("\nwhere the time goes, each shown window frame, ms: median / p95")
     for stage in next(iter(runs.values())).stages or ():
         say(f" {stage:40s} | " + " | ".join(f"{cell(runs[t].stages.get(stage, []), worst=False):{width}s}" for t in titles))
@@ -432,6 +504,8 @@ def report(runs: dict[str, Run], seconds: float, rounds: int) -> None:
     say(f" {'game versions / shown (window, projector)':40s} | " + " | ".join(
         f"{f'{runs[t].versions} / {len(runs[t].shown[VIEWS[0]])}, {len(runs[t].shown[VIEWS[1]])}':{width}s}"
         for t in titles))
+    say(f" {'  of them as exact images':40s} | " + " | ".join(
+        f"{f'{len(runs[t].shown_exact[VIEWS[0]])}, {len(runs[t].shown_exact[VIEWS[1]])}':{width}s}" for t in titles))
     loads = [x for r in runs.values() for x in r.loads]
     say(f"\nload average (1 min) before and after each run: {min(x[0] for x in loads):.1f}-{max(x[0] for x in loads):.1f}"
           f" (5 min {min(x[1] for x in loads):.1f}-{max(x[1] for x in loads):.1f}); {os.cpu_count()} cores")

@@ -20,14 +20,15 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QTransform
 
 from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.draw_memo import Memo
 from appmodel.overlays.registry import OverlayToggles, build_items
 from appmodel.overlays.transforms import CameraTransform, TopDownTransform
 from calibration.rectify import RECTIFIED_PX_PER_IN, RectifyMaps, rectify, rectify_maps
-from gui.overlay_layers import LayerStack
+from appmodel.overlays.moved_layer import Pose, pose_of, rigid_move_px
+from gui.overlay_layers import LayerPart, LayerStack
 from gui.overlay_painter import OverlayPainter
 
 SAND = QColor("#5b5140")
@@ -71,17 +72,22 @@ class OverlayImage:
     them over the camera frame (:meth:`Compositor.paint_overlay_image`).
 
     ``parts``: ARGB32 premultiplied images in drawing order, each with the view rectangle it covers
-    (x0, y0, x1, y1) and where that rectangle starts in the image (the cached layer is the view's
-    size; what moves is drawn on small ones of its own); ``content_px``: the rectangle holding
+    (x0, y0, x1, y1), where that rectangle starts in the image (the cached layer is the view's
+    size; what moves is drawn on small ones of its own) and the carried unit whose own items it holds
+    (:class:`~gui.overlay_layers.LayerPart`); ``content_px``: the rectangle holding
     something (None: nothing); ``version``: the snapshot's; ``view_key``: the view it was made for
     (:func:`view_key`); ``made_ms``: how long making it took, the snapshot included when a worker
     built that too."""
 
-    parts: tuple[tuple[QImage, tuple[int, int, int, int], tuple[int, int]], ...]
+    parts: tuple[LayerPart, ...]
     content_px: tuple[int, int, int, int] | None
     version: int
     view_key: Hashable
     made_ms: float = 0.0
+    #: Where each carried unit that has a picture of its own among ``parts`` stood when it was drawn
+    #: ((unit id, :data:`~appmodel.overlays.moved_layer.Pose`) pairs): a view moves that picture from
+    #: there to the unit's newer pose until the next exact image (:meth:`Compositor.preview_moves`).
+    poses: tuple[tuple[int, Pose], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,6 +101,31 @@ class BackgroundImage:
     frame: Any
     key: Hashable
     made_ms: float = 0.0
+
+
+#: A carried unit's picture moved by less than this (pixels, at its corners) beyond a whole-pixel
+#: shift is shifted, not resampled.
+SHIFT_TOLERANCE_PX = 0.5
+#: Moved pictures up to this many pixels are resampled smoothly (bilinear); bigger ones (the
+#: selected unit's long rings) to the nearest pixel, which costs the UI thread a third as much.
+SMOOTH_MOVE_MAX_PX = 250_000
+
+
+def _as_shift(move: QTransform, box: tuple[int, int, int, int]) -> tuple[int, int] | None:
+    """The whole-pixel shift ``move`` comes to over ``box`` (x0, y0, x1, y1) to within
+    :data:`SHIFT_TOLERANCE_PX`, or None when it turns, scales or bends the picture more."""
+    x0, y0, x1, y1 = box
+    m11, m12, m13, m21, m22, m23 = move.m11(), move.m12(), move.m13(), move.m21(), move.m22(), move.m23()
+    m31, m32, m33 = move.m31(), move.m32(), move.m33()
+    shift: tuple[int, int] | None = None
+    for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        w = m13 * x + m23 * y + m33
+        u, v = (m11 * x + m21 * y + m31) / w - x, (m12 * x + m22 * y + m32) / w - y
+        if shift is None:
+            shift = (round(u), round(v))
+        if abs(u - shift[0]) > SHIFT_TOLERANCE_PX or abs(v - shift[1]) > SHIFT_TOLERANCE_PX:
+            return None
+    return shift
 
 
 def background_key(transform: Any, size: tuple[int, int], calibration: Any | None) -> Hashable:
@@ -282,16 +313,58 @@ class Compositor:
             layers.update(items, transform, (w, h))
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
+        movers = {part.unit_id for part in parts if part.unit_id is not None}
+        poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
         return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
-                            (time.perf_counter() - t0) * 1000.0)
+                            (time.perf_counter() - t0) * 1000.0, poses)
 
     @staticmethod
-    def paint_overlay_image(p: QPainter, overlay: OverlayImage | None) -> None:
-        """Blend a finished overlay image over what ``p`` holds (each part only where it holds something)."""
+    def preview_moves(overlay: OverlayImage | None, units_now: Any, transform: Any) -> dict[int, QTransform]:
+        """For each carried unit with a picture of its own in ``overlay`` that stands elsewhere now
+        (``units_now``: the session's units), the view-pixel move from where it was drawn to where it
+        is (:func:`~appmodel.overlays.moved_layer.rigid_move_px`; the identity for one still where it
+        was drawn); a unit the view cannot place now, or that left the table, is left out (its
+        picture stays where the exact image drew it)."""
+        if overlay is None or not overlay.poses:
+            return {}
+        now = {u.unit_id: u for u in units_now}
+        out = {}
+        for uid, was in overlay.poses:
+            u = now.get(uid)
+            if u is None or not u.on_table:
+                continue
+            pose = pose_of(u)
+            if pose == was:  # where it was drawn: shown as it is
+                out[uid] = QTransform()
+                continue
+            h = rigid_move_px(transform, was, pose)
+            if h is not None:
+                h = h / h[2, 2]  # Qt's order: x' = (m11 x + m21 y + m31) / (m13 x + m23 y + m33), ...
+                out[uid] = QTransform(h[0, 0], h[1, 0], h[2, 0], h[0, 1], h[1, 1], h[2, 1], h[0, 2], h[1, 2], 1.0)
+        return out
+
+    @staticmethod
+    def paint_overlay_image(p: QPainter, overlay: OverlayImage | None,
+                            moves: dict[int, QTransform] | None = None) -> None:
+        """Blend a finished overlay image over what ``p`` holds (each part only where it holds something),
+        the pictures of the carried units in ``moves`` moved by their transforms (:meth:`preview_moves`)."""
         if overlay is None or overlay.content_px is None:
             return
-        for image, (x0, y0, x1, y1), (sx, sy) in overlay.parts:
+        for image, (x0, y0, x1, y1), (sx, sy), unit_id in overlay.parts:
+            move = moves.get(unit_id) if moves and unit_id is not None else None
+            if move is None or move.isIdentity():
+                p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
+                continue
+            p.save()
+            shift = _as_shift(move, (x0, y0, x1, y1))
+            if shift is not None:  # placed to the pixel: Qt's plain blend
+                p.translate(*shift)
+            else:  # a turn, or the lens's scale over a big picture: resampled (smoothly when small)
+                p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform,
+                                (x1 - x0) * (y1 - y0) <= SMOOTH_MOVE_MAX_PX)
+                p.setTransform(move, True)
             p.drawImage(x0, y0, image, sx, sy, x1 - x0, y1 - y0)
+            p.restore()
 
     def compose(self, snapshot: Any, transform: Any, toggles: OverlayToggles, *, size: tuple[int, int] | None = None,
                 frame_bgr: np.ndarray | None = None, calibration: Any | None = None, black: bool = False,

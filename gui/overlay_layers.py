@@ -14,7 +14,9 @@ edges, highlight rings, labels) are kept out of the cached image while the unit 
 the last :data:`HOT_REBUILDS` game changes) and painted straight onto the frame each time: their
 shapes under the cached image (a carried unit passes under the overlays standing still, as a hand
 holds it above them), their labels over it. The cached image then stays untouched while the unit
-moves, and takes its items back when it has been still for a while. What is hot is a speed hint
+moves, and takes its items back when it has been still for a while. A carried unit's own items
+(:meth:`LayerStack.mover_of`) are on pictures of their own, which a view paints moved with the unit
+to its newer poses until the next exact drawing (:mod:`appmodel.overlays.moved_layer`). What is hot is a speed hint
 only (``DrawItem.units``): whatever changed is redrawn either way, so the cached image is always
 the same as a full repaint — which the tests check pixel by pixel.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QRect, Qt
@@ -55,8 +57,23 @@ HOT_CUT_SHARE = 0.6
 #: picture on the worker (else on a small picture of their own, the cached image shared as it is).
 FLATTEN_SHARE = 0.15
 
+#: One-unit items that also hang on a point that stays where it is (the tape's far end): they are not
+#: moved with the unit's picture, they follow with the exact drawing.
+TIED_LAYERS = frozenset({"tape"})
+
 Entry = tuple[Box, DrawItem]
 LabelEntry = tuple[PlacedLabel, DrawItem]
+
+
+class LayerPart(NamedTuple):
+    """One picture of a view's overlays: the image, the view rectangle it covers (x0, y0, x1, y1),
+    where that rectangle starts in the image, and the carried unit whose own items it holds (None:
+    anything else), which a view may paint moved with that unit (:mod:`appmodel.overlays.moved_layer`)."""
+
+    image: QImage
+    box: tuple[int, int, int, int]
+    origin: tuple[int, int]
+    unit_id: int | None = None
 
 
 class CachedTier:
@@ -213,6 +230,7 @@ class LayerStack:
         self._hot_shapes: list[tuple[DrawItem, Any]] = []
         self._hot_labels: list[LabelEntry] = []
         self._hot_box: tuple[int, int, int, int] | None = None
+        self._hot_now: frozenset[int] = frozenset()
         self._size = (1, 1)
         self._key_transform: Any = None
         self.last_update = "none"
@@ -243,7 +261,7 @@ class LayerStack:
         if items is self._items and key == self._key and self.tier.image is not None:
             self.last_update, self.last_repainted_px = "none", 0
             return
-        hot = self.hot_units()
+        hot = self._hot_now = self.hot_units()
         same_view = key == self._key
         geo_old = self._geo if same_view else {}
         costs_old = self._costs if same_view else {}
@@ -300,21 +318,16 @@ class LayerStack:
         self._key_transform = transform
         self._size = (w, h)
 
-    def paint(self, p: QPainter) -> None:
-        """The hot shapes, the cached image over them, then the hot labels, onto ``p``."""
-        self.paint_hot_shapes(p)
-        _blit(p, self.tier)
-        self.paint_labels_only(p)
-
-    def paint_hot_shapes(self, p: QPainter) -> None:
-        """The hot shapes (what goes under the cached image), onto ``p``."""
-        if self._hot_shapes:
+    def paint_hot_shapes(self, p: QPainter, shapes: Sequence[tuple[DrawItem, Any]] | None = None) -> None:
+        """The hot shapes (what goes under the cached image), or those of ``shapes``, onto ``p``."""
+        shapes = self._hot_shapes if shapes is None else shapes
+        if shapes:
             p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             batch: list[Any] = []
             style: tuple[Any, ...] | None = None
             w, h = self._size
             view = (-CUT_MARGIN_PX, -CUT_MARGIN_PX, w + CUT_MARGIN_PX, h + CUT_MARGIN_PX)
-            for item, poly in self._hot_shapes:
+            for item, poly in shapes:
                 # Plain lines of one pen (a carried unit's voice edges) go out as one path.
                 plain = not item.closed and not item.marker and not item.dashed
                 key = (item.color, item.width_px) if plain else None
@@ -333,21 +346,32 @@ class LayerStack:
             if batch:
                 self.painter.paint_lines(p, batch, *style)  # type: ignore[misc]  # style is a tuple of the painter's extra arguments
 
-    def paint_labels_only(self, p: QPainter) -> None:
-        """The hot labels alone (what goes over the cached image)."""
-        if self._hot_labels:
-            self.painter.paint_labels(p, self._hot_labels)
+    def paint_labels_only(self, p: QPainter, labels: Sequence[LabelEntry] | None = None) -> None:
+        """The hot labels alone (what goes over the cached image), or those of ``labels``."""
+        labels = self._hot_labels if labels is None else labels
+        if labels:
+            self.painter.paint_labels(p, labels)
 
-    def parts(self) -> list[tuple[QImage, tuple[int, int, int, int], tuple[int, int]]]:
-        """What :meth:`paint` draws, as pictures nobody changes afterwards, in drawing order: the hot
-        shapes, the cached image (shared: Qt copies it only when the next update paints on it, and
-        while units are carried nothing does), the hot labels. Each is (image, the view rectangle it
-        covers, where that rectangle starts in the image). The hot parts are only as big as what is
-        on them: no picture the size of the view is filled or blended per frame."""
-        out: list[tuple[QImage, tuple[int, int, int, int], tuple[int, int]]] = []
+    def mover_of(self, item: DrawItem) -> int | None:
+        """The carried unit whose own item this is (drawn on its picture, which a view may move with the
+        unit until the next exact drawing: :mod:`appmodel.overlays.moved_layer`), or None: items of
+        several units (voice edges, lines of sight, hulls), counts, and items tied to a point that
+        stays (:data:`TIED_LAYERS`) follow with the exact drawing only."""
+        units = item.units
+        if units is None or len(units) != 1 or item.layer in TIED_LAYERS:
+            return None
+        return units[0] if units[0] in self._hot_now else None
+
+    def parts(self) -> list[LayerPart]:
+        """The overlays as pictures nobody changes afterwards, in drawing order: the hot
+        shapes, each carried unit's own shapes on a picture of their own, the cached image (shared: Qt
+        copies it only when the next update paints on it, and while units are carried nothing does),
+        the hot labels, each carried unit's own labels. The hot parts are only as big as what is on
+        them: no picture the size of the view is filled or blended per frame for them."""
+        out: list[LayerPart] = []
         size = self._size
 
-        def small(box: tuple[int, int, int, int] | None, draw: Any) -> None:
+        def small(box: tuple[int, int, int, int] | None, draw: Any, unit_id: int | None = None) -> None:
             if box is None:
                 return
             x0, y0, x1, y1 = box
@@ -359,30 +383,58 @@ class LayerStack:
                 draw(lp)
             finally:
                 lp.end()
-            out.append((image, box, (0, 0)))
+            out.append(LayerPart(image, box, (0, 0), unit_id))
 
-        under = _union([self._geo[item][0] for item, _ in self._hot_shapes], size) if self._hot_shapes else None
+        shapes: dict[int | None, list[tuple[DrawItem, Any]]] = {None: []}
+        for entry in self._hot_shapes:
+            shapes.setdefault(self.mover_of(entry[0]), []).append(entry)
+        labels: dict[int | None, list[LabelEntry]] = {None: []}
+        for placed in self._hot_labels:
+            labels.setdefault(self.mover_of(placed[1]), []).append(placed)
+        movers = sorted({uid for uid in (*shapes, *labels) if uid is not None})
+
+        def shapes_of(uid: int | None) -> None:
+            group = shapes.get(uid)
+            if group:
+                small(_union([self._geo[item][0] for item, _ in group], size),
+                      lambda lp: self.paint_hot_shapes(lp, group), uid)
+
+        def labels_of(uid: int | None) -> None:
+            group = labels.get(uid)
+            if group:
+                small(_union([self.painter.label_bounds(p) for p, _ in group], size),
+                      lambda lp: self.paint_labels_only(lp, group), uid)
+
+        under = _union([self._geo[item][0] for item, _ in shapes[None]], size) if shapes[None] else None
         if under is not None and (under[2] - under[0]) * (under[3] - under[1]) > FLATTEN_SHARE * size[0] * size[1]:
-            # What moves covers much of the view (the selected unit's rings): one picture, made here,
-            # costs the UI thread one blend instead of two big ones.
-            content = self.content_px()
-            if content is not None:
-                x0, y0, x1, y1 = content
-                image = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
-                image.fill(Qt.GlobalColor.transparent)
-                lp = QPainter(image)
-                try:
-                    self.paint(lp)
-                finally:
-                    lp.end()
-                out.append((image, content, (x0, y0)))
-            return out
-        small(under, self.paint_hot_shapes)
-        tier = self.tier
-        if tier.image is not None and not tier.empty and tier.content is not None:
-            out.append((QImage(tier.image), tier.content, (tier.content[0], tier.content[1])))
-        if self._hot_labels:
-            small(_union([self.painter.label_bounds(p) for p, _ in self._hot_labels], size), self.paint_labels_only)
+            # What else moves covers much of the view (a comms hull): one picture, made here, costs
+            # the UI thread one blend instead of two big ones.
+            for uid in movers:
+                shapes_of(uid)
+            boxes = [b for b in (self.tier.content if not self.tier.empty else None, under,
+                                 _union([self.painter.label_bounds(p) for p, _ in labels[None]], size)) if b is not None]
+            x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+            image = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(Qt.GlobalColor.transparent)
+            lp = QPainter(image)
+            try:
+                self.paint_hot_shapes(lp, shapes[None])
+                _blit(lp, self.tier)
+                self.paint_labels_only(lp, labels[None])
+            finally:
+                lp.end()
+            out.append(LayerPart(image, (x0, y0, x1, y1), (x0, y0)))
+        else:
+            shapes_of(None)
+            for uid in movers:
+                shapes_of(uid)
+            tier = self.tier
+            if tier.image is not None and not tier.empty and tier.content is not None:
+                out.append(LayerPart(QImage(tier.image), tier.content, (tier.content[0], tier.content[1])))
+            labels_of(None)
+        for uid in movers:
+            labels_of(uid)
         return out
 
     @property
@@ -394,7 +446,7 @@ class LayerStack:
         return len(self._hot_shapes) + len(self._hot_labels)
 
     def content_px(self) -> tuple[int, int, int, int] | None:
-        """The rectangle :meth:`paint` draws into (None: nothing), whole pixels inside the view."""
+        """The rectangle :meth:`parts` cover (None: nothing), whole pixels inside the view."""
         boxes = [b for b in (self.tier.content if not self.tier.empty else None, self._hot_box) if b is not None]
         if not boxes:
             return None
@@ -556,4 +608,4 @@ def disjoint_rects(boxes: list[Box], size: tuple[int, int]) -> list[tuple[int, i
     return rects
 
 
-__all__ = ["CachedTier", "LayerStack", "changed_stretches", "disjoint_rects", "HOT_REBUILDS"]
+__all__ = ["CachedTier", "LayerPart", "LayerStack", "TIED_LAYERS", "changed_stretches", "disjoint_rects", "HOT_REBUILDS"]

@@ -58,6 +58,10 @@ from appmodel.overlays.registry import OverlayToggles
 FRAME_MAX_WAIT_MS = 250
 #: How long the overlay worker waits for the view to paint its result before the next job (seconds).
 PAINT_HOLD_S = 0.03
+#: While a carried unit's pictures are moved with it on the UI thread (the preview), the exact
+#: overlays are made at most this often (seconds between job starts): the preview carries the
+#: frames between, and the processor they leave goes to the tracker and the UI thread.
+EXACT_SPACING_S = 0.1
 
 R = TypeVar("R")
 
@@ -88,6 +92,10 @@ class JobThread(Generic[R]):
         #: How long the last finished job took on the thread, milliseconds.
         self.last_ms = 0.0
         self.jobs_done = 0
+        #: The least time between the starts of two jobs (seconds; a request meanwhile waits, and a
+        #: newer one replaces it).
+        self.spacing_s = 0.0
+        self._started_at = -1e9
 
     def submit(self, job: Callable[[], R]) -> None:
         """Run ``job`` on the thread; replaces a job that has not started yet."""
@@ -158,10 +166,14 @@ class JobThread(Generic[R]):
             if self.hold_s > 0:
                 self._shown.wait(self.hold_s)
             with self._cv:
-                while self._job is None and not self._stopped:
-                    self._cv.wait()
+                while not self._stopped:
+                    due = self._started_at + self.spacing_s - time.monotonic()
+                    if self._job is not None and due <= 0:
+                        break
+                    self._cv.wait(due if self._job is not None else None)
                 if self._stopped:
                     return
+                self._started_at = time.monotonic()
                 (seq, job), self._job = self._job, None  # type: ignore[misc]  # the wait above ends with a job set (or stopped, returned)
                 self._running = True
             try:
@@ -280,10 +292,13 @@ class ViewRenderer(QObject):
     The widget calls :meth:`paint` from its ``paintEvent`` and :meth:`set_frame` with each camera
     frame; ``spec()`` tells how it shows the session now. Tracked moves (``changed("poses")``) go to
     the overlay worker and the widget repaints when the new overlays are ready, showing the newest
-    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones); so do the game states of a
-    replay playing (``states_in_background``). Any other change — a click, a zoom, a toggle, a rules
-    change, a jump in a replay — is drawn at once on the UI thread, so the picture never shows
-    overlays out of date for the user's own action. Call :meth:`close` when the widget goes."""
+    frame with them (or, after :data:`FRAME_WAIT_MS`, with the last ones); meanwhile it repaints at
+    once with the carried units' own pictures moved to their new poses (the preview,
+    :meth:`Compositor.preview_moves`), the exact overlays then made at most every
+    :data:`EXACT_SPACING_S`. So are the game states of a replay playing (``states_in_background``).
+    Any other change — a click, a zoom, a toggle, a rules change, a jump in a replay — is drawn at once
+    on the UI thread, so the picture never shows overlays out of date for the user's own action. Call
+    :meth:`close` when the widget goes."""
 
     _done = Signal()
 
@@ -312,6 +327,12 @@ class ViewRenderer(QObject):
         #: tracked moves are: a tick of playback changes the state 20 times a second, and drawing each
         #: on the UI thread (a third of a second for a long game on a loaded machine) kept the window busy.
         self.states_in_background: Callable[[], bool] = lambda: False
+        #: The game version whose poses the last paint showed the carried units at (newer than
+        #: ``shown_version`` when it moved their pictures there: a preview), and those moves.
+        self.shown_pose_version = -1
+        self.shown_moves: dict[int, Any] = {}
+        self._preview_due = False
+        self._moves: tuple[Any, dict[int, Any], Any] = (None, {}, None)
         self._disconnect = session.changed.connect(self._session_changed)
 
     def close(self) -> None:
@@ -348,7 +369,15 @@ class ViewRenderer(QObject):
         if (kind == "poses" or (kind == "state" and self.states_in_background())) and self._live():
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
+            latest = self.overlays.latest_overlay()
+            preview = latest is not None and bool(latest.poses)
+            self.overlays.spacing_s = EXACT_SPACING_S if preview else 0.0
             self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
+            if preview:
+                # the carried units' pictures moved to the new poses now, over the newest background
+                # ready (painted again with this frame's when it is: _worker_done); the exact image follows
+                self._preview_due = True
+                self.widget.update()
             return
         if kind in ("log", "recording"):
             return  # nothing drawn changed
@@ -366,7 +395,8 @@ class ViewRenderer(QObject):
         new_overlay = overlay is not None and overlay.version > self.shown_version
         background = self.backgrounds.latest()
         new_background = background is not None and background.frame is not self.shown_frame
-        if (new_overlay and not self.backgrounds.busy) or (new_background and not self.overlays.busy):
+        previewing = self._preview_due or self.shown_pose_version > self.shown_version
+        if (new_overlay and not self.backgrounds.busy) or (new_background and (previewing or not self.overlays.busy)):
             self.widget.update()
 
     # -- painting -----------------------------------------------------------------------------------
@@ -412,7 +442,18 @@ class ViewRenderer(QObject):
         self.compositor.paint_background(p, spec.size, spec.transform, frame_bgr=None, calibration=self.calibration,
                                          table_size_in=self.session.table_size_in, black=spec.background == "black",
                                          background=background)
-        self.compositor.paint_overlay_image(p, overlay)
+        # only tracked moves came since the overlay's game (else _current made it now): the carried
+        # units' own pictures go where they stand now
+        key = (id(overlay), self.session.version, spec.transform.cache_key)
+        if self._moves[0] != key:  # (a frame's second paint, for its background, moves the same)
+            moves = self.compositor.preview_moves(overlay, self.session.units(), spec.transform) \
+                if overlay.poses and overlay.version < self.session.version else {}
+            self._moves = (key, moves, overlay)
+        moves = self._moves[1]
+        self.compositor.paint_overlay_image(p, overlay, moves)
+        self._preview_due = False
+        self.shown_moves = moves
+        self.shown_pose_version = self.session.version if moves and len(moves) == len(overlay.poses) else overlay.version
         self.shown_frame = background.frame if background is not None else self.frame_bgr
         self.shown_version = overlay.version
         self.shown_snapshot, self.shown_prepared = snapshot, prepared
@@ -420,4 +461,4 @@ class ViewRenderer(QObject):
         return spec
 
 
-__all__ = ["BackgroundWorker", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]
+__all__ = ["BackgroundWorker", "EXACT_SPACING_S", "FRAME_MAX_WAIT_MS", "JobThread", "OverlayWorker", "ViewRenderer", "ViewSpec"]

@@ -198,18 +198,26 @@ class ProjectorWindow(QWidget):
         layout's unit tag size), where the picture is kept black."""
         return self._mask_of(self.session.snapshot())[1]
 
-    def _mask_of(self, snapshot: Any) -> tuple[tuple[str, bool], list[np.ndarray]]:
-        """:meth:`tag_mask_polygons` of ``snapshot``, with what they depend on besides it (the mode
-        and whether tags are masked); any thread."""
+    def _mask_of(self, snapshot: Any, units: Any = None) -> tuple[tuple[str, bool], list[np.ndarray], list[int] | None]:
+        """:meth:`tag_mask_polygons` of ``snapshot`` (of ``units`` only, standing as given, when
+        given), with what they depend on besides it (the mode and whether tags are masked) and the
+        unit each polygon covers (None when a tag the projector cannot place left the two out of
+        step); any thread."""
         mode, mask = self.mode, self.mask_tags
         if mode != "projector" or not mask:
-            return (mode, mask), []
+            return (mode, mask), [], []
+        from types import SimpleNamespace
+
         from calibration.projector_mask import tag_mask_polygons
         from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
 
+        if units is not None:
+            snapshot = SimpleNamespace(ground=snapshot.ground, units=tuple(units))
         default_size = getattr(getattr(self.calibration, "layout", None), "unit_tag_size_in", DEFAULT_UNIT_TAG_SIZE_IN)
         spots = tag_spots(snapshot, self.session.scenario, default_tag_size_in=default_size)
-        return (mode, mask), tag_mask_polygons(self.projector_calibration, spots)
+        polygons = tag_mask_polygons(self.projector_calibration, spots)
+        ids = [u.unit_id for u in snapshot.units if u.on_table]
+        return (mode, mask), polygons, ids if len(ids) == len(polygons) else None
 
     def _paint_tag_mask(self, p: QPainter, polygons: list[np.ndarray] | None = None) -> None:
         from PySide6.QtCore import QPointF
@@ -219,18 +227,34 @@ class ProjectorWindow(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # the same pixels on screen and in render_image
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(Qt.GlobalColor.black)
+        # Qt's polygons kept while their arrays are the same (the mask changes only with the game):
+        # making them point by point took a quarter of the projector's paint
+        made = getattr(self, "_mask_polygons", {})
+        kept = {}
         for poly in self.tag_mask_polygons() if polygons is None else polygons:
-            p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+            found = made.get(id(poly))
+            if found is None or found[0] is not poly:
+                found = (poly, QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+            kept[id(poly)] = found
+            p.drawPolygon(found[1])
+        self._mask_polygons = kept
         p.restore()
 
     def _shown_mask(self) -> list[np.ndarray]:
-        """The tag mask of the snapshot the renderer's last paint showed (made on its worker)."""
+        """The tag mask of the snapshot the renderer's last paint showed (made on its worker), the
+        tags of the carried units whose pictures it moved to their newest poses put there too."""
         r = self.renderer
         prepared = r.shown_prepared
         if prepared is None or prepared[0] != (self.mode, self.mask_tags):
             prepared = self._mask_of(r.shown_snapshot if r.shown_snapshot is not None else self.session.snapshot())
             r.shown_prepared = prepared
         polygons: list[np.ndarray] = prepared[1]
+        ids = prepared[2]
+        moved = [uid for uid, move in r.shown_moves.items() if not move.isIdentity()]
+        if moved and ids is not None and r.shown_snapshot is not None:
+            now = [u for u in self.session.units() if u.unit_id in moved]
+            extra = self._mask_of(r.shown_snapshot, now)[1]
+            polygons = [poly for poly, uid in zip(polygons, ids) if uid not in moved] + extra
         return polygons
 
     def paintEvent(self, event: QPaintEvent) -> None:

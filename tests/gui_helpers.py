@@ -112,3 +112,34 @@ def save_layout_shot(window: Any, name: str) -> None:
     folder = os.environ.get("SANDTABLE_LAYOUT_SHOTS")
     if folder:
         window.grab().save(str(Path(folder) / f"{name}.png"))
+
+
+def hold_overlay_jobs(compositor: Any) -> Any:
+    """Make ``compositor``'s overlay images wait, on any thread but the UI thread, until the returned
+    ``threading.Event`` is set: a view's worker held up as on a busy machine, while what the UI thread
+    draws (a user's click) goes on."""
+    import threading
+
+    gate = threading.Event()
+    make = compositor.overlay_image
+
+    def held(*a: Any, **k: Any) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            gate.wait(10)
+        return make(*a, **k)
+
+    compositor.overlay_image = held
+    return gate
+
+
+def wait_until(app: Any, until: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    """Run Qt's events until ``until()`` holds (a view's workers done, its paint made); fails after ``timeout_s``."""
+    import time
+
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        app.processEvents()
+        if until():
+            return
+        time.sleep(0.002)
+    raise AssertionError("the view did not get there in time")

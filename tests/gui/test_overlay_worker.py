@@ -9,7 +9,6 @@ import doctest
 import importlib
 import os
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from gui.compositor import Compositor, bgr_from_qimage, ensure_qt_app
+from gui_helpers import hold_overlay_jobs, wait_until
 from gui.overlay_worker import JobThread, OverlayWorker
 from appmodel.game_session import AttackDraft, GameSession
 from appmodel.overlays.registry import OverlayToggles
@@ -60,13 +60,7 @@ def shown_view(qtbot, feed, s: GameSession):
 
 
 def settle(app, view, until, timeout_s: float = 10.0) -> None:
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        app.processEvents()
-        if until():
-            return
-        time.sleep(0.002)
-    raise AssertionError("the view did not get there in time")
+    wait_until(app, until, timeout_s)
 
 
 def test_the_view_shows_exactly_what_compose_draws_while_units_are_carried(feed, qtbot):
@@ -251,15 +245,7 @@ def test_a_view_never_paints_an_older_game_or_frame_after_a_newer_one(feed, qtbo
         return out
 
     renderer.paint = recorded
-    gate = threading.Event()
-    make = view.compositor.overlay_image
-
-    def held(*a, **k):
-        if threading.current_thread() is not threading.main_thread():
-            gate.wait(10)
-        return make(*a, **k)
-
-    view.compositor.overlay_image = held
+    gate = hold_overlay_jobs(view.compositor)
     jobs = view.overlays.jobs_done
     kept = []
     for step in range(1, 7):
