@@ -50,6 +50,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
+from gui.frame_path import frame_path
 from appmodel.overlays.registry import OverlayToggles
 
 #: A new camera frame is shown with the overlays of the poses tracked in it as soon as they are ready
@@ -308,6 +309,9 @@ class ViewRenderer(QObject):
         self.shown_snapshot: Any = None
         self.shown_prepared: Any = None
         self._disconnect = session.changed.connect(self._session_changed)
+        #: the session's frame path: work the UI thread can put off waits until this view has painted
+        self.frame_path = frame_path(session)
+        self.frame_path.add_view(self)
 
     def close(self) -> None:
         self._disconnect()
@@ -316,6 +320,13 @@ class ViewRenderer(QObject):
 
     def _live(self) -> bool:
         return bool(self.widget.isVisible())
+
+    def frame_pending(self) -> bool:
+        """Overlays of a newer game version are being made for this view, or wait for its paint."""
+        if not self._live():
+            return False
+        overlay = self.overlays.latest_overlay()
+        return self.overlays.busy or (overlay is not None and overlay.version > self.shown_version)
 
     # -- what arrives -----------------------------------------------------------------------------
     def set_frame(self, frame_bgr: np.ndarray | None) -> None:
@@ -412,6 +423,7 @@ class ViewRenderer(QObject):
         self.shown_version = overlay.version
         self.shown_snapshot, self.shown_prepared = snapshot, prepared
         self.overlays.shown()
+        self.frame_path.painted()
         return spec
 
 
