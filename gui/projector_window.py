@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QImage, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from gui.compositor import Compositor
@@ -190,7 +190,7 @@ class ProjectorWindow(QWidget):
         self.compositor.paint(p, self.session.snapshot(), transform, self.toggles, size,
                               frame_bgr=self.frame_bgr if self.mode == "presenter" else None,
                               calibration=self.calibration, black=self.mode == "projector")
-        self._paint_tag_mask(p)
+        self._paint_tag_mask(p, self._mask_of(self.session.snapshot())[2])
 
     def tag_mask_polygons(self) -> list[np.ndarray]:
         """Projector-pixel polygons over every unit's tag on the table (its card plus a margin, at the
@@ -198,39 +198,38 @@ class ProjectorWindow(QWidget):
         layout's unit tag size), where the picture is kept black."""
         return self._mask_of(self.session.snapshot())[1]
 
-    def _mask_of(self, snapshot: Any) -> tuple[tuple[str, bool], list[np.ndarray]]:
+    def _mask_of(self, snapshot: Any) -> tuple[tuple[str, bool], list[np.ndarray], list[QPolygonF]]:
         """:meth:`tag_mask_polygons` of ``snapshot``, with what they depend on besides it (the mode
-        and whether tags are masked); any thread."""
+        and whether tags are masked), and the same as Qt polygons to fill; any thread (the overlay
+        worker makes them with each image, so a paint only fills them)."""
         mode, mask = self.mode, self.mask_tags
         if mode != "projector" or not mask:
-            return (mode, mask), []
+            return (mode, mask), [], []
         from calibration.projector_mask import tag_mask_polygons
         from calibration.table_layout import DEFAULT_UNIT_TAG_SIZE_IN
 
         default_size = getattr(getattr(self.calibration, "layout", None), "unit_tag_size_in", DEFAULT_UNIT_TAG_SIZE_IN)
         spots = tag_spots(snapshot, self.session.scenario, default_tag_size_in=default_size)
-        return (mode, mask), tag_mask_polygons(self.projector_calibration, spots)
+        polygons = tag_mask_polygons(self.projector_calibration, spots)
+        return (mode, mask), polygons, [QPolygonF([QPointF(x, y) for x, y in poly.tolist()]) for poly in polygons]
 
-    def _paint_tag_mask(self, p: QPainter, polygons: list[np.ndarray] | None = None) -> None:
-        from PySide6.QtCore import QPointF
-        from PySide6.QtGui import QPolygonF
-
+    def _paint_tag_mask(self, p: QPainter, polygons: list[QPolygonF]) -> None:
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # the same pixels on screen and in render_image
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(Qt.GlobalColor.black)
-        for poly in self.tag_mask_polygons() if polygons is None else polygons:
-            p.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+        for poly in polygons:
+            p.drawPolygon(poly)
         p.restore()
 
-    def _shown_mask(self) -> list[np.ndarray]:
+    def _shown_mask(self) -> list[QPolygonF]:
         """The tag mask of the snapshot the renderer's last paint showed (made on its worker)."""
         r = self.renderer
         prepared = r.shown_prepared
         if prepared is None or prepared[0] != (self.mode, self.mask_tags):
             prepared = self._mask_of(r.shown_snapshot if r.shown_snapshot is not None else self.session.snapshot())
             r.shown_prepared = prepared
-        polygons: list[np.ndarray] = prepared[1]
+        polygons: list[QPolygonF] = prepared[2]
         return polygons
 
     def paintEvent(self, event: QPaintEvent) -> None:
