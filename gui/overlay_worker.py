@@ -39,6 +39,8 @@ both sides.
 """
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -59,6 +61,23 @@ from appmodel.overlays.registry import OverlayToggles
 FRAME_MAX_WAIT_MS = 250
 #: How long the overlay worker waits for the view to paint its result before the next job (seconds).
 PAINT_HOLD_S = 0.03
+#: The workers' threads are this much nicer to the processor than the tracking thread and the UI
+#: thread (Linux: each thread's own priority), which then win the cores the moment a frame is there
+#: to track or a result to paint; on the loaded 2-core machine it cut the delay a player sees
+#: (bench/overlay_latency.py; the README's overlay-latency paragraph) and starved no view.
+WORKER_NICENESS = 5
+
+
+def lower_this_threads_priority(niceness: int) -> None:
+    """Make the calling thread ``niceness`` nicer, where the OS gives a thread a priority of its own
+    (Linux); elsewhere, or if refused, it stays as it was."""
+    if niceness <= 0 or not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + niceness))
+    except (OSError, AttributeError):
+        pass
 
 R = TypeVar("R")
 
@@ -67,6 +86,9 @@ class JobThread(Generic[R]):
     """Runs the newest job handed to it on one daemon thread (started on first use) and keeps the
     newest result. ``on_ready()`` is called on that thread after every job, finished or failed; a
     Qt view forwards it to its own thread with a queued signal."""
+
+    #: How much nicer than the program this thread runs (:func:`lower_this_threads_priority`).
+    niceness = 0
 
     def __init__(self, name: str, on_ready: Callable[[], None] | None = None, *, hold_s: float = 0.0) -> None:
         self.name = name
@@ -155,6 +177,7 @@ class JobThread(Generic[R]):
                 self._latest = result
 
     def _run(self) -> None:
+        lower_this_threads_priority(self.niceness)
         while True:
             if self.hold_s > 0:
                 self._shown.wait(self.hold_s)
@@ -193,6 +216,8 @@ class OverlayWorker(JobThread[tuple[OverlayImage, Any, Any]]):
     owns from now on (other threads use it only through :meth:`render_now`). ``prepare(snapshot)``,
     when given, is made with each image from the same snapshot (the projector's tag mask), on the
     same thread: :meth:`latest` is (image, snapshot, prepared)."""
+
+    niceness = WORKER_NICENESS
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
                  name: str = "sandtable-overlays", hold_s: float = 0.0,
@@ -244,6 +269,8 @@ class OverlayWorker(JobThread[tuple[OverlayImage, Any, Any]]):
 
 class BackgroundWorker(JobThread[BackgroundImage]):
     """Turns camera frames into one view's background (:meth:`Compositor.background_image`)."""
+
+    niceness = WORKER_NICENESS
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
                  name: str = "sandtable-background") -> None:

@@ -50,14 +50,14 @@ class SessionPanel(QWidget):
         which rebuilt its target rows at every tick of playback) costs nothing more."""
         self._disconnect()
 
-    def later(self, what: Any, *, ms: int = LATER_MS) -> None:
+    def later(self, what: Any, *, ms: int | None = None) -> None:
         """Run ``what`` soon, once for any number of requests: at once if it has not run for ``ms``
         (or three times its last cost, if longer), else when that much has passed since it last ran —
         and then only once the frame path is clear (:mod:`gui.frame_path`: every view has painted the
         newest overlays), or when the units stop moving. Tracked moves arrive every frame; a table
         refreshed four times a second reads the same while the view stays smooth, and the last
         request is always followed by a refresh. A panel behind another tab of a shown window is
-        refreshed when it is shown instead."""
+        refreshed when it is shown instead. ``ms``: :data:`LATER_MS` unless given."""
         from PySide6.QtCore import QTimer
 
         name = what.__name__
@@ -73,7 +73,7 @@ class SessionPanel(QWidget):
             timer.setSingleShot(True)
             timer.timeout.connect(lambda: path.when_clear(key, lambda: _run_later_of(me, name)))
             self._later_timers[name] = timer
-        every_ms = max(ms, LATER_COST_FACTOR * self._later_cost_ms.get(name, 0.0))
+        every_ms = max(LATER_MS if ms is None else ms, LATER_COST_FACTOR * self._later_cost_ms.get(name, 0.0))
         ran_at = self._later_ran_at.get(name)
         wait_ms = 0.0 if ran_at is None else every_ms - (time.monotonic() - ran_at) * 1000.0
         timer.start(int(max(0.0, wait_ms)))
