@@ -125,3 +125,24 @@ def test_put_off_work_runs_in_the_end_when_the_views_never_rest(qtbot, monkeypat
     path.add_view(view)
     path.when_clear("panel", lambda: ran.append("refresh"))
     qtbot.waitUntil(lambda: ran == ["refresh"], timeout=10000)  # late, never lost
+
+
+def test_a_carried_attackers_assistants_follow_in_the_same_form(qtbot, panels):
+    """The ZBL-09 carried: the distances beside its proposed assistants change in the form the players
+    are filling in (the same tick boxes, as they left them), not in a new one."""
+    from gui.panels.declaration_form import UnitsBox
+
+    session, roster, attack = panels
+    form = attack.declared
+    box = form.widgets["assistants"]
+    assert isinstance(box, UnitsBox) and box.boxes
+    tick = next(iter(box.boxes.values()))  # the nearest, ticked by the players
+    tick.setChecked(True)
+    helper = list(box.boxes)[-1]  # a farther one, whose distance the move changes
+    before = box._reasons[helper].text()
+    for k in range(1, 11):
+        carry(session, ZBL, -0.02 * k, t_s=k / 30)  # a fifth of an inch: the same units proposed
+    qtbot.waitUntil(lambda: box._reasons[helper].text() != before, timeout=10000)
+    assert attack.declared is form and form.widgets["assistants"] is box and tick.isChecked()
+    shown = next(c for c in session.ruleset.attack_form(session.state, ZBL, "Autocannon") if c.key == "assistants")
+    assert box._reasons[helper].toolTip() == next(c.reason for c in shown.proposals if c.value == helper)
