@@ -100,6 +100,8 @@ def _replaced(box: QGroupBox, old: DeclarationForm, declarations: tuple[Any, ...
     old.deleteLater()
     form = DeclarationForm(declarations, changed=changed)
     box.layout().addWidget(form)
+    if not box.isHidden():
+        form.show()  # now: a layout shows a widget added to a shown box only later, and the box was painted blank meanwhile
     return form
 
 

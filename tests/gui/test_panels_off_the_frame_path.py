@@ -146,3 +146,17 @@ def test_a_carried_attackers_assistants_follow_in_the_same_form(qtbot, panels):
     assert attack.declared is form and form.widgets["assistants"] is box and tick.isChecked()
     shown = next(c for c in session.ruleset.attack_form(session.state, ZBL, "Autocannon") if c.key == "assistants")
     assert box._reasons[helper].toolTip() == next(c.reason for c in shown.proposals if c.value == helper)
+
+
+def test_a_form_made_anew_during_a_carry_is_shown_at_once(qtbot, panels):
+    """Other units proposed as assistants (the ZBL-09 carried away from them): the new form is there in the
+    very refresh that makes it, never a blank box until Qt shows it later."""
+    session, roster, attack = panels
+    attack.show()
+    qtbot.waitExposed(attack)
+    form = attack.declared
+    for k in range(1, 11):
+        carry(session, ZBL, -0.2 * k, t_s=k / 30)  # two inches: the Automatic rifleman is out of reach
+    attack._refresh_geometry()  # the refresh itself, with no event handled after it
+    assert attack.declared is not form and attack.declared.isVisible()
+    assert attack.declared.widgets["assistants"].isVisible()
