@@ -33,6 +33,12 @@ from gui.window_parts import WindowParts
 POLL_MS = 25
 #: The sand watch looks at one frame in this many (plenty: sand is reshaped by hand, slowly).
 SAND_EVERY_FRAMES = 10
+#: OpenCV's threads while the window follows a live feed: one, the calling thread's own. Its pool split
+#: each frame's few milliseconds of OpenCV (the views' background resize and remap, the tracker's
+#: conversions) with threads of its own that only competed with the tracking thread, the UI thread
+#: and the views' workers for two cores: about 4 ms of processor time a frame more, and later paints
+#: (bench/overlay_latency.py, several runs).
+LIVE_OPENCV_THREADS = 1
 #: Tracked frames in a row that move nothing before the units count as put down (the panels put off
 #: while they were carried then show at once where they stand).
 SETTLED_FRAMES = 2
@@ -95,6 +101,8 @@ class LivePresenter:
         if hasattr(window.live, "on_ready"):
             self._wake.ready.connect(self._woken, Qt.ConnectionType.QueuedConnection)
             window.live.on_ready = self._wake.notify
+        if window.live is not None:
+            cv2.setNumThreads(LIVE_OPENCV_THREADS)
 
     def _woken(self) -> None:
         timer = getattr(self.window, "timer", None)
