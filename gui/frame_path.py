@@ -15,6 +15,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from PySide6.QtCore import QTimer
+
 #: Work put off for the frame path runs at the latest this long after it was due (ms).
 MAX_WAIT_MS = 120
 #: How often a wait checks the path again when no paint tells it (ms): a view hidden meanwhile.
@@ -38,7 +40,7 @@ class FramePath:
         self._waiting: dict[Any, tuple[float, Callable[[], None]]] = {}
         #: per key, what should run at once once the path is clear (settle())
         self._settle: dict[Any, Callable[[], None]] = {}
-        self._timer: Any = None
+        self._timer: QTimer | None = None
 
     def add_view(self, view: FrameView) -> None:
         self._views.add(view)
@@ -83,8 +85,6 @@ class FramePath:
             self._arm(0)
 
     def _arm(self, ms: int = RECHECK_MS) -> None:
-        from PySide6.QtCore import QTimer
-
         if self._timer is None:
             self._timer = QTimer()
             self._timer.setSingleShot(True)
