@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel
 
 from appmodel.tracking.height_check import HeightCheck, heights_summary
 from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
+from gui.frame_path import frame_path
 from gui.sculptor_rescans import SculptorRescans
 from gui.theme import TEXT_COLORS
 from gui.window_parts import WindowParts
@@ -32,6 +33,15 @@ from gui.window_parts import WindowParts
 POLL_MS = 25
 #: The sand watch looks at one frame in this many (plenty: sand is reshaped by hand, slowly).
 SAND_EVERY_FRAMES = 10
+#: OpenCV's threads while the window follows a live feed: one, the calling thread's own. Its pool split
+#: each frame's few milliseconds of OpenCV (the views' background resize and remap, the tracker's
+#: conversions) with threads of its own that only competed with the tracking thread, the UI thread
+#: and the views' workers for two cores: about 4 ms of processor time a frame more, and later paints
+#: (bench/overlay_latency.py, several runs).
+LIVE_OPENCV_THREADS = 1
+#: Tracked frames in a row that move nothing before the units count as put down (the panels put off
+#: while they were carried then show at once where they stand).
+SETTLED_FRAMES = 2
 #: The tracking status is redrawn at most this often (s).
 TRACKING_SHOWN_EVERY_S = 0.5
 
@@ -76,6 +86,8 @@ class LivePresenter:
         self.sand_watch: Any | None = None
         self.sand_notice = ""
         self._sand_frames = 0
+        #: tracked frames in a row that moved no unit
+        self._still_frames = 0
         #: quick rescans following the sculptor while the sculpting guidance is on (gui/sculptor_rescans.py)
         self.rescans = SculptorRescans(window, on_rescanned=self.rescanned)
         self.tracking_shown_at = 0.0
@@ -89,6 +101,8 @@ class LivePresenter:
         if hasattr(window.live, "on_ready"):
             self._wake.ready.connect(self._woken, Qt.ConnectionType.QueuedConnection)
             window.live.on_ready = self._wake.notify
+        if window.live is not None:
+            cv2.setNumThreads(LIVE_OPENCV_THREADS)
 
     def _woken(self) -> None:
         timer = getattr(self.window, "timer", None)
@@ -118,7 +132,12 @@ class LivePresenter:
             if self.sand_watch is not None and not holding and self._sand_frames % SAND_EVERY_FRAMES == 0:
                 self.check_sand(update.frame_bgr)
         if update.tracked is not None and not holding:
-            w.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s)
+            if w.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s):
+                self._still_frames = 0
+            else:
+                self._still_frames += 1
+                if self._still_frames == SETTLED_FRAMES:  # the carry is over: the panels show where it ended now
+                    frame_path(w.session).settle()
             if self.height_check is not None:
                 self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:

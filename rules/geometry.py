@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Protocol, runtime_checkable
 
 #: Half of the 45-degree cone of an automatic weapon (index and middle finger spread).
@@ -609,12 +609,18 @@ class CommsGraph:
     edges: tuple[tuple[int, int], ...]
     groups: tuple[frozenset[int], ...]
 
-    def reachable_from(self, source_ids: int | Iterable[int]) -> frozenset[int]:
-        """Every unit the information reaches from ``source_ids`` by relaying, sources included."""
-        start = {source_ids} if isinstance(source_ids, int) else set(source_ids)
+    @cached_property
+    def _heard_by(self) -> dict[int, list[int]]:
+        """Who hears each unit directly (made once per graph: a graph is asked of many units)."""
         out: dict[int, list[int]] = {}
         for a, b in self.edges:
             out.setdefault(a, []).append(b)
+        return out
+
+    def reachable_from(self, source_ids: int | Iterable[int]) -> frozenset[int]:
+        """Every unit the information reaches from ``source_ids`` by relaying, sources included."""
+        start = {source_ids} if isinstance(source_ids, int) else set(source_ids)
+        out = self._heard_by
         seen = set(start)
         stack = list(start)
         while stack:

@@ -12,8 +12,6 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QLabel,
                                QLayout, QSizePolicy, QTableWidgetItem,
                                QVBoxLayout, QWidget)
@@ -21,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QLabel,
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.dice_choice import DiceChoice
+from gui.panels.tables import RIGHT_ALIGNED, set_cell
 from rules.errors import RulesError
 
 #: The columns every targets table starts with (the "why" column is the panel's ``why_column``).
@@ -42,26 +41,9 @@ def setup_grid(attacker: QComboBox, weapon: QComboBox, *, span: int = 1) -> QGri
     return setup
 
 
-def set_cell(table: Any, row: int, col: int, text: str, tip: str | None = None) -> QTableWidgetItem:
-    """Show ``text`` (and ``tip``) in a table's cell, in the item already there if any: setting an
-    unchanged text is free, a new item makes Qt lay out and repaint the row."""
-    item = table.item(row, col)
-    if item is None:
-        item = QTableWidgetItem(text)
-        table.setItem(row, col, item)
-    elif item.text() != text:
-        item.setText(text)
-    if tip is not None and item.toolTip() != tip:
-        item.setToolTip(tip)
-    return item
-
-
 def odds_cell(table: Any, row: int, col: int, text: str, tip: str | None = None) -> QTableWidgetItem:
     """A probability in the targets table: right-aligned, in the odds' colour (in the cell's own item)."""
-    item = set_cell(table, row, col, text, tip)
-    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    item.setForeground(QColor(ODDS_COLOR))
-    return item
+    return set_cell(table, row, col, text, tip, color=ODDS_COLOR, align=RIGHT_ALIGNED)
 
 
 class AttackPanelBase(SessionPanel):
@@ -193,12 +175,14 @@ class AttackPanelBase(SessionPanel):
         """After tracked moves: the same rows (widgets kept) with new distances and reasons, unless
         other units came into range or left it."""
         snap = self.session.snapshot()
-        shown = self._shown(snap.proposals)
-        if [p.unit_id for p in shown] != self._rows:
+        shown = {p.unit_id: p for p in self._shown(snap.proposals)}
+        # The same units, whatever order the distances now give them: each keeps its row (_rebuild_targets
+        # would too, and redo every row's widgets and tips besides).
+        if sorted(shown) != sorted(self._rows) or len(shown) != len(self._rows):
             self._rebuild_targets()
-        else:
-            for row, p in enumerate(shown):
-                self._fill_geometry(row, p)
+            return
+        for row, uid in enumerate(self._rows):
+            self._fill_geometry(row, shown[uid])
         self._show_odds()
 
     # -- attacker and weapon --------------------------------------------------------------------
@@ -316,11 +300,9 @@ class AttackPanelBase(SessionPanel):
     def _fill_geometry(self, row: int, p: Any) -> None:
         """A row's distance and reason, in the row's own items (made once: a tracked move changes the
         texts, not the table)."""
-        dist = set_cell(self.targets, row, COL_DIST, f'{p.distance_in:.1f}"', self._distance_tip())
-        dist.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        set_cell(self.targets, row, COL_DIST, f'{p.distance_in:.1f}"', self._distance_tip(), align=RIGHT_ALIGNED)
         text = self._geometry_words(p)
-        why = set_cell(self.targets, row, self.why_column, text, text)
-        why.setForeground(QColor("#7be3a0" if p.eligible else "#c0c0c0"))
+        set_cell(self.targets, row, self.why_column, text, text, color="#7be3a0" if p.eligible else "#c0c0c0")
 
     def _clear_target_rows(self) -> None:
         """Take the rows' widgets out of the targets table before it is filled again."""

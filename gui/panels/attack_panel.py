@@ -102,6 +102,8 @@ def _replaced(box: QGroupBox, old: DeclarationForm, declarations: tuple[Any, ...
     old.deleteLater()
     form = DeclarationForm(declarations, changed=changed)
     box.layout().addWidget(form)
+    if not box.isHidden():
+        form.show()  # now: a layout shows a widget added to a shown box only later, and the box was painted blank meanwhile
     return form
 
 
@@ -243,11 +245,17 @@ class AttackPanel(AttackPanelBase):
                     and d.kind in FORM_KINDS)
         if box and box != self.box_decls:  # the target box as the ruleset gives it (its proposals follow the table)
             self.box_decls = box
-            self.target_form = _replaced(self.target_box, self.target_form, box, self._target_declared)
-            if self._focus is not None:
-                self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
+            if not self.target_form.follow(box):
+                self.target_form = _replaced(self.target_box, self.target_form, box, self._target_declared)
+                if self._focus is not None:
+                    self.target_form.set_values({**self._defaults, **self._declared_for(self._focus)})
         key = (uid, name, decls)
         if key == self._form_for:
+            return
+        if self._form_for[:2] == (uid, name) and self.declared.follow(decls):
+            # The same declarations, the assistants' distances changed (a carried unit): the same
+            # widgets, as the players left them (a new form flickered in blank four times a second).
+            self._form_for = key
             return
         kept = self.declared.values() if self._form_for[:2] == (uid, name) else {}
         self._form_for = key

@@ -7,6 +7,7 @@ not help). :func:`declaration_widget` builds one alone (the attack panel's per-t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -46,21 +47,33 @@ class UnitsBox(QWidget):
         layout.setHorizontalSpacing(6)
         layout.setVerticalSpacing(1)
         self.boxes: dict[Any, QCheckBox] = {}
+        self._reasons: dict[Any, QLabel] = {}
         for row, c in enumerate(choices):
             box = QCheckBox(c.label)
             box.setChecked(c.value in tuple(default or ()))
-            box.setToolTip(c.reason)
             box.toggled.connect(lambda _: changed())
             # The rules' reason beside it, wrapped: a narrow dock keeps its Resolve button in view.
-            why = QLabel(f"<span style='color:{GREY if not c.eligible else '#b8d8b8'}'>{c.reason}</span>")
+            why = QLabel()
             why.setWordWrap(True)
-            why.setToolTip(c.reason)
             layout.addWidget(box, row, 0)
             layout.addWidget(why, row, 1)
             self.boxes[c.value] = box
+            self._reasons[c.value] = why
+        self.show_reasons(choices)
         layout.setColumnStretch(1, 1)
         if not choices:
             layout.addWidget(QLabel(f"<span style='color:{GREY}'>nobody proposed</span>"), 0, 0)
+
+    def show_reasons(self, choices: Sequence[Any]) -> None:
+        """The rules' reason beside each unit, greyed where they would not take it now (the same units,
+        ticked as the players left them: a carried unit's distances change, not the form)."""
+        for c in choices:
+            text = f"<span style='color:{GREY if not c.eligible else '#b8d8b8'}'>{c.reason}</span>"
+            why = self._reasons[c.value]
+            if why.text() != text:
+                why.setText(text)
+                why.setToolTip(c.reason)
+                self.boxes[c.value].setToolTip(c.reason)
 
     def value(self) -> tuple[Any, ...]:
         return tuple(v for v, box in self.boxes.items() if box.isChecked())
@@ -130,6 +143,15 @@ def show_value(d: Any, w: QWidget, value: Any, *, strict: bool = False) -> None:
         w.setValue(_NONE if value is None else int(value))
 
 
+def _shape(d: Any) -> Any:
+    """What a declaration's widget is made from, the reasons beside a "units" declaration's proposals and
+    their order (by distance, which a carried unit changes) left out: the rows stay where the players
+    saw them, as the targets' rows do."""
+    if d.kind != "units":
+        return d
+    return replace(d, proposals=frozenset((c.value, c.label) for c in d.proposals))
+
+
 class DeclarationForm(QWidget):
     """Widgets for ``declarations``; :meth:`values` gives those set away from their defaults, keyed as
     the ruleset takes them, and ``changed`` is called after every change a player makes."""
@@ -172,6 +194,20 @@ class DeclarationForm(QWidget):
     def _changed(self) -> None:
         if not self._quiet:
             self.changed()
+
+    def follow(self, declarations: Sequence[Any]) -> bool:
+        """Show ``declarations`` in this form's widgets if they are this form's with only the reasons
+        beside its proposed units changed (distances follow a carried unit; the players' ticks stay);
+        False, changing nothing, if they differ otherwise (a new form is needed)."""
+        declarations = tuple(declarations)
+        if tuple(map(_shape, declarations)) != tuple(map(_shape, self.declarations)):
+            return False
+        for d in declarations:
+            widget = self.widgets[d.key]
+            if d.kind == "units" and isinstance(widget, UnitsBox):
+                widget.show_reasons(d.proposals)
+        self.declarations = declarations
+        return True
 
     def value(self, key: str) -> Any:
         """The declaration's value as the ruleset takes it (None for a number left blank)."""

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QDialog, QHBoxLayout, QLabel, QPushButton, QSplit
 from appmodel.errors import UsageError
 from gui.panels.base import SessionPanel
 from gui.panels.hand_edit_dialogs import EditFormDialog
-from gui.panels.tables import fit_wrapping_columns, read_only_table, wrapping_columns
+from gui.panels.tables import fit_wrapping_columns, read_only_table, set_cell, wrapping_columns
 from rules.errors import RulesError
 from rules.ruleset import edit_form, front_end
 
@@ -115,20 +115,14 @@ class RosterPanel(SessionPanel):
                     values += (identity,)
                 shown = (u.unit_id, values, details, snap.color_of(u.side), u.status)
                 # A row as it stands is left alone (a carried unit changes its own row only).
+                # In that row, only the cells that changed (each change lays the table's columns out again).
                 if not (row < len(self._shown_rows) and self._shown_rows[row] == shown and self.table.item(row, 0) is not None):
+                    status_color = "#ff6b6b" if u.status != "active" else "#e0e0e0"
                     for col, text in enumerate(values):
-                        item = self.table.item(row, col)
-                        if item is None:
-                            item = QTableWidgetItem()
-                            self.table.setItem(row, col, item)
-                        item.setText(text)
-                        item.setData(Qt.ItemDataRole.UserRole, u.unit_id)
-                        if col == 7:
-                            item.setToolTip(details)
-                        if col == 2:
-                            item.setForeground(QColor(snap.color_of(u.side)))
-                        elif col == 4:
-                            item.setForeground(QColor("#ff6b6b" if u.status != "active" else "#e0e0e0"))
+                        item = set_cell(self.table, row, col, text, details if col == 7 else None,
+                                        color=snap.color_of(u.side) if col == 2 else status_color if col == 4 else None)
+                        if item.data(Qt.ItemDataRole.UserRole) != u.unit_id:
+                            item.setData(Qt.ItemDataRole.UserRole, u.unit_id)
                     self._shown_rows[row:row + 1] = [shown]
                 if u.unit_id == snap.selected_unit:
                     self.table.selectRow(row)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from typing import Any
+
 from PySide6.QtCore import QEvent, QObject, QRect, Qt
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableWidget
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableWidget, QTableWidgetItem
 
 #: What a click selects: nothing, cells (Qt's default), or one whole row.
 SELECT_MODES = ("none", "cells", "row")
@@ -38,6 +40,33 @@ def read_only_table(columns: Sequence[str], *, cls: type[QTableWidget] = QTableW
     if min_px is not None:
         table.setMinimumHeight(min_px)
     return table
+
+
+#: A number's place in its cell.
+RIGHT_ALIGNED = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+def set_cell(table: Any, row: int, col: int, text: str, tip: str | None = None, *, color: str | None = None,
+             align: Any = None) -> QTableWidgetItem:
+    """Show ``text`` (and ``tip``, in ``color``, aligned ``align``) in a table's cell, in the item
+    already there if any, setting only what differs: each change of an item makes the table lay out
+    its columns again (sized to their contents), a quarter of a millisecond each in a 40-row roster,
+    while the panels follow a carried unit."""
+    item = table.item(row, col)
+    if item is None:
+        item = QTableWidgetItem(text)
+        table.setItem(row, col, item)
+    elif item.text() != text:
+        item.setText(text)
+    if tip is not None and item.toolTip() != tip:
+        item.setToolTip(tip)
+    if color is not None:
+        brush, want = item.foreground(), QColor(color)
+        if brush.style() == Qt.BrushStyle.NoBrush or brush.color() != want:
+            item.setForeground(want)
+    if align is not None and item.textAlignment() != int(align):
+        item.setTextAlignment(align)
+    return item
 
 
 def title_px(table: QTableWidget, col: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.downrange.acting import spend_action
 from rules.downrange.actions import (DesignateMainEffort, EnhanceInitiative, Jam, ObserveFires, PassMainEffort,
@@ -31,11 +31,23 @@ if TYPE_CHECKING:
 BROADCASTS = ("situational awareness", "sigint share")
 
 
+#: The voice chains built last, (state, side, graph), newest first: a question asked of every unit of a
+#: side (who a sighting reaches, for the attack panel's spotters) builds its side's chain once, not
+#: once per unit. A state never changes, so the same state object has the same chains.
+_VOICE_GRAPHS: list[tuple[Any, str, CommsGraph]] = []
+_VOICE_GRAPHS_KEPT = 4
+
+
 def voice_graph(state: GameState, side: str) -> CommsGraph:
     """The voice chain of one side: active units on the table, each heard within its own Movement."""
+    for known, known_side, graph in tuple(_VOICE_GRAPHS):
+        if known is state and known_side == side:
+            return graph
     nodes = [CommsNode(u.unit_id, u.footprint, state.voice_range_in(u))
              for u in state.on_table() if u.side == side and u.is_active and not (u.is_remote and u.crew == 0)]
-    return comms_graph(nodes)
+    graph = comms_graph(nodes)
+    _VOICE_GRAPHS[:] = [(state, side, graph), *_VOICE_GRAPHS[:_VOICE_GRAPHS_KEPT - 1]]
+    return graph
 
 
 def radio_recipients(state: GameState, side: str) -> frozenset[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from rules.dice import Dice
@@ -169,8 +170,10 @@ class Unit:
     def is_active(self) -> bool:
         return self.status is Status.ACTIVE
 
-    @property
+    @cached_property
     def footprint(self) -> Footprint:
+        """The unit's base on the table (made once per unit value: a unit never changes, and the rules
+        measure from its base thousands of times a frame)."""
         return footprint_from(self.x_in, self.y_in, self.heading_deg, radius_in=self.radius_in,
                               length_in=self.length_in, width_in=self.width_in)
 

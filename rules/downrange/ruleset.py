@@ -157,7 +157,7 @@ class DownRange(Ruleset):
         from rules.downrange.hand_edits import emission_words, suppressed_words
 
         unit = state.unit(view.unit_id)
-        names = {u.unit_id: u.name for u in state.units}
+        names = {u.unit_id: u.name for u in state.units} if unit.suppressed else {}
         out = []
         for token in view.tokens:
             if token == "suppressed" and unit.suppressed:

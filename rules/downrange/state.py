@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from rules.dice import Dice
@@ -58,8 +59,20 @@ class GameState(RulesetState[SideState]):
         """The data this game plays with (built-in files, the scenario's extra files, variants)."""
         return self.catalog_ or load_catalog(self.data_files, variants=self.options.variants)
 
+    @cached_property
+    def _units_by_id(self) -> dict[int, Unit]:
+        """The units by tag id (made once per state: the rules look units up thousands of times a frame)."""
+        out: dict[int, Unit] = {}
+        for u in self.units:
+            out.setdefault(u.unit_id, u)
+        return out
+
     def unit(self, ref: int | str) -> Unit:
         """A unit by tag id or by name (case-insensitive)."""
+        if isinstance(ref, int):
+            found = self._units_by_id.get(ref)
+            if found is not None:
+                return found
         for u in self.units:
             if u.unit_id == ref or (isinstance(ref, str) and u.name.lower() == ref.strip().lower()):
                 return u
