@@ -284,7 +284,12 @@ def child(seconds: float) -> dict[str, Any]:
     cpu0, wall0, threads0 = time.process_time(), time.perf_counter(), thread_cpu_s()
     live.start()
 
+    names: dict[int, str] = {}
+
     def check() -> None:
+        # Thread names read while every view is still open: quitting closes the windows, which ends
+        # the projector's workers, whose time would then count as "tracking and the rest".
+        names.update({t.native_id: t.name for t in threading.enumerate() if t.native_id is not None})
         if camera.ended.is_set():
             app.quit()
 
@@ -293,7 +298,7 @@ def child(seconds: float) -> dict[str, Any]:
     timer.start(100)
     app.exec()
     cpu_s, wall_s, threads1 = time.process_time() - cpu0, time.perf_counter() - wall0, thread_cpu_s()
-    names = {t.native_id: t.name for t in threading.enumerate() if t.native_id is not None}
+    names.update({t.native_id: t.name for t in threading.enumerate() if t.native_id is not None})
     groups: dict[str, float] = {}
     for tid, s in threads1.items():
         group = thread_group(names.get(tid, ""))

@@ -63,8 +63,11 @@ FRAME_MAX_WAIT_MS = 250
 PAINT_HOLD_S = 0.03
 #: While a carried unit's pictures are moved with it on the UI thread (the preview), the exact
 #: overlays are made at most this often (seconds between job starts): the preview carries the
-#: frames between, and the processor they leave goes to the tracker and the UI thread.
-EXACT_SPACING_S = 0.1
+#: frames between, and the processor they leave goes to the tracker and the UI thread. Four a second,
+#: as the panels refresh during a carry: what depends on several units (voice links, lines of sight)
+#: follows at a rate a player can read. bench/overlay_latency.py, two 10 s runs each, load 0.2-1.3:
+#: 0.1 s gave the window's p95 51 ms and the projector's 54 ms (frames shown), 0.25 s 40 and 51 ms.
+EXACT_SPACING_S = 0.25
 #: The workers' threads are this much nicer to the processor than the tracking thread and the UI
 #: thread (Linux: each thread's own priority), which then win the cores the moment a frame is there
 #: to track or a result to paint. On the shared 2-core machine (bench/overlay_latency.py's figures,
