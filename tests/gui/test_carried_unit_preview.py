@@ -115,7 +115,7 @@ def test_the_exact_image_replaces_the_preview_once_made(feed, carried):
     r = view.renderer
     assert r.shown_version == r.shown_pose_version == s.version and r.shown_moves == {}
     reference = Compositor()
-    reference.painter.label_top_px = view.compositor.painter.label_top_px
+    reference.painter.label_taken_px = view.compositor.painter.label_taken_px
     expected = bgr_from_qimage(reference.compose(s.snapshot(), view.transform(), ONLY_UNITS,
                                                  frame_bgr=np.zeros((H, W, 3), np.uint8)))
     assert np.abs(exact.astype(int) - expected.astype(int)).max() == 0, "the exact drawing, pixel for pixel"

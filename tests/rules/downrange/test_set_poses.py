@@ -4,6 +4,7 @@ remote systems, units lifted off or put back, moves that break the rules (their 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,7 @@ from rules.ruleset import PoseUpdate, Ruleset, get_ruleset
 
 def _game():
     dr = get_ruleset("down-range")
-    state = dr.new_game(load_scenario())
+    state = replace(dr.new_game(load_scenario()), setting_up=False)  # in play: a move past Movement is warned
     state = state.update_unit(14, carrying=13).update_unit(13, carried_by=14)  # the Corpsman carries the MAAWS gunner
     state = state.update_unit(35, status=Status.DOWN, focused="aiming")
     return dr, state
