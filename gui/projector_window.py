@@ -43,6 +43,8 @@ class ProjectorWindow(QWidget):
         self.toggles = toggles or OverlayToggles.projector_default()
         self.mode = mode if (mode == "presenter" or projector_calibration is not None) else "presenter"
         self.compositor = Compositor(font_px=22)
+        #: Qt's polygons of the tag mask last painted, by the id of the array each was made from
+        self._mask_polygons: dict[int, tuple[np.ndarray, Any]] = {}
         self.frame_bgr: np.ndarray | None = None
         self.pattern: QImage | None = None
         self.setWindowTitle("Sandtable Companion — " + ("projector" if self.mode == "projector" else "presenter"))
@@ -229,8 +231,7 @@ class ProjectorWindow(QWidget):
         p.setBrush(Qt.GlobalColor.black)
         # Qt's polygons kept while their arrays are the same (the mask changes only with the game):
         # making them point by point took a quarter of the projector's paint
-        made = getattr(self, "_mask_polygons", {})
-        kept = {}
+        made, kept = self._mask_polygons, {}
         for poly in self.tag_mask_polygons() if polygons is None else polygons:
             found = made.get(id(poly))
             if found is None or found[0] is not poly:
