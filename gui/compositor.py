@@ -22,6 +22,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QTransform
 
+from appmodel.tracking.frame_gate import pause_point
 from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.draw_memo import Memo
 from appmodel.overlays.registry import OverlayToggles, build_items
@@ -307,10 +308,13 @@ class Compositor:
         ``started_s``: ``time.perf_counter()`` when the job began (for ``made_ms``)."""
         t0 = time.perf_counter() if started_s is None else started_s
         w, h = int(size[0]), int(size[1])
-        with self.lock:
+        with self.lock:  # (its pause points let a camera frame on its way go first: frame_gate)
+            pause_point()
             items = self.items(snapshot, toggles)
+            pause_point()
             layers = self.layers
             layers.update(items, transform, (w, h))
+            pause_point()
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
         movers = {part.unit_id for part in parts if part.unit_id is not None}

@@ -138,6 +138,8 @@ class LivePresenter:
                 self._still_frames += 1
                 if self._still_frames == SETTLED_FRAMES:  # the carry is over: the panels show where it ended now
                     frame_path(w.session).settle()
+        if update.tracked is not None:  # what it moved is painted (a preview: its paint says so)
+            frame_path(w.session).frame_shown_if_painted()
             if self.height_check is not None:
                 self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:

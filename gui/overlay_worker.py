@@ -52,6 +52,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
+from appmodel.tracking.frame_gate import yield_to_frames
 from gui.frame_path import frame_path
 from appmodel.overlays.registry import OverlayToggles
 
@@ -98,6 +99,9 @@ class JobThread(Generic[R]):
 
     #: How much nicer than the program this thread runs (:func:`lower_this_threads_priority`).
     niceness = 0
+    #: Whether this thread stops at its jobs' pause points while a camera frame is on its way to the
+    #: screen (:mod:`appmodel.tracking.frame_gate`).
+    yields_to_frames = False
 
     def __init__(self, name: str, on_ready: Callable[[], None] | None = None, *, hold_s: float = 0.0) -> None:
         self.name = name
@@ -191,6 +195,7 @@ class JobThread(Generic[R]):
 
     def _run(self) -> None:
         lower_this_threads_priority(self.niceness)
+        yield_to_frames(self.yields_to_frames)
         while True:
             if self.hold_s > 0:
                 self._shown.wait(self.hold_s)
@@ -235,6 +240,7 @@ class OverlayWorker(JobThread[tuple[OverlayImage, Any, Any]]):
     same thread: :meth:`latest` is (image, snapshot, prepared)."""
 
     niceness = WORKER_NICENESS
+    yields_to_frames = True
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
                  name: str = "sandtable-overlays", hold_s: float = 0.0,
@@ -378,6 +384,10 @@ class ViewRenderer(QObject):
 
     def _live(self) -> bool:
         return bool(self.widget.isVisible())
+
+    def preview_pending(self) -> bool:
+        """A tracked move is waiting for this view's paint of its preview."""
+        return self._preview_due and self._live()
 
     def frame_pending(self) -> bool:
         """Overlays of a newer game version are being made for this view, or wait for its paint."""

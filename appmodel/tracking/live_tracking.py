@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from appmodel.tracking.frame_gate import LIVE_FRAMES
 from tracker.tracking_loop import LoopSubscriber, RecorderFeed, TrackedRound, TrackingLoop
 
 
@@ -74,6 +75,7 @@ class LiveTracking(LoopSubscriber):
         self.realtime = realtime
         self.poll_timeout_s = poll_timeout_s
         self.loop = TrackingLoop(tracker, source, receiver=receiver, realtime=realtime, poll_timeout_s=poll_timeout_s)
+        self.loop.on_round_start = LIVE_FRAMES.frame_started  # the UI says when it is shown (frame_gate)
         self.shown_camera = shown_camera
         self._latest: tuple[np.ndarray | None, Any] | None = None
         self._lock = threading.Lock()
