@@ -99,8 +99,8 @@ class JobThread(Generic[R]):
 
     #: How much nicer than the program this thread runs (:func:`lower_this_threads_priority`).
     niceness = 0
-    #: Whether this thread stops at its jobs' pause points while a camera frame is on its way to the
-    #: screen (:mod:`appmodel.tracking.frame_gate`).
+    #: Whether this thread's spaced jobs stop at their pause points while a camera frame is on its way
+    #: to the screen (:mod:`appmodel.tracking.frame_gate`).
     yields_to_frames = False
 
     def __init__(self, name: str, on_ready: Callable[[], None] | None = None, *, hold_s: float = 0.0) -> None:
@@ -195,7 +195,6 @@ class JobThread(Generic[R]):
 
     def _run(self) -> None:
         lower_this_threads_priority(self.niceness)
-        yield_to_frames(self.yields_to_frames)
         while True:
             if self.hold_s > 0:
                 self._shown.wait(self.hold_s)
@@ -210,6 +209,9 @@ class JobThread(Generic[R]):
                 self._started_at = time.monotonic()
                 (seq, job), self._job = self._job, None  # type: ignore[misc]  # the wait above ends with a job set (or stopped, returned)
                 self._running = True
+                # A spaced job (the carried units' preview shows each frame meanwhile) gives way to a
+                # frame on its way; one the frame waits for (no preview: spacing 0) never does.
+                yield_to_frames(self.yields_to_frames and self.spacing_s > 0)
             try:
                 t0 = time.perf_counter()
                 result = job()

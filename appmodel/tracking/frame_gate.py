@@ -29,7 +29,8 @@ HOLD_MAX_S = 0.03
 class FrameGate:
     """Open while a frame is on its way to the screen (thread-safe)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold_max_s: float = HOLD_MAX_S) -> None:
+        self.hold_max_s = hold_max_s
         self._clear = threading.Event()
         self._clear.set()
         self._opened_at = 0.0
@@ -39,7 +40,7 @@ class FrameGate:
 
     @property
     def open(self) -> bool:
-        return not self._clear.is_set() and time.monotonic() < self._opened_at + HOLD_MAX_S
+        return not self._clear.is_set() and time.monotonic() < self._opened_at + self.hold_max_s
 
     def frame_started(self) -> None:
         """A frame is in hand (the tracking thread): workers yield until :meth:`frame_shown`."""
@@ -52,10 +53,10 @@ class FrameGate:
         self._clear.set()
 
     def pause(self) -> None:
-        """Wait while the gate is open, at most until :data:`HOLD_MAX_S` after the frame started."""
+        """Wait while the gate is open, at most until ``hold_max_s`` after the frame started."""
         if self._clear.is_set():
             return
-        left = self._opened_at + HOLD_MAX_S - time.monotonic()
+        left = self._opened_at + self.hold_max_s - time.monotonic()
         if left > 0:
             self.pauses += 1
             self._clear.wait(left)

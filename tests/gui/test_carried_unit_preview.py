@@ -218,3 +218,29 @@ def test_while_a_preview_carries_the_frames_the_exact_images_are_spaced_and_the_
     wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     view.repaint()
     assert view.renderer.shown_version == s.version, "the last pose gets its exact image"
+
+
+def test_a_frame_on_its_way_holds_the_exact_image_until_its_preview_is_painted(feed, qtbot, monkeypatch):
+    """The worker's exact image (tens of ms of Python) waits at its pause points while a tracked frame's
+    preview is still to paint, so the frame's path has the interpreter; the paint lets it go on."""
+    from appmodel.tracking.frame_gate import LIVE_FRAMES
+
+    app, s, view = carrying_view(feed, qtbot)
+    monkeypatch.setattr(LIVE_FRAMES, "hold_max_s", 60.0)  # no hold ends by itself here
+    monkeypatch.setattr("gui.overlay_worker.EXACT_SPACING_S", 0.01)  # the spaced exact image starts at once
+    try:
+        LIVE_FRAMES.frame_started()  # the tracking thread has the next frame in hand
+        place(s, 4, START[0] + 2.0, START[1])
+        assert view.renderer.preview_pending() and LIVE_FRAMES.open
+        import time
+
+        deadline = time.monotonic() + 30  # (no Qt events meanwhile: they would paint the preview)
+        while LIVE_FRAMES.pauses == 0 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert LIVE_FRAMES.pauses > 0, "the worker's job stopped at a pause point"
+        assert view.overlays.latest_overlay().version < s.version
+        painted(view)  # the preview of the frame's pose: the frame is on the screen
+        assert not LIVE_FRAMES.open and not view.renderer.preview_pending()
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    finally:
+        LIVE_FRAMES.frame_shown()
