@@ -8,7 +8,8 @@ five times as long, and such frames were the tail of the delay from camera to pa
 (``bench/overlay_latency.py``).
 
 So a live feed opens the gate when a frame is in hand (the tracking thread) and the UI closes it
-once every view has painted what that frame moved (or the frame moved nothing); meanwhile a thread
+once every view has painted what that frame moved (or the frame moved nothing), unless a newer frame
+is in hand by then; meanwhile a thread
 that yields to frames (the overlay workers, :func:`yield_to_frames`) stops at its pause points
 (:func:`pause_point`, placed between steps of a few hundred microseconds). A pause lasts at most
 :data:`HOLD_MAX_S` from the frame's start, so a frame the UI never finishes (a closed window, a
@@ -34,6 +35,11 @@ class FrameGate:
         self._clear = threading.Event()
         self._clear.set()
         self._opened_at = 0.0
+        self._lock = threading.Lock()
+        #: the frames counted as they come (started), the newest one tracked (ready), and the one
+        #: whose poses the UI took and paints now (showing): a frame shown only lets the workers go
+        #: on when no newer one is in hand meanwhile
+        self._started = self._ready = self._showing = 0
         #: How many frames opened it, and how often a worker waited at a pause point (tests, bench).
         self.frames = 0
         self.pauses = 0
@@ -44,13 +50,34 @@ class FrameGate:
 
     def frame_started(self) -> None:
         """A frame is in hand (the tracking thread): workers yield until :meth:`frame_shown`."""
-        self._opened_at = time.monotonic()
-        self.frames += 1
-        self._clear.clear()
+        with self._lock:
+            self._started += 1
+            self._opened_at = time.monotonic()
+            self.frames += 1
+            self._clear.clear()
+
+    def frame_ready(self) -> None:
+        """The frame in hand is tracked, its poses handed to the UI (the tracking thread)."""
+        with self._lock:
+            self._ready = self._started
+
+    def frame_taken(self) -> None:
+        """The UI took the newest tracked frame's poses into the session (the UI thread)."""
+        with self._lock:
+            self._showing = self._ready
 
     def frame_shown(self) -> None:
-        """The frame's poses are painted in every view, or moved nothing (the UI thread)."""
-        self._clear.set()
+        """The poses taken are painted in every view, or moved nothing (the UI thread): the workers go
+        on, unless a newer frame is already in hand."""
+        with self._lock:
+            if self._showing >= self._started:
+                self._clear.set()
+
+    def release(self) -> None:
+        """Let every worker go on now (the feed stopped, a test is over)."""
+        with self._lock:
+            self._showing = self._ready = self._started
+            self._clear.set()
 
     def pause(self) -> None:
         """Wait while the gate is open, at most until ``hold_max_s`` after the frame started."""

@@ -145,6 +145,7 @@ class LiveTracking(LoopSubscriber):
         self._events.put(event)
 
     def on_frame(self, tracked_round: TrackedRound) -> None:
+        LIVE_FRAMES.frame_ready()
         image = tracked_round.image(self.shown_camera)
         with self._lock:
             if image is None and self._latest is not None:
@@ -189,6 +190,7 @@ class LiveTracking(LoopSubscriber):
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout_s)
+        LIVE_FRAMES.release()  # no frame of this feed is on its way any more
         self._unsubscribe()
         self.loop.close()
         if self.owns_source and not self._closed:

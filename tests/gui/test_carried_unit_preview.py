@@ -229,7 +229,9 @@ def test_a_frame_on_its_way_holds_the_exact_image_until_its_preview_is_painted(f
     monkeypatch.setattr(LIVE_FRAMES, "hold_max_s", 60.0)  # no hold ends by itself here
     monkeypatch.setattr("gui.overlay_worker.EXACT_SPACING_S", 0.01)  # the spaced exact image starts at once
     try:
-        LIVE_FRAMES.frame_started()  # the tracking thread has the next frame in hand
+        LIVE_FRAMES.frame_started()  # the tracking thread has the next frame in hand, tracks it,
+        LIVE_FRAMES.frame_ready()
+        LIVE_FRAMES.frame_taken()  # and the UI takes its poses:
         place(s, 4, START[0] + 2.0, START[1])
         assert view.renderer.preview_pending() and LIVE_FRAMES.open
         import time
@@ -243,4 +245,4 @@ def test_a_frame_on_its_way_holds_the_exact_image_until_its_preview_is_painted(f
         assert not LIVE_FRAMES.open and not view.renderer.preview_pending()
         wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     finally:
-        LIVE_FRAMES.frame_shown()
+        LIVE_FRAMES.release()

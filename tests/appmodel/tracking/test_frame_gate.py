@@ -16,7 +16,14 @@ def gate(monkeypatch):
     """The process's gate, holding for a minute (a test never waits for the hold to end by itself)."""
     monkeypatch.setattr(LIVE_FRAMES, "hold_max_s", 60.0)
     yield LIVE_FRAMES
-    LIVE_FRAMES.frame_shown()
+    LIVE_FRAMES.release()
+
+
+def frame_in_hand(gate: FrameGate) -> None:
+    """A frame as the live feed and the UI go through it, up to its paint: in hand, tracked, taken."""
+    gate.frame_started()
+    gate.frame_ready()
+    gate.frame_taken()
 
 
 def worker(steps: list[str], yields: bool) -> threading.Thread:
@@ -31,7 +38,7 @@ def worker(steps: list[str], yields: bool) -> threading.Thread:
 
 
 def test_a_worker_waits_at_its_pause_point_until_the_frame_is_shown(gate) -> None:
-    gate.frame_started()
+    frame_in_hand(gate)
     steps: list[str] = []
     thread = worker(steps, yields=True)
     deadline = time.monotonic() + 30
@@ -42,6 +49,17 @@ def test_a_worker_waits_at_its_pause_point_until_the_frame_is_shown(gate) -> Non
     gate.frame_shown()
     thread.join(30)
     assert steps == ["before", "after"]
+
+
+def test_a_frame_shown_while_a_newer_one_is_in_hand_keeps_the_workers_waiting(gate) -> None:
+    frame_in_hand(gate)  # the UI took frame 1's poses and paints them...
+    gate.frame_started()  # ...while the tracking thread has frame 2 in hand
+    gate.frame_shown()
+    assert gate.open
+    gate.frame_ready()
+    gate.frame_taken()
+    gate.frame_shown()
+    assert not gate.open
 
 
 def test_a_thread_that_does_not_yield_never_waits(gate) -> None:
@@ -85,7 +103,7 @@ def test_the_live_feed_opens_the_gate_for_every_frame_it_tracks(gate, tmp_path) 
 
     def tracked(frame):
         open_while_tracked.append(gate.open)  # the frame is in hand: the views' workers yield
-        gate.frame_shown()  # as the window does once it painted the frame's poses
+        gate.release()  # (as if the window had painted it)
         return process(frame)
     tracker.process = tracked
     before = gate.frames
@@ -96,3 +114,4 @@ def test_the_live_feed_opens_the_gate_for_every_frame_it_tracks(gate, tmp_path) 
     live.stop()
     tracker.close()
     assert open_while_tracked == [True] * 6 and gate.frames - before == 6
+    assert not gate.open  # a stopped feed holds nobody
