@@ -89,6 +89,9 @@ class OverlayImage:
     #: ((unit id, :data:`~appmodel.overlays.moved_layer.Pose`) pairs): a view moves that picture from
     #: there to the unit's newer pose until the next exact image (:meth:`Compositor.preview_moves`).
     poses: tuple[tuple[int, Pose], ...] = ()
+    #: Carried units with no picture of their own in this view (nothing of theirs in sight, or nothing
+    #: drawn for them alone): nothing to move, so their next poses wait for no exact image either.
+    unseen: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,8 +322,9 @@ class Compositor:
             parts = tuple(layers.parts()) if content is not None else ()
         movers = {part.unit_id for part in parts if part.unit_id is not None}
         poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
+        unseen = layers.hot_units() - movers
         return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
-                            (time.perf_counter() - t0) * 1000.0, poses)
+                            (time.perf_counter() - t0) * 1000.0, poses, unseen)
 
     @staticmethod
     def preview_moves(overlay: OverlayImage | None, units_now: Any, transform: Any) -> dict[int, QTransform]:

@@ -425,7 +425,8 @@ class ViewRenderer(QObject):
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
             latest = self.overlays.latest_overlay()
-            preview = latest is not None and bool(latest.poses)
+            # (a carried unit out of this view's sight has nothing to preview, and waits for nothing)
+            preview = latest is not None and bool(latest.poses or latest.unseen)
             self.overlays.spacing_s = EXACT_SPACING_S if preview else 0.0
             self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
             if preview:

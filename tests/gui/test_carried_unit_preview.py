@@ -246,3 +246,27 @@ def test_a_frame_on_its_way_holds_the_exact_image_until_its_preview_is_painted(f
         wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     finally:
         LIVE_FRAMES.release()
+
+
+def test_a_unit_carried_out_of_the_views_sight_asks_for_no_exact_image_each_frame(feed, qtbot):
+    """A view that does not see the carried unit (zoomed on the middle of the table) has nothing of it
+    to move: it keeps its exact images spaced as for a unit in sight, instead of one every frame."""
+    from gui.overlay_worker import EXACT_SPACING_S
+    from gui.table_view import TableView
+
+    app = ensure_qt_app()
+    s = GameSession.from_scenario_file(SCENARIO_PATH)
+    view = TableView(s, calibration=feed.calibration, toggles=ONLY_UNITS)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    view.zoom_by(4.0)  # the middle 18" of the table: the MAAWS gunner, 15" from its edge, is out of sight
+    view.set_frame(np.zeros((H, W, 3), np.uint8))
+    wait_until(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
+    for step in range(1, 4):
+        place(s, step, START[0] + 0.2 * step, START[1])
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    latest = view.overlays.latest_overlay()
+    assert latest.poses == () and MAAWS in latest.unseen
+    place(s, 4, START[0] + 1.0, START[1])
+    assert view.overlays.spacing_s == EXACT_SPACING_S and view.renderer.preview_pending()
