@@ -7,11 +7,13 @@ of the 40-unit game of ``bench/gui_draw.py``, rendered beforehand, handed out on
 newest only, as a USB camera does) -> the tracking loop on its thread (``LiveTracking``: AprilTag
 detection, poses, the ``tracker.pipeline.Tracker``) -> the window's poll (``LivePresenter``: the
 poses into the session) -> each view's overlay worker (snapshot, rules' shapes, overlay image) -> the
-paint of the real ``MainWindow``'s camera view (1920x1080) and of its ``ProjectorWindow`` (1920x1080,
-through a projector homography, the tags masked), offscreen, every overlay on, in Qt's own event loop.
+paint of the real ``MainWindow``'s camera view and of its ``ProjectorWindow`` (full screen on a second
+1920x1080 screen, through a projector homography, the tags masked), offscreen (Qt's offscreen
+platform given two 1920x1080 screens), every overlay on, in Qt's own event loop.
 
-One unit (the Sergeant) is carried across the table, 0.15" a frame (a hand at 4.5"/s); the other
-39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
+One unit (the Sergeant) is carried back and forth over 9" of the table, 0.15" a frame (a hand at
+4.5"/s), drifting on 0.03" a frame so that no pose comes twice (a picture for every frame of the
+run); the other 39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
 of the paint event (the widget's whole ``paintEvent``) of the first paint of each view showing the
 carried unit's own overlays at the pose that frame gave it ("shown frames"): moved there on the UI
 thread from the pose the last exact image drew them at (the preview: ``appmodel.overlays.moved_layer``),
