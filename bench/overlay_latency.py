@@ -7,11 +7,13 @@ of the 40-unit game of ``bench/gui_draw.py``, rendered beforehand, handed out on
 newest only, as a USB camera does) -> the tracking loop on its thread (``LiveTracking``: AprilTag
 detection, poses, the ``tracker.pipeline.Tracker``) -> the window's poll (``LivePresenter``: the
 poses into the session) -> each view's overlay worker (snapshot, rules' shapes, overlay image) -> the
-paint of the real ``MainWindow``'s camera view (1920x1080) and of its ``ProjectorWindow`` (1920x1080,
-through a projector homography, the tags masked), offscreen, every overlay on, in Qt's own event loop.
+paint of the real ``MainWindow``'s camera view and of its ``ProjectorWindow`` (full screen on a second
+1920x1080 screen, through a projector homography, the tags masked), offscreen (Qt's offscreen
+platform given two 1920x1080 screens), every overlay on, in Qt's own event loop.
 
-One unit (the Sergeant) is carried across the table, 0.15" a frame (a hand at 4.5"/s); the other
-39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
+One unit (the Sergeant) is carried back and forth over 9" of the table, 0.15" a frame (a hand at
+4.5"/s), drifting on 0.03" a frame so that no pose comes twice (a picture for every frame of the
+run); the other 39 stand. A sample is the time from the moment the camera handed a frame to the tracker to the end
 of the paint event (the widget's whole ``paintEvent``) of the first paint of each view showing the
 carried unit's own overlays at the pose that frame gave it ("shown frames"): moved there on the UI
 thread from the pose the last exact image drew them at (the preview: ``appmodel.overlays.moved_layer``),
@@ -51,6 +53,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FPS = 30.0
 MOVER = 10  # the Sergeant
 STEP_IN = 0.15
+#: How far the carried unit's back-and-forth drifts on each frame (in; 13.5" over a 15 s run).
+DRIFT_IN = 0.03
 #: The first second of each run is not sampled: the window's first paints, the detector's first
 #: whole-frame search.
 WARM_UP_S = 1.0
@@ -109,11 +113,13 @@ class CameraClock:
 
 
 def carried(session: Any, k: int) -> tuple[float, float]:
-    """Where the carried unit stands in frame k: back and forth along the table."""
+    """Where the carried unit stands in frame k: back and forth over 9" of the table's empty middle,
+    drifting on by ``DRIFT_IN`` a frame, so that no pose comes twice (a camera looping over one trip
+    would show the tracker and the overlays the same poses again, and what they remember of them)."""
     u = session.unit(MOVER)
     phase = k % 120
     offset = STEP_IN * (phase if phase < 60 else 120 - phase)
-    return u.x_in + offset, u.y_in + 0.3 * offset
+    return u.x_in + offset + DRIFT_IN * k, u.y_in + 0.3 * offset
 
 
 def pictures_of(session: Any, feed: Any, count: int) -> list[Any]:
@@ -151,7 +157,15 @@ def thread_group(name: str) -> str:
 
 def child(seconds: float) -> dict[str, Any]:
     """One run of the code on sys.path; returns the raw figures."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if "QT_QPA_PLATFORM" not in os.environ:
+        # Two 1920x1080 screens, as at the table: the window on the first, the projector full screen on
+        # the second (Qt's offscreen platform alone has one 800x800 screen, where the projector window
+        # took 800x800 and saw a third of the table).
+        screens = Path(tempfile.mkdtemp(prefix="overlay-latency-screens-")) / "screens.json"
+        screens.write_text(json.dumps({"screens": [
+            {"name": name, "x": x, "y": 0, "width": 1920, "height": 1080, "logicalDpi": 96, "logicalBaseDpi": 96,
+             "dpr": 1} for name, x in (("window", 0), ("projector", 1920))]}))
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screens}"
     import numpy as np
     from PySide6.QtCore import QTimer
 
@@ -169,7 +183,7 @@ def child(seconds: float) -> dict[str, Any]:
     app = create_application()
     session = forty_units()
     feed = SyntheticFeed(session.table_size_in, width_px=1920, height_px=1080)
-    pictures = pictures_of(session, feed, 120)  # one trip there and back (9"); the camera loops over it
+    pictures = pictures_of(session, feed, int(seconds * FPS) + 1)  # a picture for every frame of the run
 
     camera = CameraClock(pictures, seconds=seconds)
     tracker = Tracker(roster=Roster(), calibration=feed.calibration)
@@ -185,7 +199,8 @@ def child(seconds: float) -> dict[str, Any]:
     live = LiveTracking(camera, tracker, realtime=True)
     folder = tempfile.mkdtemp(prefix="overlay-latency-")
     store = open_store(Path(folder) / "settings.ini")
-    settings = replace(load_settings(store), projector_overlays=OverlayToggles(), overlays=OverlayToggles())
+    settings = replace(load_settings(store), projector_overlays=OverlayToggles(), overlays=OverlayToggles(),
+                       projector_screen=1)
     w, h = 1920, 1080
     projector = ProjectorCalibration(1920, 1080, np.array([[w / 72.0, 0, 0], [0, -h / 48.0, h], [0, 0, 1]]), 0.0, 0.0, 16)
     window = MainWindow(session, settings=settings, store=store, calibration=feed.calibration,
@@ -195,7 +210,9 @@ def child(seconds: float) -> dict[str, Any]:
     window.view.set_mode("camera")
     beamer = window.show_projector("projector")
     assert beamer is not None
-    beamer.resize(w, h)
+    if (beamer.width(), beamer.height()) != (w, h):
+        raise RuntimeError(f"the projector window is {beamer.width()}x{beamer.height()}, not {w}x{h}: "
+                           "its screen is not 1920x1080")
 
     # Which tracked frame each game version comes from: the poses of frame k go into the session here.
     frame_of_version: dict[int, int] = {}

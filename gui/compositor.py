@@ -22,6 +22,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QTransform
 
+from appmodel.tracking.frame_gate import pause_point
 from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.draw_memo import Memo
 from appmodel.overlays.registry import OverlayToggles, build_items
@@ -88,6 +89,9 @@ class OverlayImage:
     #: ((unit id, :data:`~appmodel.overlays.moved_layer.Pose`) pairs): a view moves that picture from
     #: there to the unit's newer pose until the next exact image (:meth:`Compositor.preview_moves`).
     poses: tuple[tuple[int, Pose], ...] = ()
+    #: Carried units with no picture of their own in this view (nothing of theirs in sight, or nothing
+    #: drawn for them alone): nothing to move, so their next poses wait for no exact image either.
+    unseen: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, eq=False)
@@ -307,16 +311,20 @@ class Compositor:
         ``started_s``: ``time.perf_counter()`` when the job began (for ``made_ms``)."""
         t0 = time.perf_counter() if started_s is None else started_s
         w, h = int(size[0]), int(size[1])
-        with self.lock:
+        with self.lock:  # (its pause points let a camera frame on its way go first: frame_gate)
+            pause_point()
             items = self.items(snapshot, toggles)
+            pause_point()
             layers = self.layers
             layers.update(items, transform, (w, h))
+            pause_point()
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
         movers = {part.unit_id for part in parts if part.unit_id is not None}
         poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
+        unseen = layers.hot_units() - movers
         return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
-                            (time.perf_counter() - t0) * 1000.0, poses)
+                            (time.perf_counter() - t0) * 1000.0, poses, unseen)
 
     @staticmethod
     def preview_moves(overlay: OverlayImage | None, units_now: Any, transform: Any) -> dict[int, QTransform]:

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QTimer
 
+from appmodel.tracking.frame_gate import LIVE_FRAMES
+
 #: Work put off for the frame path runs at the latest this long after it was due (ms).
 MAX_WAIT_MS = 120
 #: How often a wait checks the path again when no paint tells it (ms): a view hidden meanwhile.
@@ -28,6 +30,10 @@ class FrameView(Protocol):
 
     def frame_pending(self) -> bool:
         """Whether this view has overlays of a newer game version being made or waiting to be painted."""
+        ...
+
+    def preview_pending(self) -> bool:
+        """Whether a tracked move waits for this view's paint of the carried units' preview."""
         ...
 
 
@@ -80,9 +86,22 @@ class FramePath:
             self.when_clear(key, what)
 
     def painted(self) -> None:
-        """A view painted: what waits runs, if the path is clear then, once the paint is over."""
+        """A view painted: what waits runs, if the path is clear then, once the paint is over; the
+        live feed's frame is shown once no view has its preview still to paint."""
+        self.frame_shown_if_painted()
         if self._waiting:
             self._arm(0)
+
+    def frame_shown_if_painted(self) -> None:
+        """Tell the live feed's gate (:mod:`appmodel.tracking.frame_gate`) the newest frame is on the
+        screen, if every view has painted what it moved (or it moved nothing)."""
+        for view in list(self._views):
+            try:
+                if view.preview_pending():
+                    return
+            except RuntimeError:  # its widget is gone
+                self._views.discard(view)
+        LIVE_FRAMES.frame_shown()
 
     def _arm(self, ms: int = RECHECK_MS) -> None:
         if self._timer is None:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel
 
 from appmodel.tracking.height_check import HeightCheck, heights_summary
 from appmodel.tracking.tracking_status import TrackingMonitor, roster_names
+from appmodel.tracking.frame_gate import LIVE_FRAMES
 from gui.frame_path import frame_path
 from gui.sculptor_rescans import SculptorRescans
 from gui.theme import TEXT_COLORS
@@ -131,6 +132,8 @@ class LivePresenter:
             holding = holding or self.rescans.scanning
             if self.sand_watch is not None and not holding and self._sand_frames % SAND_EVERY_FRAMES == 0:
                 self.check_sand(update.frame_bgr)
+        if update.tracked is not None:
+            LIVE_FRAMES.frame_taken()
         if update.tracked is not None and not holding:
             if w.session.apply_poses(update.tracked.poses, t_s=update.tracked.t_s):
                 self._still_frames = 0
@@ -138,6 +141,8 @@ class LivePresenter:
                 self._still_frames += 1
                 if self._still_frames == SETTLED_FRAMES:  # the carry is over: the panels show where it ended now
                     frame_path(w.session).settle()
+        if update.tracked is not None:  # what it moved is painted (a preview: its paint says so)
+            frame_path(w.session).frame_shown_if_painted()
             if self.height_check is not None:
                 self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:

@@ -31,6 +31,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QImage, QPainter
 
 from appmodel.overlays.label_placement import Box, PlacedLabel
+from appmodel.tracking.frame_gate import pause_point
 from gui.overlay_painter import OverlayPainter, subdivided
 from appmodel.overlays.draw_item import DrawItem
 from appmodel.overlays.transforms import MAX_SEGMENT_IN
@@ -158,6 +159,7 @@ class CachedTier:
             outlines = painter.outlines(items, transform)
             lp.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             for item in items:
+                pause_point()
                 poly = outlines.get(item.key) if len(item.points_in) else None
                 if poly is not None:
                     painter.paint_shape(lp, item, poly, transform)
@@ -188,6 +190,7 @@ class CachedTier:
                 grown = (x0 - CUT_MARGIN_PX, y0 - CUT_MARGIN_PX, x1 + CUT_MARGIN_PX, y1 + CUT_MARGIN_PX)
                 hit = (boxes[:, 0] < x1) & (x0 < boxes[:, 2]) & (boxes[:, 1] < y1) & (y0 < boxes[:, 3])
                 for k in np.flatnonzero(hit):
+                    pause_point()
                     item, box = shaped[k]
                     paint_within(painter, lp, item, box, outlines[item.key], transform, grown)
                 hit = (label_boxes[:, 0] < x1) & (x0 < label_boxes[:, 2]) & (label_boxes[:, 1] < y1) & (y0 < label_boxes[:, 3])
@@ -277,6 +280,7 @@ class LayerStack:
         hot_shapes: list[tuple[DrawItem, Any]] = []
         hot_labelled: set[DrawItem] = set()
         for item in items:
+            pause_point()
             g = geo_old.get(item)
             if g is None:
                 g = (self.painter.item_bounds(item, transform), outlines.get(item.key) if len(item.points_in) else None)
@@ -306,7 +310,9 @@ class LayerStack:
                 entries[item] = box
             elif is_hot and item.label:
                 hot_labelled.add(item)
+        pause_point()
         labels = self.painter.layout_labels(items, transform, (w, h))
+        pause_point()
         static_labels = [(p, item) for p, item in labels if item not in hot_labelled]
         self._hot_labels = [(p, item) for p, item in labels if item in hot_labelled]
         self.last_update, self.last_repainted_px = self.tier.update(self.painter, entries, static_labels, transform, (w, h),
@@ -328,6 +334,7 @@ class LayerStack:
             w, h = self._size
             view = (-CUT_MARGIN_PX, -CUT_MARGIN_PX, w + CUT_MARGIN_PX, h + CUT_MARGIN_PX)
             for item, poly in shapes:
+                pause_point()
                 # Plain lines of one pen (a carried unit's voice edges) go out as one path.
                 plain = not item.closed and not item.marker and not item.dashed
                 key = (item.color, item.width_px) if plain else None

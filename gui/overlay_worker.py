@@ -52,6 +52,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 
 from gui.compositor import BackgroundImage, Compositor, OverlayImage, background_key, view_key
+from appmodel.tracking.frame_gate import yield_to_frames
 from gui.frame_path import frame_path
 from appmodel.overlays.registry import OverlayToggles
 
@@ -98,6 +99,9 @@ class JobThread(Generic[R]):
 
     #: How much nicer than the program this thread runs (:func:`lower_this_threads_priority`).
     niceness = 0
+    #: Whether this thread's spaced jobs stop at their pause points while a camera frame is on its way
+    #: to the screen (:mod:`appmodel.tracking.frame_gate`).
+    yields_to_frames = False
 
     def __init__(self, name: str, on_ready: Callable[[], None] | None = None, *, hold_s: float = 0.0) -> None:
         self.name = name
@@ -205,6 +209,9 @@ class JobThread(Generic[R]):
                 self._started_at = time.monotonic()
                 (seq, job), self._job = self._job, None  # type: ignore[misc]  # the wait above ends with a job set (or stopped, returned)
                 self._running = True
+                # A spaced job (the carried units' preview shows each frame meanwhile) gives way to a
+                # frame on its way; one the frame waits for (no preview: spacing 0) never does.
+                yield_to_frames(self.yields_to_frames and self.spacing_s > 0)
             try:
                 t0 = time.perf_counter()
                 result = job()
@@ -235,6 +242,7 @@ class OverlayWorker(JobThread[tuple[OverlayImage, Any, Any]]):
     same thread: :meth:`latest` is (image, snapshot, prepared)."""
 
     niceness = WORKER_NICENESS
+    yields_to_frames = True
 
     def __init__(self, compositor: Compositor, *, on_ready: Callable[[], None] | None = None,
                  name: str = "sandtable-overlays", hold_s: float = 0.0,
@@ -379,6 +387,10 @@ class ViewRenderer(QObject):
     def _live(self) -> bool:
         return bool(self.widget.isVisible())
 
+    def preview_pending(self) -> bool:
+        """A tracked move is waiting for this view's paint of its preview."""
+        return self._preview_due and self._live()
+
     def frame_pending(self) -> bool:
         """Overlays of a newer game version are being made for this view, or wait for its paint."""
         if not self._live():
@@ -413,7 +425,8 @@ class ViewRenderer(QObject):
             # Tracked units moved: the worker makes the new overlays and the widget repaints then.
             spec = self.spec()
             latest = self.overlays.latest_overlay()
-            preview = latest is not None and bool(latest.poses)
+            # (a carried unit out of this view's sight has nothing to preview, and waits for nothing)
+            preview = latest is not None and bool(latest.poses or latest.unseen)
             self.overlays.spacing_s = EXACT_SPACING_S if preview else 0.0
             self.overlays.request(self.session.snapshot_inputs(), spec.transform, spec.toggles, spec.size)
             if preview:

@@ -229,6 +229,9 @@ class TrackingLoop:
         self.poll_timeout_s = float(poll_timeout_s)
         self.node_timeout_s = float(node_timeout_s)
         self.frames_processed = 0
+        #: Called on the loop's thread when a round's frames are in hand, before they are tracked (the
+        #: window's live feed: its views' workers give the frame the interpreter until it is painted).
+        self.on_round_start: Callable[[], None] | None = None
         self._subscribers: tuple[LoopSubscriber, ...] = ()
         self._subscribe_lock = threading.Lock()
         self._calls: queue.SimpleQueue[Callable[[], Any]] = queue.SimpleQueue()
@@ -358,6 +361,8 @@ class TrackingLoop:
         story) and hand it to the subscribers; with several cameras ``detections`` adds camera nodes'
         batches (a round of batches only needs ``t_s``)."""
         started = time.monotonic()
+        if self.on_round_start is not None:
+            self.on_round_start()
         if self.several:
             if frames:
                 tracked = self.tracker.process(frames, detections=detections or None)

@@ -44,6 +44,7 @@ from appmodel.overlays.sandmap import contour_items, sculpting_items, symbol_ite
 from appmodel.overlays.shared import (grid_items, label_items, movement_items, odds_items, range_items, sight_items,
                                       tape_items, template_items, unit_items)
 from appmodel.session.snapshot import Snapshot
+from appmodel.tracking.frame_gate import pause_point
 from rules.geometry import Cluster, Segment
 
 
@@ -161,6 +162,7 @@ def build_items(snap: Snapshot, layers: Iterable[str], *, memo: Memo | None = No
     m: Any = memo if memo is not None else NO_MEMO
     out: list[DrawItem] = []
     for name in DRAW_ORDER:
+        pause_point()  # (a view's worker: a camera frame on its way goes first, frame_gate)
         if name in wanted:
             out += OVERLAYS[name].build(snap, m)
     m.sweep()

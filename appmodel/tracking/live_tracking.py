@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from appmodel.tracking.frame_gate import LIVE_FRAMES
 from tracker.tracking_loop import LoopSubscriber, RecorderFeed, TrackedRound, TrackingLoop
 
 
@@ -74,6 +75,7 @@ class LiveTracking(LoopSubscriber):
         self.realtime = realtime
         self.poll_timeout_s = poll_timeout_s
         self.loop = TrackingLoop(tracker, source, receiver=receiver, realtime=realtime, poll_timeout_s=poll_timeout_s)
+        self.loop.on_round_start = LIVE_FRAMES.frame_started  # the UI says when it is shown (frame_gate)
         self.shown_camera = shown_camera
         self._latest: tuple[np.ndarray | None, Any] | None = None
         self._lock = threading.Lock()
@@ -143,6 +145,7 @@ class LiveTracking(LoopSubscriber):
         self._events.put(event)
 
     def on_frame(self, tracked_round: TrackedRound) -> None:
+        LIVE_FRAMES.frame_ready()
         image = tracked_round.image(self.shown_camera)
         with self._lock:
             if image is None and self._latest is not None:
@@ -187,6 +190,7 @@ class LiveTracking(LoopSubscriber):
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout_s)
+        LIVE_FRAMES.release()  # no frame of this feed is on its way any more
         self._unsubscribe()
         self.loop.close()
         if self.owns_source and not self._closed:

@@ -218,3 +218,55 @@ def test_while_a_preview_carries_the_frames_the_exact_images_are_spaced_and_the_
     wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
     view.repaint()
     assert view.renderer.shown_version == s.version, "the last pose gets its exact image"
+
+
+def test_a_frame_on_its_way_holds_the_exact_image_until_its_preview_is_painted(feed, qtbot, monkeypatch):
+    """The worker's exact image (tens of ms of Python) waits at its pause points while a tracked frame's
+    preview is still to paint, so the frame's path has the interpreter; the paint lets it go on."""
+    from appmodel.tracking.frame_gate import LIVE_FRAMES
+
+    app, s, view = carrying_view(feed, qtbot)
+    monkeypatch.setattr(LIVE_FRAMES, "hold_max_s", 60.0)  # no hold ends by itself here
+    monkeypatch.setattr("gui.overlay_worker.EXACT_SPACING_S", 0.01)  # the spaced exact image starts at once
+    try:
+        LIVE_FRAMES.frame_started()  # the tracking thread has the next frame in hand, tracks it,
+        LIVE_FRAMES.frame_ready()
+        LIVE_FRAMES.frame_taken()  # and the UI takes its poses:
+        place(s, 4, START[0] + 2.0, START[1])
+        assert view.renderer.preview_pending() and LIVE_FRAMES.open
+        import time
+
+        deadline = time.monotonic() + 30  # (no Qt events meanwhile: they would paint the preview)
+        while LIVE_FRAMES.pauses == 0 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert LIVE_FRAMES.pauses > 0, "the worker's job stopped at a pause point"
+        assert view.overlays.latest_overlay().version < s.version
+        painted(view)  # the preview of the frame's pose: the frame is on the screen
+        assert not LIVE_FRAMES.open and not view.renderer.preview_pending()
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    finally:
+        LIVE_FRAMES.release()
+
+
+def test_a_unit_carried_out_of_the_views_sight_asks_for_no_exact_image_each_frame(feed, qtbot):
+    """A view that does not see the carried unit (zoomed on the middle of the table) has nothing of it
+    to move: it keeps its exact images spaced as for a unit in sight, instead of one every frame."""
+    from gui.overlay_worker import EXACT_SPACING_S
+    from gui.table_view import TableView
+
+    app = ensure_qt_app()
+    s = GameSession.from_scenario_file(SCENARIO_PATH)
+    view = TableView(s, calibration=feed.calibration, toggles=ONLY_UNITS)
+    qtbot.addWidget(view)
+    view.resize(W, H)
+    view.show()
+    view.zoom_by(4.0)  # the middle 18" of the table: the MAAWS gunner, 15" from its edge, is out of sight
+    view.set_frame(np.zeros((H, W, 3), np.uint8))
+    wait_until(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
+    for step in range(1, 4):
+        place(s, step, START[0] + 0.2 * step, START[1])
+        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    latest = view.overlays.latest_overlay()
+    assert latest.poses == () and MAAWS in latest.unseen
+    place(s, 4, START[0] + 1.0, START[1])
+    assert view.overlays.spacing_s == EXACT_SPACING_S and view.renderer.preview_pending()

@@ -100,6 +100,9 @@ class _View:
     def frame_pending(self) -> bool:
         return self.pending
 
+    def preview_pending(self) -> bool:
+        return False
+
 
 def test_put_off_work_waits_for_the_views_paint(qtbot, monkeypatch):
     from gui import frame_path as fp
