@@ -12,6 +12,7 @@ remap tables that rectify the camera frame for the top-down view, and the frame'
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Hashable, Iterable
@@ -115,21 +116,41 @@ SHIFT_TOLERANCE_PX = 0.5
 SMOOTH_MOVE_MAX_PX = 250_000
 
 
+#: Moved pictures bigger than this (pixels: the selected vehicle's 64" ring covers most of a 1080p
+#: view) that do not turn are shifted by the move at their centre, to the pixel: resampled through
+#: the lens, each cost the UI thread 10-15 ms a paint (``bench/gui_draw.py``); what the lens bends
+#: across one (a pixel or two at the far edge of a long ring) waits for the exact image, at most a
+#: quarter of a second (``EXACT_SPACING_S``).
+SHIFT_BIG_MIN_PX = 500_000
+#: ...as long as the move turns them less than this (degrees: a vehicle turning in place is resampled).
+SHIFT_BIG_MAX_TURN_DEG = 0.5
+
+
 def _as_shift(move: QTransform, box: tuple[int, int, int, int]) -> tuple[int, int] | None:
     """The whole-pixel shift ``move`` comes to over ``box`` (x0, y0, x1, y1) to within
-    :data:`SHIFT_TOLERANCE_PX`, or None when it turns, scales or bends the picture more."""
+    :data:`SHIFT_TOLERANCE_PX` (for a big picture that does not turn, its shift at the centre:
+    :data:`SHIFT_BIG_MIN_PX`), or None when it turns, scales or bends the picture more."""
     x0, y0, x1, y1 = box
     m11, m12, m13, m21, m22, m23 = move.m11(), move.m12(), move.m13(), move.m21(), move.m22(), move.m23()
     m31, m32, m33 = move.m31(), move.m32(), move.m33()
+
+    def moved(x: float, y: float) -> tuple[float, float]:
+        w = m13 * x + m23 * y + m33
+        return (m11 * x + m21 * y + m31) / w - x, (m12 * x + m22 * y + m32) / w - y
+
     shift: tuple[int, int] | None = None
     for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
-        w = m13 * x + m23 * y + m33
-        u, v = (m11 * x + m21 * y + m31) / w - x, (m12 * x + m22 * y + m32) / w - y
+        u, v = moved(x, y)
         if shift is None:
             shift = (round(u), round(v))
         if abs(u - shift[0]) > SHIFT_TOLERANCE_PX or abs(v - shift[1]) > SHIFT_TOLERANCE_PX:
-            return None
-    return shift
+            break
+    else:
+        return shift
+    if (x1 - x0) * (y1 - y0) < SHIFT_BIG_MIN_PX or abs(math.degrees(math.atan2(m12, m11))) >= SHIFT_BIG_MAX_TURN_DEG:
+        return None
+    u, v = moved((x0 + x1) / 2, (y0 + y1) / 2)
+    return (round(u), round(v))
 
 
 def background_key(transform: Any, size: tuple[int, int], calibration: Any | None) -> Hashable:

@@ -270,3 +270,26 @@ def test_a_unit_carried_out_of_the_views_sight_asks_for_no_exact_image_each_fram
     assert latest.poses == () and MAAWS in latest.unseen
     place(s, 4, START[0] + 1.0, START[1])
     assert view.overlays.spacing_s == EXACT_SPACING_S and view.renderer.preview_pending()
+
+
+def test_a_big_carried_picture_that_does_not_turn_is_shifted_to_the_pixel_not_resampled() -> None:
+    """The selected vehicle's long rings cover most of the view: resampling that picture through the
+    lens on every paint cost the UI thread 10-15 ms; carried without turning it is shifted by its move
+    at the centre (the lens's bend across it follows with the exact image); turning, it is resampled,
+    and a small picture is shifted only when the move is a shift to half a pixel everywhere on it."""
+    from PySide6.QtGui import QTransform
+
+    from gui.compositor import SHIFT_BIG_MIN_PX, _as_shift
+
+    big = (0, 0, 1900, 1000)
+    small = (800, 400, 1000, 600)
+    assert (big[2] - big[0]) * (big[3] - big[1]) >= SHIFT_BIG_MIN_PX
+    bent = QTransform(1.002, 0.0, 2e-7, 0.0, 1.002, 1e-7, 3.0, -1.0, 1.0)  # a slide through a lens: a little scale
+    assert _as_shift(bent, big) == (5, 0)  # its move at the centre (950, 500), rounded
+    assert _as_shift(bent, small) is None  # small: resampled, as exact as the homography
+    turned = QTransform()
+    turned.translate(950, 500)
+    turned.rotate(1.6)
+    turned.translate(-950, -500)
+    assert _as_shift(turned, big) is None  # a vehicle turning: its fan must turn
+    assert _as_shift(QTransform.fromTranslate(4.0, -2.0), small) == (4, -2)
