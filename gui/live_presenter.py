@@ -141,13 +141,14 @@ class LivePresenter:
                 self._still_frames += 1
                 if self._still_frames == SETTLED_FRAMES:  # the carry is over: the panels show where it ended now
                     frame_path(w.session).settle()
-        if update.tracked is not None:  # what it moved is painted (a preview: its paint says so)
-            frame_path(w.session).frame_shown_if_painted()
+            frame_path(w.session).frame_shown_if_painted()  # what it moved is painted (a preview: its paint says so)
             if self.height_check is not None:
                 self.height_check.add(update.tracked)
             if self.tracking_monitor is not None:
                 delay = None if update.ready_at is None else (time.monotonic() - update.ready_at) + (update.tracked_in_s or 0.0)
                 self.tracking_monitor.add(update.tracked, delay_s=delay, frame=update.frame_bgr)
+        elif update.tracked is not None:  # held back (a rescan's patterns): it moved nothing
+            frame_path(w.session).frame_shown_if_painted()
         if update.finished and not update.error and self.tracking_monitor is not None:
             words = str(getattr(w.live, "end_words", "") or "")
             if words:
