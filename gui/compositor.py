@@ -341,9 +341,10 @@ class Compositor:
             pause_point()
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
+            hot = layers.hot_units()  # (read with the layers it was drawn from)
         movers = {part.unit_id for part in parts if part.unit_id is not None}
         poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
-        unseen = layers.hot_units() - movers
+        unseen = hot - movers
         return OverlayImage(parts, content, snapshot.version, view_key(transform, (w, h), toggles),
                             (time.perf_counter() - t0) * 1000.0, poses, unseen)
 
