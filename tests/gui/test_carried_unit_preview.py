@@ -57,9 +57,9 @@ def base_at(img: np.ndarray, camera, x_in: float, y_in: float) -> bool:
     return bool((patch[:, 0] - patch[:, 2]).max() > 80)  # blue well over red
 
 
-def carrying_view(feed, qtbot):
-    """A table view of a game whose MAAWS gunner is being carried, its exact overlays made by the
-    worker (so its own items are on a picture of their own)."""
+def carried_three_frames(feed, qtbot, *, zoom: float = 1.0):
+    """A table view (zoomed by ``zoom``) of a game whose MAAWS gunner has been carried for three
+    frames, the exact overlays of the last one made by the worker."""
     from gui.table_view import TableView
 
     app = ensure_qt_app()
@@ -68,11 +68,20 @@ def carrying_view(feed, qtbot):
     qtbot.addWidget(view)
     view.resize(W, H)
     view.show()
+    if zoom != 1.0:
+        view.zoom_by(zoom)
     view.set_frame(np.zeros((H, W, 3), np.uint8))
     wait_until(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
     for step in range(1, 4):
         place(s, step, START[0] + 0.2 * step, START[1])
         wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    return app, s, view
+
+
+def carrying_view(feed, qtbot):
+    """A table view of a game whose MAAWS gunner is being carried, its exact overlays made by the
+    worker (so its own items are on a picture of their own)."""
+    app, s, view = carried_three_frames(feed, qtbot)
     assert dict(view.overlays.latest_overlay().poses).keys() == {MAAWS}, "the carried unit has a picture of its own"
     return app, s, view
 
@@ -252,20 +261,9 @@ def test_a_unit_carried_out_of_the_views_sight_asks_for_no_exact_image_each_fram
     """A view that does not see the carried unit (zoomed on the middle of the table) has nothing of it
     to move: it keeps its exact images spaced as for a unit in sight, instead of one every frame."""
     from gui.overlay_worker import EXACT_SPACING_S
-    from gui.table_view import TableView
 
-    app = ensure_qt_app()
-    s = GameSession.from_scenario_file(SCENARIO_PATH)
-    view = TableView(s, calibration=feed.calibration, toggles=ONLY_UNITS)
-    qtbot.addWidget(view)
-    view.resize(W, H)
-    view.show()
-    view.zoom_by(4.0)  # the middle 18" of the table: the MAAWS gunner, 15" from its edge, is out of sight
-    view.set_frame(np.zeros((H, W, 3), np.uint8))
-    wait_until(app, lambda: view.renderer.shown_frame is not None and not view.overlays.busy)
-    for step in range(1, 4):
-        place(s, step, START[0] + 0.2 * step, START[1])
-        wait_until(app, lambda: not view.overlays.busy and view.overlays.latest_overlay().version == s.version)
+    # zoomed on the middle 18" of the table: the MAAWS gunner, 15" from its edge, is out of sight
+    app, s, view = carried_three_frames(feed, qtbot, zoom=4.0)
     latest = view.overlays.latest_overlay()
     assert latest.poses == () and MAAWS in latest.unseen
     place(s, 4, START[0] + 1.0, START[1])
