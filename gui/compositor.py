@@ -341,7 +341,7 @@ class Compositor:
             pause_point()
             content = layers.content_px()
             parts = tuple(layers.parts()) if content is not None else ()
-            hot = layers.hot_units()  # (read with the layers it was drawn from)
+            hot = layers.hot_now  # the carried units these parts were drawn with
         movers = {part.unit_id for part in parts if part.unit_id is not None}
         poses = tuple((u.unit_id, pose_of(u)) for u in snapshot.units if u.unit_id in movers)
         unseen = hot - movers

@@ -252,6 +252,11 @@ class LayerStack:
     def hot_units(self) -> frozenset[int]:
         return frozenset(uid for uid, at in self._changed_at.items() if self._rebuilds - at < HOT_REBUILDS)
 
+    @property
+    def hot_now(self) -> frozenset[int]:
+        """The units hot at the last :meth:`update`: those :meth:`parts` draws as carried."""
+        return self._hot_now
+
     def invalidate(self) -> None:
         self.tier.image = None
         self.tier.key = None
