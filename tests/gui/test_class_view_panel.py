@@ -16,8 +16,18 @@ from gui.settings import AppSettings
 from rules.downrange.examples.in_depth import SCENARIO_PATH
 
 
-def test_the_qr_code_reads_back_as_the_address_with_its_key(qtbot) -> None:
+
+def decoded_qr(image_bgr):
+    """The text of the QR code in a picture, as a phone's camera app reads it. (OpenCV's classic
+    detector misread about 3 in 100 of these random links in segno's codes with their quiet zone;
+    the ArUco-based one read 300 of 300.)"""
     import cv2
+
+    big = cv2.resize(image_bgr, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    text, _, _ = cv2.QRCodeDetectorAruco().detectAndDecode(big)
+    return text
+
+def test_the_qr_code_reads_back_as_the_address_with_its_key(qtbot) -> None:
 
     from gui.class_view_panel import ClassViewPanel, qr_image
 
@@ -28,9 +38,7 @@ def test_the_qr_code_reads_back_as_the_address_with_its_key(qtbot) -> None:
         qtbot.addWidget(panel)
         assert view.server.token in panel.link.text()
         image = bgr_from_qimage(qr_image(view.url))
-        text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2,
-                                                                     interpolation=cv2.INTER_NEAREST))
-        assert text == view.url
+        assert decoded_qr(image) == view.url
         assert "nobody is watching" in panel.watching.text()
     finally:
         view.close()
@@ -98,7 +106,6 @@ def test_the_window_makes_the_instructors_bookmarks_in_its_recording(qtbot, tmp_
 
 
 def test_the_panel_shows_the_instructors_link_to_copy_with_who_must_not_get_it(qtbot) -> None:
-    import cv2
 
     from gui.class_view_panel import ClassViewPanel
     from PySide6.QtGui import QGuiApplication
@@ -120,9 +127,7 @@ def test_the_panel_shows_the_instructors_link_to_copy_with_who_must_not_get_it(q
         link.qr_button.click()
         assert link.qr.isVisible() and link.qr_button.text() == "Hide QR code"
         image = bgr_from_qimage(link.qr.pixmap().toImage())
-        text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2,
-                                                                     interpolation=cv2.INTER_NEAREST))
-        assert text == view.instructor_url
+        assert decoded_qr(image) == view.instructor_url
         link.qr_button.click()
         assert not link.qr.isVisible()
     finally:
