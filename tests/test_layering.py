@@ -11,6 +11,7 @@ as import-linter contracts list their ``ignore_imports``.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -42,8 +43,18 @@ QT_OUTSIDE_GUI = {
 }
 
 
+def parsed(path: Path) -> ast.Module:
+    """The module's syntax tree, read once per file and change (a dozen checks walk every module)."""
+    return _parsed(path, path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _parsed(path: Path, mtime_ns: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def imported_top_levels(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -65,7 +76,7 @@ def test_package_imports_only_what_its_layer_allows(package: str) -> None:
 
 
 def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -145,7 +156,7 @@ def test_front_ends_do_not_branch_on_a_rulesets_name() -> None:
     offenders = []
     for package in ("gui", "debrief", "classview", "appmodel"):
         for path in sorted((ROOT / package).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = parsed(path)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Compare) and not all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
                     # (``a.ruleset is b``: the same rule system object, not a comparison of names)
@@ -320,7 +331,7 @@ def _imported_names(path: Path, module: str, *, in_functions: bool, type_checkin
                     if isinstance(child, ast.stmt):
                         visit([child])
 
-    visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)).body)
+    visit(parsed(path).body)
     return names
 
 
