@@ -189,6 +189,9 @@
     };
   }
 
+  /* How near a moment of play must come to a stop to be at it (session times are kept to the ms). */
+  var STOP_EPS_S = 1e-6;
+
   function init(root, data) {
     var q = function (sel) { return root.querySelector(sel); };
     var slider = q(".controls input[type=range]"), play = q(".controls .play"), next = q(".controls .next"),
@@ -215,11 +218,14 @@
       listeners.forEach(function (fn) { fn(t, playing); });
     }
 
-    /* The first stop after ``from`` up to ``to`` (stops are sorted), or null. */
+    /* The first stop after ``from`` up to ``to`` (stops are sorted), or null. Both ends within a
+     * microsecond, as the window's replay (ReplayModel.review_between): a stop the replay stands on
+     * is behind it, and a step of play that lands a hair short of a stop (the sum of frames' steps
+     * rounds) reaches it, rather than stepping over it on the next frame. */
     function stopBetween(from, to) {
       for (var i = 0; i < stops.length; i++) {
-        if (stops[i] > from + 1e-6 && stops[i] <= to) { return stops[i]; }
-        if (stops[i] > to) { break; }
+        if (stops[i] > to + STOP_EPS_S) { break; }
+        if (stops[i] > from + STOP_EPS_S) { return stops[i]; }
       }
       return null;
     }
