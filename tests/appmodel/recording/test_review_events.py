@@ -175,3 +175,12 @@ def test_a_ruleset_that_says_who_a_signal_reached_is_taken_at_its_word(tmp_path,
         assert [(c.kind, c.from_id, c.to_ids) for c in model.comms] == [("signal", 1, (9,)), ("jamming", 4, (1,))]
     finally:
         model.close()
+
+
+def test_a_step_of_play_ending_a_hair_short_of_a_kill_stops_at_it_and_the_next_step_does_not(replay):
+    # The window's playback sums ticks of clock time: a sum may end 1e-12 s short of the kill (the
+    # report's player once stepped over such a kill on the next frame).
+    kill = replay.next_review_after(0.0, kinds={"kill"})
+    assert kill is not None
+    assert replay.review_between(kill.t_s - 0.25, kill.t_s - 1e-12, kinds={"kill"}) == [kill]
+    assert replay.review_between(kill.t_s, kill.t_s + 0.25, kinds={"kill"}) == []  # standing on it: behind
