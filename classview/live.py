@@ -114,23 +114,6 @@ class LiveClassView:
             future.cancel()
 
 
-SERVE_HELP = ("serve the class view: the table, the last roll and the log in a browser, live and read-only. PORT "
-              "alone: this computer only; HOST:PORT (e.g. 0.0.0.0:8080): the network, with a key in the address")
-
-
-def add_serve_argument(parser: Any) -> None:
-    """``--serve [HOST:]PORT``, the same on every command that plays or replays a session."""
-    parser.add_argument("--serve", metavar="[HOST:]PORT", default=None, help=SERVE_HELP)
-
-
-def check_serve(value: str | None) -> None:
-    """Refuse a bad ``--serve`` before anything is opened (raises :class:`ServeError`)."""
-    if value is not None:
-        from classview.server import parse_serve
-
-        parse_serve(value)
-
-
 def serve_session(session: Any, value: str | None, *, toggles: Any = None, window: Any = None,
                   say: Any = print, bookmarks: bool = False) -> LiveClassView | None:
     """Start the class view of ``session`` when ``value`` (``--serve``'s) is given and print its address;

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from classview.live import add_serve_argument
+from classview.serve_option import add_serve_argument
 
 NAME = "replay"
 HELP = "Replay a recorded session: timeline, play/pause, speed, jump to the next event, bookmarks."
@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from classview.live import check_serve, serve_session
+    from classview.live import serve_session
+    from classview.serve_option import check_serve
     from gui.app import create_application, recording_calibration, run_event_loop, take_screenshot
     from cli.commands.gui import _size
     from gui.main_window import MainWindow
