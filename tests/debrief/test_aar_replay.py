@@ -133,7 +133,7 @@ window.__playUntilPaused = function (frame_ms, limit) {
 @pytest.mark.parametrize("frame_ms", [1000 / 60, 1000 / 30, 50.0, 999.99996875])
 def test_play_pauses_at_every_kill_whatever_the_frames_land_on(reports, browser, frame_ms: float) -> None:
     """At 16x a frame adds a step of game time; where the steps land a hair short of a kill (60 frames
-    of 1/60 s from the kill at 32.01 s end 1e-13 s short of the one at 48.01 s), the next frame must
+    of 1/60 s from the kill at 32.01 s end about 1e-13 s short of the one at 48.01 s), the next frame must
     still stop at it, as the window's replay does: here the frames are the test's, not the machine's."""
     folder, facts = reports
     kills = sorted({round(e.t_s, 3) for e in facts.engagements if e.outcome.value == "killed"})
