@@ -28,17 +28,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-CHILD = r"""
-import json, resource, sys, time
+from child_memory import PEAK_MB_SOURCE
+
+CHILD = PEAK_MB_SOURCE + r"""
+import json, sys, time
 sys.path.insert(0, sys.argv[1])
-def peak_mb():
-    # The peak of this process's own memory after exec (VmHWM). ru_maxrss also counts what the parent
-    # held when it forked this child: a bench that has read a long game itself inflates the figure.
-    try:
-        with open("/proc/self/status") as status:
-            return next(int(l.split()[1]) for l in status if l.startswith("VmHWM:")) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 path, out = sys.argv[2], sys.argv[3]
 t0 = time.perf_counter()
 from debrief.report import write_debrief_report

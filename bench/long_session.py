@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from child_memory import PEAK_MB_SOURCE
 
 ROOT = Path(__file__).resolve().parents[1]
 UNITS = 40
@@ -202,17 +203,9 @@ def write_recording(path: Path, hours: float, *, fps: float = FPS) -> None:
           f"in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
-CHILD = r"""
+CHILD = PEAK_MB_SOURCE + r"""
 import json, random, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-def peak_mb():
-    # The peak of this process's own memory after exec (VmHWM). ru_maxrss also counts what the parent
-    # held when it forked this child: a bench that has read a long game itself inflates the figure.
-    try:
-        with open("/proc/self/status") as status:
-            return next(int(l.split()[1]) for l in status if l.startswith("VmHWM:")) / 1024
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 what, path, out = sys.argv[2], sys.argv[3], sys.argv[4]
 t0 = time.perf_counter()
 result = {}
