@@ -20,7 +20,7 @@ import json
 import textwrap
 from typing import Any
 
-from classview.serve_option import add_serve_argument
+from classview.serve_option import add_serve_argument, check_serve
 
 NAME = "demo"
 HELP = ("Play an example game on the synthetic table (Down Range's in-depth example; --example patrol or solo for "
@@ -55,7 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from appmodel.errors import UsageError
-    from classview.serve_option import check_serve
     from demo.examples import example_named
 
     example = example_named(args.example)  # a wrong name is refused before anything else is said or done

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from classview.serve_option import add_serve_argument
+from classview.serve_option import add_serve_argument, check_serve
 
 NAME = "gui"
 HELP = "Open the companion: the table with overlays, roster, attacks, turns, log, projector and recording."
@@ -53,7 +53,6 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from classview.live import serve_session
-    from classview.serve_option import check_serve
     from gui.app import create_application, open_live_source, run_event_loop, take_screenshot
     from gui.main_window import MainWindow
     from appmodel.game_session import GameSession

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from classview.serve_option import add_serve_argument
+from classview.serve_option import add_serve_argument, check_serve
 
 NAME = "replay"
 HELP = "Replay a recorded session: timeline, play/pause, speed, jump to the next event, bookmarks."
@@ -21,7 +21,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from classview.live import serve_session
-    from classview.serve_option import check_serve
     from gui.app import create_application, recording_calibration, run_event_loop, take_screenshot
     from cli.commands.gui import _size
     from gui.main_window import MainWindow

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 
-from classview.serve_option import add_serve_argument
+from classview.serve_option import add_serve_argument, check_serve
 
 NAME = "run"
 HELP = "Play at a real table: camera, tracking, rules and overlays in the window (a first run walks you through calibration)."
@@ -62,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
 
     from appmodel.errors import UsageError
     from cli.display_check import offscreen_unless_displayed, require_window
-
-    from classview.serve_option import check_serve
 
     if args.list_cameras:
         return _list_cameras()
